@@ -1,0 +1,97 @@
+//! SKILL.md bytes to frontmatter fields and body: fences, BOM and CRLF, YAML (a fast path for
+//! the common subset, serde_yaml for the rest), and repair of sloppy YAML.
+
+pub mod fast;
+pub mod fence;
+pub mod node;
+pub mod repair;
+
+use crate::model::{Diagnostic, Mode};
+use node::Node;
+
+/// Frontmatter larger than this is refused before any YAML parsing (real ones are under 4 KiB).
+pub const MAX_FRONTMATTER_BYTES: usize = 64 * 1024;
+
+pub const CODE_YAML_INVALID: &str = "yaml-invalid";
+pub const CODE_NOT_MAPPING: &str = "frontmatter-not-mapping";
+pub const CODE_TOO_LARGE: &str = "frontmatter-too-large";
+
+/// One top-level frontmatter key, its value and the file line of the key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    pub key: String,
+    pub value: Node,
+    pub line: Option<u32>,
+}
+
+/// Parses frontmatter text whose first line is file line `first_line`. Returns the top-level
+/// fields in order and the repairs made, or the diagnostic that refuses the file.
+pub fn parse_frontmatter(src: &str, first_line: u32, mode: Mode) -> Result<(Vec<Field>, Vec<Diagnostic>), Diagnostic> {
+    if src.len() > MAX_FRONTMATTER_BYTES {
+        return Err(Diagnostic::error(
+            CODE_TOO_LARGE,
+            format!("the frontmatter is {} bytes; at most {} are read", src.len(), MAX_FRONTMATTER_BYTES),
+        )
+        .at_line(Some(first_line)));
+    }
+    if let Some(entries) = fast::parse(src) {
+        let fields = entries
+            .into_iter()
+            .map(|e| Field { key: e.key, value: e.value, line: Some(first_line + e.line as u32) })
+            .collect();
+        return Ok((fields, Vec::new()));
+    }
+    match serde_yaml::from_str::<serde_yaml::Value>(src) {
+        Ok(value) => Ok((fields_from_yaml(&value, src, first_line)?, Vec::new())),
+        Err(err) => {
+            let refused = yaml_error(&err, first_line);
+            if mode == Mode::Strict || repair::is_resource_limit(&err) {
+                return Err(refused);
+            }
+            let Some(repaired) = repair::repair(src, first_line) else { return Err(refused) };
+            match serde_yaml::from_str::<serde_yaml::Value>(&repaired.text) {
+                Ok(value) => Ok((fields_from_yaml(&value, &repaired.text, first_line)?, repaired.notes)),
+                Err(_) => Err(refused),
+            }
+        }
+    }
+}
+
+fn yaml_error(err: &serde_yaml::Error, first_line: u32) -> Diagnostic {
+    let line = err.location().map(|l| first_line + l.line().saturating_sub(1) as u32);
+    Diagnostic::error(CODE_YAML_INVALID, format!("Invalid YAML in frontmatter: {err}")).at_line(line)
+}
+
+fn fields_from_yaml(value: &serde_yaml::Value, src: &str, first_line: u32) -> Result<Vec<Field>, Diagnostic> {
+    let raw = |path: &[&str]| node::raw_plain_value(src, path);
+    match value {
+        serde_yaml::Value::Null => Ok(Vec::new()),
+        serde_yaml::Value::Mapping(_) => match Node::from_yaml(value, &raw, &mut Vec::new()) {
+            Node::Map(entries) => Ok(entries
+                .into_iter()
+                .map(|(key, value)| {
+                    let line = key_line(src, &key).map(|i| first_line + i);
+                    Field { key, value, line }
+                })
+                .collect()),
+            _ => Err(not_mapping(first_line)),
+        },
+        _ => Err(not_mapping(first_line)),
+    }
+}
+
+fn not_mapping(first_line: u32) -> Diagnostic {
+    Diagnostic::error(CODE_NOT_MAPPING, "SKILL.md frontmatter must be a YAML mapping").at_line(Some(first_line))
+}
+
+/// 0-based line of a top-level `key:` in `src`.
+fn key_line(src: &str, key: &str) -> Option<u32> {
+    src.split('\n').position(|l| {
+        let l = l.trim_start_matches(['"', '\'']);
+        l.strip_prefix(key).is_some_and(|r| r.trim_start_matches(['"', '\'']).starts_with(':'))
+    })
+    .map(|i| i as u32)
+}
+
+#[cfg(test)]
+mod tests;

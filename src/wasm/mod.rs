@@ -1,0 +1,127 @@
+//! The wasm-bindgen façade: the only code that knows about JsValue. Typed options in, typed
+//! results out (TypeScript declarations from tsify); bad skill input is a diagnostic, never an
+//! exception. Only a call with arguments of the wrong type (a programming error) throws.
+
+use crate::catalog::CatalogEntry;
+use crate::model::{Diagnostic, ParseOptions, ParseResult};
+use js_sys::{Array, Reflect, Uint8Array};
+use serde::Serialize;
+use tsify::Ts;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** The bytes of a SKILL.md (a string is taken as its text). */
+export type SkillInput = string | Uint8Array;
+/** One file of a batch: its bytes and the name of the directory that holds it. */
+export interface SkillBatchItem { input: SkillInput; dirName?: string }
+/** What `readProperties` returns: the reference CLI's properties, or why there are none. */
+export interface PropertiesResult { properties: Record<string, unknown> | null; errors: string[] }
+"#;
+
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    value.serialize(&serializer).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// The bytes of a string, Uint8Array or ArrayBuffer argument.
+fn input_bytes(input: &JsValue) -> Option<Vec<u8>> {
+    if let Some(s) = input.as_string() {
+        return Some(s.into_bytes());
+    }
+    if let Some(a) = input.dyn_ref::<Uint8Array>() {
+        return Some(a.to_vec());
+    }
+    if let Some(b) = input.dyn_ref::<js_sys::ArrayBuffer>() {
+        return Some(Uint8Array::new(b).to_vec());
+    }
+    None
+}
+
+fn options(opts: Option<Ts<ParseOptions>>) -> Result<ParseOptions, JsError> {
+    match opts {
+        Some(o) => Ok(o.to_rust()?),
+        None => Ok(ParseOptions::default()),
+    }
+}
+
+/// Parses and validates one SKILL.md.
+#[wasm_bindgen(js_name = parseSkill, unchecked_return_type = "ParseResult")]
+pub fn parse_skill(
+    #[wasm_bindgen(unchecked_param_type = "SkillInput")] input: JsValue,
+    opts: Option<Ts<ParseOptions>>,
+) -> Result<JsValue, JsError> {
+    let opts = options(opts)?;
+    let bytes = input_bytes(&input).ok_or_else(|| JsError::new("parseSkill: input must be a string or a Uint8Array"))?;
+    to_js(&crate::parse_skill(&bytes, &opts))
+}
+
+/// Parses many SKILL.md files in one call (one crossing of the JS/wasm boundary). `opts` apply
+/// to every item; an item's own `dirName` wins. A bad item gets an error diagnostic of its own.
+#[wasm_bindgen(js_name = parseSkills, unchecked_return_type = "ParseResult[]")]
+pub fn parse_skills(
+    #[wasm_bindgen(unchecked_param_type = "Array<SkillInput | SkillBatchItem>")] inputs: Array,
+    opts: Option<Ts<ParseOptions>>,
+) -> Result<JsValue, JsError> {
+    let opts = options(opts)?;
+    let input_key = JsValue::from_str("input");
+    let dir_key = JsValue::from_str("dirName");
+    let mut results = Vec::with_capacity(inputs.length() as usize);
+    for item in inputs.iter() {
+        let (bytes, dir) = match input_bytes(&item) {
+            Some(b) => (Some(b), None),
+            None if item.is_object() => {
+                let input = Reflect::get(&item, &input_key).unwrap_or(JsValue::UNDEFINED);
+                let dir = Reflect::get(&item, &dir_key).ok().and_then(|d| d.as_string());
+                (input_bytes(&input), dir)
+            }
+            None => (None, None),
+        };
+        let result = match bytes {
+            Some(bytes) if dir.is_some() => {
+                let item_opts = ParseOptions { dir_name: dir, ..opts.clone() };
+                crate::parse_skill(&bytes, &item_opts)
+            }
+            Some(bytes) => crate::parse_skill(&bytes, &opts),
+            None => ParseResult {
+                diagnostics: vec![Diagnostic::error(
+                    "input-invalid",
+                    "this item is neither a string, a Uint8Array nor { input, dirName }",
+                )],
+                ..ParseResult::default()
+            },
+        };
+        results.push(result);
+    }
+    to_js(&results)
+}
+
+/// The reference CLI's `read-properties` for one SKILL.md.
+#[wasm_bindgen(js_name = readProperties, unchecked_return_type = "PropertiesResult")]
+pub fn read_properties(#[wasm_bindgen(unchecked_param_type = "SkillInput")] input: JsValue) -> Result<JsValue, JsError> {
+    let bytes = input_bytes(&input).ok_or_else(|| JsError::new("readProperties: input must be a string or a Uint8Array"))?;
+    #[derive(Serialize)]
+    struct Out {
+        properties: Option<crate::SkillProperties>,
+        errors: Vec<String>,
+    }
+    let out = match crate::read_properties(&bytes) {
+        Ok(p) => Out { properties: Some(p), errors: Vec::new() },
+        Err(errors) => Out { properties: None, errors },
+    };
+    to_js(&out)
+}
+
+/// The reference `<available_skills>` XML for the given entries.
+#[wasm_bindgen(js_name = toPrompt)]
+pub fn to_prompt(entries: Vec<Ts<CatalogEntry>>) -> Result<String, JsError> {
+    let entries = entries.iter().map(|e| e.to_rust()).collect::<Result<Vec<_>, _>>()?;
+    Ok(crate::to_prompt(&entries))
+}
+
+/// The package version.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
