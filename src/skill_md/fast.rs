@@ -33,8 +33,8 @@ pub fn parse(src: &str) -> Option<Vec<Entry>> {
         let content = raw.trim_start_matches(' ');
         let indent = raw.len() - content.len();
         let text = content.trim_end_matches([' ', '\t']);
-        if content.starts_with('\t') && !text.is_empty() {
-            return None; // tabs in indentation: serde_yaml decides (and the repair may step in)
+        if content.starts_with('\t') {
+            return None; // tabs in indentation, even on a blank line: serde_yaml decides
         }
         let skip = text.is_empty() || text.starts_with('#');
         if !skip && indent == 0 && (text.starts_with("...") || text.starts_with("---")) {

@@ -1,0 +1,105 @@
+# skillwasm: build the Rust core to WebAssembly, package it into pkg/, test it.
+#
+#   make setup   tools: wasm32 target, wasm-bindgen-cli (pinned), npm dev dependencies
+#   make build   cargo (wasm32, release) -> wasm-bindgen --target web -> pkg/ (+ pkg-template/)
+#   make test    native cargo tests, then the JS tests (node --test) against the built pkg/
+#   make demo    the CLI on the bundled example skills
+#   make bench   node bench/parse.mjs
+#   make clean
+#
+# Everything is relative to this directory; shared test data lives in ../shared.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := build
+
+# Must equal the `wasm-bindgen = "=..."` pin in Cargo.toml: the CLI and the crate speak one ABI.
+WASM_BINDGEN_VERSION := 0.2.130
+WASM_TARGET := wasm32-unknown-unknown
+CARGO_TARGET_DIR ?= target
+WASM_IN := $(CARGO_TARGET_DIR)/$(WASM_TARGET)/release/skillwasm.wasm
+PKG := pkg
+NODE ?= node
+CLI := $(NODE) $(PKG)/cli.js
+
+# rustup installs into ~/.cargo/bin; a fresh CI shell may not have sourced ~/.cargo/env.
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+
+.PHONY: setup build test test-rust test-js demo bench clean
+
+setup:
+	@grep -Eq '^wasm-bindgen *= *"=$(subst .,\.,$(WASM_BINDGEN_VERSION))"' Cargo.toml \
+	  || { echo "setup: Cargo.toml must pin wasm-bindgen = \"=$(WASM_BINDGEN_VERSION)\" (WASM_BINDGEN_VERSION in Makefile)"; exit 1; }
+	@if rustup target list --installed | grep -x '$(WASM_TARGET)' >/dev/null; then \
+	  echo "setup: rust target $(WASM_TARGET) present"; \
+	else \
+	  rustup target add $(WASM_TARGET); \
+	fi
+	@if [ "$$(wasm-bindgen --version 2>/dev/null || true)" = "wasm-bindgen $(WASM_BINDGEN_VERSION)" ]; then \
+	  echo "setup: wasm-bindgen $(WASM_BINDGEN_VERSION) present"; \
+	else \
+	  echo "setup: installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION)"; \
+	  cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION) --locked --force \
+	  || { echo "setup: --locked install failed (registry lacks a locked dependency version); retrying unlocked"; \
+	       cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION) --force; }; \
+	  test "$$(wasm-bindgen --version)" = "wasm-bindgen $(WASM_BINDGEN_VERSION)"; \
+	fi
+	@if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then \
+	  npm ci --no-audit --no-fund && touch node_modules; \
+	else \
+	  echo "setup: node_modules up to date"; \
+	fi
+
+build: setup
+	cargo build --target $(WASM_TARGET) --release
+	rm -rf $(PKG)
+	wasm-bindgen --target web --out-dir $(PKG) --out-name skillwasm $(WASM_IN)
+	cp -R pkg-template/. $(PKG)/
+	chmod +x $(PKG)/cli.js
+	@size=$$(wc -c < $(PKG)/skillwasm_bg.wasm); gz=$$(gzip -9c $(PKG)/skillwasm_bg.wasm | wc -c); \
+	  echo "wasm size: $$size bytes ($$((size / 1024)) KiB), gzip -9: $$gz bytes ($$((gz / 1024)) KiB)"
+
+# node 20's --test does not expand directories of .mjs files: pass them explicitly.
+test: build
+	cargo test
+	$(NODE) --test tests/js/*.test.mjs
+
+# Quick loops without the build step (they use whatever pkg/ holds).
+test-rust:
+	cargo test
+
+test-js:
+	$(NODE) --test tests/js/*.test.mjs
+
+# The CLI on the bundled examples. Invalid examples are part of the show: their non-zero exit
+# codes are reported, not fatal.
+demo: build
+	@skill_dirs() { for d in "$$1"/*/; do \
+	    if [ -f "$$d/SKILL.md" ] || [ -f "$$d/skill.md" ]; then printf '%s\n' "$${d%/}"; fi; \
+	  done; }; \
+	mapfile -t dirs < <(skill_dirs examples/skills); \
+	mapfile -t extended < <(skill_dirs examples/extended); \
+	mapfile -t broken < <(skill_dirs examples/broken); \
+	if [ $${#broken[@]} -eq 0 ] && [ -f examples/broken/SKILL.md ]; then broken=(examples/broken/SKILL.md); fi; \
+	echo "=== catalog: skillwasm to-prompt examples/skills/* ($${#dirs[@]} skills) ==="; \
+	if [ $${#dirs[@]} -eq 0 ]; then echo "(no example skills found in examples/skills/)"; fi; \
+	$(CLI) to-prompt "$${dirs[@]}" || echo "(to-prompt exited $$?)"; \
+	echo; \
+	target="$${broken[0]:-$${extended[0]:-$${dirs[0]:-}}}"; \
+	if [ -n "$$target" ]; then \
+	  echo "=== parse (lenient: repairs and diagnostics): skillwasm parse $$target --no-body ==="; \
+	  $(CLI) parse "$$target" --no-body || echo "(parse exited $$?)"; \
+	  echo; \
+	fi; \
+	for d in "$${dirs[@]}" "$${extended[@]}" "$${broken[@]}"; do \
+	  echo "=== validate (strict, the reference's rules): skillwasm validate $$d ==="; \
+	  $(CLI) validate "$$d" 2>&1 || echo "(validate exited $$?)"; \
+	  echo; \
+	done
+
+bench: build
+	$(NODE) bench/parse.mjs
+
+clean:
+	rm -rf $(PKG)
+	cargo clean

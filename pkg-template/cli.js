@@ -1,0 +1,272 @@
+#!/usr/bin/env node
+// skillwasm CLI: the commands of the Agent Skills reference CLI (skills-ref) plus `parse`.
+// This file only touches the filesystem (finding and reading SKILL.md). Every skill rule (fences,
+// YAML, names, limits, escaping) lives in the wasm core and is reached through its exports.
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import path from "node:path";
+import { parseSkill, readProperties, toPrompt, version } from "./node.js";
+
+const USAGE = `Usage: skillwasm <command> [arguments]
+
+Commands:
+  validate <path>                    Check a skill directory (or its SKILL.md) against the
+                                     reference rules (strict). Exit 1 when invalid.
+  read-properties <path>             Print the skill's frontmatter properties as JSON.
+  to-prompt [<path>...]              Print the <available_skills> block for these skills.
+  parse <path> [--strict] [--no-body]
+                                     Print the parsed skill and all diagnostics as JSON
+                                     (lenient unless --strict). Exit 1 when no skill results.
+
+Options:
+  -h, --help                         Show this help.
+  -V, --version                      Show the version.
+`;
+
+const SKILL_MD_NAMES = ["SKILL.md", "skill.md"];
+
+// An error the reference reports as "Error: {message}" (a message may span several lines).
+class CliError extends Error {
+  constructor(...messages) {
+    super(messages.join("\n"));
+    this.messages = messages;
+  }
+}
+
+// A path as Python's pathlib prints it (the reference CLI's messages quote pathlib paths):
+// empty and "." segments and trailing slashes dropped, ".." kept.
+function pyPath(p) {
+  const absolute = p.startsWith("/");
+  const joined = p.split("/").filter((s) => s !== "" && s !== ".").join("/");
+  return absolute ? `/${joined}` : joined || ".";
+}
+
+function joinPath(dir, name) {
+  return pyPath(`${dir}/${name}`);
+}
+
+function statOrNull(p) {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
+}
+
+function isSkillMdFile(p) {
+  const st = statOrNull(p);
+  return st !== null && st.isFile() && path.basename(p).toLowerCase() === "skill.md";
+}
+
+// A CLI path argument names a skill directory, or that directory's SKILL.md.
+function skillDirOf(arg) {
+  const p = pyPath(arg);
+  return isSkillMdFile(p) ? pyPath(path.dirname(p)) : p;
+}
+
+// The reference looks for SKILL.md, then skill.md, and nothing else.
+function findSkillMd(dir) {
+  for (const name of SKILL_MD_NAMES) {
+    const candidate = joinPath(dir, name);
+    if (statOrNull(candidate) !== null) return candidate;
+  }
+  return null;
+}
+
+function readBytes(file) {
+  const buf = readFileSync(file);
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+// The directory's own name, also for "." and "..".
+function dirNameOf(dir) {
+  return path.basename(path.resolve(dir));
+}
+
+// Python's json.dumps(..., indent=2): ensure_ascii escapes everything outside printable ASCII.
+function pyJson(value) {
+  return JSON.stringify(value, null, 2).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+function out(text) {
+  process.stdout.write(`${text}\n`);
+}
+
+function err(text) {
+  process.stderr.write(`${text}\n`);
+}
+
+function validateDir(dir) {
+  const st = statOrNull(dir);
+  if (st === null) return [`Path does not exist: ${dir}`];
+  if (!st.isDirectory()) return [`Not a directory: ${dir}`];
+  const file = findSkillMd(dir);
+  if (file === null) return ["Missing required file: SKILL.md"];
+  let bytes;
+  try {
+    bytes = readBytes(file);
+  } catch (e) {
+    return [`Cannot read ${file}: ${e.message}`];
+  }
+  const result = parseSkill(bytes, { mode: "strict", dirName: dirNameOf(dir) });
+  return result.diagnostics.filter((d) => d.severity === "error").map((d) => d.message);
+}
+
+function cmdValidate(args) {
+  const [arg] = positional(args, 1, 1, "validate <path>");
+  const dir = skillDirOf(arg);
+  const errors = validateDir(dir);
+  if (errors.length > 0) {
+    err(`Validation failed for ${dir}:`);
+    for (const e of errors) err(`  - ${e}`);
+    return 1;
+  }
+  out(`Valid skill: ${dir}`);
+  return 0;
+}
+
+// readProperties of the SKILL.md in dir; throws CliError with the reference's message.
+function propertiesOf(dir) {
+  const file = findSkillMd(dir);
+  if (file === null) throw new CliError(`SKILL.md not found in ${dir}`);
+  let bytes;
+  try {
+    bytes = readBytes(file);
+  } catch (e) {
+    throw new CliError(`Cannot read ${file}: ${e.message}`);
+  }
+  const { properties, errors } = readProperties(bytes);
+  if (errors.length > 0 || properties == null) {
+    throw new CliError(...(errors.length > 0 ? errors : [`Cannot read properties of ${file}`]));
+  }
+  return { file, properties };
+}
+
+function cmdReadProperties(args) {
+  const [arg] = positional(args, 1, 1, "read-properties <path>");
+  const { properties } = propertiesOf(skillDirOf(arg));
+  out(pyJson(properties));
+  return 0;
+}
+
+function realDir(dir) {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
+function cmdToPrompt(args) {
+  const paths = positional(args, 0, Infinity, "to-prompt [<path>...]");
+  const entries = paths.map((arg) => {
+    const dir = realDir(skillDirOf(arg));
+    const { file, properties } = propertiesOf(dir);
+    return { name: properties.name, description: properties.description, location: file };
+  });
+  out(toPrompt(entries));
+  return 0;
+}
+
+function cmdParse(args) {
+  let mode = "lenient";
+  let includeBody = true;
+  const rest = [];
+  for (const a of args) {
+    if (a === "--strict") mode = "strict";
+    else if (a === "--lenient") mode = "lenient";
+    else if (a === "--no-body") includeBody = false;
+    else rest.push(a);
+  }
+  const [arg] = positional(rest, 1, 1, "parse <path> [--strict] [--no-body]");
+  const p = pyPath(arg);
+  const st = statOrNull(p);
+  if (st === null) throw new CliError(`Path does not exist: ${p}`);
+  let file;
+  let dir;
+  if (st.isDirectory()) {
+    dir = p;
+    file = findSkillMd(dir);
+    if (file === null) throw new CliError(`SKILL.md not found in ${dir}`);
+  } else {
+    file = p;
+    dir = pyPath(path.dirname(p));
+  }
+  let bytes;
+  try {
+    bytes = readBytes(file);
+  } catch (e) {
+    throw new CliError(`Cannot read ${file}: ${e.message}`);
+  }
+  const result = parseSkill(bytes, { mode, dirName: dirNameOf(dir), includeBody });
+  const report = { file, skill: result.skill ?? null, diagnostics: result.diagnostics };
+  if (result.incomplete) report.incomplete = true;
+  out(JSON.stringify(report, null, 2));
+  return result.skill ? 0 : 1;
+}
+
+class UsageError extends Error {}
+
+function positional(args, min, max, synopsis) {
+  const unknown = args.find((a) => a.startsWith("-") && a !== "-");
+  if (unknown !== undefined) throw new UsageError(`unknown option ${unknown}\nusage: skillwasm ${synopsis}`);
+  if (args.length < min || args.length > max) {
+    throw new UsageError(`expected ${min === max ? min : `${min} or more`} path argument${max === 1 ? "" : "s"}\nusage: skillwasm ${synopsis}`);
+  }
+  return args;
+}
+
+const COMMANDS = {
+  validate: cmdValidate,
+  "read-properties": cmdReadProperties,
+  "to-prompt": cmdToPrompt,
+  parse: cmdParse,
+};
+
+function main(argv) {
+  if (argv.length === 0) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  const [command, ...args] = argv;
+  if (command === "-h" || command === "--help" || command === "help") {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (command === "-V" || command === "--version") {
+    out(`skillwasm ${version()}`);
+    return 0;
+  }
+  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (run === undefined) {
+    err(`skillwasm: unknown command '${command}'\n`);
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  if (args.includes("-h") || args.includes("--help")) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  try {
+    return run(args);
+  } catch (e) {
+    if (e instanceof CliError) {
+      for (const message of e.messages) err(`Error: ${message}`);
+      return 1;
+    }
+    if (e instanceof UsageError) {
+      err(`skillwasm ${command}: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+process.stdout.on("error", (e) => {
+  if (e.code === "EPIPE") process.exit(0);
+  throw e;
+});
+
+process.exitCode = main(process.argv.slice(2));

@@ -1,0 +1,13 @@
+// Node entry point (`node` export condition): the wasm is instantiated synchronously at import,
+// from the skillwasm_bg.wasm file next to this module. `init()` exists so that code written for
+// the browser entry (`await init()`) runs unchanged.
+import { readFileSync } from "node:fs";
+import { initSync } from "./skillwasm.js";
+
+const bytes = readFileSync(new URL("./skillwasm_bg.wasm", import.meta.url));
+initSync({ module: new WebAssembly.Module(bytes) });
+
+export * from "./skillwasm.js";
+
+/** Already initialised at import; resolves immediately. */
+export async function init() {}

@@ -1,0 +1,11 @@
+// Cloudflare Workers entry point (`workerd` export condition): workerd and wrangler import a
+// .wasm file as a compiled WebAssembly.Module (no fetch, no eval), so it is instantiated at import.
+import wasmModule from "./skillwasm_bg.wasm";
+import { initSync } from "./skillwasm.js";
+
+initSync({ module: wasmModule });
+
+export * from "./skillwasm.js";
+
+/** Already initialised at import; resolves immediately. */
+export async function init() {}
