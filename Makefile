@@ -53,7 +53,7 @@ setup:
 build: setup
 	cargo build --target $(WASM_TARGET) --release
 	rm -rf $(PKG)
-	wasm-bindgen --target web --out-dir $(PKG) --out-name skillwasm $(WASM_IN)
+	wasm-bindgen --remove-name-section --remove-producers-section --target web --out-dir $(PKG) --out-name skillwasm $(WASM_IN)
 	cp -R pkg-template/. $(PKG)/
 	chmod +x $(PKG)/cli.js
 	@size=$$(wc -c < $(PKG)/skillwasm_bg.wasm); gz=$$(gzip -9c $(PKG)/skillwasm_bg.wasm | wc -c); \

@@ -49,11 +49,16 @@ pub fn parse_skill(bytes: &[u8], opts: &ParseOptions) -> ParseResult {
     result.diagnostics.extend(repairs);
     let mut skill = validate::build_skill(&fields, opts.dir_name.as_deref(), opts.mode, &mut result.diagnostics);
     if let Some(s) = skill.as_mut() {
-        let (body, line) = split.body();
-        s.body_line = Some(line);
+        s.body_line = Some(split.body_line());
         // A prefix holds only part of the body: leave it out rather than hand back a fragment.
         if opts.include_body() && !opts.partial {
-            s.body = Some(body.to_string());
+            match split.body() {
+                Ok(body) => s.body = Some(body),
+                Err(d) => {
+                    result.diagnostics.push(d);
+                    skill = None;
+                }
+            }
         }
     }
     result.skill = skill;

@@ -10,7 +10,6 @@ use crate::model::{Diagnostic, Mode, Severity, Skill};
 use crate::skill_md::node::{resolve_plain, Node, Resolved, Style};
 use crate::skill_md::Field;
 use std::collections::BTreeMap;
-use unicode_normalization::UnicodeNormalization;
 
 pub const MAX_NAME_CHARS: usize = 64;
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
@@ -208,12 +207,13 @@ fn text_value(node: &Node) -> Option<&str> {
 /// The specification's name rules, in the reference's order and words.
 pub fn name_rules(name: &str, dir_name: Option<&str>) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
-    let name: String = name.trim().nfkc().collect();
+    let name = nfkc(name.trim());
     let n = name.chars().count();
     if n > MAX_NAME_CHARS {
         out.push(("name-too-long", format!("Skill name '{name}' exceeds {MAX_NAME_CHARS} character limit ({n} chars)")));
     }
-    if name != name.to_lowercase() {
+    let has_upper = if name.is_ascii() { name.bytes().any(|b| b.is_ascii_uppercase()) } else { name != name.to_lowercase() };
+    if has_upper {
         out.push(("name-not-lowercase", format!("Skill name '{name}' must be lowercase")));
     }
     if name.starts_with('-') || name.ends_with('-') {
@@ -229,12 +229,29 @@ pub fn name_rules(name: &str, dir_name: Option<&str>) -> Vec<(&'static str, Stri
         ));
     }
     if let Some(dir) = dir_name {
-        let normalized: String = dir.nfkc().collect();
-        if normalized != name {
+        if nfkc(dir) != name {
             out.push(("name-dir-mismatch", format!("Directory name '{dir}' must match skill name '{name}'")));
         }
     }
     out
+}
+
+/// Unicode NFKC normalisation, as the reference applies it to names. In wasm the host's
+/// `String.prototype.normalize` does it (every JS runtime has the tables, so the module does not
+/// carry them); natively the unicode-normalization crate does.
+pub fn nfkc(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.is_ascii() {
+        return std::borrow::Cow::Borrowed(s); // ASCII is NFKC-stable
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        std::borrow::Cow::Owned(crate::wasm::normalize_nfkc(s))
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use unicode_normalization::UnicodeNormalization;
+        std::borrow::Cow::Owned(s.nfkc().collect())
+    }
 }
 
 /// `allowed-tools` as a list: space-separated per the specification, or comma-separated; a space

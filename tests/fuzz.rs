@@ -62,8 +62,14 @@ fn check(bytes: &[u8]) {
     let _ = skillwasm::read_properties(bytes);
 }
 
+/// 3,000 cases each in `make test`; `PROPTEST_CASES=...` for a longer run.
+fn config() -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(3000);
+    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(config())]
 
     #[test]
     fn structured_frontmatter_never_panics_and_the_fast_path_agrees(fm in frontmatter(), body in "\\PC{0,40}") {

@@ -5,7 +5,7 @@
 //! It either returns exactly what serde_yaml would (a differential test on the corpus and under
 //! random inputs holds it to that) or gives up with `None`, and the caller asks serde_yaml.
 
-use super::node::{strip_comment, Node, Style};
+use super::node::{Node, Style};
 
 const MAX_DEPTH: usize = 16;
 
@@ -30,9 +30,10 @@ struct Line<'a> {
 pub fn parse(src: &str) -> Option<Vec<Entry>> {
     let mut lines = Vec::with_capacity(32);
     for raw in src.split('\n') {
-        let content = raw.trim_start_matches(' ');
-        let indent = raw.len() - content.len();
-        let text = content.trim_end_matches([' ', '\t']);
+        let indent = raw.bytes().take_while(|&b| b == b' ').count();
+        let content = &raw[indent..];
+        let trimmed = content.bytes().rev().take_while(|&b| b == b' ' || b == b'\t').count();
+        let text = &content[..content.len() - trimmed];
         if content.starts_with('\t') {
             return None; // tabs in indentation, even on a blank line: serde_yaml decides
         }
@@ -130,7 +131,7 @@ impl<'a> Parser<'a> {
             None | Some(b'#') => {
                 let next = self.peek().map(|l| (l.indent, l.text));
                 match next {
-                    Some((i, t)) if i >= indent && is_seq_item(t) => Some(Node::Seq(self.seq(i)?)),
+                    Some((i, t)) if i >= indent && is_seq_item(t) => Some(Node::Seq(self.seq(i, depth + 1)?)),
                     Some((i, _)) if i > indent => {
                         let entries = self.map(i, depth + 1)?;
                         Some(Node::Map(entries.into_iter().map(|e| (e.key, e.value)).collect()))
@@ -155,13 +156,26 @@ impl<'a> Parser<'a> {
         Some(node)
     }
 
-    fn seq(&mut self, indent: usize) -> Option<Vec<Node>> {
+    fn seq(&mut self, indent: usize, depth: usize) -> Option<Vec<Node>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
         let mut items = Vec::new();
         while let Some(line) = self.peek() {
             if line.indent != indent || !is_seq_item(line.text) {
                 break;
             }
             let item = line.text[1..].trim_start_matches(' ');
+            // `- key: value` starts a mapping whose entries line up with `key`.
+            if split_key(item).is_some() {
+                let child_indent = indent + (line.text.len() - item.len());
+                let pos = self.pos;
+                self.lines[pos].indent = child_indent;
+                self.lines[pos].text = item;
+                let entries = self.map(child_indent, depth + 1)?;
+                items.push(Node::Map(entries.into_iter().map(|e| (e.key, e.value)).collect()));
+                continue;
+            }
             self.pos += 1;
             let node = match item.as_bytes().first() {
                 None => return None,
@@ -330,53 +344,79 @@ fn plain_one_line(rest: &str) -> Option<&str> {
         b'-' | b'?' | b':' if b.len() == 1 || b[1] == b' ' || b[1] == b'\t' => return None,
         _ => {}
     }
-    let text = strip_comment(rest).trim_end_matches([' ', '\t']);
-    if text.contains(": ") || text.contains(":\t") || text.ends_with(':') || text.contains('\t') {
-        return None;
-    }
-    Some(text)
+    plain_text(rest, true)
 }
 
 /// A continuation line of a multi-line plain scalar.
 fn plain_continuation(text: &str) -> Option<&str> {
-    if text.contains(" #") || text.contains("\t#") || text.contains(": ") || text.ends_with(':') || text.contains('\t') {
+    plain_text(text, false)
+}
+
+/// One pass over a plain scalar's line: refuses `: `, a trailing `:` and tabs; cuts a ` #`
+/// comment where `comments` allows it (a comment inside a multi-line scalar is refused).
+fn plain_text(text: &str, comments: bool) -> Option<&str> {
+    let b = text.as_bytes();
+    let mut end = b.len();
+    for i in 0..b.len() {
+        match b[i] {
+            b'\t' => return None,
+            b':' if i + 1 == b.len() || b[i + 1] == b' ' => return None,
+            b'#' if i > 0 && b[i - 1] == b' ' => {
+                if !comments {
+                    return None;
+                }
+                end = i;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let out = text[..end].trim_end_matches(' ');
+    if out.ends_with(':') {
         return None;
     }
-    if is_seq_item(text) || text.starts_with(['[', '{', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', '?', ',']) {
-        return None;
-    }
-    Some(text)
+    Some(out)
 }
 
 fn double_quoted(s: &str) -> Option<(Node, &str)> {
     let mut out = String::new();
-    let mut chars = s[1..].char_indices();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '"' => return Some((Node::Scalar { text: out, style: Style::Quoted }, &s[1 + i + 1..])),
-            '\\' => {
-                let (_, e) = chars.next()?;
+    let b = s.as_bytes();
+    let mut i = 1;
+    let mut run = 1; // start of the current run of plain characters
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                out.push_str(&s[run..i]);
+                return Some((Node::Scalar { text: out, style: Style::Quoted }, &s[i + 1..]));
+            }
+            b'\t' => return None,
+            b'\\' => {
+                out.push_str(&s[run..i]);
+                let e = *b.get(i + 1)?;
+                i += 2;
                 match e {
-                    '\\' => out.push('\\'),
-                    '"' => out.push('"'),
-                    '/' => out.push('/'),
-                    'n' => out.push('\n'),
-                    't' => out.push('\t'),
-                    'r' => out.push('\r'),
-                    '0' => out.push('\0'),
-                    ' ' => out.push(' '),
-                    'u' => {
-                        let mut v = 0u32;
-                        for _ in 0..4 {
-                            v = v * 16 + chars.next()?.1.to_digit(16)?;
+                    b'\\' => out.push('\\'),
+                    b'"' => out.push('"'),
+                    b'/' => out.push('/'),
+                    b'n' => out.push('\n'),
+                    b't' => out.push('\t'),
+                    b'r' => out.push('\r'),
+                    b'0' => out.push('\0'),
+                    b' ' => out.push(' '),
+                    b'u' => {
+                        let hex = s.get(i..i + 4)?;
+                        let v = u32::from_str_radix(hex, 16).ok()?;
+                        if !hex.bytes().all(|h| h.is_ascii_hexdigit()) {
+                            return None;
                         }
                         out.push(char::from_u32(v)?);
+                        i += 4;
                     }
                     _ => return None,
                 }
+                run = i;
             }
-            '\t' => return None,
-            c => out.push(c),
+            _ => i += 1,
         }
     }
     None // not closed on this line: a multi-line quoted scalar, leave to serde_yaml

@@ -3,34 +3,52 @@
 use crate::model::Diagnostic;
 use std::borrow::Cow;
 
-/// The text of a SKILL.md split at its fences.
+/// A SKILL.md split at its fences. Only the frontmatter is decoded up front: the body is
+/// decoded when it is asked for, so a metadata-only parse never touches the rest of the file.
 #[derive(Debug)]
 pub struct Split<'a> {
-    /// The whole decoded text with line endings normalised to `\n`.
-    pub text: Cow<'a, str>,
-    /// Byte range of the frontmatter inside `text` (between the fences, without them).
-    pub frontmatter: std::ops::Range<usize>,
+    frontmatter: Cow<'a, str>,
     /// 1-based file line of the first frontmatter line (the line after the opening fence).
     pub first_line: u32,
-    /// Byte offset in `text` where the body starts (just after the closing fence line).
-    pub body_start: usize,
+    body: &'a [u8],
     /// 1-based file line of the line after the closing fence.
-    pub body_first_line: u32,
+    body_first_line: u32,
+    partial: bool,
     /// Warnings about the layout (BOM, CRLF, blank lines before the fence).
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Split<'_> {
     pub fn frontmatter(&self) -> &str {
-        &self.text[self.frontmatter.clone()]
+        &self.frontmatter
     }
-    /// The body, trimmed, and the 1-based line it starts on.
-    pub fn body(&self) -> (&str, u32) {
-        let rest = &self.text[self.body_start..];
-        let trimmed_start = rest.trim_start();
-        let skipped = &rest[..rest.len() - trimmed_start.len()];
-        let line = self.body_first_line + skipped.matches('\n').count() as u32;
-        (trimmed_start.trim_end(), line)
+
+    /// The 1-based line where the body's text starts (after blank lines), without decoding it.
+    pub fn body_line(&self) -> u32 {
+        let ws = self.body.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        let mut line = self.body_first_line + self.body[..ws].iter().filter(|&&b| b == b'\n').count() as u32;
+        // Whitespace before the text on its own line is not a line of its own.
+        if ws == self.body.len() && ws > 0 && self.body[ws - 1] != b'\n' {
+            line = line.max(self.body_first_line);
+        }
+        line
+    }
+
+    /// The body, decoded, line endings normalised, trimmed.
+    pub fn body(&self) -> Result<String, Diagnostic> {
+        let bytes = self.body;
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) if self.partial && e.error_len().is_none() => {
+                std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default()
+            }
+            Err(e) => {
+                let line = self.body_first_line + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() as u32;
+                return Err(not_utf8(e.valid_up_to(), line));
+            }
+        };
+        let text = text.trim();
+        Ok(if text.contains('\r') { normalize_newlines(text) } else { text.to_string() })
     }
 }
 
@@ -49,8 +67,41 @@ pub const CODE_UNCLOSED: &str = "frontmatter-unclosed";
 pub const MSG_MISSING: &str = "SKILL.md must start with YAML frontmatter (---)";
 pub const MSG_UNCLOSED: &str = "SKILL.md frontmatter not properly closed with ---";
 
-fn is_fence(line: &str) -> bool {
-    line.strip_prefix("---").is_some_and(|rest| rest.bytes().all(|b| b == b' ' || b == b'\t'))
+fn not_utf8(offset: usize, line: u32) -> Diagnostic {
+    Diagnostic::error(CODE_NOT_UTF8, format!("SKILL.md is not valid UTF-8 (invalid byte at offset {offset})")).at_line(Some(line))
+}
+
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|&b| b == b' ' || b == b'\t' || b == b'\r')
+}
+
+fn is_fence(line: &[u8]) -> bool {
+    line.strip_prefix(b"---").is_some_and(is_blank)
+}
+
+fn normalize_newlines(s: &str) -> String {
+    s.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// The lines of `bytes` from `start`: (line start, line end without the newline, next start).
+fn lines(bytes: &[u8], mut start: usize) -> impl Iterator<Item = (usize, usize, Option<usize>)> + '_ {
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        match bytes[start..].iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                let item = (start, start + i, Some(start + i + 1));
+                start += i + 1;
+                Some(item)
+            }
+            None => {
+                done = true;
+                Some((start, bytes.len(), None))
+            }
+        }
+    })
 }
 
 /// Splits `bytes` into frontmatter and body. `partial` says the bytes are only a prefix of the
@@ -62,89 +113,67 @@ pub fn split(bytes: &[u8], partial: bool) -> Result<Split<'_>, FenceError> {
         bytes = rest;
         diagnostics.push(Diagnostic::warning("bom", "the file starts with a UTF-8 byte order mark; it was ignored").at_line(Some(1)));
     }
-    let text = match std::str::from_utf8(bytes) {
-        Ok(t) => t,
-        // A ranged read may cut a character in two at its very end.
-        Err(e) if partial && e.error_len().is_none() => {
-            // valid_up_to is a char boundary by construction.
-            std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default()
-        }
-        Err(e) => {
-            let line = 1 + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() as u32;
-            return Err(FenceError::Refused(
-                Diagnostic::error(
-                    CODE_NOT_UTF8,
-                    format!("SKILL.md is not valid UTF-8 (invalid byte at offset {})", e.valid_up_to()),
-                )
-                .at_line(Some(line)),
-            ));
-        }
-    };
-    let text: Cow<str> = if text.contains('\r') {
-        if text.contains("\r\n") {
-            diagnostics.push(Diagnostic::warning("crlf", "the file uses CRLF line endings; they were read as LF").at_line(Some(1)));
-        }
-        Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
-    } else {
-        Cow::Borrowed(text)
-    };
-
-    // Skip blank lines before the opening fence.
-    let mut pos = 0usize;
+    let mut it = lines(bytes, 0);
     let mut line_no = 1u32;
-    loop {
-        let end = text[pos..].find('\n').map(|i| pos + i);
-        let line = &text[pos..end.unwrap_or(text.len())];
-        if !line.trim().is_empty() || end.is_none() {
-            break;
+    // Blank lines before the opening fence.
+    let (open_start, open_end, open_next) = loop {
+        // `lines` yields at least one line, even for empty input.
+        let Some((s, e, next)) = it.next() else {
+            return Err(FenceError::Refused(Diagnostic::error(CODE_MISSING, MSG_MISSING)));
+        };
+        if !is_blank(&bytes[s..e]) || next.is_none() {
+            break (s, e, next);
         }
-        pos = end.map_or(text.len(), |e| e + 1);
         line_no += 1;
-    }
+    };
     if line_no > 1 {
         diagnostics.push(
             Diagnostic::warning("leading-blank-lines", format!("{} blank line(s) before the opening ---; they were ignored", line_no - 1))
                 .at_line(Some(1)),
         );
     }
-    let first_end = text[pos..].find('\n').map(|i| pos + i);
-    let first = &text[pos..first_end.unwrap_or(text.len())];
+    let first = &bytes[open_start..open_end];
     if !is_fence(first) {
-        if partial && first_end.is_none() && "---".starts_with(first) {
+        if partial && open_next.is_none() && b"---".starts_with(first) {
             return Err(FenceError::Incomplete);
         }
         return Err(FenceError::Refused(Diagnostic::error(CODE_MISSING, MSG_MISSING).at_line(Some(line_no))));
     }
-    let fm_start = match first_end {
-        Some(e) => e + 1,
-        None if partial => return Err(FenceError::Incomplete),
-        None => return Err(FenceError::Refused(Diagnostic::error(CODE_UNCLOSED, MSG_UNCLOSED).at_line(Some(line_no)))),
+    let Some(fm_start) = open_next else {
+        return Err(if partial {
+            FenceError::Incomplete
+        } else {
+            FenceError::Refused(Diagnostic::error(CODE_UNCLOSED, MSG_UNCLOSED).at_line(Some(line_no)))
+        });
     };
     let first_line = line_no + 1;
-    let mut cur = fm_start;
     let mut cur_line = first_line;
-    loop {
-        let end = text[cur..].find('\n').map(|i| cur + i);
-        let line = &text[cur..end.unwrap_or(text.len())];
+    for (s, e, next) in it {
         // In a prefix, the last line may be cut short: only a terminated line counts as a fence.
-        if is_fence(line) && (end.is_some() || !partial) {
-            let body_start = end.map_or(text.len(), |e| e + 1);
+        if is_fence(&bytes[s..e]) && (next.is_some() || !partial) {
+            let fm = &bytes[fm_start..s];
+            let fm = match std::str::from_utf8(fm) {
+                Ok(t) => t,
+                Err(err) => {
+                    let line = first_line + fm[..err.valid_up_to()].iter().filter(|&&b| b == b'\n').count() as u32;
+                    return Err(FenceError::Refused(not_utf8(fm_start + err.valid_up_to(), line)));
+                }
+            };
+            let crlf = first.ends_with(b"\r") || fm.contains('\r');
+            let frontmatter = if fm.contains('\r') { Cow::Owned(normalize_newlines(fm)) } else { Cow::Borrowed(fm) };
+            if crlf {
+                diagnostics.push(Diagnostic::warning("crlf", "the file uses CRLF line endings; they were read as LF").at_line(Some(1)));
+            }
             return Ok(Split {
-                frontmatter: fm_start..cur,
+                frontmatter,
                 first_line,
-                body_start,
+                body: &bytes[next.unwrap_or(bytes.len())..],
                 body_first_line: cur_line + 1,
+                partial,
                 diagnostics,
-                text,
             });
         }
-        match end {
-            Some(e) => {
-                cur = e + 1;
-                cur_line += 1;
-            }
-            None => break,
-        }
+        cur_line += 1;
     }
     if partial {
         Err(FenceError::Incomplete)
@@ -172,7 +201,8 @@ mod tests {
         let s = ok("---\nname: a\ndescription: b\n---\n\n# Title\n\nText\n");
         assert_eq!(s.frontmatter(), "name: a\ndescription: b\n");
         assert_eq!(s.first_line, 2);
-        assert_eq!(s.body(), ("# Title\n\nText", 6));
+        assert_eq!(s.body().unwrap(), "# Title\n\nText");
+        assert_eq!(s.body_line(), 6);
         assert!(s.diagnostics.is_empty());
     }
 
@@ -180,14 +210,14 @@ mod tests {
     fn dashes_inside_a_value_or_a_rule_in_the_body_are_not_fences() {
         let s = ok("---\ndescription: foo---bar\n----\n---\nbody\n\n---\nmore\n");
         assert_eq!(s.frontmatter(), "description: foo---bar\n----\n");
-        assert_eq!(s.body().0, "body\n\n---\nmore");
+        assert_eq!(s.body().unwrap(), "body\n\n---\nmore");
     }
 
     #[test]
     fn trailing_spaces_after_fences_are_allowed() {
         let s = ok("---  \nname: a\n--- \t\nbody");
         assert_eq!(s.frontmatter(), "name: a\n");
-        assert_eq!(s.body().0, "body");
+        assert_eq!(s.body().unwrap(), "body");
     }
 
     #[test]
@@ -196,8 +226,9 @@ mod tests {
         assert_eq!(s.frontmatter(), "name: a\n");
         assert_eq!(s.first_line, 4);
         let codes: Vec<_> = s.diagnostics.iter().map(|d| d.code.as_str()).collect();
-        assert_eq!(codes, ["bom", "crlf", "leading-blank-lines"]);
-        assert_eq!(s.body(), ("body", 6));
+        assert_eq!(codes, ["bom", "leading-blank-lines", "crlf"]);
+        assert_eq!(s.body().unwrap(), "body");
+        assert_eq!(s.body_line(), 6);
     }
 
     #[test]
@@ -216,6 +247,9 @@ mod tests {
         let d = refused(b"---\nname: a\ndescription: \xff\xfe\n---\n");
         assert_eq!(d.code, CODE_NOT_UTF8);
         assert_eq!(d.line, Some(3));
+        // In the body, the error comes when the body is asked for.
+        let s = split(b"---\nname: a\n---\n\nok\n\xff\n", false).unwrap();
+        assert_eq!(s.body().unwrap_err().line, Some(6));
     }
 
     #[test]
@@ -227,6 +261,7 @@ mod tests {
         let mut bytes = b"---\nname: a\n---\nbody \xe6\x8a".to_vec();
         let s = split(&bytes, true).expect("prefix with a cut character");
         assert_eq!(s.frontmatter(), "name: a\n");
+        assert_eq!(s.body().unwrap(), "body");
         bytes.truncate(4);
         assert_eq!(split(&bytes, true).unwrap_err(), FenceError::Incomplete);
         assert!(matches!(split(b"# title\n", true), Err(FenceError::Refused(_))));

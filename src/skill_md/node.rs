@@ -25,6 +25,12 @@ pub enum Resolved {
 }
 
 pub fn resolve_plain(text: &str) -> Resolved {
+    // Most scalars are words: anything that cannot start a null, boolean or number is a string.
+    match text.as_bytes().first() {
+        None => return Resolved::Null,
+        Some(b'0'..=b'9' | b'+' | b'-' | b'.' | b'~' | b'n' | b'N' | b't' | b'T' | b'f' | b'F') if text.len() <= 40 => {}
+        Some(_) => return Resolved::String,
+    }
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return Resolved::Null,
         "true" | "True" | "TRUE" => return Resolved::Bool(true),
