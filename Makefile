@@ -51,7 +51,7 @@ setup:
 	fi
 
 build: setup
-	cargo build --target $(WASM_TARGET) --release
+	RUSTFLAGS="--remap-path-prefix=$(HOME)=~ --remap-path-prefix=$(CURDIR)=skillwasm" cargo build --target $(WASM_TARGET) --release
 	rm -rf $(PKG)
 	wasm-bindgen --remove-name-section --remove-producers-section --target web --out-dir $(PKG) --out-name skillwasm $(WASM_IN)
 	cp -R pkg-template/. $(PKG)/

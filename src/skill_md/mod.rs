@@ -44,7 +44,7 @@ pub fn parse_frontmatter(src: &str, first_line: u32, mode: Mode) -> Result<(Vec<
     match serde_yaml::from_str::<serde_yaml::Value>(src) {
         Ok(value) => Ok((fields_from_yaml(&value, src, first_line)?, Vec::new())),
         Err(err) => {
-            let refused = yaml_error(&err, first_line);
+            let refused = yaml_error(src, first_line);
             if mode == Mode::Strict || repair::is_resource_limit(&err) {
                 return Err(refused);
             }
@@ -57,9 +57,17 @@ pub fn parse_frontmatter(src: &str, first_line: u32, mode: Mode) -> Result<(Vec<
     }
 }
 
-fn yaml_error(err: &serde_yaml::Error, first_line: u32) -> Diagnostic {
-    let line = err.location().map(|l| first_line + l.line().saturating_sub(1) as u32);
-    Diagnostic::error(CODE_YAML_INVALID, format!("Invalid YAML in frontmatter: {err}")).at_line(line)
+/// The parser's error for `src`, with line numbers of the file: the text is parsed again behind
+/// as many empty lines as precede it, so the message and the diagnostic count lines alike.
+fn yaml_error(src: &str, first_line: u32) -> Diagnostic {
+    let padded = "\n".repeat(first_line.saturating_sub(1) as usize) + src;
+    match serde_yaml::from_str::<serde_yaml::Value>(&padded) {
+        Err(err) => {
+            let line = err.location().map(|l| l.line() as u32);
+            Diagnostic::error(CODE_YAML_INVALID, format!("Invalid YAML in frontmatter: {err}")).at_line(line)
+        }
+        Ok(_) => Diagnostic::error(CODE_YAML_INVALID, "Invalid YAML in frontmatter").at_line(Some(first_line)),
+    }
 }
 
 fn fields_from_yaml(value: &serde_yaml::Value, src: &str, first_line: u32) -> Result<Vec<Field>, Diagnostic> {

@@ -202,6 +202,12 @@ fn unrepairable_yaml_is_an_error_with_a_line() {
     assert!(r.skill.is_none());
     assert_eq!(codes(&r), ["yaml-invalid"]);
     assert!(r.diagnostics[0].line.is_some());
+    // The message counts lines of the file, as the diagnostic's line does.
+    let strict = ParseOptions { mode: Mode::Strict, ..Default::default() };
+    let r = parse_skill(b"\n---\nname: [invalid\ndescription: broken\n---\n", &strict);
+    let d = &r.diagnostics[1];
+    assert_eq!(d.code, "yaml-invalid");
+    assert!(d.message.contains("line 3 column 7"), "{}", d.message);
 }
 
 #[test]
