@@ -31,3 +31,9 @@ export function init(input) {
   }
   return ready;
 }
+
+// Storage adapters (see index.d.ts: SkillStorage). nodeFsStorage is in the node entry only.
+export { memoryStorage } from "./storage/memory.js";
+export { r2Storage } from "./storage/r2.js";
+export { indexedDbStorage, putSkillFiles, deleteKeys } from "./storage/indexeddb.js";
+export { assertKey, assertPrefix } from "./storage/keys.js";

@@ -12,3 +12,147 @@ import type { InitInput } from "./skillwasm.js";
 export function init(
   input?: InitInput | Promise<InitInput> | { module_or_path: InitInput | Promise<InitInput> },
 ): Promise<void>;
+
+// ---------------------------------------------------------------------------------------------
+// Storage: the contract every store implements, and the adapters shipped with the package.
+// ---------------------------------------------------------------------------------------------
+
+/** One object in a listing. */
+export interface ListEntry {
+  /** `/`-separated, relative to the store's root (see {@link assertKey}). */
+  key: string;
+  /** Size in bytes, when the store knows it without reading. */
+  size?: number;
+  /** Changes whenever the content changes (a hash, a version, size + mtime ...). */
+  etag?: string;
+}
+
+/** One page of a listing. */
+export interface ListPage {
+  /** Keys in lexicographic (UTF-16 code unit, JS `<`) order. May hold fewer than `limit`. */
+  entries: ListEntry[];
+  /** Present when more keys follow: pass it back to get the next page. Opaque. */
+  cursor?: string;
+  /** What the adapter left out and why (a link leaving the root, an unreadable directory ...). */
+  warnings?: { key: string; message: string }[];
+}
+
+/**
+ * Where skills come from. Keys are `/`-separated and relative to the store's root: non-empty
+ * segments, no leading `/`, no `.` or `..` segment, no backslash, no control character, no
+ * `%2e`/`%2f`/`%5c` percent-encoding. A prefix is `""` or a valid key followed by `/`. An adapter
+ * rejects (TypeError) a bad key or prefix before touching anything.
+ */
+export interface SkillStorage {
+  /** Every key under prefix, at any depth, in pages. A page may hold fewer keys than asked. */
+  list(prefix: string, opts?: { cursor?: string; limit?: number }): Promise<ListPage>;
+  /**
+   * The bytes of one object, or null when it does not exist. `maxBytes` asks for a prefix only:
+   * at most that many bytes from the start.
+   */
+  read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | string | null>;
+}
+
+/** Throws a TypeError unless `key` is a valid storage key. */
+export function assertKey(key: unknown): asserts key is string;
+/** Throws a TypeError unless `prefix` is `""` or a valid key followed by `/`. */
+export function assertPrefix(prefix: unknown): asserts prefix is string;
+
+/** A store held in memory; also mutable, for tests and bundled skills. */
+export interface MemoryStorage extends SkillStorage {
+  read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | null>;
+  /** Add or replace one object (strings are stored as UTF-8). */
+  put(key: string, content: string | Uint8Array): void;
+  /** Remove one object; true when it existed. */
+  delete(key: string): boolean;
+  /** The number of objects. */
+  readonly size: number;
+}
+
+/**
+ * In-memory store. No I/O: a list page is a binary search plus one entry per key; a read is a
+ * lookup and a copy. Etag: FNV-1a of the content; cursor: the last key returned.
+ */
+export function memoryStorage(
+  files?: Record<string, string | Uint8Array> | Map<string, string | Uint8Array>,
+): MemoryStorage;
+
+/**
+ * A directory of the local filesystem (node entry only). One listing walks the subtree once
+ * (readdir per directory, stat per file and link) and serves its pages from that walk. Symbolic
+ * links are followed only when they stay inside the root; loops, links leaving the root, dangling
+ * links and unreadable directories are skipped and reported in `warnings`. Etag: `size-mtimeMs`.
+ * A read opens the file and reads at most `maxBytes` bytes; it throws for a link leaving the root,
+ * a non-regular file or an unreadable file.
+ */
+export function nodeFsStorage(
+  dir: string,
+  options?: { maxEntries?: number },
+): SkillStorage & { readonly root: string; read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | null> };
+
+/** The part of a Cloudflare R2 bucket binding that r2Storage uses. */
+export interface R2BucketLike {
+  list(options: { prefix?: string; cursor?: string; limit?: number }): Promise<{
+    objects: { key: string; size: number; etag?: string; httpEtag?: string }[];
+    truncated: boolean;
+    cursor?: string;
+  }>;
+  get(
+    key: string,
+    options?: { range?: { offset: number; length: number } },
+  ): Promise<{ arrayBuffer(): Promise<ArrayBuffer> } | null>;
+  head(key: string): Promise<object | null>;
+}
+
+/**
+ * An R2 bucket binding, under `prefix` (its keys are the object keys with the prefix stripped).
+ * One `bucket.list` per page (limit at most 1000; the cursor is passed on only when R2 says
+ * `truncated`); one `bucket.get` per read, ranged when `maxBytes` is given.
+ */
+export function r2Storage(
+  bucket: R2BucketLike,
+  options?: { prefix?: string },
+): SkillStorage & { readonly prefix: string; read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | null> };
+
+/** A store in IndexedDB (see {@link indexedDbStorage}). */
+export interface IndexedDbStorage extends SkillStorage {
+  read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | null>;
+  /** Add or replace one object, in one transaction. */
+  put(key: string, content: string | Uint8Array): Promise<void>;
+  /** Remove one object, in one transaction. */
+  delete(key: string): Promise<void>;
+  /** Close the database connection (the next call opens it again). */
+  close(): void;
+  readonly dbName: string;
+  readonly storeName: string;
+}
+
+/**
+ * A store in the IndexedDB database `dbName`: object store `storeName` (default `"skills"`) holds
+ * `{ data, size, etag }` per key, and `storeName + ":meta"` holds `{ size, etag }` so that a listing
+ * never loads file contents. A list page is one read-only transaction with a `getAllKeys` and a
+ * `getAll` on the metadata store over the prefix's key range; a read is one `get` of the whole
+ * value (trimmed to `maxBytes`). `indexedDB` and `IDBKeyRange` default to the globals (in Node,
+ * pass fake-indexeddb's).
+ */
+export function indexedDbStorage(options: {
+  dbName: string;
+  storeName?: string;
+  /** An IDBFactory (typed loosely so that these declarations need no DOM lib). */
+  indexedDB?: { open(name: string, version?: number): unknown };
+  /** The IDBKeyRange class of the same implementation. */
+  IDBKeyRange?: { bound(...args: any[]): unknown; lowerBound(...args: any[]): unknown };
+}): IndexedDbStorage;
+
+/**
+ * Write many files into an IndexedDB store in one transaction, at `prefix + path`; all or none.
+ * Resolves to the keys written.
+ */
+export function putSkillFiles(
+  storage: IndexedDbStorage,
+  files: Record<string, string | Uint8Array> | Map<string, string | Uint8Array>,
+  options?: { prefix?: string },
+): Promise<string[]>;
+
+/** Delete many keys from an IndexedDB store in one transaction. Resolves to the count given. */
+export function deleteKeys(storage: IndexedDbStorage, keys: Iterable<string>): Promise<number>;

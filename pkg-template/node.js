@@ -11,3 +11,10 @@ export * from "./skillwasm.js";
 
 /** Already initialised at import; resolves immediately. */
 export async function init() {}
+
+// Storage adapters (see index.d.ts: SkillStorage).
+export { memoryStorage } from "./storage/memory.js";
+export { nodeFsStorage } from "./storage/node-fs.js";
+export { r2Storage } from "./storage/r2.js";
+export { indexedDbStorage, putSkillFiles, deleteKeys } from "./storage/indexeddb.js";
+export { assertKey, assertPrefix } from "./storage/keys.js";

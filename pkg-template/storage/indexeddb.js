@@ -1,0 +1,297 @@
+// Storage over IndexedDB (browsers; in Node with an implementation such as fake-indexeddb).
+import { assertKey, assertPrefix, byteLimit, cursorOption, fileEntries, fnv1a, keyProblem, pageLimit, toBytes } from "./keys.js";
+
+/**
+ * @typedef {import("../index.js").SkillStorage} SkillStorage
+ * @typedef {import("../index.js").ListPage} ListPage
+ * @typedef {import("../index.js").ListEntry} ListEntry
+ */
+
+const DEFAULT_LIMIT = 1000;
+const META_SUFFIX = ":meta";
+
+/** @type {WeakMap<object, { write(puts: [string, Uint8Array][], deletes: string[]): Promise<void> }>} */
+const writers = new WeakMap();
+
+function request(req) {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+function done(tx) {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve(undefined);
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error ?? new Error("IndexedDB transaction aborted"));
+  });
+}
+
+// The smallest string greater than every string starting with `prefix` ("a/" -> "a0"), or null
+// for "" (no upper bound).
+function prefixEnd(prefix) {
+  if (prefix === "") return null;
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+/**
+ * A store in an IndexedDB database. Two object stores, created together in one upgrade:
+ * `storeName` holds `{ data: Uint8Array, size, etag }` per key, and `storeName + ":meta"` holds
+ * `{ size, etag }` per key, so that listing never loads file contents.
+ *
+ * Costs: opening the database once per storage object (plus one version upgrade the first time, to
+ * create the stores). `list` is one read-only transaction on the metadata store with two requests,
+ * `getAllKeys` and `getAll`, over the key range [prefix, prefix-end) starting after the cursor,
+ * each fetching at most limit + 1 records (the extra one tells whether more follow). `read` is one
+ * read-only transaction with one `get` of the whole value (IndexedDB cannot read part of a value;
+ * `maxBytes` trims what is returned). Writes (`put`, `delete`, `putSkillFiles`, `deleteKeys`) are one
+ * read-write transaction over both stores, whatever the number of files. The etag is an FNV-1a hash
+ * of the content, computed once per write; the cursor is the last key returned.
+ *
+ * Write through these helpers: a record put into the data store directly has no metadata and is
+ * not listed.
+ *
+ * @param {{ dbName: string; storeName?: string; indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange }} options
+ *   `indexedDB` and `IDBKeyRange` default to the globals; `storeName` defaults to `"skills"`.
+ * @returns {SkillStorage & {
+ *   put(key: string, content: string | Uint8Array): Promise<void>;
+ *   delete(key: string): Promise<void>;
+ *   close(): void;
+ *   readonly dbName: string;
+ *   readonly storeName: string;
+ * }}
+ */
+export function indexedDbStorage(options) {
+  const { dbName, storeName = "skills" } = options ?? {};
+  const factory = options?.indexedDB ?? globalThis.indexedDB;
+  if (typeof dbName !== "string" || dbName === "") throw new TypeError("indexedDbStorage: dbName must be a non-empty string");
+  if (typeof storeName !== "string" || storeName === "") throw new TypeError("indexedDbStorage: storeName must be a non-empty string");
+  if (factory === undefined || factory === null || typeof factory.open !== "function") {
+    throw new TypeError("indexedDbStorage: no IndexedDB here; pass { indexedDB } (e.g. from fake-indexeddb)");
+  }
+  const metaName = storeName + META_SUFFIX;
+  const IDBKeyRange = options?.IDBKeyRange ?? globalThis.IDBKeyRange;
+
+  /** @type {Promise<IDBDatabase> | null} */
+  let opening = null;
+
+  function openDb(version) {
+    return new Promise((resolve, reject) => {
+      const req = version === undefined ? factory.open(dbName) : factory.open(dbName, version);
+      req.onupgradeneeded = () => {
+        const db = req.result;
+        if (!db.objectStoreNames.contains(storeName)) db.createObjectStore(storeName);
+        if (!db.objectStoreNames.contains(metaName)) db.createObjectStore(metaName);
+      };
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+      req.onblocked = () => {}; // waits for other connections to close (they do on versionchange)
+    });
+  }
+
+  async function connect() {
+    let db = await openDb(undefined);
+    if (!db.objectStoreNames.contains(storeName) || !db.objectStoreNames.contains(metaName)) {
+      const next = db.version + 1;
+      db.close();
+      db = await openDb(next);
+    }
+    // Another connection wants to upgrade (another tab, another storage object): step aside and
+    // reconnect on the next call.
+    db.onversionchange = () => {
+      db.close();
+      opening = null;
+    };
+    db.onclose = () => {
+      opening = null;
+    };
+    return db;
+  }
+
+  function database() {
+    if (opening === null) {
+      opening = connect().catch((e) => {
+        opening = null;
+        throw e;
+      });
+    }
+    return opening;
+  }
+
+  function range(prefix, after) {
+    const end = prefixEnd(prefix);
+    const lower = after ?? prefix;
+    const open = after !== undefined;
+    if (!IDBKeyRange) throw new TypeError("indexedDbStorage: IDBKeyRange is not available; pass { IDBKeyRange }");
+    return end === null ? IDBKeyRange.lowerBound(lower, open) : IDBKeyRange.bound(lower, end, open, true);
+  }
+
+  /**
+   * @param {[string, Uint8Array][]} puts
+   * @param {string[]} deletes
+   */
+  async function write(puts, deletes) {
+    const db = await database();
+    const tx = db.transaction([storeName, metaName], "readwrite");
+    const finished = done(tx);
+    const data = tx.objectStore(storeName);
+    const meta = tx.objectStore(metaName);
+    for (const key of deletes) {
+      data.delete(key);
+      meta.delete(key);
+    }
+    for (const [key, bytes] of puts) {
+      const etag = fnv1a(bytes);
+      data.put({ data: bytes, size: bytes.length, etag }, key);
+      meta.put({ size: bytes.length, etag }, key);
+    }
+    await finished;
+  }
+
+  const storage = {
+    dbName,
+    storeName,
+
+    /**
+     * @param {string} prefix
+     * @param {{ cursor?: string; limit?: number }} [opts]
+     * @returns {Promise<ListPage>}
+     */
+    async list(prefix, opts = {}) {
+      assertPrefix(prefix);
+      const limit = pageLimit(opts?.limit, DEFAULT_LIMIT);
+      const cursor = cursorOption(opts?.cursor);
+      if (cursor !== undefined && !cursor.startsWith(prefix)) {
+        throw new TypeError(`invalid list cursor for prefix ${JSON.stringify(prefix)}`);
+      }
+      const db = await database();
+      const tx = db.transaction(metaName, "readonly");
+      const store = tx.objectStore(metaName);
+      const r = range(prefix, cursor);
+      const [keys, values] = await Promise.all([
+        request(store.getAllKeys(r, limit + 1)),
+        request(store.getAll(r, limit + 1)),
+      ]);
+      /** @type {ListEntry[]} */
+      const entries = [];
+      /** @type {{ key: string; message: string }[]} */
+      const warnings = [];
+      const n = Math.min(limit, keys.length);
+      for (let i = 0; i < n; i++) {
+        const key = keys[i];
+        if (typeof key !== "string") continue;
+        const problem = keyProblem(key);
+        if (problem !== null) {
+          warnings.push({ key, message: `not a valid storage key: ${problem}` });
+          continue;
+        }
+        /** @type {ListEntry} */
+        const entry = { key };
+        const v = values[i];
+        if (typeof v?.size === "number") entry.size = v.size;
+        if (typeof v?.etag === "string") entry.etag = v.etag;
+        entries.push(entry);
+      }
+      /** @type {ListPage} */
+      const page = { entries };
+      if (keys.length > limit && typeof keys[limit - 1] === "string") page.cursor = keys[limit - 1];
+      if (warnings.length > 0) page.warnings = warnings;
+      return page;
+    },
+
+    /**
+     * @param {string} key
+     * @param {{ maxBytes?: number }} [opts]
+     * @returns {Promise<Uint8Array | null>}
+     */
+    async read(key, opts = {}) {
+      assertKey(key);
+      const maxBytes = byteLimit(opts?.maxBytes);
+      const db = await database();
+      const tx = db.transaction(storeName, "readonly");
+      const value = await request(tx.objectStore(storeName).get(key));
+      if (value === undefined || value === null) return null;
+      let bytes = value.data ?? value;
+      if (typeof bytes === "string") bytes = new TextEncoder().encode(bytes);
+      else if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
+      else if (ArrayBuffer.isView(bytes) && !(bytes instanceof Uint8Array)) {
+        bytes = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      }
+      if (!(bytes instanceof Uint8Array)) throw new TypeError(`${key}: stored value holds no bytes`);
+      // The value is a fresh structured clone: handing out a view of it shares nothing.
+      return maxBytes === undefined || bytes.length <= maxBytes ? bytes : bytes.subarray(0, maxBytes);
+    },
+
+    /** Add or replace one object (strings are stored as UTF-8). */
+    async put(key, content) {
+      assertKey(key);
+      await write([[key, toBytes(content)]], []);
+    },
+
+    /** Remove one object (nothing happens when it does not exist). */
+    async delete(key) {
+      assertKey(key);
+      await write([], [key]);
+    },
+
+    /** Close the connection (the next call opens it again). */
+    close() {
+      if (opening !== null) {
+        const p = opening;
+        opening = null;
+        p.then((db) => db.close(), () => {});
+      }
+    },
+  };
+  writers.set(storage, { write });
+  return storage;
+}
+
+function writerOf(storage) {
+  const w = writers.get(storage);
+  if (w === undefined) throw new TypeError("expected a storage made by indexedDbStorage()");
+  return w;
+}
+
+/**
+ * Write many files in one read-write transaction: `prefix + path` -> content for every entry of
+ * `files` (e.g. a skill folder: `{ "SKILL.md": "...", "scripts/run.py": bytes }` with
+ * `prefix: ".agents/skills/pdf/"`). Every key is checked before anything is written; either all
+ * files are written or none.
+ *
+ * @param {ReturnType<typeof indexedDbStorage>} storage
+ * @param {Record<string, string | Uint8Array> | Map<string, string | Uint8Array>} files
+ * @param {{ prefix?: string }} [options]
+ * @returns {Promise<string[]>} the keys written, in the order given
+ */
+export async function putSkillFiles(storage, files, options = {}) {
+  const { write } = writerOf(storage);
+  let prefix = options?.prefix ?? "";
+  if (prefix !== "" && typeof prefix === "string" && !prefix.endsWith("/")) prefix += "/";
+  assertPrefix(prefix);
+  /** @type {[string, Uint8Array][]} */
+  const puts = [];
+  for (const [path, content] of fileEntries(files)) {
+    const key = prefix + path;
+    assertKey(key);
+    puts.push([key, toBytes(content)]);
+  }
+  await write(puts, []);
+  return puts.map(([k]) => k);
+}
+
+/**
+ * Delete many keys in one read-write transaction (keys that do not exist are ignored).
+ *
+ * @param {ReturnType<typeof indexedDbStorage>} storage
+ * @param {Iterable<string>} keys
+ * @returns {Promise<number>} the number of keys given
+ */
+export async function deleteKeys(storage, keys) {
+  const { write } = writerOf(storage);
+  const list = [...keys];
+  for (const key of list) assertKey(key);
+  await write([], list);
+  return list.length;
+}

@@ -1,0 +1,119 @@
+// In-memory storage: a sorted map of key -> bytes. For tests, for skills bundled with the host, and
+// as the reference for what the storage contract means.
+import { assertKey, assertPrefix, byteLimit, cursorOption, fileEntries, fnv1a, pageLimit, toBytes } from "./keys.js";
+
+/**
+ * @typedef {import("../index.js").SkillStorage} SkillStorage
+ * @typedef {import("../index.js").ListPage} ListPage
+ * @typedef {import("../index.js").ListEntry} ListEntry
+ */
+
+const DEFAULT_LIMIT = 1000;
+
+/**
+ * A store held in memory.
+ *
+ * Costs: no I/O. `list` is a binary search plus one entry per key returned (the sorted key array is
+ * rebuilt once after a put or delete, O(n log n)); `read` is a map lookup plus a copy of the bytes
+ * returned. The etag is an FNV-1a hash of the content, computed once per put; the cursor is the last
+ * key returned.
+ *
+ * @param {Record<string, string | Uint8Array> | Map<string, string | Uint8Array>} [files]
+ *   key -> content; strings are stored as UTF-8.
+ * @returns {SkillStorage & {
+ *   put(key: string, content: string | Uint8Array): void;
+ *   delete(key: string): boolean;
+ *   readonly size: number;
+ * }}
+ */
+export function memoryStorage(files) {
+  /** @type {Map<string, { bytes: Uint8Array; etag: string }>} */
+  const objects = new Map();
+  /** @type {string[] | null} sorted keys, rebuilt lazily after a change */
+  let sorted = null;
+
+  function put(key, content) {
+    assertKey(key);
+    const bytes = toBytes(content);
+    objects.set(key, { bytes, etag: fnv1a(bytes) });
+    sorted = null;
+  }
+
+  for (const [key, content] of fileEntries(files)) put(key, content);
+
+  function sortedKeys() {
+    if (sorted === null) sorted = [...objects.keys()].sort();
+    return sorted;
+  }
+
+  // Index of the first key >= value (> value when exclusive).
+  function lowerBound(keys, value, exclusive) {
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid] < value || (exclusive && keys[mid] === value)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  return {
+    /**
+     * @param {string} prefix
+     * @param {{ cursor?: string; limit?: number }} [opts]
+     * @returns {Promise<ListPage>}
+     */
+    async list(prefix, opts = {}) {
+      assertPrefix(prefix);
+      const limit = pageLimit(opts?.limit, DEFAULT_LIMIT);
+      const cursor = cursorOption(opts?.cursor);
+      const keys = sortedKeys();
+      let i = cursor !== undefined && cursor > prefix
+        ? lowerBound(keys, cursor, true)
+        : lowerBound(keys, prefix, false);
+      /** @type {ListEntry[]} */
+      const entries = [];
+      while (i < keys.length && entries.length < limit && keys[i].startsWith(prefix)) {
+        const key = keys[i++];
+        const obj = /** @type {{ bytes: Uint8Array; etag: string }} */ (objects.get(key));
+        entries.push({ key, size: obj.bytes.length, etag: obj.etag });
+      }
+      /** @type {ListPage} */
+      const page = { entries };
+      if (entries.length > 0 && i < keys.length && keys[i].startsWith(prefix)) {
+        page.cursor = entries[entries.length - 1].key;
+      }
+      return page;
+    },
+
+    /**
+     * @param {string} key
+     * @param {{ maxBytes?: number }} [opts]
+     * @returns {Promise<Uint8Array | null>}
+     */
+    async read(key, opts = {}) {
+      assertKey(key);
+      const maxBytes = byteLimit(opts?.maxBytes);
+      const obj = objects.get(key);
+      if (obj === undefined) return null;
+      return maxBytes === undefined ? obj.bytes.slice() : obj.bytes.slice(0, maxBytes);
+    },
+
+    /** Add or replace one object (strings are stored as UTF-8). */
+    put,
+
+    /** Remove one object; true when it existed. */
+    delete(key) {
+      assertKey(key);
+      const existed = objects.delete(key);
+      if (existed) sorted = null;
+      return existed;
+    },
+
+    /** The number of objects. */
+    get size() {
+      return objects.size;
+    },
+  };
+}

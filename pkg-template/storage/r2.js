@@ -1,0 +1,102 @@
+// Storage over a Cloudflare R2 bucket binding (Workers), optionally under a key prefix.
+import { assertKey, assertPrefix, byteLimit, cursorOption, keyProblem, pageLimit } from "./keys.js";
+
+/**
+ * @typedef {import("../index.js").SkillStorage} SkillStorage
+ * @typedef {import("../index.js").ListPage} ListPage
+ * @typedef {import("../index.js").ListEntry} ListEntry
+ * @typedef {import("../index.js").R2BucketLike} R2BucketLike
+ */
+
+const MAX_LIMIT = 1000;
+
+/**
+ * A store over an R2 bucket binding. Keys are the object keys with `prefix` stripped.
+ *
+ * Costs: `list` is one `bucket.list({ prefix, cursor, limit })` call per page (limit capped at
+ * 1000, R2's maximum); the next cursor is returned only when R2 says `truncated` (an R2 page may
+ * hold fewer objects than asked even when more follow), so a listing of n keys costs
+ * ceil(n / limit) calls. `read` is one `bucket.get` (a ranged get of `maxBytes` bytes when given;
+ * `bucket.head` for `maxBytes: 0`). Size and etag come from the list result, no extra call.
+ * Object keys that are not valid storage keys (e.g. `a//b`) are left out with a warning.
+ *
+ * @param {R2BucketLike} bucket the binding (`env.MY_BUCKET`)
+ * @param {{ prefix?: string }} [options] `prefix`: the store's root inside the bucket, e.g.
+ *   `"skills/"` (a trailing `/` is added when missing)
+ * @returns {SkillStorage & { readonly prefix: string }}
+ */
+export function r2Storage(bucket, options = {}) {
+  if (bucket === null || typeof bucket !== "object" && typeof bucket !== "function"
+      || typeof bucket.list !== "function" || typeof bucket.get !== "function") {
+    throw new TypeError("r2Storage: bucket must be an R2 bucket binding (with list and get)");
+  }
+  let root = options.prefix ?? "";
+  if (root !== "" && typeof root === "string" && !root.endsWith("/")) root += "/";
+  assertPrefix(root);
+
+  return {
+    prefix: root,
+
+    /**
+     * @param {string} prefix
+     * @param {{ cursor?: string; limit?: number }} [opts]
+     * @returns {Promise<ListPage>}
+     */
+    async list(prefix, opts = {}) {
+      assertPrefix(prefix);
+      const limit = pageLimit(opts?.limit, MAX_LIMIT, MAX_LIMIT);
+      const cursor = cursorOption(opts?.cursor);
+      /** @type {{ prefix: string; limit: number; cursor?: string }} */
+      const req = { prefix: root + prefix, limit };
+      if (cursor !== undefined) req.cursor = cursor;
+      const res = await bucket.list(req);
+      /** @type {ListEntry[]} */
+      const entries = [];
+      /** @type {{ key: string; message: string }[]} */
+      const warnings = [];
+      for (const obj of res.objects ?? []) {
+        if (typeof obj?.key !== "string" || !obj.key.startsWith(root)) continue;
+        const key = obj.key.slice(root.length);
+        const problem = keyProblem(key);
+        if (problem !== null) {
+          warnings.push({ key, message: `not a valid storage key: ${problem}` });
+          continue;
+        }
+        /** @type {ListEntry} */
+        const entry = { key };
+        if (typeof obj.size === "number") entry.size = obj.size;
+        const etag = obj.etag ?? obj.httpEtag;
+        if (typeof etag === "string") entry.etag = etag;
+        entries.push(entry);
+      }
+      /** @type {ListPage} */
+      const page = { entries };
+      if (res.truncated === true && typeof res.cursor === "string" && res.cursor !== "") {
+        page.cursor = res.cursor;
+      }
+      if (warnings.length > 0) page.warnings = warnings;
+      return page;
+    },
+
+    /**
+     * @param {string} key
+     * @param {{ maxBytes?: number }} [opts]
+     * @returns {Promise<Uint8Array | null>}
+     */
+    async read(key, opts = {}) {
+      assertKey(key);
+      const maxBytes = byteLimit(opts?.maxBytes);
+      if (maxBytes === 0) {
+        const head = await bucket.head(root + key);
+        return head === null ? null : new Uint8Array(0);
+      }
+      const obj = maxBytes === undefined
+        ? await bucket.get(root + key)
+        : await bucket.get(root + key, { range: { offset: 0, length: maxBytes } });
+      if (obj === null || obj === undefined) return null;
+      const bytes = new Uint8Array(await obj.arrayBuffer());
+      // A binding that ignored the range still gives no more than was asked for.
+      return maxBytes !== undefined && bytes.length > maxBytes ? bytes.slice(0, maxBytes) : bytes;
+    },
+  };
+}
