@@ -5,12 +5,20 @@
 //! - [`skill_md`]: SKILL.md bytes to frontmatter fields and body (fences, BOM/CRLF, YAML, repair)
 //! - [`validate`]: the specification's rules as diagnostics, lenient and strict; the typed [`Skill`]
 //! - [`model`]: the types that cross the API: [`Skill`], [`Diagnostic`], [`ParseResult`] ...
+//! - [`paths`]: storage keys and skill-relative paths; traversal refused before any I/O
+//! - [`storage`]: the storage port (list in pages, read with an optional prefix) and a memory store
+//! - [`discover`]: scopes, roots, scan bounds, trust, prefix reads, precedence
+//! - [`registry`]: [`registry::SkillRegistry`]: cache, refresh, snapshot, metadata, file reads
 //! - [`catalog`]: what the model sees of the available skills
 //! - `wasm`: the wasm-bindgen façade (only built for `wasm32`)
 
 pub mod catalog;
+pub mod discover;
 pub mod model;
+pub mod paths;
+pub mod registry;
 pub mod skill_md;
+pub mod storage;
 pub mod validate;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,0 +1,290 @@
+//! The SkillRegistry: the skills of every scope, discovered once, cached per scope, refreshed
+//! cheaply, and serialisable to a snapshot a cold start can begin from without one store call.
+
+use crate::discover::{self, Discovery, ScopeHandle, SkillRecord};
+use crate::model::{Diagnostic, DiscoverOptions, FileResult, ParseOptions, RefreshReport, SkillMeta, SkillRef, StorageStats};
+use crate::paths;
+use crate::storage::{self, CallStats, Storage};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// The snapshot format's name and version.
+pub const SNAPSHOT_FORMAT: &str = "skillwasm-registry/1";
+
+pub struct SkillRegistry {
+    scopes: Vec<ScopeHandle>,
+    options: DiscoverOptions,
+    records: Vec<SkillRecord>,
+    /// Skill name -> index of the record that wins it.
+    winners: BTreeMap<String, usize>,
+    /// Per record: the index of the record that hides it.
+    shadowed_by: Vec<Option<usize>>,
+    diagnostics: Vec<Diagnostic>,
+    stats: Rc<CallStats>,
+}
+
+/// A file read the registry has planned: everything needed to do it without the registry.
+pub struct FileRequest {
+    name: String,
+    path: String,
+    key: String,
+    storage: Rc<dyn Storage>,
+    stats: Rc<CallStats>,
+    /// Reading SKILL.md itself: the body is returned, frontmatter stripped.
+    instructions: Option<ParseOptions>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Snapshot {
+    format: String,
+    scopes: Vec<SnapshotScope>,
+    records: Vec<SkillRecord>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize, PartialEq)]
+struct SnapshotScope {
+    name: String,
+    roots: Vec<String>,
+    trusted: bool,
+}
+
+impl SkillRegistry {
+    /// Discovers the skills of `scopes` (in precedence order).
+    pub async fn discover(scopes: Vec<ScopeHandle>, options: DiscoverOptions) -> SkillRegistry {
+        let stats = Rc::new(CallStats::default());
+        let found = discover::discover(&scopes, &options, &[], &stats).await;
+        let mut r = SkillRegistry::empty(scopes, options, stats);
+        r.apply(found);
+        r
+    }
+
+    fn empty(scopes: Vec<ScopeHandle>, options: DiscoverOptions, stats: Rc<CallStats>) -> SkillRegistry {
+        SkillRegistry { scopes, options, records: Vec::new(), winners: BTreeMap::new(), shadowed_by: Vec::new(), diagnostics: Vec::new(), stats }
+    }
+
+    /// Re-lists every scope and re-reads only the SKILL.md files whose size or etag changed.
+    pub async fn refresh(&mut self) -> RefreshReport {
+        let found = discover::discover(&self.scopes, &self.options, &self.records, &self.stats).await;
+        self.apply(found)
+    }
+
+    /// What `refresh` needs, for callers that cannot hold the registry across an await.
+    pub fn refresh_inputs(&self) -> (Vec<ScopeHandle>, DiscoverOptions, Vec<SkillRecord>, Rc<CallStats>) {
+        (self.scopes.clone(), self.options.clone(), self.records.clone(), self.stats.clone())
+    }
+
+    /// Replaces the registry's content with a discovery and says what changed.
+    pub fn apply(&mut self, found: Discovery) -> RefreshReport {
+        let old = std::mem::take(&mut self.records);
+        let key = |r: &SkillRecord| (r.scope.clone(), r.location.clone());
+        let name_of = |r: &SkillRecord| r.skill.as_ref().map(|s| s.name.clone()).unwrap_or_default();
+        let as_ref = |r: &SkillRecord| SkillRef { name: name_of(r), scope: r.scope.clone(), location: r.location.clone() };
+        let mut report = RefreshReport::default();
+        for r in &found.records {
+            match old.iter().find(|o| key(o) == key(r)) {
+                None => report.added.push(as_ref(r)),
+                Some(o) if o.etag != r.etag || o.size != r.size || o.skill != r.skill => report.changed.push(as_ref(r)),
+                Some(_) => {}
+            }
+        }
+        for o in &old {
+            if !found.records.iter().any(|r| key(r) == key(o)) {
+                report.removed.push(as_ref(o));
+            }
+        }
+        self.records = found.records;
+        self.diagnostics = found.diagnostics;
+        self.resolve();
+        report
+    }
+
+    /// Decides which record wins each name, and reports the shadowed ones.
+    fn resolve(&mut self) {
+        self.winners.clear();
+        self.shadowed_by = vec![None; self.records.len()];
+        for i in discover::precedence(&self.scopes, &self.records) {
+            let Some(skill) = &self.records[i].skill else { continue };
+            match self.winners.get(&skill.name) {
+                None => {
+                    self.winners.insert(skill.name.clone(), i);
+                }
+                Some(&w) => {
+                    self.shadowed_by[i] = Some(w);
+                    let (a, b) = (&self.records[w], &self.records[i]);
+                    let mut d = Diagnostic::warning(
+                        "skill-shadowed",
+                        format!(
+                            "skill '{}' at {}:{} is shadowed by the one at {}:{}",
+                            skill.name, b.scope, b.location, a.scope, a.location
+                        ),
+                    );
+                    d.path = Some(format!("{}:{}", b.scope, b.location));
+                    self.diagnostics.push(d);
+                }
+            }
+        }
+    }
+
+    fn meta(&self, i: usize) -> Option<SkillMeta> {
+        let r = &self.records[i];
+        let skill = r.skill.clone()?;
+        Some(SkillMeta {
+            skill,
+            scope: r.scope.clone(),
+            location: r.location.clone(),
+            directory: r.directory.clone(),
+            diagnostics: r.diagnostics.clone(),
+            shadowed_by: self.shadowed_by.get(i).copied().flatten().map(|w| format!("{}:{}", self.records[w].scope, self.records[w].location)),
+        })
+    }
+
+    /// The visible skills (one per name, the winner), by name; only those of `scope` when given.
+    pub fn list_metas(&self, scope: Option<&str>) -> Vec<SkillMeta> {
+        self.winners
+            .values()
+            .filter(|&&i| scope.is_none_or(|s| self.records[i].scope == s))
+            .filter_map(|&i| self.meta(i))
+            .collect()
+    }
+
+    /// Every loaded skill of every scope, shadowed ones included (they carry `shadowedBy`), in
+    /// precedence order.
+    pub fn list_metas_across(&self) -> Vec<SkillMeta> {
+        discover::precedence(&self.scopes, &self.records).into_iter().filter_map(|i| self.meta(i)).collect()
+    }
+
+    /// The skill that wins `name`.
+    pub fn get(&self, name: &str) -> Option<SkillMeta> {
+        self.winners.get(name).and_then(|&i| self.meta(i))
+    }
+
+    /// The names of the visible skills.
+    pub fn names(&self) -> Vec<String> {
+        self.winners.keys().cloned().collect()
+    }
+
+    /// Everything found: scope-level findings, then each skill's diagnostics (with its location
+    /// as `path`), refused skills included.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        let mut out = self.diagnostics.clone();
+        for r in &self.records {
+            for d in &r.diagnostics {
+                let mut d = d.clone();
+                d.path = Some(format!("{}:{}", r.scope, r.location));
+                out.push(d);
+            }
+        }
+        out
+    }
+
+    pub fn stats(&self) -> StorageStats {
+        StorageStats {
+            list_calls: self.stats.list_calls.get(),
+            read_calls: self.stats.read_calls.get(),
+            bytes_read: self.stats.bytes_read.get(),
+        }
+    }
+
+    /// Plans a read of `name`'s SKILL.md body (`rel_path` None) or of one of its files. Unknown
+    /// skills and paths that leave the skill directory are answered here, before any store call.
+    pub fn file_request(&self, name: &str, rel_path: Option<&str>) -> Result<FileRequest, FileResult> {
+        let refuse = |path: &str, d: Diagnostic| FileResult { name: name.to_string(), path: path.to_string(), error: Some(d), ..FileResult::default() };
+        let Some(&i) = self.winners.get(name) else {
+            let names = self.names().join(", ");
+            return Err(refuse(
+                rel_path.unwrap_or("SKILL.md"),
+                Diagnostic::error("skill-unknown", format!("no skill named '{name}'; the skills are: {names}")),
+            ));
+        };
+        let r = &self.records[i];
+        let Some(scope) = self.scopes.iter().find(|s| s.name == r.scope) else {
+            return Err(refuse("SKILL.md", Diagnostic::error("scope-unknown", format!("scope '{}' is not configured", r.scope))));
+        };
+        let (path, key, instructions) = match rel_path {
+            None => {
+                let dir_name = r.directory.rsplit('/').next().filter(|d| !d.is_empty()).map(str::to_string);
+                ("SKILL.md".to_string(), r.location.clone(), Some(ParseOptions { dir_name, mode: self.options.mode, ..ParseOptions::default() }))
+            }
+            Some(rel) => match paths::resolve_in_skill(&r.directory, rel) {
+                Ok(key) => (key[r.directory.len()..].trim_start_matches('/').to_string(), key, None),
+                Err(e) => return Err(refuse(rel, Diagnostic::error("path-invalid", e.0))),
+            },
+        };
+        Ok(FileRequest { name: name.to_string(), path, key, storage: scope.storage.clone(), stats: self.stats.clone(), instructions })
+    }
+
+    /// Reads the SKILL.md body (frontmatter stripped) or a file of the skill.
+    pub async fn read_file(&self, name: &str, rel_path: Option<&str>) -> FileResult {
+        match self.file_request(name, rel_path) {
+            Ok(req) => req.fetch().await,
+            Err(refused) => refused,
+        }
+    }
+
+    /// The registry as bytes: metadata, locations, diagnostics and the sizes and etags it was
+    /// built from. Storage handles are not in it; `from_snapshot` takes them again.
+    pub fn snapshot(&self) -> Vec<u8> {
+        let snap = Snapshot {
+            format: SNAPSHOT_FORMAT.to_string(),
+            scopes: self.scopes.iter().map(|s| SnapshotScope { name: s.name.clone(), roots: s.roots.clone(), trusted: s.trusted }).collect(),
+            records: self.records.clone(),
+            diagnostics: self.diagnostics.clone(),
+        };
+        serde_json::to_vec(&snap).unwrap_or_default()
+    }
+
+    /// Starts from a snapshot with no store call. The scopes must be configured as they were when
+    /// it was taken (same names, roots and trust); `refresh` then finds what changed since.
+    pub fn from_snapshot(bytes: &[u8], scopes: Vec<ScopeHandle>, options: DiscoverOptions) -> Result<SkillRegistry, Diagnostic> {
+        let snap: Snapshot = serde_json::from_slice(bytes).map_err(|e| Diagnostic::error("snapshot-invalid", format!("the snapshot cannot be read: {e}")))?;
+        if snap.format != SNAPSHOT_FORMAT {
+            return Err(Diagnostic::error("snapshot-invalid", format!("snapshot format {:?} is not {SNAPSHOT_FORMAT:?}", snap.format)));
+        }
+        let configured: Vec<SnapshotScope> =
+            scopes.iter().map(|s| SnapshotScope { name: s.name.clone(), roots: s.roots.clone(), trusted: s.trusted }).collect();
+        if configured != snap.scopes {
+            return Err(Diagnostic::error(
+                "snapshot-mismatch",
+                "the snapshot was taken with other scopes, roots or trust than these; discover afresh",
+            ));
+        }
+        let mut r = SkillRegistry::empty(scopes, options, Rc::new(CallStats::default()));
+        r.records = snap.records;
+        r.diagnostics = snap.diagnostics;
+        r.diagnostics.retain(|d| d.code != "skill-shadowed");
+        r.resolve();
+        Ok(r)
+    }
+}
+
+impl FileRequest {
+    pub async fn fetch(self) -> FileResult {
+        let mut out = FileResult { name: self.name, path: self.path, ..FileResult::default() };
+        match storage::read_checked(&*self.storage, &self.key, None, &self.stats).await {
+            Err(e) => out.error = Some(Diagnostic::error("storage-read-failed", format!("reading {} failed: {e}", out.path))),
+            Ok(None) => out.error = Some(Diagnostic::error("file-not-found", format!("the skill has no file {}", out.path))),
+            Ok(Some(bytes)) => {
+                out.size = bytes.len() as u64;
+                match self.instructions {
+                    Some(opts) => {
+                        let parsed = crate::parse_skill(&bytes, &opts);
+                        match parsed.skill.and_then(|s| s.body) {
+                            Some(body) => out.text = Some(body),
+                            None => {
+                                out.error = Some(parsed.diagnostics.into_iter().find(|d| d.is_error()).unwrap_or_else(|| {
+                                    Diagnostic::error("skill-unreadable", "the SKILL.md no longer parses")
+                                }))
+                            }
+                        }
+                    }
+                    None => match String::from_utf8(bytes) {
+                        Ok(t) => out.text = Some(t),
+                        Err(e) => out.bytes = Some(e.into_bytes()),
+                    },
+                }
+            }
+        }
+        out
+    }
+}
