@@ -2,6 +2,9 @@
 //! results out (TypeScript declarations from tsify); bad skill input is a diagnostic, never an
 //! exception. Only a call with arguments of the wrong type (a programming error) throws.
 
+mod registry;
+mod storage;
+
 use crate::catalog::CatalogEntry;
 use crate::model::{Diagnostic, ParseOptions, ParseResult};
 use js_sys::{Array, Uint8Array};
@@ -23,7 +26,7 @@ export interface PropertiesResult { properties: Record<string, unknown> | null; 
 /// Results become plain objects (maps as objects, as JSON would have them). Measured against
 /// serialising to JSON text and `JSON.parse`, building the objects directly is faster on the
 /// corpus, by far when bodies are included.
-fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();
     value.serialize(&serializer).map_err(|e| JsError::new(&e.to_string()))
 }
@@ -150,6 +153,11 @@ pub fn read_properties(#[wasm_bindgen(unchecked_param_type = "SkillInput")] inpu
 pub fn to_prompt(entries: Vec<Ts<CatalogEntry>>) -> Result<String, JsError> {
     let entries = entries.iter().map(|e| e.to_rust()).collect::<Result<Vec<_>, _>>()?;
     Ok(crate::to_prompt(&entries))
+}
+
+/// A TypeError for a call with options of the wrong shape (a programming error, so it throws).
+pub(crate) fn options_error(message: &str) -> JsValue {
+    js_sys::TypeError::new(message).into()
 }
 
 /// NFKC through the host's `String.prototype.normalize`.
