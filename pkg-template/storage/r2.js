@@ -17,7 +17,8 @@ const MAX_LIMIT = 1000;
  * 1000, R2's maximum); the next cursor is returned only when R2 says `truncated` (an R2 page may
  * hold fewer objects than asked even when more follow), so a listing of n keys costs
  * ceil(n / limit) calls. `read` is one `bucket.get` (a ranged get of `maxBytes` bytes when given;
- * `bucket.head` for `maxBytes: 0`). Size and etag come from the list result, no extra call.
+ * `bucket.head` for `maxBytes: 0`; a ranged get of an empty object fails in R2, so that case costs a
+ * `bucket.head` more). Size and etag come from the list result, no extra call.
  * Object keys that are not valid storage keys (e.g. `a//b`) are left out with a warning.
  *
  * @param {R2BucketLike} bucket the binding (`env.MY_BUCKET`)
@@ -90,9 +91,20 @@ export function r2Storage(bucket, options = {}) {
         const head = await bucket.head(root + key);
         return head === null ? null : new Uint8Array(0);
       }
-      const obj = maxBytes === undefined
-        ? await bucket.get(root + key)
-        : await bucket.get(root + key, { range: { offset: 0, length: maxBytes } });
+      let obj;
+      if (maxBytes === undefined) {
+        obj = await bucket.get(root + key);
+      } else {
+        try {
+          obj = await bucket.get(root + key, { range: { offset: 0, length: maxBytes } });
+        } catch (e) {
+          // R2 refuses any range of an empty object (416): tell that apart from a real failure.
+          const head = await bucket.head(root + key).catch(() => undefined);
+          if (head === null) return null;
+          if (head !== undefined && head.size === 0) return new Uint8Array(0);
+          throw e;
+        }
+      }
       if (obj === null || obj === undefined) return null;
       const bytes = new Uint8Array(await obj.arrayBuffer());
       // A binding that ignored the range still gives no more than was asked for.

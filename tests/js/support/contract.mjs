@@ -1,0 +1,269 @@
+// The storage contract as a list of checks that run anywhere (Node, workerd through a proxy, a
+// browser page): no node: imports and no test framework, only a tiny assertion helper. Each check
+// gets { storage, touches?, exactPages? } for a store holding FIXTURE:
+//   touches: optional async () => number, how many calls reached the underlying store so far
+//   exactPages: the adapter fills every page but the last (true for every shipped adapter)
+
+const enc = new TextEncoder();
+
+function bigFile() {
+  const b = new Uint8Array(10_000);
+  for (let i = 0; i < b.length; i++) b[i] = (i * 31 + 7) & 0xff;
+  return b;
+}
+
+/** key -> content of the store every check runs against. */
+export const FIXTURE = {
+  "a-c": "dash sorts before slash",
+  "a/x": "ax",
+  "a/y/w": "ayw",
+  "a/y/z": "ayz",
+  "ab/x": "not under a/",
+  b: "the target of a/../b",
+  "big.bin": bigFile(),
+  empty: "",
+  "skills/pdf/SKILL.md": "---\nname: pdf\ndescription: Fill PDF forms.\n---\n\n# PDF\n",
+  "skills/pdf/scripts/run.py": "print('hello')\n",
+  "\u00fc/stra\u00dfe.md": "a key outside ASCII",
+};
+
+export function fixtureBytes(key) {
+  const v = FIXTURE[key];
+  return typeof v === "string" ? enc.encode(v) : v;
+}
+
+export const FIXTURE_KEYS = Object.keys(FIXTURE).sort();
+
+export const BAD_KEYS = [
+  "", "/abs", "a/../b", "a/./b", "a\\b", "a/%2e%2e/b", "a/%2E%2e/b", "a%2fb", "a%5Cb", "a\u0000b",
+  "a\u001fb", "a\u007fb", "..", ".", "a//b", "a/", "../b", "b/..",
+];
+export const BAD_PREFIXES = ["a", "/a/", "a/../", "../", "./", "a//", "/", "a\\b/", "%2e%2e/", "a\u0000/"];
+
+// --- assertions -------------------------------------------------------------------------------
+
+function show(v) {
+  try {
+    return JSON.stringify(v, (_k, x) => (x instanceof Uint8Array ? `<${x.length} bytes>` : x));
+  } catch {
+    return String(v);
+  }
+}
+
+function fail(message) {
+  throw new Error(message);
+}
+
+function eq(actual, expected, what) {
+  if (!Object.is(actual, expected)) fail(`${what}: expected ${show(expected)}, got ${show(actual)}`);
+}
+
+function deepEq(actual, expected, what) {
+  const a = show(actual);
+  const e = show(expected);
+  if (a !== e) fail(`${what}:\n  expected ${e}\n  got      ${a}`);
+}
+
+function ok(value, what) {
+  if (!value) fail(what);
+}
+
+function hex(bytes) {
+  let s = "";
+  for (const b of bytes) s += b.toString(16).padStart(2, "0");
+  return s;
+}
+
+function asBytes(v, what) {
+  if (typeof v === "string") return enc.encode(v);
+  if (v instanceof Uint8Array) return v;
+  // A Uint8Array from another realm (a test page, a proxy) still counts.
+  if (v && Object.prototype.toString.call(v) === "[object Uint8Array]") return new Uint8Array(v);
+  fail(`${what}: expected bytes or a string, got ${show(v)}`);
+}
+
+function bytesEq(actual, expected, what) {
+  const a = asBytes(actual, what);
+  if (a.length !== expected.length) fail(`${what}: expected ${expected.length} bytes, got ${a.length}`);
+  if (hex(a) !== hex(expected)) fail(`${what}: bytes differ`);
+}
+
+async function rejectsType(fn, what) {
+  let result;
+  try {
+    result = await fn();
+  } catch (e) {
+    if (e?.name !== "TypeError") fail(`${what}: expected a TypeError, got ${e?.name}: ${e?.message}`);
+    return e;
+  }
+  fail(`${what}: expected a TypeError, got ${show(result)}`);
+}
+
+/** Every page of a listing: { pages, entries }. Stops after maxPages (a cursor that never ends). */
+export async function listAll(storage, prefix, opts = {}, maxPages = 10_000) {
+  const pages = [];
+  let cursor;
+  do {
+    const page = await storage.list(prefix, cursor === undefined ? { ...opts } : { ...opts, cursor });
+    ok(page && Array.isArray(page.entries), `list(${show(prefix)}) returned no entries array: ${show(page)}`);
+    pages.push(page);
+    cursor = page.cursor;
+    if (cursor !== undefined) ok(typeof cursor === "string" && cursor !== "", `cursor must be a non-empty string: ${show(cursor)}`);
+    if (pages.length > maxPages) fail(`list(${show(prefix)}) did not end after ${maxPages} pages`);
+  } while (cursor !== undefined);
+  return { pages, entries: pages.flatMap((p) => p.entries) };
+}
+
+function keysOf(entries) {
+  return entries.map((e) => e.key);
+}
+
+function assertSorted(keys, what) {
+  for (let i = 1; i < keys.length; i++) {
+    if (!(keys[i - 1] < keys[i])) fail(`${what}: ${show(keys[i - 1])} then ${show(keys[i])} is not strictly ascending`);
+  }
+}
+
+// --- the checks ---------------------------------------------------------------------------------
+
+/** @type {{ name: string; run: (ctx: { storage: any; touches?: () => Promise<number>; exactPages?: boolean }) => Promise<void> }[]} */
+export const CONTRACT = [
+  {
+    name: "lists every key once, sorted, with sizes and etags",
+    async run({ storage }) {
+      const { entries } = await listAll(storage, "");
+      const keys = keysOf(entries);
+      deepEq(keys, FIXTURE_KEYS, "keys of list('')");
+      assertSorted(keys, "list('')");
+      for (const e of entries) {
+        if (e.size !== undefined) eq(e.size, fixtureBytes(e.key).length, `size of ${e.key}`);
+        if (e.etag !== undefined) ok(typeof e.etag === "string" && e.etag !== "", `etag of ${e.key} is a non-empty string`);
+      }
+    },
+  },
+  {
+    name: "paginates with limit 2 across several pages",
+    async run({ storage, exactPages = true }) {
+      const { pages, entries } = await listAll(storage, "", { limit: 2 });
+      deepEq(keysOf(entries), FIXTURE_KEYS, "keys over pages of 2");
+      for (const [i, p] of pages.entries()) {
+        ok(p.entries.length <= 2, `page ${i} holds ${p.entries.length} entries, more than the limit 2`);
+        if (i < pages.length - 1) ok(p.cursor !== undefined, `page ${i} has no cursor`);
+      }
+      eq(pages[pages.length - 1].cursor, undefined, "cursor of the last page");
+      if (exactPages) eq(pages.length, Math.ceil(FIXTURE_KEYS.length / 2), "number of pages");
+      else ok(pages.length >= Math.ceil(FIXTURE_KEYS.length / 2), "at least ceil(n / 2) pages");
+      // limit 1: one key per page
+      const one = await listAll(storage, "a/", { limit: 1 });
+      deepEq(one.pages.map((p) => keysOf(p.entries)), [["a/x"], ["a/y/w"], ["a/y/z"]], "pages of 1 under a/");
+    },
+  },
+  {
+    name: "a prefix selects its subtree only (a/ does not return ab/x or a-c)",
+    async run({ storage }) {
+      deepEq(keysOf((await listAll(storage, "a/")).entries), ["a/x", "a/y/w", "a/y/z"], "list('a/')");
+      deepEq(keysOf((await listAll(storage, "a/y/")).entries), ["a/y/w", "a/y/z"], "list('a/y/')");
+      deepEq(keysOf((await listAll(storage, "ab/")).entries), ["ab/x"], "list('ab/')");
+      deepEq(
+        keysOf((await listAll(storage, "skills/")).entries),
+        ["skills/pdf/SKILL.md", "skills/pdf/scripts/run.py"],
+        "list('skills/')",
+      );
+      deepEq(keysOf((await listAll(storage, "\u00fc/")).entries), ["\u00fc/stra\u00dfe.md"], "list('\u00fc/')");
+      const page = await storage.list("a/y/", { limit: 1 });
+      deepEq(keysOf(page.entries), ["a/y/w"], "first page of a/y/ with limit 1");
+      ok(page.cursor !== undefined, "a cursor after the first of two keys");
+    },
+  },
+  {
+    name: "an empty prefix result has no cursor",
+    async run({ storage }) {
+      for (const prefix of ["zzz/", "a/x/", "b/", "a/y/w/"]) {
+        const page = await storage.list(prefix);
+        deepEq(keysOf(page.entries), [], `list(${show(prefix)})`);
+        eq(page.cursor, undefined, `cursor of list(${show(prefix)})`);
+      }
+      const last = await storage.list("a/y/", { limit: 2 });
+      deepEq(keysOf(last.entries), ["a/y/w", "a/y/z"], "list('a/y/', limit 2)");
+      eq(last.cursor, undefined, "no cursor when the page holds exactly the remaining keys");
+    },
+  },
+  {
+    name: "reads the bytes of every key",
+    async run({ storage }) {
+      for (const key of FIXTURE_KEYS) {
+        const got = await storage.read(key);
+        ok(got !== null, `read(${show(key)}) returned null`);
+        bytesEq(got, fixtureBytes(key), `read(${show(key)})`);
+      }
+    },
+  },
+  {
+    name: "read with maxBytes returns only a prefix",
+    async run({ storage }) {
+      const big = fixtureBytes("big.bin");
+      for (const n of [1, 100, 4096, 9_999, 10_000]) {
+        bytesEq(await storage.read("big.bin", { maxBytes: n }), big.subarray(0, n), `read(big.bin, maxBytes ${n})`);
+      }
+      bytesEq(await storage.read("big.bin", { maxBytes: 50_000 }), big, "read(big.bin, maxBytes past the end)");
+      bytesEq(await storage.read("a/x", { maxBytes: 1 }), fixtureBytes("a/x").subarray(0, 1), "read(a/x, maxBytes 1)");
+      bytesEq(await storage.read("big.bin", { maxBytes: 0 }), new Uint8Array(0), "read(big.bin, maxBytes 0)");
+      bytesEq(await storage.read("empty", { maxBytes: 10 }), new Uint8Array(0), "read(empty, maxBytes 10)");
+      bytesEq(await storage.read("empty"), new Uint8Array(0), "read(empty)");
+      eq(await storage.read("missing", { maxBytes: 10 }), null, "read(missing, maxBytes 10)");
+      eq(await storage.read("missing", { maxBytes: 0 }), null, "read(missing, maxBytes 0)");
+    },
+  },
+  {
+    name: "a missing key reads as null",
+    async run({ storage }) {
+      for (const key of ["nope", "a/nope", "a", "a/y", "skills/pdf", "a/x/deeper", "A/X"]) {
+        eq(await storage.read(key), null, `read(${show(key)})`);
+      }
+    },
+  },
+  {
+    name: "bad keys, prefixes and options are rejected without touching the store",
+    async run({ storage, touches }) {
+      const before = touches ? await touches() : 0;
+      for (const key of BAD_KEYS) {
+        await rejectsType(() => storage.read(key), `read(${show(key)})`);
+        await rejectsType(() => storage.read(key, { maxBytes: 10 }), `read(${show(key)}, maxBytes 10)`);
+      }
+      for (const prefix of BAD_PREFIXES) {
+        await rejectsType(() => storage.list(prefix), `list(${show(prefix)})`);
+      }
+      for (const limit of [0, -1, 1.5, "2"]) {
+        await rejectsType(() => storage.list("", { limit }), `list('', limit ${show(limit)})`);
+      }
+      for (const maxBytes of [-1, 1.5, "10"]) {
+        await rejectsType(() => storage.read("a/x", { maxBytes }), `read(a/x, maxBytes ${show(maxBytes)})`);
+      }
+      if (touches) eq(await touches(), before, "calls that reached the store while rejecting bad input");
+    },
+  },
+  {
+    name: "returns Uint8Array from read",
+    async run({ storage }) {
+      const got = await storage.read("a/x");
+      eq(Object.prototype.toString.call(got), "[object Uint8Array]", "type of read(a/x)");
+    },
+  },
+];
+
+/**
+ * Run every check; resolves to [{ name, ok, error? }] (for runners without a test framework, such
+ * as a browser page).
+ */
+export async function runContract(ctx) {
+  const results = [];
+  for (const c of CONTRACT) {
+    try {
+      await c.run(ctx);
+      results.push({ name: c.name, ok: true });
+    } catch (e) {
+      results.push({ name: c.name, ok: false, error: String(e?.stack ?? e) });
+    }
+  }
+  return results;
+}

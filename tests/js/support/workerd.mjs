@@ -1,0 +1,81 @@
+// Starts workerd (through miniflare) with a real R2 binding and a Worker that imports r2Storage
+// from the built package's workerd entry (pkg/workerd.js, which also instantiates the wasm as a
+// CompiledWasm module the way Workers do). Returns a SkillStorage proxy that calls the Worker.
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Miniflare } from "miniflare";
+import { PKG, assertBuilt } from "../helpers.mjs";
+
+const WORKER_SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), "r2-worker.js");
+
+function packageModules() {
+  const modules = [
+    // The test Worker is placed beside the package files so that "./workerd.js" resolves.
+    { type: "ESModule", path: path.join(PKG, "__r2_test_worker.js"), contents: readFileSync(WORKER_SOURCE, "utf8") },
+    { type: "ESModule", path: path.join(PKG, "workerd.js") },
+    { type: "ESModule", path: path.join(PKG, "skillwasm.js") },
+    { type: "CompiledWasm", path: path.join(PKG, "skillwasm_bg.wasm") },
+  ];
+  for (const f of readdirSync(path.join(PKG, "storage")).sort()) {
+    if (f.endsWith(".js") && f !== "node-fs.js") modules.push({ type: "ESModule", path: path.join(PKG, "storage", f) });
+  }
+  return modules;
+}
+
+export async function startWorker() {
+  assertBuilt();
+  const mf = new Miniflare({
+    modules: packageModules(),
+    modulesRoot: PKG,
+    compatibilityDate: "2025-01-01",
+    r2Buckets: ["SKILLS"],
+  });
+  await mf.ready;
+  const bucket = await mf.getR2Bucket("SKILLS");
+
+  async function post(pathname, body) {
+    const res = await mf.dispatchFetch(`http://worker${pathname}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body ?? {}),
+    });
+    if (res.status !== 200) throw new Error(`worker ${pathname}: HTTP ${res.status} ${await res.text()}`);
+    return res.json();
+  }
+
+  function unwrap(reply) {
+    if (reply.error) {
+      const e = new Error(reply.error.message);
+      e.name = reply.error.name;
+      throw e;
+    }
+    return reply.ok;
+  }
+
+  /** A SkillStorage in this process whose calls run r2Storage inside the Worker. */
+  function storage(root = "") {
+    return {
+      async list(prefix, opts) {
+        return unwrap(await post("/list", { root, prefix, opts }));
+      },
+      async read(key, opts) {
+        const r = unwrap(await post("/read", { root, key, opts }));
+        if (r === null) return null;
+        if (r.type !== "[object Uint8Array]") throw new Error(`the adapter returned ${r.type}, not a Uint8Array`);
+        return new Uint8Array(Buffer.from(r.base64, "base64"));
+      },
+    };
+  }
+
+  return {
+    mf,
+    bucket,
+    storage,
+    counts: () => post("/counts"),
+    resetCounts: () => post("/reset"),
+    seed: (prefix, count, size) => post("/seed", { prefix, count, size }),
+    version: async () => (await mf.dispatchFetch("http://worker/version")).text(),
+    dispose: () => mf.dispose(),
+  };
+}
