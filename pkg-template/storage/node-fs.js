@@ -100,6 +100,13 @@ export function nodeFsStorage(dir, options = {}) {
     }
     const startStat = await stat(startReal);
     if (!startStat.isDirectory()) return { entries, warnings };
+    // The real paths of the directories from the root down to the start: a link below the start
+    // that leads back to any of them is a loop, as it would be in a walk from the root.
+    const ancestors = [rootRealPath];
+    const parts = prefix.split("/").filter((s) => s !== "");
+    for (let i = 1; i <= parts.length; i++) {
+      ancestors.push(i === parts.length ? startReal : await realpath(path.join(root, ...parts.slice(0, i))));
+    }
 
     let truncated = false;
     /**
@@ -186,7 +193,7 @@ export function nodeFsStorage(dir, options = {}) {
       }
     }
 
-    await visit(start, prefix, [startReal]);
+    await visit(start, prefix, ancestors);
     if (truncated) {
       warnings.push({ key: prefix, message: `listing stopped after ${maxEntries} files (maxEntries)` });
     }
