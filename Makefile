@@ -1,6 +1,6 @@
 # skillwasm: build the Rust core to WebAssembly, package it into pkg/, test it.
 #
-#   make setup   tools: wasm32 target, wasm-bindgen-cli (pinned), npm dev dependencies
+#   make setup   tools: wasm32 target, wasm-bindgen-cli (pinned), npm dev dependencies, chromium
 #   make build   cargo (wasm32, release) -> wasm-bindgen --target web -> pkg/ (+ pkg-template/)
 #   make test    native cargo tests, then the JS tests (node --test) against the built pkg/
 #   make demo    the CLI on the bundled example skills
@@ -43,6 +43,15 @@ setup:
 	  || { echo "setup: --locked install failed (registry lacks a locked dependency version); retrying unlocked"; \
 	       cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION) --force; }; \
 	  test "$$(wasm-bindgen --version)" = "wasm-bindgen $(WASM_BINDGEN_VERSION)"; \
+	fi
+	@if [ -x /usr/bin/chromium ]; then \
+	  echo "setup: chromium present"; \
+	else \
+	  echo "setup: installing chromium (Debian package) for the browser storage tests"; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=; \
+	  elif command -v sudo >/dev/null; then sudo=sudo; \
+	  else echo "setup: not root and no sudo: install the chromium package by hand"; exit 1; fi; \
+	  $$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
 	fi
 	@if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then \
 	  npm ci --no-audit --no-fund && touch node_modules; \
