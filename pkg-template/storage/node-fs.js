@@ -23,7 +23,8 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * A store over the directory `dir`. Keys are paths relative to `dir` with `/` separators.
  *
  * - `list(prefix)` walks the subtree under `prefix` once (readdir per directory, stat per symbolic
- *   link, stat per file for its size and mtime), sorts the keys, serves the first page, and keeps the
+ *   link, stat per file for its size and mtime; the calls of a directory's entries overlap), sorts
+ *   the keys, serves the first page, and keeps the
  *   walk for the following pages: the cursor names it, so later pages cost no I/O. Costs of one
  *   listing: one readdir per directory + one stat per file and per link, whatever the page size.
  * - Symbolic links (to files and to directories) are followed when their real path stays inside the
@@ -122,20 +123,22 @@ export function nodeFsStorage(dir, options = {}) {
         warnings.push({ key: keyPrefix, message: `cannot read directory: ${e?.code ?? e?.message ?? e}` });
         return;
       }
-      for (const d of dirents) {
+      // The entries of a directory are handled concurrently (readdir and stat calls overlap in
+      // libuv's thread pool); the keys are sorted at the end.
+      await Promise.all(dirents.map(async (d) => {
         if (truncated) return;
         let name;
         try {
           name = utf8.decode(d.name);
         } catch {
           warnings.push({ key: keyPrefix + d.name.toString("utf8"), message: "file name is not valid UTF-8" });
-          continue;
+          return;
         }
         const key = keyPrefix + name;
         const problem = keyProblem(key);
         if (problem !== null) {
           warnings.push({ key, message: `not a valid storage key: ${problem}` });
-          continue;
+          return;
         }
         const fsPath = path.join(fsDir, name);
         let isDir = d.isDirectory();
@@ -149,29 +152,29 @@ export function nodeFsStorage(dir, options = {}) {
               : e?.code === "ENOENT" ? "dangling symbolic link"
               : `cannot resolve symbolic link: ${e?.code ?? e?.message ?? e}`;
             warnings.push({ key, message });
-            continue;
+            return;
           }
           if (!inside(rootRealPath, real)) {
             warnings.push({ key, message: "symbolic link leads outside the storage root" });
-            continue;
+            return;
           }
           let st;
           try {
             st = await stat(real);
           } catch (e) {
             warnings.push({ key, message: `cannot stat link target: ${e?.code ?? e?.message ?? e}` });
-            continue;
+            return;
           }
           isDir = st.isDirectory();
           isFile = st.isFile();
           if (isDir && ancestors.includes(real)) {
             warnings.push({ key, message: "symbolic link loop" });
-            continue;
+            return;
           }
           if (isFile) {
             if (entries.length >= maxEntries) { truncated = true; return; }
             entries.push({ key, size: st.size, etag: `${st.size}-${st.mtimeMs}` });
-            continue;
+            return;
           }
         }
         if (isDir) {
@@ -183,14 +186,14 @@ export function nodeFsStorage(dir, options = {}) {
             st = await lstat(fsPath);
           } catch (e) {
             warnings.push({ key, message: `cannot stat file: ${e?.code ?? e?.message ?? e}` });
-            continue;
+            return;
           }
           if (entries.length >= maxEntries) { truncated = true; return; }
           entries.push({ key, size: st.size, etag: `${st.size}-${st.mtimeMs}` });
         } else {
           warnings.push({ key, message: "not a regular file or directory" });
         }
-      }
+      }));
     }
 
     await visit(start, prefix, ancestors);
@@ -198,6 +201,7 @@ export function nodeFsStorage(dir, options = {}) {
       warnings.push({ key: prefix, message: `listing stopped after ${maxEntries} files (maxEntries)` });
     }
     entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    warnings.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     return { entries, warnings };
   }
 
