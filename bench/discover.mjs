@@ -9,6 +9,7 @@
 // A script that prints ratios against a peer measured in the same run, not a test.
 
 import { existsSync, readdirSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
@@ -67,6 +68,7 @@ for (const d of candidates) {
     // left out: skills-ref would throw for the whole catalog
   }
 }
+const accepted = new Set(dirs);
 
 async function time(fn) {
   const t = performance.now();
@@ -80,13 +82,30 @@ const first = await skillwasmCatalog();
 await skillsRef.toPrompt(dirs);
 const snapshot = first.reg.snapshot();
 
-const t = { ours: [], refs: [], snap: [] };
+// What a skills-ref user has to do to get the same catalog from a directory: find the skill
+// directories (an ordinary async walk), then toPrompt.
+async function walkDirs(dir, out = []) {
+  const entries = await readdir(dir, { withFileTypes: true });
+  await Promise.all(entries.map(async (e) => {
+    if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "node_modules") await walkDirs(join(dir, e.name), out);
+    else if (e.name === "SKILL.md") out.push(dir);
+  }));
+  return out;
+}
+async function skillsRefWithWalk() {
+  const found = (await walkDirs(join(CORPUS, "skills"))).filter((d) => accepted.has(d)).sort();
+  return skillsRef.toPrompt(found);
+}
+
+const t = { ours: [], refs: [], snap: [], walk: [] };
 let oursCount = 0;
 let refsLen = 0;
 for (let r = 0; r < RUNS; r++) {
   const [a, ours] = await time(skillwasmCatalog);
   const [b, xml] = await time(() => skillsRef.toPrompt(dirs));
   const [c] = await time(() => snapshotCatalog(snapshot));
+  const [d] = await time(skillsRefWithWalk);
+  t.walk.push(d);
   t.ours.push(a);
   t.refs.push(b);
   t.snap.push(c);
@@ -104,5 +123,6 @@ console.log("");
 const row = (label, ms) => console.log(`${label.padEnd(52)} ${ms.toFixed(2).padStart(9)} ms   ${(ref / ms).toFixed(1).padStart(6)}x`);
 console.log(`${"".padEnd(52)} ${"median".padStart(12)}   vs skills-ref`);
 row("skills-ref toPrompt(dirs)", ref);
+row("skills-ref: async directory walk + toPrompt", median(t.walk));
 row("skillwasm discover (nodeFsStorage) + toPrompt", median(t.ours));
 row("skillwasm fromSnapshot + toPrompt (no I/O)", median(t.snap));
