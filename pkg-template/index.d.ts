@@ -1,7 +1,7 @@
 // Types shared by every entry point (node, workerd, browser): the generated wasm-bindgen
 // declarations plus `init`.
 export * from "./skillwasm.js";
-import type { InitInput } from "./skillwasm.js";
+import type { InitInput, SkillStorage } from "./skillwasm.js";
 
 /**
  * Make the wasm module ready. In Node and Cloudflare Workers the module is instantiated at import
@@ -16,42 +16,6 @@ export function init(
 // ---------------------------------------------------------------------------------------------
 // Storage: the contract every store implements, and the adapters shipped with the package.
 // ---------------------------------------------------------------------------------------------
-
-/** One object in a listing. */
-export interface ListEntry {
-  /** `/`-separated, relative to the store's root (see {@link assertKey}). */
-  key: string;
-  /** Size in bytes, when the store knows it without reading. */
-  size?: number;
-  /** Changes whenever the content changes (a hash, a version, size + mtime ...). */
-  etag?: string;
-}
-
-/** One page of a listing. */
-export interface ListPage {
-  /** Keys in lexicographic (UTF-16 code unit, JS `<`) order. May hold fewer than `limit`. */
-  entries: ListEntry[];
-  /** Present when more keys follow: pass it back to get the next page. Opaque. */
-  cursor?: string;
-  /** What the adapter left out and why (a link leaving the root, an unreadable directory ...). */
-  warnings?: { key: string; message: string }[];
-}
-
-/**
- * Where skills come from. Keys are `/`-separated and relative to the store's root: non-empty
- * segments, no leading `/`, no `.` or `..` segment, no backslash, no control character, no
- * `%2e`/`%2f`/`%5c` percent-encoding. A prefix is `""` or a valid key followed by `/`. An adapter
- * rejects (TypeError) a bad key or prefix before touching anything.
- */
-export interface SkillStorage {
-  /** Every key under prefix, at any depth, in pages. A page may hold fewer keys than asked. */
-  list(prefix: string, opts?: { cursor?: string; limit?: number }): Promise<ListPage>;
-  /**
-   * The bytes of one object, or null when it does not exist. `maxBytes` asks for a prefix only:
-   * at most that many bytes from the start.
-   */
-  read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | string | null>;
-}
 
 /** Throws a TypeError unless `key` is a valid storage key. */
 export function assertKey(key: unknown): asserts key is string;

@@ -1,0 +1,61 @@
+// The package's TypeScript declarations (generated from the Rust types, plus index.d.ts) type-check
+// a program that uses the API the way a user would, and catch a misuse.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { ROOT, PKG, assertBuilt } from "./helpers.mjs";
+
+const TSC = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
+const ARGS = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--lib", "es2022,esnext.disposable,dom"];
+
+const PROGRAM = `
+import { init, parseSkill, parseSkills, readProperties, toPrompt, SkillRegistry, memoryStorage, nodeFsStorage,
+  type ParseResult, type SkillMeta, type SkillStorage, type Diagnostic, type RefreshReport } from "skillwasm";
+await init();
+const r: ParseResult = parseSkill(new Uint8Array([45]), { mode: "strict", dirName: "x", includeBody: false });
+const name: string | undefined = r.skill?.name;
+const tools: string[] | undefined = r.skill?.allowedTools;
+const batch: ParseResult[] = parseSkills(["---", { input: new Uint8Array(), dirName: "d" }], { partial: true });
+const props = readProperties("---\\nname: a\\n---\\n");
+const errors: string[] = props.errors;
+const store: SkillStorage = memoryStorage({ ".agents/skills/a/SKILL.md": "x" });
+const reg = await SkillRegistry.discover({ user: store, project: nodeFsStorage("."), trustProject: true, client: "me", concurrency: 4 });
+const metas: SkillMeta[] = reg.listMetas("user");
+const diags: Diagnostic[] = reg.diagnostics();
+const file = await reg.readFile("a", "references/x.md");
+const text: string | undefined = file.text;
+const bytes: Uint8Array | undefined = file.bytes;
+const report: RefreshReport = await reg.refresh();
+const cold = SkillRegistry.fromSnapshot(reg.snapshot(), { user: store });
+console.log(name, tools, batch, errors, metas[0]?.scope, diags, text, bytes, report.added, cold.names(), toPrompt([]));
+`;
+
+function typecheck(source) {
+  const dir = mkdtempSync(path.join(tmpdir(), "skillwasm-types-"));
+  try {
+    mkdirSync(path.join(dir, "node_modules"));
+    symlinkSync(PKG, path.join(dir, "node_modules", "skillwasm"), "dir");
+    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
+    writeFileSync(path.join(dir, "use.ts"), source);
+    const r = spawnSync(process.execPath, [TSC, ...ARGS, "use.ts"], { cwd: dir, encoding: "utf8" });
+    return { status: r.status, out: r.stdout + r.stderr };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("a program using the API type-checks against the package's declarations", () => {
+  assertBuilt();
+  const r = typecheck(PROGRAM);
+  assert.equal(r.status, 0, r.out);
+});
+
+test("a misuse does not type-check", () => {
+  const r = typecheck(PROGRAM + `\nconst wrong: number = reg.names();\nparseSkill(42);\n`);
+  assert.notEqual(r.status, 0);
+  assert.match(r.out, /not assignable to type 'number'/);
+  assert.match(r.out, /Argument of type 'number'/);
+});
