@@ -1,18 +1,21 @@
 // Starts workerd (through miniflare) with a real R2 binding and a Worker that imports r2Storage
 // from the built package's workerd entry (pkg/workerd.js, which also instantiates the wasm as a
 // CompiledWasm module the way Workers do). Returns a SkillStorage proxy that calls the Worker.
+// `startWorker({ script })` runs another Worker script (in this directory) the same way, e.g. the
+// registry Worker; `post(path, body)` calls any of its routes.
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Miniflare } from "miniflare";
 import { PKG, assertBuilt } from "../helpers.mjs";
 
-const WORKER_SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), "r2-worker.js");
+const SUPPORT = path.dirname(fileURLToPath(import.meta.url));
 
-function packageModules() {
+function packageModules(script) {
+  const source = path.join(SUPPORT, script);
   const modules = [
     // The test Worker is placed beside the package files so that "./workerd.js" resolves.
-    { type: "ESModule", path: path.join(PKG, "__r2_test_worker.js"), contents: readFileSync(WORKER_SOURCE, "utf8") },
+    { type: "ESModule", path: path.join(PKG, `__test_${path.basename(script, ".js")}.js`), contents: readFileSync(source, "utf8") },
     { type: "ESModule", path: path.join(PKG, "workerd.js") },
     { type: "ESModule", path: path.join(PKG, "skillwasm.js") },
     { type: "CompiledWasm", path: path.join(PKG, "skillwasm_bg.wasm") },
@@ -23,10 +26,10 @@ function packageModules() {
   return modules;
 }
 
-export async function startWorker() {
+export async function startWorker({ script = "r2-worker.js" } = {}) {
   assertBuilt();
   const mf = new Miniflare({
-    modules: packageModules(),
+    modules: packageModules(script),
     modulesRoot: PKG,
     compatibilityDate: "2025-01-01",
     r2Buckets: ["SKILLS"],
@@ -71,6 +74,7 @@ export async function startWorker() {
   return {
     mf,
     bucket,
+    post,
     storage,
     counts: () => post("/counts"),
     resetCounts: () => post("/reset"),

@@ -1,0 +1,188 @@
+// A Worker that runs SkillRegistry (from the package's workerd entry) over r2Storage on the real
+// R2 binding, counting every bucket call that the registry causes. Loaded by workerd.mjs beside
+// the package files (`startWorker({ script: "registry-worker.js" })`). Routes take and return JSON:
+//
+//   POST /discover        { root, roots, options, snapshotKey?, keep?, metas? }
+//   POST /from-snapshot   { root, roots, options, snapshotKey, keep?, metas? }
+//   POST /read            { id, reads: [[name, relPath | null], ...] }
+//   POST /refresh         { id }
+//   POST /faulty          { root, roots, options, throwKey, hangKey }
+//   POST /put             { key, text }
+//   GET  /version
+//
+// Each answer carries `r2` (the bucket calls of that step) and `ms` (Date.now and
+// performance.now around it, measured inside the Worker).
+import { SkillRegistry, r2Storage, version } from "./workerd.js";
+
+/** Registries kept between requests (a registry started in one request, refreshed in another). */
+const kept = new Map();
+
+function newCounts() {
+  return { list: 0, get: 0, head: 0, getRanges: [] };
+}
+
+/**
+ * The binding, wrapped to count calls. `faults` maps a full object key to "throw" (get throws at
+ * once) or "hang" (get never answers).
+ */
+function counting(bucket, counts, faults = {}) {
+  return {
+    list(options) {
+      counts.list++;
+      return bucket.list(options);
+    },
+    get(key, options) {
+      counts.get++;
+      counts.getRanges.push(options?.range ? options.range.length : null);
+      if (faults[key] === "throw") throw new Error(`injected failure for ${key}`);
+      if (faults[key] === "hang") return new Promise(() => {});
+      return bucket.get(key, options);
+    },
+    head(key) {
+      counts.head++;
+      return bucket.head(key);
+    },
+  };
+}
+
+function clock() {
+  const perf = typeof performance !== "undefined" && typeof performance.now === "function";
+  const d0 = Date.now();
+  const p0 = perf ? performance.now() : null;
+  return () => ({ date: Date.now() - d0, perf: perf ? performance.now() - p0 : null });
+}
+
+function options(body, storage) {
+  return { ...(body.options ?? {}), scopes: [{ name: "builtin", storage, roots: body.roots }] };
+}
+
+function summary(reg) {
+  const diagnostics = reg.diagnostics();
+  const errors = diagnostics.filter((d) => d.severity === "error" && d.path);
+  return {
+    names: reg.names().length,
+    across: reg.listMetasAcross().length,
+    refused: new Set(errors.map((d) => d.path)).size,
+    refusedPaths: [...new Set(errors.map((d) => d.path))].sort(),
+    diagnostics: diagnostics.length,
+    locations: reg.listMetasAcross().map((m) => m.location).sort(),
+    stats: reg.stats(),
+  };
+}
+
+/** readFile with the bucket calls it caused. */
+async function readCounted(reg, counts, name, rel) {
+  const before = { list: counts.list, get: counts.get, head: counts.head };
+  const result = rel === undefined ? await reg.readFile(name) : await reg.readFile(name, rel);
+  const r2 = { list: counts.list - before.list, get: counts.get - before.get, head: counts.head - before.head };
+  const out = { name, rel: rel ?? null, r2, path: result.path, size: result.size, error: result.error ?? null };
+  if (result.text !== undefined) out.text = result.text;
+  if (result.bytes !== undefined) out.bytes = result.bytes.length;
+  return out;
+}
+
+async function discover(body, env) {
+  const counts = newCounts();
+  const storage = r2Storage(counting(env.SKILLS, counts), { prefix: body.root });
+  const t = clock();
+  const reg = await SkillRegistry.discover(options(body, storage));
+  const ms = t();
+  const r2 = { ...counts, getRanges: undefined };
+  const out = { ...summary(reg), r2, ranges: counts.getRanges, ms };
+  if (body.metas) out.metas = reg.listMetas();
+  if (body.snapshotKey) {
+    const bytes = reg.snapshot();
+    await env.SKILLS.put(body.snapshotKey, bytes);
+    out.snapshotBytes = bytes.length;
+  }
+  if (body.keep) kept.set(body.keep, { reg, counts });
+  return out;
+}
+
+async function fromSnapshot(body, env) {
+  const counts = newCounts();
+  const bucket = counting(env.SKILLS, counts);
+  const t = clock();
+  const obj = await bucket.get(body.snapshotKey);
+  if (obj === null) throw new Error(`no snapshot at ${body.snapshotKey}`);
+  const bytes = new Uint8Array(await obj.arrayBuffer());
+  const reg = SkillRegistry.fromSnapshot(bytes, options(body, r2Storage(bucket, { prefix: body.root })));
+  const metas = reg.listMetas();
+  const ms = t();
+  const out = { ...summary(reg), r2: { ...counts, getRanges: undefined }, ms, snapshotBytes: bytes.length, metaCount: metas.length };
+  if (body.metas) out.metas = metas;
+  if (body.keep) kept.set(body.keep, { reg, counts });
+  return out;
+}
+
+async function reads(body) {
+  const entry = kept.get(body.id);
+  if (!entry) throw new Error(`no registry kept as ${body.id}`);
+  const out = [];
+  for (const [name, rel] of body.reads) out.push(await readCounted(entry.reg, entry.counts, name, rel ?? undefined));
+  return out;
+}
+
+async function refresh(body) {
+  const entry = kept.get(body.id);
+  if (!entry) throw new Error(`no registry kept as ${body.id}`);
+  const { reg, counts } = entry;
+  const before = { list: counts.list, get: counts.get, head: counts.head };
+  const t = clock();
+  const report = await reg.refresh();
+  const ms = t();
+  const r2 = { list: counts.list - before.list, get: counts.get - before.get, head: counts.head - before.head };
+  return { report, r2, ms, ...summary(reg) };
+}
+
+async function faulty(body, env) {
+  const counts = newCounts();
+  const faults = { [body.root + body.throwKey]: "throw", [body.root + body.hangKey]: "hang" };
+  const storage = r2Storage(counting(env.SKILLS, counts, faults), { prefix: body.root });
+  const t = clock();
+  const reg = await SkillRegistry.discover(options(body, storage));
+  const ms = t();
+  const byPath = {};
+  for (const d of reg.diagnostics()) {
+    if (d.path && d.severity === "error") (byPath[d.path] ??= []).push({ code: d.code, message: d.message });
+  }
+  // The registry keeps answering after the faults.
+  const first = reg.names()[0];
+  const body0 = first === undefined ? null : await reg.readFile(first);
+  return {
+    ...summary(reg),
+    errors: byPath,
+    r2: { ...counts, getRanges: undefined },
+    ms,
+    afterwards: body0 ? { name: first, ok: typeof body0.text === "string" && !body0.error } : null,
+  };
+}
+
+export default {
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    if (url.pathname === "/version") return new Response(version());
+    try {
+      const body = await request.json();
+      switch (url.pathname) {
+        case "/discover":
+          return Response.json({ ok: await discover(body, env) });
+        case "/from-snapshot":
+          return Response.json({ ok: await fromSnapshot(body, env) });
+        case "/read":
+          return Response.json({ ok: await reads(body) });
+        case "/refresh":
+          return Response.json({ ok: await refresh(body) });
+        case "/faulty":
+          return Response.json({ ok: await faulty(body, env) });
+        case "/put":
+          await env.SKILLS.put(body.key, body.text);
+          return Response.json({ ok: true });
+        default:
+          return new Response("not found", { status: 404 });
+      }
+    } catch (e) {
+      return Response.json({ error: { name: e?.name ?? "Error", message: String(e?.stack ?? e?.message ?? e) } });
+    }
+  },
+};
