@@ -9,9 +9,11 @@
 //! - [`storage`]: the storage port (list in pages, read with an optional prefix) and a memory store
 //! - [`discover`]: scopes, roots, scan bounds, trust, prefix reads, precedence
 //! - [`registry`]: [`registry::SkillRegistry`]: cache, refresh, snapshot, metadata, file reads
-//! - [`catalog`]: what the model sees of the available skills
+//! - [`catalog`]: what the model sees of the available skills: formats, filters, budget
+//! - [`activate`]: the skill tool: definition, `<skill_content>`, file reads, sessions
 //! - `wasm`: the wasm-bindgen façade (only built for `wasm32`)
 
+pub mod activate;
 pub mod catalog;
 pub mod discover;
 pub mod model;

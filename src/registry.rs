@@ -32,6 +32,23 @@ pub struct FileRequest {
     stats: Rc<CallStats>,
     /// Reading SKILL.md itself: the body is returned, frontmatter stripped.
     instructions: Option<ParseOptions>,
+    /// Read at most this many bytes; a file longer than that is refused, not cut.
+    pub max_bytes: Option<u32>,
+}
+
+/// A listing of one skill's files the registry has planned.
+pub struct FilesRequest {
+    directory: String,
+    storage: Rc<dyn Storage>,
+    stats: Rc<CallStats>,
+    page_size: u32,
+}
+
+/// A skill's files, relative to its directory, SKILL.md left out.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SkillFiles {
+    pub files: Vec<String>,
+    pub error: Option<Diagnostic>,
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -211,7 +228,14 @@ impl SkillRegistry {
                 Err(e) => return Err(refuse(rel, Diagnostic::error("path-invalid", e.0))),
             },
         };
-        Ok(FileRequest { name: name.to_string(), path, key, storage: scope.storage.clone(), stats: self.stats.clone(), instructions })
+        Ok(FileRequest { name: name.to_string(), path, key, storage: scope.storage.clone(), stats: self.stats.clone(), instructions, max_bytes: None })
+    }
+
+    /// Plans a listing of `name`'s files.
+    pub fn files_request(&self, name: &str) -> Option<FilesRequest> {
+        let r = &self.records[*self.winners.get(name)?];
+        let scope = self.scopes.iter().find(|s| s.name == r.scope)?;
+        Some(FilesRequest { directory: r.directory.clone(), storage: scope.storage.clone(), stats: self.stats.clone(), page_size: self.options.page_size.max(1) })
     }
 
     /// Reads the SKILL.md body (frontmatter stripped) or a file of the skill.
@@ -258,10 +282,48 @@ impl SkillRegistry {
     }
 }
 
+impl FilesRequest {
+    /// Lists the skill directory (SKILL.md and files of skills nested inside left out), stopping
+    /// once `cap + 1` files are known.
+    pub async fn fetch(self, cap: usize) -> SkillFiles {
+        let prefix = if self.directory.is_empty() { String::new() } else { format!("{}/", self.directory) };
+        let listed = storage::list_all(&*self.storage, &prefix, self.page_size, &self.stats, |e| e.len() > cap.saturating_mul(4).max(cap + 1)).await;
+        match listed {
+            Ok(page) => {
+                let rel: Vec<&str> = page.entries.iter().filter_map(|e| e.key.strip_prefix(&prefix)).collect();
+                let nested: Vec<String> =
+                    rel.iter().filter_map(|k| k.strip_suffix("/SKILL.md")).map(|d| format!("{d}/")).collect();
+                let files = rel
+                    .into_iter()
+                    .filter(|k| *k != "SKILL.md" && !nested.iter().any(|d| k.starts_with(d.as_str())))
+                    .filter(|k| !k.split('/').any(|seg| seg.starts_with('.') || seg == "node_modules"))
+                    .map(str::to_string)
+                    .collect();
+                SkillFiles { files, error: None }
+            }
+            Err(e) => SkillFiles { files: Vec::new(), error: Some(Diagnostic::error("storage-list-failed", format!("listing the skill's files failed: {e}"))) },
+        }
+    }
+}
+
 impl FileRequest {
+    /// Reads the whole SKILL.md, frontmatter kept.
+    pub fn keep_frontmatter(mut self) -> Self {
+        self.instructions = None;
+        self
+    }
+
     pub async fn fetch(self) -> FileResult {
         let mut out = FileResult { name: self.name, path: self.path, ..FileResult::default() };
-        match storage::read_checked(&*self.storage, &self.key, None, &self.stats).await {
+        let ask = self.max_bytes.map(|m| m.saturating_add(1));
+        match storage::read_checked(&*self.storage, &self.key, ask, &self.stats).await {
+            Ok(Some(bytes)) if self.max_bytes.is_some_and(|m| bytes.len() > m as usize) => {
+                out.size = bytes.len() as u64;
+                out.error = Some(Diagnostic::error(
+                    "file-too-large",
+                    format!("{} is larger than {} bytes, the most this returns", out.path, self.max_bytes.unwrap_or_default()),
+                ));
+            }
             Err(e) => out.error = Some(Diagnostic::error("storage-read-failed", format!("reading {} failed: {e}", out.path))),
             Ok(None) => out.error = Some(Diagnostic::error("file-not-found", format!("the skill has no file {}", out.path))),
             Ok(Some(bytes)) => {
@@ -278,6 +340,8 @@ impl FileRequest {
                             }
                         }
                     }
+                    // Text is UTF-8 without NUL bytes (a NUL is the usual sign of a binary file).
+                    None if bytes.contains(&0) => out.bytes = Some(bytes),
                     None => match String::from_utf8(bytes) {
                         Ok(t) => out.text = Some(t),
                         Err(e) => out.bytes = Some(e.into_bytes()),
