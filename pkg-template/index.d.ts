@@ -120,3 +120,53 @@ export function putSkillFiles(
 
 /** Delete many keys from an IndexedDB store in one transaction. Resolves to the count given. */
 export function deleteKeys(storage: IndexedDbStorage, keys: Iterable<string>): Promise<number>;
+
+// ---------------------------------------------------------------------------------------------
+// The skill tool in the shapes model APIs and frameworks take (over one SkillTool definition).
+// ---------------------------------------------------------------------------------------------
+import type { SkillTool, ToolInput } from "./skillwasm.js";
+
+/** What a Vercel AI SDK tool's `execute` resolves to (and the UI stream carries). */
+export interface ReducedToolOutput {
+  skillName: string;
+  path: string | null;
+  /** "Skill activated." for activations; the whole file for path reads. */
+  content: string;
+  isError: boolean;
+}
+
+/**
+ * A Vercel AI SDK tool for `tools: { [name]: ... }`: pass the SDK's `jsonSchema` to wrap the input
+ * schema. The UI stream gets the reduced output; `toModelOutput` gives the model the full result.
+ * Null when no skill is visible.
+ */
+export function aiSdkTool(
+  tool: SkillTool,
+  options?: { jsonSchema?: (schema: Record<string, unknown>) => unknown },
+): {
+  description: string;
+  inputSchema: unknown;
+  execute(input: ToolInput): Promise<ReducedToolOutput>;
+  toModelOutput(options: { output: ReducedToolOutput }): { type: "text" | "error-text"; value: string };
+} | null;
+
+/** An OpenAI function tool (Chat Completions shape, or the Responses API's flat shape). */
+export function openAiTool(
+  tool: SkillTool,
+  options?: { api?: "chat" | "responses" },
+): { type: "function"; function?: { name: string; description: string; parameters: Record<string, unknown> }; name?: string; description?: string; parameters?: Record<string, unknown> } | null;
+
+/** The `role: "tool"` message answering an OpenAI Chat Completions tool call. Never rejects. */
+export function openAiToolMessage(
+  tool: SkillTool,
+  call: { id: string; function: { name: string; arguments: string } },
+): Promise<{ role: "tool"; tool_call_id: string; content: string }>;
+
+/** An Anthropic Messages tool. */
+export function anthropicTool(tool: SkillTool): { name: string; description: string; input_schema: Record<string, unknown> } | null;
+
+/** The `tool_result` block answering an Anthropic `tool_use` block. Never rejects. */
+export function anthropicToolResult(
+  tool: SkillTool,
+  block: { id: string; input: unknown },
+): Promise<{ type: "tool_result"; tool_use_id: string; content: string; is_error?: true }>;

@@ -18,3 +18,5 @@ export { nodeFsStorage } from "./storage/node-fs.js";
 export { r2Storage } from "./storage/r2.js";
 export { indexedDbStorage, putSkillFiles, deleteKeys } from "./storage/indexeddb.js";
 export { assertKey, assertPrefix } from "./storage/keys.js";
+
+export { aiSdkTool, openAiTool, openAiToolMessage, anthropicTool, anthropicToolResult } from "./tools.js";

@@ -15,3 +15,5 @@ export { memoryStorage } from "./storage/memory.js";
 export { r2Storage } from "./storage/r2.js";
 export { indexedDbStorage, putSkillFiles, deleteKeys } from "./storage/indexeddb.js";
 export { assertKey, assertPrefix } from "./storage/keys.js";
+
+export { aiSdkTool, openAiTool, openAiToolMessage, anthropicTool, anthropicToolResult } from "./tools.js";

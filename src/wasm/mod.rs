@@ -4,6 +4,7 @@
 
 mod registry;
 mod storage;
+mod tool;
 
 use crate::catalog::CatalogEntry;
 use crate::model::{Diagnostic, ParseOptions, ParseResult};

@@ -97,7 +97,7 @@ fn handle(name: String, storage: JsValue, roots: Vec<String>, trusted: bool, opt
 /// refresh and snapshots.
 #[wasm_bindgen(js_name = SkillRegistry)]
 pub struct JsSkillRegistry {
-    inner: Rc<RefCell<SkillRegistry>>,
+    pub(crate) inner: Rc<RefCell<SkillRegistry>>,
 }
 
 #[wasm_bindgen(js_class = SkillRegistry)]

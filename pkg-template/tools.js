@@ -1,0 +1,85 @@
+// The skill tool in the shapes model APIs and frameworks take. One definition (SkillTool, in the
+// core) reshaped; no skill logic here.
+
+/** @typedef {import("./index.js").SkillTool} SkillTool */
+
+/** The full text for the model, kept off the UI stream (not enumerable, so not serialised). */
+function reduced(result) {
+  const out = { ...result.client, isError: result.isError };
+  Object.defineProperty(out, "modelContent", { value: result.content, enumerable: false });
+  return out;
+}
+
+/**
+ * A Vercel AI SDK tool (`tools: { [definition.name]: aiSdkTool(skillTool, { jsonSchema }) }`).
+ * Pass the SDK's `jsonSchema` to wrap the input schema. `execute` resolves to the client-reduced
+ * output (`{ skillName, path, content: "Skill activated." }` for activations, the whole file for
+ * path reads), which is what the UI stream carries; `toModelOutput` gives the model the full
+ * result. Null when no skill is visible (offer no tool).
+ * @param {SkillTool} tool
+ * @param {{ jsonSchema?: (schema: object) => unknown }} [options]
+ */
+export function aiSdkTool(tool, options = {}) {
+  const def = tool.definition();
+  if (def === null) return null;
+  return {
+    description: def.description,
+    inputSchema: options.jsonSchema ? options.jsonSchema(def.inputSchema) : def.inputSchema,
+    execute: async (input) => reduced(await tool.execute(input)),
+    toModelOutput: ({ output }) => ({
+      type: output?.isError ? "error-text" : "text",
+      value: output?.modelContent ?? output?.content ?? "",
+    }),
+  };
+}
+
+/**
+ * An OpenAI function tool: `{ type: "function", function: { name, description, parameters } }`
+ * (Chat Completions), or with `{ api: "responses" }` the Responses API's flat
+ * `{ type: "function", name, description, parameters }`. Null when no skill is visible.
+ * @param {SkillTool} tool
+ * @param {{ api?: "chat" | "responses" }} [options]
+ */
+export function openAiTool(tool, options = {}) {
+  const def = tool.definition();
+  if (def === null) return null;
+  const fn = { name: def.name, description: def.description, parameters: def.inputSchema };
+  return options.api === "responses" ? { type: "function", ...fn } : { type: "function", function: fn };
+}
+
+/**
+ * Answers an OpenAI Chat Completions tool call (`message.tool_calls[i]`) with the `role: "tool"`
+ * message to append. Arguments that are not JSON become an error result, not an exception.
+ * @param {SkillTool} tool
+ * @param {{ id: string; function: { name: string; arguments: string } }} call
+ */
+export async function openAiToolMessage(tool, call) {
+  let input;
+  try {
+    input = JSON.parse(call.function.arguments || "{}");
+  } catch (e) {
+    return { role: "tool", tool_call_id: call.id, content: `The tool arguments are not JSON: ${e.message}` };
+  }
+  const result = await tool.execute(input);
+  return { role: "tool", tool_call_id: call.id, content: result.content };
+}
+
+/**
+ * An Anthropic Messages tool: `{ name, description, input_schema }`. Null when no skill is visible.
+ * @param {SkillTool} tool
+ */
+export function anthropicTool(tool) {
+  const def = tool.definition();
+  if (def === null) return null;
+  return { name: def.name, description: def.description, input_schema: def.inputSchema };
+}
+
+/**
+ * Answers an Anthropic `tool_use` content block with the `tool_result` block to send back.
+ * @param {SkillTool} tool
+ * @param {{ id: string; input: unknown }} block
+ */
+export async function anthropicToolResult(tool, block) {
+  const result = await tool.execute(block.input);
+  return { type: "tool_result", tool_use_id: block.id, content: result.content, ...(result.isError ? { is_error: true } : {}) };
+}
