@@ -11,13 +11,17 @@
 //! - [`registry`]: [`registry::SkillRegistry`]: cache, refresh, snapshot, metadata, file reads
 //! - [`catalog`]: what the model sees of the available skills: formats, filters, budget
 //! - [`activate`]: the skill tool: definition, `<skill_content>`, file reads, sessions
+//! - [`invoke`]: `/skill` and `$skill` in a user's message, argument substitution, autocomplete
+//! - [`permissions`]: `allowed-tools` patterns, tool-call decisions, the skill-directory allowlist
 //! - `wasm`: the wasm-bindgen façade (only built for `wasm32`)
 
 pub mod activate;
 pub mod catalog;
 pub mod discover;
+pub mod invoke;
 pub mod model;
 pub mod paths;
+pub mod permissions;
 pub mod registry;
 pub mod skill_md;
 pub mod storage;
