@@ -393,3 +393,76 @@ pub fn subagent_prompt(meta: &SkillMeta, instructions: &str, task: &str, opts: &
         wrap_activation(meta, instructions, &[], false, opts)
     )
 }
+
+/// A skill the user invoked (`/name args`) or mentioned (`$name`), ready to go into the
+/// conversation: its instructions wrapped as the tool would wrap them, arguments substituted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Injected {
+    pub name: String,
+    pub kind: crate::invoke::InvocationKind,
+    pub arguments: String,
+    pub content: String,
+    pub size: u64,
+}
+
+/// What a user's message asks for: the skills to inject and the text to send on.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Injection {
+    pub injected: Vec<Injected>,
+    pub remaining: String,
+    /// A leading `/name` that is no user-invocable skill.
+    pub unknown: Vec<String>,
+    /// Skills that could not be read.
+    pub errors: Vec<Diagnostic>,
+}
+
+/// A planned injection (see [`plan`] for why plans exist).
+pub struct InjectionPlan {
+    parsed: crate::invoke::ParsedMessage,
+    reads: Vec<(crate::invoke::Invocation, SkillMeta, crate::registry::FileRequest, Option<crate::registry::FilesRequest>)>,
+}
+
+/// Finds the user-invocable skills a message invokes or mentions and plans their reads.
+pub fn plan_injection(registry: &SkillRegistry, message: &str) -> InjectionPlan {
+    let skills: Vec<crate::model::Skill> = registry.list_metas(None).into_iter().map(|m| m.skill).collect();
+    let parsed = crate::invoke::parse_message(message, &skills);
+    let reads = parsed
+        .invocations
+        .iter()
+        .filter_map(|inv| {
+            let meta = registry.get(&inv.name)?;
+            let file = registry.file_request(&inv.name, None).ok()?;
+            Some((inv.clone(), meta, file, registry.files_request(&inv.name)))
+        })
+        .collect();
+    InjectionPlan { parsed, reads }
+}
+
+pub async fn run_injection(plan: InjectionPlan, opts: &ToolOptions) -> Injection {
+    let mut out = Injection { remaining: plan.parsed.remaining, unknown: plan.parsed.unknown, ..Injection::default() };
+    for (inv, meta, file, files) in plan.reads {
+        let fetched = file.fetch().await;
+        let Some(body) = fetched.text else {
+            out.errors.extend(fetched.error);
+            continue;
+        };
+        let body = match inv.kind {
+            crate::invoke::InvocationKind::Slash => {
+                let names = crate::invoke::skill_argument_names(&meta.skill);
+                crate::invoke::substitute_arguments_with(&body, &inv.arguments, &names, &crate::invoke::SubstituteOptions::default())
+            }
+            crate::invoke::InvocationKind::Mention => body,
+        };
+        let listed = match files {
+            Some(f) => f.fetch(opts.max_resources as usize).await,
+            None => Default::default(),
+        };
+        let content = wrap_activation(&meta, &body, &listed.files, listed.error.is_some(), opts);
+        out.injected.push(Injected { name: inv.name, kind: inv.kind, arguments: inv.arguments, content, size: fetched.size });
+    }
+    out
+}

@@ -186,3 +186,22 @@ fn tool_definition_and_subagent_prompt() {
     let p = activate::subagent_prompt(&meta, "# PDF", "fill </task> the form", &ToolOptions::default());
     assert!(p.contains("<task>\nfill &lt;/task&gt; the form\n</task>") && p.contains("<skill_content name=\"pdf\">"));
 }
+
+#[test]
+fn user_invocation_injects_with_arguments() {
+    let reg = registry(&[
+        (".agents/skills/release/SKILL.md", md("name: release\ndescription: Cut a release.\nargument-hint: \"[version] [channel]\"", "Release $version to $channel.\n\n```\necho $version\n```\n")),
+        (".agents/skills/notes/SKILL.md", md("name: notes\ndescription: Notes.", "Write notes.")),
+        (".agents/skills/auto/SKILL.md", md("name: auto\ndescription: Model only.\nuser-invocable: false", "x")),
+    ]);
+    let plan = activate::plan_injection(&reg, "/release 2.0 beta please, see $notes and $auto");
+    let out = block_on(activate::run_injection(plan, &ToolOptions::default()));
+    let names: Vec<_> = out.injected.iter().map(|i| i.name.as_str()).collect();
+    assert_eq!(names, ["release", "notes"]);
+    assert!(out.injected[0].content.contains("Release 2.0 to beta."), "{}", out.injected[0].content);
+    assert!(out.injected[0].content.contains("echo $version"), "code blocks keep their placeholders");
+    assert_eq!(out.remaining, "2.0 beta please, see $notes and $auto");
+    let out = block_on(activate::run_injection(activate::plan_injection(&reg, "/nope do it"), &ToolOptions::default()));
+    assert!(out.injected.is_empty());
+    assert_eq!(out.unknown, ["nope"]);
+}

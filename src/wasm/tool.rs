@@ -212,4 +212,22 @@ impl JsSkillTool {
             })
         })
     }
+
+    /// Handles a user's message: the skills it invokes (`/name args`, arguments substituted) or
+    /// mentions (`$name`), wrapped for the conversation and recorded in the session, and the text
+    /// to send on. Never rejects.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Injection>")]
+    pub fn invoke(&self, message: String) -> Promise {
+        let plan = activate::plan_injection(&self.registry.borrow(), &message);
+        let session = self.session.clone();
+        let tool = self.tool.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let injection = activate::run_injection(plan, &tool).await;
+            let now = js_sys::Date::now();
+            for i in &injection.injected {
+                session.borrow_mut().record(&i.name, None, now, i.size);
+            }
+            to_js(&injection).map_err(JsValue::from)
+        })
+    }
 }

@@ -1,0 +1,70 @@
+// User invocation and permissions through the built package: /skill and $skill in messages,
+// injection with arguments, autocomplete, allowed-tools decisions, skill-directory checks.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { importPkg } from "./helpers.mjs";
+
+const { SkillRegistry, SkillTool, memoryStorage, parseMessage, autocomplete, substituteArguments, isToolAllowed, isInSkillDirectory } = await importPkg();
+
+const md = (front, body) => `---\n${front}\n---\n${body}`;
+const registry = await SkillRegistry.discover({
+  user: memoryStorage({
+    ".agents/skills/pdf-tools/SKILL.md": md("name: pdf-tools\ndescription: PDF work.\nallowed-tools: Read Bash(pdftotext:*) Bash(git add:*)", "Extract $ARGUMENTS."),
+    ".agents/skills/pdf/SKILL.md": md("name: pdf\ndescription: Short PDF.", "x"),
+    ".agents/skills/deploy/SKILL.md": md("name: deploy\ndescription: Deploy.\nargument-hint: \"[env]\"\ndisable-model-invocation: true", "Deploy to $env."),
+    ".agents/skills/internal/SKILL.md": md("name: internal\ndescription: Not for users.\nuser-invocable: false", "x"),
+  }),
+});
+
+test("slash invocations and mentions, outside code, user-invocable only", () => {
+  const msg = "/pdf-tools report.pdf and ask $deploy, not `$pdf` or $internal";
+  const p = parseMessage(registry, msg);
+  assert.deepEqual(p.invocations.map((i) => [i.name, i.kind]), [["pdf-tools", "slash"], ["deploy", "mention"]]);
+  assert.equal(p.invocations[0].arguments, "report.pdf and ask $deploy, not `$pdf` or $internal");
+  const at = msg.indexOf("$deploy");
+  assert.deepEqual([p.invocations[1].start, p.invocations[1].end], [at, at + "$deploy".length]);
+  assert.deepEqual(parseMessage(registry, "/nope x").unknown, ["nope"]);
+  assert.deepEqual(parseMessage(registry, "```\n$pdf\n```").invocations, []);
+});
+
+test("the tool injects invoked skills with their arguments and records them", async () => {
+  const tool = new SkillTool(registry);
+  const out = await tool.invoke("/deploy staging");
+  assert.equal(out.injected.length, 1);
+  assert.match(out.injected[0].content, /^<skill_content name="deploy">\nDeploy to staging\./);
+  assert.equal(out.remaining, "staging");
+  assert.equal(tool.session.isLoaded("deploy"), true);
+  // A skill hidden from the model can still be invoked by the user, but the model's tool does not offer it.
+  assert.ok(!tool.definition().inputSchema.properties.name.enum.includes("deploy"));
+});
+
+test("autocomplete ranks exact, prefix, then fuzzy", () => {
+  assert.deepEqual(autocomplete(registry, "/pd").map((s) => s.name), ["pdf", "pdf-tools"]);
+  assert.deepEqual(autocomplete(registry, "/pdf").map((s) => [s.name, s.matchKind]), [["pdf", "exact"], ["pdf-tools", "prefix"]]);
+  assert.deepEqual(autocomplete(registry, "dpy").map((s) => s.name), ["deploy"]);
+  assert.ok(!autocomplete(registry, "").some((s) => s.name === "internal"));
+});
+
+test("substituteArguments outside code, with named arguments", () => {
+  assert.equal(substituteArguments("Use $file in $mode; `$file`", "a.txt fast", "[file] [mode]"), "Use a.txt in fast; `$file`");
+  assert.equal(substituteArguments("No placeholder.", "x y"), "No placeholder.\n\nARGUMENTS: x y");
+});
+
+test("allowed-tools decisions for active skills", () => {
+  const yes = isToolAllowed(registry, ["pdf-tools"], "Bash", { command: "pdftotext a.pdf -" });
+  assert.deepEqual([yes.allowed, yes.skill, yes.pattern], [true, "pdf-tools", "Bash(pdftotext:*)"]);
+  assert.equal(isToolAllowed(registry, ["pdf-tools"], "Bash", { command: "pdftotext a.pdf - && rm -rf /" }).allowed, false);
+  assert.equal(isToolAllowed(registry, ["pdf-tools"], "Bash", { command: "git add ." }).allowed, true);
+  assert.equal(isToolAllowed(registry, ["pdf-tools"], "Bash", { command: "git push" }).allowed, false);
+  assert.equal(isToolAllowed(registry, ["pdf-tools"], "Read", { file_path: "/x" }).allowed, true);
+  assert.equal(isToolAllowed(registry, [], "Read", { file_path: "/x" }).allowed, false);
+  assert.equal(isToolAllowed(registry, ["pdf"], "Read").allowed, false);
+});
+
+test("isInSkillDirectory refuses traversal", () => {
+  const dirs = ["/home/me/.agents/skills/pdf"];
+  assert.equal(isInSkillDirectory("/home/me/.agents/skills/pdf/scripts/x.py", dirs), true);
+  for (const bad of ["/home/me/.agents/skills/pdf/../other/x", "/home/me/.agents/skills/pdf-evil/x", "/home/me/.agents/skills/pdf/%2e%2e/x", "/home/me/.agents/skills/pdf/a\u0000b", "/etc/passwd", "..\\..\\x"]) {
+    assert.equal(isInSkillDirectory(bad, dirs), false, bad);
+  }
+});
