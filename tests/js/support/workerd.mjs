@@ -16,10 +16,14 @@ function packageModules(script) {
   const modules = [
     // The test Worker is placed beside the package files so that "./workerd.js" resolves.
     { type: "ESModule", path: path.join(PKG, `__test_${path.basename(script, ".js")}.js`), contents: readFileSync(source, "utf8") },
-    { type: "ESModule", path: path.join(PKG, "workerd.js") },
-    { type: "ESModule", path: path.join(PKG, "skillwasm.js") },
     { type: "CompiledWasm", path: path.join(PKG, "skillwasm_bg.wasm") },
   ];
+  // The package's own modules, as a Worker bundle would have them (Node- and CLI-only ones left out).
+  for (const f of readdirSync(PKG).sort()) {
+    if (f.endsWith(".js") && !["node.js", "cli.js", "browser.js"].includes(f) && !f.startsWith("__test_")) {
+      modules.push({ type: "ESModule", path: path.join(PKG, f) });
+    }
+  }
   for (const f of readdirSync(path.join(PKG, "storage")).sort()) {
     if (f.endsWith(".js") && f !== "node-fs.js") modules.push({ type: "ESModule", path: path.join(PKG, "storage", f) });
   }
