@@ -147,7 +147,7 @@ export function aiSdkTool(
   description: string;
   inputSchema: unknown;
   execute(input: ToolInput): Promise<ReducedToolOutput>;
-  toModelOutput(options: { output: ReducedToolOutput }): { type: "text" | "error-text"; value: string };
+  toModelOutput(options: { output: ReducedToolOutput }): Promise<{ type: "text" | "error-text"; value: string }>;
 } | null;
 
 /** An OpenAI function tool (Chat Completions shape, or the Responses API's flat shape). */

@@ -15,7 +15,8 @@ function reduced(result) {
  * Pass the SDK's `jsonSchema` to wrap the input schema. `execute` resolves to the client-reduced
  * output (`{ skillName, path, content: "Skill activated." }` for activations, the whole file for
  * path reads), which is what the UI stream carries; `toModelOutput` gives the model the full
- * result. Null when no skill is visible (offer no tool).
+ * result, reading it again when the output was rebuilt from the UI messages of an earlier turn.
+ * Null when no skill is visible (offer no tool).
  * @param {SkillTool} tool
  * @param {{ jsonSchema?: (schema: object) => unknown }} [options]
  */
@@ -26,10 +27,18 @@ export function aiSdkTool(tool, options = {}) {
     description: def.description,
     inputSchema: options.jsonSchema ? options.jsonSchema(def.inputSchema) : def.inputSchema,
     execute: async (input) => reduced(await tool.execute(input)),
-    toModelOutput: ({ output }) => ({
-      type: output?.isError ? "error-text" : "text",
-      value: output?.modelContent ?? output?.content ?? "",
-    }),
+    // On a later turn a chat app rebuilds the messages from what the UI stream carried (JSON,
+    // so the full text is gone): the instructions are read again rather than lost.
+    toModelOutput: async ({ output }) => {
+      let value = output?.modelContent;
+      let isError = output?.isError;
+      if (value === undefined && output?.skillName && !isError) {
+        const again = await tool.execute({ name: output.skillName, ...(output.path ? { path: output.path } : {}), force: true });
+        value = again.content;
+        isError = again.isError;
+      }
+      return { type: isError ? "error-text" : "text", value: value ?? output?.content ?? "" };
+    },
   };
 }
 

@@ -177,7 +177,7 @@ describe("Vercel AI SDK (ai 7)", () => {
 
   // A chat app sends the UI messages back on the next turn; convertToModelMessages then calls
   // toModelOutput with the reduced output read back from JSON, where the full text is gone.
-  test("the next turn, rebuilt from the UI messages, still gives the model the instructions", { todo: "the reduced output holds no way back to the instructions" }, async () => {
+  test("the next turn, rebuilt from the UI messages, still gives the model the instructions", async () => {
     const tool = new SkillTool(registry, {});
     const tools = { view_skill: aiSdkTool(tool, { jsonSchema }) };
     const model = new MockLanguageModelV4({ doStream: streamSteps() });
