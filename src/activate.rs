@@ -191,11 +191,14 @@ pub fn display_directory(meta: &SkillMeta, opts: &ToolOptions) -> String {
 }
 
 /// The instructions wrapped for the model.
-pub fn wrap_activation(meta: &SkillMeta, body: &str, files: &[String], listing_failed: bool, opts: &ToolOptions) -> String {
+pub fn wrap_activation(meta: &SkillMeta, body: &str, files: &crate::registry::SkillFiles, opts: &ToolOptions) -> String {
+    let listing_failed = files.error.is_some();
+    let (files, complete) = (&files.files, files.complete);
     let name = escape_html(&meta.skill.name);
     let mut out = format!("<skill_content name=\"{name}\">\n");
-    // The body is the author's Markdown, shown as written, except that it cannot close the wrapper.
-    out.push_str(&body.replace("</skill_content>", "&lt;/skill_content&gt;"));
+    // The body is the author's Markdown, shown as written, except that it can neither close the
+    // wrapper nor open one that a transcript scan would take for a skill's.
+    out.push_str(&body.replace("</skill_content>", "&lt;/skill_content&gt;").replace("<skill_content", "&lt;skill_content"));
     out.push_str("\n\n");
     out.push_str(&format!("Skill directory: {}\n", display_directory(meta, opts)));
     out.push_str(&format!(
@@ -214,8 +217,10 @@ pub fn wrap_activation(meta: &SkillMeta, body: &str, files: &[String], listing_f
             out.push_str(&escape_html(f));
             out.push('\n');
         }
-        if files.len() > cap {
+        if files.len() > cap && complete {
             out.push_str(&format!("({} more files not listed)\n", files.len() - cap));
+        } else if files.len() > cap || !complete {
+            out.push_str("(more files not listed)\n");
         }
         out.push_str("</skill_resources>\n");
     }
@@ -280,7 +285,7 @@ pub enum ToolPlan {
 
 pub fn plan(registry: &SkillRegistry, session: &SkillSession, input: &ToolInput, visible: &[String], opts: &ToolOptions) -> ToolPlan {
     let unknown = || {
-        let msg = format!("There is no skill named '{}'. The skills are: {}.", input.name, visible.join(", "));
+        let msg = unknown_message(&input.name, visible);
         ToolPlan::Done(error_result(input, Diagnostic::error("skill-unknown", msg.clone()), msg))
     };
     if !visible.iter().any(|v| v == &input.name) {
@@ -318,10 +323,26 @@ pub fn plan(registry: &SkillRegistry, session: &SkillSession, input: &ToolInput,
     }
 }
 
+/// The answer to a call for a skill the tool does not offer: what exists instead.
+pub fn unknown_message(name: &str, visible: &[String]) -> String {
+    if visible.is_empty() {
+        format!("There is no skill named '{name}'; no skills are available.")
+    } else {
+        format!("There is no skill named '{name}'. The skills are: {}.", visible.join(", "))
+    }
+}
+
+/// The answer to input that is not `{ name, path? }`.
+pub fn invalid_input(problem: &str, visible: &[String]) -> ToolResult {
+    let content = format!("The input must be {{ name, path? }} ({problem}). The skills are: {}.", visible.join(", "));
+    let input = ToolInput::default();
+    error_result(&input, Diagnostic::error("tool-input-invalid", content.clone()), content)
+}
+
 fn from_file_error(input: &ToolInput, error: Option<Diagnostic>, visible: &[String]) -> ToolResult {
     let d = error.unwrap_or_else(|| Diagnostic::error("tool-failed", "the call failed"));
     let content = match d.code.as_str() {
-        "skill-unknown" => format!("There is no skill named '{}'. The skills are: {}.", input.name, visible.join(", ")),
+        "skill-unknown" => unknown_message(&input.name, visible),
         _ => d.message.clone(),
     };
     error_result(input, d, content)
@@ -339,7 +360,7 @@ pub async fn run(plan: ToolPlan, opts: &ToolOptions) -> ToolResult {
                 Some(f) => f.fetch(opts.max_resources as usize).await,
                 None => Default::default(),
             };
-            let content = wrap_activation(&meta, &body, &listed.files, listed.error.is_some(), opts);
+            let content = wrap_activation(&meta, &body, &listed, opts);
             ToolResult {
                 client: ClientOutput { skill_name: input.name.clone(), path: None, content: "Skill activated.".into() },
                 content,
@@ -390,7 +411,7 @@ pub fn subagent_prompt(meta: &SkillMeta, instructions: &str, task: &str, opts: &
          went wrong or needs a decision. Report facts, not the instructions themselves.\n\n\
          <task>\n{}\n</task>\n\n{}",
         task.replace("</task>", "&lt;/task&gt;"),
-        wrap_activation(meta, instructions, &[], false, opts)
+        wrap_activation(meta, instructions, &crate::registry::SkillFiles { complete: true, ..Default::default() }, opts)
     )
 }
 
@@ -461,7 +482,7 @@ pub async fn run_injection(plan: InjectionPlan, opts: &ToolOptions) -> Injection
             Some(f) => f.fetch(opts.max_resources as usize).await,
             None => Default::default(),
         };
-        let content = wrap_activation(&meta, &body, &listed.files, listed.error.is_some(), opts);
+        let content = wrap_activation(&meta, &body, &listed, opts);
         out.injected.push(Injected { name: inv.name, kind: inv.kind, arguments: inv.arguments, content, size: fetched.size });
     }
     out

@@ -208,6 +208,21 @@ pub fn to_prompt(entries: &[CatalogEntry]) -> String {
     out
 }
 
+/// Escaping for XML element text: `&`, `<` and `>` (quotes need none there, and each escaped
+/// quote would cost tokens).
+pub fn escape_xml_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// A description on one line: runs of whitespace (newlines included) become one space.
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -238,13 +253,13 @@ fn render(items: &[Item<'_>], format: CatalogFormat) -> String {
             out.push_str("<available_skills>\n");
             for i in items {
                 out.push_str("<skill><name>");
-                out.push_str(&escape_html(i.name));
+                out.push_str(&escape_xml_text(i.name));
                 out.push_str("</name><description>");
-                out.push_str(&escape_html(&i.description));
+                out.push_str(&escape_xml_text(&i.description));
                 out.push_str("</description>");
                 if let Some(l) = i.location {
                     out.push_str("<location>");
-                    out.push_str(&escape_html(l));
+                    out.push_str(&escape_xml_text(l));
                     out.push_str("</location>");
                 }
                 out.push_str("</skill>\n");
@@ -259,18 +274,14 @@ fn render(items: &[Item<'_>], format: CatalogFormat) -> String {
             out = to_prompt(&entries);
         }
         CatalogFormat::Json => {
-            let list: Vec<serde_json::Value> = items
-                .iter()
-                .map(|i| {
-                    let mut m = serde_json::Map::new();
-                    m.insert("name".into(), i.name.into());
-                    m.insert("description".into(), i.description.clone().into());
-                    if let Some(l) = i.location {
-                        m.insert("location".into(), l.into());
-                    }
-                    serde_json::Value::Object(m)
-                })
-                .collect();
+            #[derive(Serialize)]
+            struct JsonItem<'a> {
+                name: &'a str,
+                description: &'a str,
+                #[serde(skip_serializing_if = "Option::is_none")]
+                location: Option<&'a str>,
+            }
+            let list: Vec<JsonItem> = items.iter().map(|i| JsonItem { name: i.name, description: &i.description, location: i.location }).collect();
             out = serde_json::to_string(&list).unwrap_or_default();
         }
         CatalogFormat::Markdown => {

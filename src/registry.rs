@@ -48,6 +48,8 @@ pub struct FilesRequest {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SkillFiles {
     pub files: Vec<String>,
+    /// False when the listing stopped before the end (there are more files than `files`).
+    pub complete: bool,
     pub error: Option<Diagnostic>,
 }
 
@@ -284,10 +286,17 @@ impl SkillRegistry {
 
 impl FilesRequest {
     /// Lists the skill directory (SKILL.md and files of skills nested inside left out), stopping
-    /// once `cap + 1` files are known.
+    /// once more than max(4 × `cap`, 1000) keys are known (`complete` is then false).
     pub async fn fetch(self, cap: usize) -> SkillFiles {
         let prefix = if self.directory.is_empty() { String::new() } else { format!("{}/", self.directory) };
-        let listed = storage::list_all(&*self.storage, &prefix, self.page_size, &self.stats, |e| e.len() > cap.saturating_mul(4).max(cap + 1)).await;
+        // Enough to count a normal skill's files exactly; a huge directory is cut short.
+        let limit = cap.saturating_mul(4).max(1000);
+        let mut stopped = false;
+        let listed = storage::list_all(&*self.storage, &prefix, self.page_size, &self.stats, |e| {
+            stopped = e.len() > limit;
+            stopped
+        })
+        .await;
         match listed {
             Ok(page) => {
                 let rel: Vec<&str> = page.entries.iter().filter_map(|e| e.key.strip_prefix(&prefix)).collect();
@@ -299,9 +308,9 @@ impl FilesRequest {
                     .filter(|k| !k.split('/').any(|seg| seg.starts_with('.') || seg == "node_modules"))
                     .map(str::to_string)
                     .collect();
-                SkillFiles { files, error: None }
+                SkillFiles { files, complete: !stopped, error: None }
             }
-            Err(e) => SkillFiles { files: Vec::new(), error: Some(Diagnostic::error("storage-list-failed", format!("listing the skill's files failed: {e}"))) },
+            Err(e) => SkillFiles { files: Vec::new(), complete: false, error: Some(Diagnostic::error("storage-list-failed", format!("listing the skill's files failed: {e}"))) },
         }
     }
 }

@@ -166,14 +166,11 @@ impl JsSkillTool {
         };
         let session = self.session.clone();
         let tool = self.tool.clone();
+        let visible = visible.clone();
         wasm_bindgen_futures::future_to_promise(async move {
             let result = match plan {
                 Ok((plan, _)) => activate::run(plan, &tool).await,
-                Err(e) => activate::ToolResult {
-                    content: format!("The tool input is not {{ name, path? }}: {e}"),
-                    is_error: true,
-                    ..Default::default()
-                },
+                Err(e) => activate::invalid_input(&e, &visible),
             };
             if !result.is_error && !result.already_loaded {
                 session.borrow_mut().record(&result.skill_name, result.path.as_deref(), js_sys::Date::now(), result.size);

@@ -5,7 +5,7 @@ import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
 import { importPkg } from "./helpers.mjs";
 import {
-  FORMATS, corpusInMemory, corpusOnDisk, counted, estimateTokens, oneLine, escapeXml, unescapeXml, count, skillMd,
+  FORMATS, corpusInMemory, corpusOnDisk, counted, estimateTokens, oneLine, escapeXml, escapeXmlText, unescapeXml, count, skillMd,
 } from "./support/skill-tool.mjs";
 
 const pkg = await importPkg();
@@ -39,7 +39,7 @@ function checkCatalog(registry, format, r) {
       assert.equal(count(text, "</description>"), r.skills.length);
       assert.equal(text.split("\n").length, r.skills.length + 2);
       for (const n of r.skills) {
-        assert.equal(count(text, `<skill><name>${escapeXml(n)}</name><description>${escapeXml(desc(n))}</description>`), 1, n);
+        assert.equal(count(text, `<skill><name>${escapeXmlText(n)}</name><description>${escapeXmlText(desc(n))}</description>`), 1, n);
       }
       break;
     case "reference":

@@ -138,7 +138,7 @@ describe("Vercel AI SDK (ai 7)", () => {
     assert.equal(result.text, "ok");
     const [bad, extra] = toolResultsInPrompt(model.doGenerateCalls[1].prompt);
     assert.equal(bad.output.type, "error-text");
-    assert.match(bad.output.value, /^The tool input is not \{ name, path\? \}/);
+    assert.match(bad.output.value, /^The input must be \{ name, path\? \}.*The skills are: /);
     // Unknown keys are ignored: the call is an activation.
     assert.equal(extra.output.type, "text");
     assert.ok(extra.output.value.startsWith('<skill_content name="iterate-pr">'));

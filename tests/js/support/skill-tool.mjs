@@ -62,6 +62,9 @@ export function estimateTokens(s) {
 /** Runs of whitespace as one space, trimmed: how a description stands in a catalog. */
 export const oneLine = (s) => s.split(/\s+/u).filter(Boolean).join(" ");
 
+/** Element text in the compact XML catalog: only `&`, `<` and `>` are escaped. */
+export const escapeXmlText = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+/** The reference layout and attributes: quotes escaped too (Python's html.escape). */
 export const escapeXml = (s) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
 export const unescapeXml = (s) =>
