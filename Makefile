@@ -4,7 +4,7 @@
 #   make build   cargo (wasm32, release) -> wasm-bindgen --target web -> pkg/ (+ pkg-template/)
 #   make test    native cargo tests, then the JS tests (node --test) against the built pkg/
 #   make demo    the CLI on the bundled example skills
-#   make bench   node bench/parse.mjs
+#   make bench   the benchmark scripts in bench/ (parse, discovery, catalog + activation, R2)
 #   make clean
 #
 # Everything is relative to this directory; shared test data lives in ../shared.
@@ -106,8 +106,12 @@ demo: build
 	  echo; \
 	done
 
+# Scripts that print ratios against peers measured in the same run; they never fail on a slow machine.
 bench: build
 	$(NODE) bench/parse.mjs
+	$(NODE) bench/discover.mjs
+	$(NODE) bench/activate.mjs
+	$(NODE) bench/discover-r2.mjs
 
 clean:
 	rm -rf $(PKG)
