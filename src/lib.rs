@@ -12,11 +12,13 @@
 //! - [`catalog`]: what the model sees of the available skills: formats, filters, budget
 //! - [`activate`]: the skill tool: definition, `<skill_content>`, file reads, sessions
 //! - [`invoke`]: `/skill` and `$skill` in a user's message, argument substitution, autocomplete
+//! - [`compact`]: transcripts (AI SDK, OpenAI, Anthropic): find, compact, protect, prune, re-attach, dedupe
 //! - [`permissions`]: `allowed-tools` patterns, tool-call decisions, the skill-directory allowlist
 //! - `wasm`: the wasm-bindgen façade (only built for `wasm32`)
 
 pub mod activate;
 pub mod catalog;
+pub mod compact;
 pub mod discover;
 pub mod invoke;
 pub mod model;
