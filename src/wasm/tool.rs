@@ -227,4 +227,48 @@ impl JsSkillTool {
             to_js(&injection).map_err(JsValue::from)
         })
     }
+
+    /// After the host compacted a transcript: puts back the current instructions of each skill
+    /// this session activated (newest first, within `perSkillTokens` and `totalTokens`) after the
+    /// current catalog, as one user message in the transcript's format. Never rejects; a
+    /// transcript that cannot be read gives `{ error }`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<CompactResult>")]
+    pub fn reattach(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CompactOptions")] options: JsValue,
+    ) -> Promise {
+        let (visible, catalog) = self.visible();
+        let mut names: Vec<String> = Vec::new();
+        for a in self.session.borrow().activations.iter().rev() {
+            if a.path.is_none() && !names.contains(&a.name) {
+                names.push(a.name.clone());
+            }
+        }
+        names.reverse();
+        let plans: Vec<_> = {
+            let registry = self.registry.borrow();
+            let session = SkillSession::default();
+            names
+                .iter()
+                .map(|n| activate::plan(&registry, &session, &ToolInput { name: n.clone(), path: None, force: true }, &visible, &self.tool))
+                .collect()
+        };
+        let catalog_text = match (catalog.instructions, catalog.text) {
+            (Some(i), Some(t)) => Some(format!("{i}\n\n{t}")),
+            (_, t) => t,
+        };
+        let tool = self.tool.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let mut contents = Vec::new();
+            for plan in plans {
+                let r = activate::run(plan, &tool).await;
+                if !r.is_error {
+                    contents.push(crate::compact::SkillContent { name: r.skill_name, content: r.content });
+                }
+            }
+            let contents = to_js(&contents).map_err(JsValue::from)?;
+            super::compact::reattach_skills(transcript, contents, catalog_text, options)
+        })
+    }
 }
