@@ -112,6 +112,7 @@ bench: build
 	$(NODE) bench/discover.mjs
 	$(NODE) bench/activate.mjs
 	$(NODE) bench/discover-r2.mjs
+	$(NODE) bench/compact.mjs
 
 clean:
 	rm -rf $(PKG)
