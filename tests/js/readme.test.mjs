@@ -1,0 +1,77 @@
+// The README's snippets run as written: each `<!-- snippet: NAME -->` block is extracted and run
+// in a project that depends on the built package, with only the placeholders it names supplied.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync, rmSync, cpSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { ROOT, PKG, assertBuilt } from "./helpers.mjs";
+
+const README = readFileSync(path.join(ROOT, "README.md"), "utf8");
+const snippets = Object.fromEntries(
+  [...README.matchAll(/<!-- snippet: ([\w-]+) -->\n```js\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]]),
+);
+
+/** Runs `code` as an ES module in a project with skillwasm (and ai) installed and the example skills in .agents/skills. */
+function run(code, preamble) {
+  assertBuilt();
+  const dir = mkdtempSync(path.join(tmpdir(), "skillwasm-readme-"));
+  try {
+    mkdirSync(path.join(dir, "node_modules"));
+    symlinkSync(PKG, path.join(dir, "node_modules", "skillwasm"), "dir");
+    for (const dep of ["ai", "@ai-sdk", "@opentelemetry", "@standard-schema", "@vercel", "zod", "eventsource-parser", "json-schema"]) {
+      try {
+        symlinkSync(path.join(ROOT, "node_modules", dep), path.join(dir, "node_modules", dep), "dir");
+      } catch {
+        // not every dependency exists in every version
+      }
+    }
+    cpSync(path.join(ROOT, "examples", "skills"), path.join(dir, ".agents", "skills"), { recursive: true });
+    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
+    writeFileSync(path.join(dir, "snippet.mjs"), `${preamble}\n${code}\n`);
+    const r = spawnSync(process.execPath, ["snippet.mjs"], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("the README has the runnable snippets", () => {
+  assert.deepEqual(Object.keys(snippets).sort(), ["anthropic", "node-ai-sdk", "openai"]);
+});
+
+test("Node + nodeFsStorage + the Vercel AI SDK", () => {
+  // A stand-in model: it calls the skill tool once, then answers.
+  const preamble = `
+import { MockLanguageModelV4 } from "ai/test";
+var yourModel = new MockLanguageModelV4({ doGenerate: [
+  { content: [{ type: "tool-call", toolCallId: "c1", toolName: "view_skill", input: JSON.stringify({ name: "changelog-writer" }) }],
+    finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } }, warnings: [] },
+  { content: [{ type: "text", text: "Changelog written." }], finishReason: { unified: "stop", raw: "stop" },
+    usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } }, warnings: [] },
+] });`;
+  const r = run(snippets["node-ai-sdk"], preamble);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /Changelog written\. \[ 'changelog-writer' \]/);
+});
+
+test("OpenAI tool shape", () => {
+  const preamble = `var sampleOpenAiMessage = { role: "assistant", content: null, tool_calls: [
+  { id: "call_1", type: "function", function: { name: "view_skill", arguments: JSON.stringify({ name: "sql-review" }) } },
+  { id: "call_2", type: "function", function: { name: "view_skill", arguments: "{not json" } }] };`;
+  const r = run(snippets.openai, preamble);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^view_skill \[\s+'<skill_content name="sql-review">/);
+  assert.match(r.stdout, /The tool arguments are not JSON/);
+});
+
+test("Anthropic tool shape", () => {
+  const preamble = `var sampleAnthropicContent = [{ type: "text", text: "Let me look." },
+  { type: "tool_use", id: "toolu_1", name: "activate_skill", input: { name: "commit-message" } },
+  { type: "tool_use", id: "toolu_2", name: "activate_skill", input: { name: "commit-message", path: "../../etc/passwd" } }];`;
+  const r = run(snippets.anthropic, preamble);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^activate_skill \[\s+'<skill_content name="commit-message">/);
+  assert.match(r.stdout, /leaves the skill/);
+});
