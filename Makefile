@@ -105,6 +105,10 @@ demo: build
 	  $(CLI) validate "$$d" 2>&1 || echo "(validate exited $$?)"; \
 	  echo; \
 	done
+	$(NODE) examples/demo.mjs
+	@if [ -f www-demo/serve.mjs ]; then \
+	  if [ -n "$${CI:-}" ]; then echo "(CI: the playground is not served)"; else $(NODE) www-demo/serve.mjs; fi; \
+	fi
 
 # Scripts that print ratios against peers measured in the same run; they never fail on a slow machine.
 bench: build
