@@ -1,0 +1,361 @@
+// A Cloudflare Worker that serves Agent Skills kept in an R2 bucket: the catalog, the skill tool,
+// diagnostics, and an upload endpoint. See ../README.md for the endpoints.
+//
+// `skillwasm` resolves to the package's `workerd` entry: the .wasm is imported as a compiled
+// module and instantiated at global scope, so no request pays for it.
+import { SkillRegistry, SkillTool, assertKey, parseSkill, r2Storage, renderCatalog, version } from "skillwasm";
+
+const MiB = 1024 * 1024;
+const LIMITS = {
+  fileBytes: 1 * MiB, // one file of an upload
+  uploadBytes: 5 * MiB, // all files of an upload together
+  files: 500, // files in one upload
+};
+// Room for the multipart boundaries and part headers around the files.
+const ENVELOPE_BYTES = 256 * 1024;
+const FORMATS = new Set(["xml", "json", "markdown", "reference"]);
+
+// ---------------------------------------------------------------------------------------------
+// State kept between requests (one per isolate).
+
+/** R2 calls made by this isolate, by kind. */
+const r2Calls = { list: 0, get: 0, head: 0, put: 0, delete: 0 };
+/** @type {Promise<State> | null} */
+let starting = null;
+/** Uploads run one after another within an isolate. */
+let uploads = Promise.resolve();
+
+/**
+ * @typedef {{
+ *   registry: import("skillwasm").SkillRegistry,
+ *   options: import("skillwasm").RegistryOptions,
+ *   config: Config,
+ *   bucket: R2Bucket,
+ *   startedFrom: "snapshot" | "discovery",
+ *   startupMs: number,
+ *   snapshotEtag: string | null,
+ *   checkedAt: number,
+ * }} State
+ * @typedef {{ root: string, snapshotKey: string, scope: string, toolName: string, checkSeconds: number }} Config
+ */
+
+/** Settings from `[vars]` (wrangler.toml). */
+function readConfig(env) {
+  const prefix = String(env.SKILLS_PREFIX ?? "skills").replace(/^\/+|\/+$/g, "");
+  return {
+    root: prefix === "" ? "" : `${prefix}/`, // the store's root: skills are <root><name>/SKILL.md
+    snapshotKey: `${prefix === "" ? "skills" : prefix}.snapshot`, // beside the root, never listed by discovery
+    scope: String(env.SKILLS_SCOPE ?? "org"),
+    toolName: String(env.TOOL_NAME ?? "activate_skill"),
+    checkSeconds: Number(env.SNAPSHOT_CHECK_SECONDS ?? 30),
+  };
+}
+
+/** The binding, counting its calls (the /status endpoint reports them). */
+function counted(bucket) {
+  return {
+    list: (o) => (r2Calls.list++, bucket.list(o)),
+    get: (k, o) => (r2Calls.get++, bucket.get(k, o)),
+    head: (k) => (r2Calls.head++, bucket.head(k)),
+    put: (k, v, o) => (r2Calls.put++, bucket.put(k, v, o)),
+    delete: (k) => (r2Calls.delete++, bucket.delete(k)),
+  };
+}
+
+function registryOptions(config, bucket) {
+  const storage = r2Storage(bucket, { prefix: config.root });
+  return { scopes: [{ name: config.scope, storage, roots: [""], trusted: true }] };
+}
+
+/** Cold start: one R2 get of the snapshot when there is one, else discovery and a new snapshot. */
+async function start(env) {
+  const t0 = Date.now();
+  const config = readConfig(env);
+  const bucket = counted(env.SKILLS);
+  const options = registryOptions(config, bucket);
+  const obj = await bucket.get(config.snapshotKey);
+  if (obj !== null) {
+    const bytes = new Uint8Array(await obj.arrayBuffer());
+    try {
+      const registry = SkillRegistry.fromSnapshot(bytes, options);
+      return { registry, options, config, bucket, startedFrom: "snapshot", startupMs: Date.now() - t0, snapshotEtag: obj.etag, checkedAt: Date.now() };
+    } catch (e) {
+      // Written for other options (another prefix or scope): discover afresh and replace it.
+      console.warn(`snapshot ${config.snapshotKey} not used: ${e?.message ?? e}`);
+    }
+  }
+  const registry = await SkillRegistry.discover(options);
+  const etag = await writeSnapshot(bucket, config, registry);
+  return { registry, options, config, bucket, startedFrom: "discovery", startupMs: Date.now() - t0, snapshotEtag: etag, checkedAt: Date.now() };
+}
+
+async function writeSnapshot(bucket, config, registry) {
+  const written = await bucket.put(config.snapshotKey, registry.snapshot(), {
+    httpMetadata: { contentType: "application/octet-stream" },
+  });
+  return written?.etag ?? null;
+}
+
+/**
+ * The registry, started at the first request and kept. Another isolate's upload rewrites the
+ * snapshot: at most every `SNAPSHOT_CHECK_SECONDS` a head of the snapshot notices and reloads it.
+ */
+async function state(env) {
+  if (starting === null) {
+    starting = start(env);
+    starting.catch(() => (starting = null)); // a failed start is retried by the next request
+    return starting;
+  }
+  const s = await starting;
+  const now = Date.now();
+  if (s.config.checkSeconds > 0 && now - s.checkedAt > s.config.checkSeconds * 1000) {
+    s.checkedAt = now;
+    const head = await s.bucket.head(s.config.snapshotKey);
+    if (head !== null && head.etag !== s.snapshotEtag) {
+      const obj = await s.bucket.get(s.config.snapshotKey);
+      if (obj !== null) {
+        try {
+          s.registry = SkillRegistry.fromSnapshot(new Uint8Array(await obj.arrayBuffer()), s.options);
+          s.snapshotEtag = obj.etag;
+        } catch (e) {
+          console.warn(`snapshot ${s.config.snapshotKey} not reloaded: ${e?.message ?? e}`);
+        }
+      }
+    }
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Endpoints
+
+class HttpError extends Error {
+  constructor(status, message, extra = {}) {
+    super(message);
+    this.status = status;
+    this.extra = extra;
+  }
+}
+
+const json = (value, status = 200) => Response.json(value, { status });
+
+function catalog(s, url) {
+  const q = url.searchParams;
+  const format = q.get("format") ?? "xml";
+  if (!FORMATS.has(format)) throw new HttpError(400, `format must be one of ${[...FORMATS].join(", ")}`);
+  /** @type {import("skillwasm").RenderCatalogOptions} */
+  const options = { format, toolName: s.config.toolName };
+  for (const key of ["budgetTokens", "budgetChars"]) {
+    if (!q.has(key)) continue;
+    const n = Number(q.get(key));
+    if (!Number.isInteger(n) || n < 0) throw new HttpError(400, `${key} must be a non-negative integer`);
+    options[key] = n;
+  }
+  for (const key of ["locale", "modelTier", "hostVersion"]) if (q.has(key)) options[key] = q.get(key);
+  if (q.has("includeLocation")) options.includeLocation = q.get("includeLocation") !== "false";
+  const c = renderCatalog(s.registry, options);
+  return json(c);
+}
+
+/** A fresh tool (and session) per call: a shared session would answer a repeat with a pointer. */
+async function withTool(s, fn) {
+  const tool = new SkillTool(s.registry, { toolName: s.config.toolName });
+  try {
+    return await fn(tool);
+  } finally {
+    tool.free();
+  }
+}
+
+async function toolCall(s, request) {
+  let input;
+  try {
+    input = await request.json();
+  } catch {
+    throw new HttpError(400, "the body must be JSON: { name, path? }");
+  }
+  if (input === null || typeof input !== "object" || Array.isArray(input)) throw new HttpError(400, "the body must be a JSON object: { name, path? }");
+  return json(await withTool(s, (tool) => tool.execute(input)));
+}
+
+function diagnostics(s) {
+  return json({
+    skills: s.registry.names().length,
+    diagnostics: s.registry.diagnostics(),
+    stats: s.registry.stats(),
+  });
+}
+
+function status(s) {
+  return json({
+    version: version(),
+    startedFrom: s.startedFrom,
+    startupMs: s.startupMs,
+    skills: s.registry.names().length,
+    snapshotKey: s.config.snapshotKey,
+    root: s.config.root,
+    r2: { ...r2Calls },
+  });
+}
+
+/** The body, refused with 413 as soon as it passes `max` bytes (Content-Length is not trusted). */
+async function readCapped(request, max) {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > max) throw new HttpError(413, `the upload is larger than ${max} bytes`);
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => {});
+      throw new HttpError(413, `the upload is larger than ${max} bytes`);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) out.set(c, (at += c.byteLength) - c.byteLength);
+  return out;
+}
+
+/** [{ path, bytes }] from a multipart/form-data body: every file part, its filename the path. */
+async function multipartFiles(request) {
+  const body = await readCapped(request, LIMITS.uploadBytes + ENVELOPE_BYTES);
+  let form;
+  try {
+    form = await new Response(body, { headers: { "content-type": request.headers.get("content-type") } }).formData();
+  } catch (e) {
+    throw new HttpError(400, `not a multipart/form-data body: ${e?.message ?? e}`);
+  }
+  const files = [];
+  for (const [, value] of form.entries()) {
+    if (typeof value === "string") continue; // plain fields are ignored
+    files.push({ path: value.name, bytes: new Uint8Array(await value.arrayBuffer()) });
+  }
+  return files;
+}
+
+/** A folder picked in a browser arrives as `<folder>/SKILL.md` ...: drop that common first segment. */
+function stripFolder(files) {
+  if (files.some((f) => f.path === "SKILL.md")) return files;
+  const first = files[0]?.path.split("/")[0];
+  if (first && files.every((f) => f.path.startsWith(`${first}/`))) {
+    return files.map((f) => ({ ...f, path: f.path.slice(first.length + 1) }));
+  }
+  return files;
+}
+
+function checkUpload(files) {
+  if (files.length === 0) throw new HttpError(400, "no files in the upload");
+  if (files.length > LIMITS.files) throw new HttpError(413, `more than ${LIMITS.files} files`);
+  const seen = new Set();
+  let total = 0;
+  for (const f of files) {
+    try {
+      assertKey(f.path);
+    } catch (e) {
+      throw new HttpError(400, e.message, { path: f.path });
+    }
+    if (seen.has(f.path)) throw new HttpError(400, `${f.path} is given twice`, { path: f.path });
+    seen.add(f.path);
+    if (f.bytes.byteLength > LIMITS.fileBytes) {
+      throw new HttpError(413, `${f.path} is larger than ${LIMITS.fileBytes} bytes`, { path: f.path });
+    }
+    total += f.bytes.byteLength;
+  }
+  if (total > LIMITS.uploadBytes) throw new HttpError(413, `the files add up to more than ${LIMITS.uploadBytes} bytes`);
+}
+
+async function upload(s, request, rawName) {
+  let name;
+  try {
+    name = decodeURIComponent(rawName);
+    assertKey(name);
+  } catch (e) {
+    throw new HttpError(400, `not a skill directory name: ${e?.message ?? e}`);
+  }
+  if (name.includes("/")) throw new HttpError(400, "the skill directory name must be one path segment");
+  const type = (request.headers.get("content-type") ?? "").toLowerCase();
+  if (!type.startsWith("multipart/form-data")) {
+    throw new HttpError(415, "send the skill's files as multipart/form-data, each file's filename its path in the skill (SKILL.md required)");
+  }
+  const files = stripFolder(await multipartFiles(request));
+  checkUpload(files);
+  const skillMd = files.find((f) => f.path === "SKILL.md");
+  if (!skillMd) throw new HttpError(400, "the upload has no SKILL.md at its top level");
+  const parsed = parseSkill(skillMd.bytes, { dirName: name, includeBody: false });
+  if (parsed.skill === null) {
+    throw new HttpError(422, "SKILL.md has no usable skill", { diagnostics: parsed.diagnostics });
+  }
+
+  // One upload at a time in this isolate, so refresh and snapshot see each upload whole.
+  const run = uploads.then(async () => {
+    const dir = `${s.config.root}${name}/`;
+    const keep = new Set(files.map((f) => dir + f.path));
+    for (const f of files) await s.bucket.put(dir + f.path, f.bytes);
+    // Files of an earlier upload of this skill that this one no longer has.
+    const stale = [];
+    let cursor;
+    do {
+      const page = await s.bucket.list({ prefix: dir, cursor });
+      for (const o of page.objects) if (!keep.has(o.key)) stale.push(o.key);
+      cursor = page.truncated ? page.cursor : undefined;
+    } while (cursor);
+    for (const key of stale) await s.bucket.delete(key);
+    const report = await s.registry.refresh();
+    s.snapshotEtag = await writeSnapshot(s.bucket, s.config, s.registry);
+    return { stale, report };
+  });
+  uploads = run.catch(() => {});
+  const { stale, report } = await run;
+  return json({
+    name: parsed.skill.name,
+    directory: name,
+    description: parsed.skill.description,
+    files: files.map((f) => ({ path: f.path, size: f.bytes.byteLength })).sort((a, b) => (a.path < b.path ? -1 : 1)),
+    removed: stale.map((k) => k.slice(`${s.config.root}${name}/`.length)),
+    diagnostics: parsed.diagnostics,
+    refresh: report,
+  }, 201);
+}
+
+const ENDPOINTS = {
+  "GET /catalog": "?format=xml|json|markdown|reference&budgetTokens=N&budgetChars=N&locale=..&modelTier=..&includeLocation=false",
+  "GET /tool": "the skill tool's definition",
+  "POST /tool": "{ name, path? } -> what the model sees",
+  "GET /diagnostics": "the registry's diagnostics",
+  "POST /skills/<dir>": "multipart/form-data, each file's filename its path in the skill",
+  "GET /status": "how this isolate started and the R2 calls it made",
+};
+
+export default {
+  /**
+   * @param {Request} request
+   * @param {{ SKILLS: R2Bucket, SKILLS_PREFIX?: string }} env
+   */
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    const route = `${request.method} ${url.pathname}`;
+    try {
+      if (route === "GET /") return json({ endpoints: ENDPOINTS });
+      const s = await state(env);
+      if (route === "GET /catalog") return catalog(s, url);
+      if (route === "GET /tool") return json(await withTool(s, (tool) => tool.definition()));
+      if (route === "POST /tool") return await toolCall(s, request);
+      if (route === "GET /diagnostics") return diagnostics(s);
+      if (route === "GET /status") return status(s);
+      // The raw path (the URL parser has already resolved `..` and `%2e%2e` segments).
+      const m = /^\/skills\/([^/]+)\/?$/.exec(url.pathname);
+      if (m && request.method === "POST") return await upload(s, request, m[1]);
+      return json({ error: `no route ${route}`, endpoints: ENDPOINTS }, 404);
+    } catch (e) {
+      if (e instanceof HttpError) return json({ error: e.message, ...e.extra }, e.status);
+      console.error(e);
+      return json({ error: String(e?.message ?? e) }, 500);
+    }
+  },
+};

@@ -1,0 +1,293 @@
+// examples/cloudflare-worker in workerd (miniflare, a real R2 binding persisted to a temp dir):
+// skills from ../shared/corpus uploaded through its multipart endpoint, the catalog in every
+// format, the skill tool, diagnostics, refused uploads (traversal, oversized, no skill), and a
+// restarted Worker that answers after exactly one R2 call (the snapshot get). Prints the bundle
+// size and the start-up times.
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { importPkg } from "./helpers.mjs";
+import { CORPUS_SKILLS, corpusFiles, expectedDiscovery } from "./support/corpus.mjs";
+import { bundleSize, startExample } from "./support/worker-example.mjs";
+
+const { parseSkill } = await importPkg();
+const MiB = 1024 * 1024;
+const SKILLS = 5;
+const skip = !existsSync(CORPUS_SKILLS) && `no ${path.relative(process.cwd(), CORPUS_SKILLS)}`;
+
+/**
+ * A handful of corpus skills to upload, chosen from the files (not hard-coded): each parses in
+ * lenient mode, has a references/*.md file, holds no nested skill, and stays under the Worker's
+ * limits; one per corpus repository. [{ dir, name, files: [{ rel, bytes }], reference }]
+ */
+function pickSkills(count) {
+  const files = corpusFiles();
+  const { visible } = expectedDiscovery(files);
+  const picked = [];
+  const names = new Set();
+  const repos = new Set(); // one skill per corpus repository
+  for (const md of visible) {
+    const repo = md.split("/")[0];
+    if (repos.has(repo)) continue;
+    const base = md.slice(0, -"SKILL.md".length); // "<...>/<dir>/"
+    const dir = path.posix.basename(base);
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(dir) || picked.some((p) => p.dir === dir)) continue;
+    const own = files.filter((f) => f.rel.startsWith(base)).map((f) => ({ ...f, rel: f.rel.slice(base.length) }));
+    if (own.some((f) => f.rel !== "SKILL.md" && f.rel.endsWith("/SKILL.md"))) continue;
+    if (own.some((f) => f.rel.split("/").some((s) => s.startsWith(".")))) continue;
+    if (own.length > 40 || own.some((f) => f.size > MiB) || own.reduce((n, f) => n + f.size, 0) > 2 * MiB) continue;
+    const reference = own.find((f) => f.rel.startsWith("references/") && f.rel.endsWith(".md") && f.size > 0);
+    if (!reference) continue;
+    const skillMd = readFileSync(path.join(CORPUS_SKILLS, md));
+    const { skill } = parseSkill(skillMd, { dirName: dir, includeBody: false });
+    if (!skill || names.has(skill.name)) continue;
+    names.add(skill.name);
+    repos.add(repo);
+    picked.push({
+      dir,
+      name: skill.name,
+      reference: reference.rel,
+      files: own.map((f) => ({ rel: f.rel, bytes: readFileSync(path.join(CORPUS_SKILLS, base + f.rel)) })),
+    });
+    if (picked.length === count) break;
+  }
+  return picked;
+}
+
+function form(files) {
+  const f = new FormData();
+  for (const { rel, bytes } of files) f.append("file", new Blob([bytes]), rel);
+  return f;
+}
+
+describe("the Cloudflare Worker example in workerd over a real R2 binding", { skip }, () => {
+  let persistDir;
+  let worker;
+  let skills;
+  let catalogs = {};
+  const times = {};
+
+  const keys = async () => {
+    const bucket = await worker.mf.getR2Bucket("SKILLS");
+    const out = [];
+    let cursor;
+    do {
+      const page = await bucket.list({ cursor });
+      out.push(...page.objects.map((o) => o.key));
+      cursor = page.truncated ? page.cursor : undefined;
+    } while (cursor);
+    return out.sort();
+  };
+  const getJson = async (p) => {
+    const res = await worker.fetch(p);
+    assert.equal(res.status, 200, `${p}: ${res.status}`);
+    return res.json();
+  };
+  const postTool = async (input) => {
+    const res = await worker.fetch("/tool", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) });
+    assert.equal(res.status, 200);
+    return res.json();
+  };
+  // The multipart body is encoded here (Node's FormData and Response), then sent as bytes.
+  const upload = async (dir, files) => {
+    const encoded = new Response(form(files));
+    const body = new Uint8Array(await encoded.arrayBuffer());
+    return worker.fetch(`/skills/${dir}`, { method: "POST", headers: { "content-type": encoded.headers.get("content-type") }, body });
+  };
+
+  before(async () => {
+    persistDir = mkdtempSync(path.join(tmpdir(), "skillwasm-worker-r2-"));
+    skills = pickSkills(SKILLS);
+    worker = await startExample({ persistDir });
+    times.emptyBucket = { readyMs: worker.readyMs, firstMs: worker.firstMs };
+  });
+  after(async () => {
+    await worker?.dispose();
+    if (persistDir) rmSync(persistDir, { recursive: true, force: true });
+  });
+
+  test("an empty bucket: the Worker discovers nothing, writes a snapshot, offers no tool", async () => {
+    assert.equal(skills.length, SKILLS, "enough corpus skills to upload");
+    assert.equal(worker.first.status, 200);
+    assert.equal(worker.first.body.startedFrom, "discovery");
+    assert.equal(worker.first.body.skills, 0);
+    assert.deepEqual(await keys(), ["skills.snapshot"]);
+    assert.equal(await getJson("/tool"), null);
+    const c = await getJson("/catalog");
+    assert.equal(c.text, null);
+  });
+
+  test("uploads: each skill's files go to R2 under the prefix and the registry and snapshot follow", async () => {
+    for (const [i, s] of skills.entries()) {
+      const res = await upload(s.dir, s.files);
+      const body = await res.json();
+      assert.equal(res.status, 201, JSON.stringify(body));
+      assert.equal(body.name, s.name);
+      assert.deepEqual(body.files.map((f) => f.path), s.files.map((f) => f.rel).sort());
+      assert.deepEqual(body.refresh.added.map((a) => a.name), [s.name]);
+      assert.equal((await getJson("/status")).skills, i + 1);
+    }
+    const expected = ["skills.snapshot", ...skills.flatMap((s) => s.files.map((f) => `skills/${s.dir}/${f.rel}`))].sort();
+    assert.deepEqual(await keys(), expected);
+    const bucket = await worker.mf.getR2Bucket("SKILLS");
+    const s0 = skills[0];
+    const stored = await bucket.get(`skills/${s0.dir}/${s0.reference}`);
+    assert.deepEqual(Buffer.from(await stored.arrayBuffer()), s0.files.find((f) => f.rel === s0.reference).bytes);
+  });
+
+  test("a folder upload (<dir>/... paths) is stored without the folder; a re-upload removes files it no longer has", async () => {
+    const s = skills[1];
+    const fewer = s.files.filter((f) => f.rel !== s.reference);
+    const res = await upload(s.dir, fewer.map((f) => ({ ...f, rel: `${s.dir}/${f.rel}` })));
+    const body = await res.json();
+    assert.equal(res.status, 201, JSON.stringify(body));
+    assert.deepEqual(body.removed, [s.reference]);
+    assert.deepEqual(body.refresh.changed, [], "SKILL.md did not change");
+    assert.ok(!(await keys()).includes(`skills/${s.dir}/${s.reference}`));
+    const again = await upload(s.dir, s.files);
+    assert.equal(again.status, 201);
+    assert.ok((await keys()).includes(`skills/${s.dir}/${s.reference}`));
+  });
+
+  test("the catalog in each format, with a token budget and a locale", async () => {
+    const names = skills.map((s) => s.name).sort();
+    for (const format of ["xml", "json", "markdown", "reference"]) {
+      const c = await getJson(`/catalog?format=${format}`);
+      catalogs[format] = c;
+      assert.equal(typeof c.text, "string", format);
+      assert.equal(typeof c.instructions, "string");
+      assert.deepEqual([...c.skills].sort(), names, format);
+      for (const n of names) assert.ok(c.text.includes(n), `${format} names ${n}`);
+      assert.deepEqual(c.dropped, []);
+      assert.ok(c.tokens > 0);
+    }
+    assert.match(catalogs.xml.text, /^<available_skills>/);
+    assert.deepEqual(JSON.parse(catalogs.json.text).map((e) => e.name).sort(), names);
+    assert.match(catalogs.markdown.text, /^- /m);
+    const tight = await getJson(`/catalog?format=xml&budgetTokens=${Math.floor(catalogs.xml.tokens / 3)}`);
+    assert.ok(tight.tokens <= Math.floor(catalogs.xml.tokens / 3), `${tight.tokens} tokens`);
+    assert.ok(tight.dropped.length + tight.shortened.length > 0);
+    const zh = await getJson("/catalog?format=json&locale=zh-CN&includeLocation=false");
+    assert.equal(zh.skills.length, SKILLS);
+    assert.ok(!zh.text.includes("SKILL.md"), "no locations");
+    for (const bad of ["format=yaml", "budgetTokens=-1", "budgetTokens=x"]) {
+      const res = await worker.fetch(`/catalog?${bad}`);
+      assert.equal(res.status, 400, bad);
+    }
+  });
+
+  test("the skill tool: definition, activation, a resource, and refusals the model can read", async () => {
+    const def = await getJson("/tool");
+    assert.equal(def.name, "activate_skill");
+    assert.deepEqual([...def.inputSchema.properties.name.enum].sort(), skills.map((s) => s.name).sort());
+    const s = skills[0];
+    const act = await postTool({ name: s.name });
+    assert.equal(act.isError, false);
+    assert.ok(act.content.startsWith(`<skill_content name="${s.name}">`), act.content.slice(0, 80));
+    assert.ok(act.content.includes(s.reference), "the resource is listed");
+    const body = parseSkill(s.files.find((f) => f.rel === "SKILL.md").bytes).skill.body.trim();
+    assert.ok(act.content.includes(body.slice(0, 200)), "the instructions");
+    // Each request gets a fresh session: a second activation is the full text again.
+    assert.equal((await postTool({ name: s.name })).content, act.content);
+
+    const res = await postTool({ name: s.name, path: s.reference });
+    assert.equal(res.isError, false);
+    assert.ok(res.content.includes(s.files.find((f) => f.rel === s.reference).bytes.toString("utf8").trim().slice(0, 200)));
+
+    for (const p of ["../x", "%2e%2e/x", "/etc/passwd"]) {
+      const r = await postTool({ name: s.name, path: p });
+      assert.equal(r.isError, true, p);
+      assert.equal(r.error.code, "path-invalid", p);
+    }
+    const unknown = await postTool({ name: "no-such-skill" });
+    assert.equal(unknown.isError, true);
+    assert.ok(unknown.content.includes(s.name), "lists the skills that exist");
+    const bad = await worker.fetch("/tool", { method: "POST", body: "not json" });
+    assert.equal(bad.status, 400);
+  });
+
+  test("refused uploads: traversal, oversized, no SKILL.md, no skill in it; nothing is written", async () => {
+    const before = await keys();
+    const skillMd = { rel: "SKILL.md", bytes: Buffer.from("---\nname: evil\ndescription: Tries things.\n---\nBody\n") };
+    const cases = [
+      ["../x", 400, "evil", [skillMd, { rel: "../x", bytes: Buffer.from("x") }]],
+      ["%2e%2e/x", 400, "evil", [skillMd, { rel: "%2e%2e/x", bytes: Buffer.from("x") }]],
+      ["a//b", 400, "evil", [skillMd, { rel: "references//b", bytes: Buffer.from("x") }]],
+      ["dir ..%2Fx", 400, "..%2Fx", [skillMd]],
+      ["dir %252e%252e", 400, "%252e%252e", [skillMd]],
+      ["a file over 1 MiB", 413, "evil", [skillMd, { rel: "big.bin", bytes: Buffer.alloc(MiB + 1) }]],
+      ["files over 5 MiB together", 413, "evil", [skillMd, ...Array.from({ length: 6 }, (_, i) => ({ rel: `f${i}.bin`, bytes: Buffer.alloc(MiB - 1) }))]],
+      ["no SKILL.md", 400, "evil", [{ rel: "README.md", bytes: Buffer.from("hi") }]],
+      ["no skill", 422, "evil", [{ rel: "SKILL.md", bytes: Buffer.from("---\nname: evil\n---\nno description\n") }]],
+    ];
+    for (const [label, status, dir, files] of cases) {
+      const res = await upload(dir, files);
+      const body = await res.json();
+      assert.equal(res.status, status, `${label}: ${JSON.stringify(body)}`);
+      assert.equal(typeof body.error, "string", label);
+      if (status === 422) assert.ok(body.diagnostics.some((d) => d.code === "description-missing"), JSON.stringify(body.diagnostics));
+    }
+    const zip = await worker.fetch("/skills/evil", { method: "POST", headers: { "content-type": "application/zip" }, body: "PK" });
+    assert.equal(zip.status, 415);
+    assert.deepEqual(await keys(), before, "nothing written");
+    assert.equal((await getJson("/status")).skills, SKILLS);
+  });
+
+  test("diagnostics", async () => {
+    const d = await getJson("/diagnostics");
+    assert.equal(d.skills, SKILLS);
+    assert.ok(Array.isArray(d.diagnostics));
+    for (const x of d.diagnostics) assert.ok(x.code && x.severity && x.message, JSON.stringify(x));
+    assert.ok(d.stats.listCalls > 0);
+  });
+
+  test("a restarted Worker answers from the snapshot after exactly one R2 call; without it, it discovers and writes one", async () => {
+    const status = await getJson("/status");
+    await worker.dispose();
+    worker = null;
+
+    // Restart over the same R2 storage: the first request is /catalog itself.
+    worker = await startExample({ persistDir, firstPath: "/catalog?format=xml" });
+    times.snapshot = { readyMs: worker.readyMs, firstMs: worker.firstMs };
+    assert.deepEqual(worker.first.body, catalogs.xml, "the same catalog as before the restart");
+    const warm = await getJson("/status");
+    assert.equal(warm.startedFrom, "snapshot");
+    assert.deepEqual(warm.r2, { list: 0, get: 1, head: 0, put: 0, delete: 0 }, "one R2 call before the catalog was answered");
+    assert.equal(warm.skills, status.skills);
+    const act = await postTool({ name: skills[2].name });
+    assert.equal(act.isError, false);
+    assert.deepEqual((await getJson("/status")).r2, { list: 1, get: 2, head: 0, put: 0, delete: 0 }, "activation: one get of SKILL.md, one list of its files");
+
+    // Without the snapshot: discovery, then a new snapshot.
+    await (await worker.mf.getR2Bucket("SKILLS")).delete("skills.snapshot");
+    await worker.dispose();
+    worker = await startExample({ persistDir, firstPath: "/catalog?format=xml" });
+    times.discovery = { readyMs: worker.readyMs, firstMs: worker.firstMs };
+    assert.deepEqual(worker.first.body, catalogs.xml);
+    const cold = await getJson("/status");
+    assert.equal(cold.startedFrom, "discovery");
+    assert.deepEqual(cold.r2, { list: 1, get: 1 + SKILLS, head: 0, put: 1, delete: 0 }, "snapshot miss, a list, one get per SKILL.md, the snapshot put");
+    assert.ok((await keys()).includes("skills.snapshot"));
+
+    // A snapshot written for other options (another scope name) is not used, and is replaced.
+    await worker.dispose();
+    worker = await startExample({ persistDir, vars: { SKILLS_SCOPE: "builtin" } });
+    assert.equal(worker.first.body.startedFrom, "discovery");
+    assert.equal(worker.first.body.skills, SKILLS);
+  });
+
+  test("bundle size and start-up times", () => {
+    const size = bundleSize();
+    const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+    const ms = (t) => `ready ${t.readyMs.toFixed(0)} ms, first answer ${t.firstMs.toFixed(0)} ms`;
+    console.log(
+      `Worker bundle: ${size.files} files, ${kib(size.raw)} (gzip -9 ${kib(size.gzip)}); ` +
+        `wasm ${kib(size.wasm.raw)} (gzip ${kib(size.wasm.gzip)}), js ${kib(size.js.raw)} (gzip ${kib(size.js.gzip)})`,
+    );
+    console.log(`workerd start, new Miniflare -> first answer: empty bucket ${ms(times.emptyBucket)}; ` +
+      `${SKILLS} skills from the snapshot ${ms(times.snapshot)}; by discovery ${ms(times.discovery)}`);
+    assert.ok(size.gzip < 3 * MiB, "under the Workers free plan's 3 MiB (gzip) limit");
+  });
+});
