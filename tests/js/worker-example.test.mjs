@@ -1,11 +1,12 @@
 // examples/cloudflare-worker in workerd (miniflare, a real R2 binding persisted to a temp dir):
-// skills from ../shared/corpus uploaded through its multipart endpoint, the catalog in every
-// format, the skill tool, diagnostics, refused uploads (traversal, oversized, no skill), and a
-// restarted Worker that answers after exactly one R2 call (the snapshot get). Prints the bundle
-// size and the start-up times.
+// skills from ../shared/corpus uploaded through its multipart and zip endpoint, the catalog in
+// every format, the skill tool, diagnostics, refused uploads (traversal, oversized, zip bombs, no
+// skill), and a restarted Worker that answers after exactly one R2 call (the snapshot get).
+// Prints the bundle size and the start-up times.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { deflateRawSync } from "node:zlib";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { importPkg } from "./helpers.mjs";
@@ -62,6 +63,61 @@ function form(files) {
   return f;
 }
 
+/** A zip of [{ rel, bytes, method?, declaredSize? }] (deflated unless method 0), as zip tools write it. */
+function zip(files) {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc32 = (b) => {
+    let c = 0xffffffff;
+    for (const x of b) c = crcTable[(c ^ x) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const locals = [];
+  const centrals = [];
+  let offset = 0;
+  for (const f of files) {
+    const name = Buffer.from(f.rel, "utf8");
+    const method = f.method ?? 8;
+    const data = method === 8 ? deflateRawSync(f.bytes) : Buffer.from(f.bytes);
+    const size = f.declaredSize ?? f.bytes.length;
+    const crc = crc32(f.bytes);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x800, 6);
+    local.writeUInt16LE(method, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x800, 8);
+    central.writeUInt16LE(method, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(size, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, data);
+    centrals.push(central, name);
+    offset += local.length + name.length + data.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
 describe("the Cloudflare Worker example in workerd over a real R2 binding", { skip }, () => {
   let persistDir;
   let worker;
@@ -90,6 +146,8 @@ describe("the Cloudflare Worker example in workerd over a real R2 binding", { sk
     assert.equal(res.status, 200);
     return res.json();
   };
+  const uploadZip = (dir, bytes) =>
+    worker.fetch(`/skills/${dir}`, { method: "POST", headers: { "content-type": "application/zip" }, body: new Uint8Array(bytes) });
   // The multipart body is encoded here (Node's FormData and Response), then sent as bytes.
   const upload = async (dir, files) => {
     const encoded = new Response(form(files));
@@ -149,6 +207,21 @@ describe("the Cloudflare Worker example in workerd over a real R2 binding", { sk
     const again = await upload(s.dir, s.files);
     assert.equal(again.status, 201);
     assert.ok((await keys()).includes(`skills/${s.dir}/${s.reference}`));
+  });
+
+  test("a zip upload (deflated, with the folder inside) stores the same files as multipart", async () => {
+    const s = skills[3];
+    const res = await uploadZip(s.dir, zip(s.files.map((f) => ({ ...f, rel: `${s.dir}/${f.rel}` }))));
+    const body = await res.json();
+    assert.equal(res.status, 201, JSON.stringify(body));
+    assert.deepEqual(body.files.map((f) => f.path), s.files.map((f) => f.rel).sort());
+    assert.deepEqual(body.removed, []);
+    assert.deepEqual(body.refresh, { added: [], changed: [], removed: [] }, "the same SKILL.md as before");
+    const bucket = await worker.mf.getR2Bucket("SKILLS");
+    for (const f of s.files) {
+      const obj = await bucket.get(`skills/${s.dir}/${f.rel}`);
+      assert.deepEqual(Buffer.from(await obj.arrayBuffer()), f.bytes, f.rel);
+    }
   });
 
   test("the catalog in each format, with a token budget and a locale", async () => {
@@ -229,8 +302,24 @@ describe("the Cloudflare Worker example in workerd over a real R2 binding", { sk
       assert.equal(typeof body.error, "string", label);
       if (status === 422) assert.ok(body.diagnostics.some((d) => d.code === "description-missing"), JSON.stringify(body.diagnostics));
     }
-    const zip = await worker.fetch("/skills/evil", { method: "POST", headers: { "content-type": "application/zip" }, body: "PK" });
-    assert.equal(zip.status, 415);
+    const zipCases = [
+      ["zip: ../x", 400, [skillMd, { rel: "../x", bytes: Buffer.from("x") }]],
+      ["zip: %2e%2e/x", 400, [skillMd, { rel: "%2e%2e/x", bytes: Buffer.from("x") }]],
+      ["zip: a bomb whose header says 100 bytes", 413, [skillMd, { rel: "zeros.bin", bytes: Buffer.alloc(8 * MiB), declaredSize: 100 }]],
+      ["zip: a stored file over 1 MiB", 413, [skillMd, { rel: "big.bin", bytes: Buffer.alloc(MiB + 1), method: 0 }]],
+      ["zip: no skill", 422, [{ rel: "SKILL.md", bytes: Buffer.from("no frontmatter at all\n") }]],
+    ];
+    for (const [label, status, files] of zipCases) {
+      const res = await uploadZip("evil", zip(files));
+      const body = await res.json();
+      assert.equal(res.status, status, `${label}: ${JSON.stringify(body)}`);
+    }
+    for (const [label, bytes] of [["not a zip", Buffer.from("PK not really")], ["truncated", zip([skillMd]).subarray(0, 40)]]) {
+      const res = await uploadZip("evil", bytes);
+      assert.equal(res.status, 400, label);
+    }
+    const text = await worker.fetch("/skills/evil", { method: "POST", headers: { "content-type": "text/plain" }, body: "hi" });
+    assert.equal(text.status, 415);
     assert.deepEqual(await keys(), before, "nothing written");
     assert.equal((await getJson("/status")).skills, SKILLS);
   });

@@ -4,6 +4,7 @@
 // `skillwasm` resolves to the package's `workerd` entry: the .wasm is imported as a compiled
 // module and instantiated at global scope, so no request pays for it.
 import { SkillRegistry, SkillTool, assertKey, parseSkill, r2Storage, renderCatalog, version } from "skillwasm";
+import { ZipError, unzip } from "./zip.js";
 
 const MiB = 1024 * 1024;
 const LIMITS = {
@@ -280,10 +281,21 @@ async function upload(s, request, rawName) {
   }
   if (name.includes("/")) throw new HttpError(400, "the skill directory name must be one path segment");
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
-  if (!type.startsWith("multipart/form-data")) {
-    throw new HttpError(415, "send the skill's files as multipart/form-data, each file's filename its path in the skill (SKILL.md required)");
+  let files;
+  if (type.startsWith("multipart/form-data")) {
+    files = await multipartFiles(request);
+  } else if (type.startsWith("application/zip") || type.startsWith("application/x-zip-compressed")) {
+    const zip = await readCapped(request, LIMITS.uploadBytes + ENVELOPE_BYTES);
+    try {
+      files = await unzip(zip, LIMITS);
+    } catch (e) {
+      if (e instanceof ZipError) throw new HttpError(e.status, e.message);
+      throw e;
+    }
+  } else {
+    throw new HttpError(415, "send the skill as multipart/form-data (each file's filename its path in the skill) or as application/zip; SKILL.md is required");
   }
-  const files = stripFolder(await multipartFiles(request));
+  files = stripFolder(files);
   checkUpload(files);
   const skillMd = files.find((f) => f.path === "SKILL.md");
   if (!skillMd) throw new HttpError(400, "the upload has no SKILL.md at its top level");
@@ -328,7 +340,7 @@ const ENDPOINTS = {
   "GET /tool": "the skill tool's definition",
   "POST /tool": "{ name, path? } -> what the model sees",
   "GET /diagnostics": "the registry's diagnostics",
-  "POST /skills/<dir>": "multipart/form-data, each file's filename its path in the skill",
+  "POST /skills/<dir>": "multipart/form-data (each file's filename its path in the skill) or application/zip",
   "GET /status": "how this isolate started and the R2 calls it made",
 };
 

@@ -14,6 +14,13 @@ import { PKG, ROOT, assertBuilt } from "../helpers.mjs";
 export const EXAMPLE = path.join(ROOT, "examples", "cloudflare-worker");
 export const WORKER_SOURCE = path.join(EXAMPLE, "src", "index.js");
 
+/** The Worker's own modules: its main module first, then the others in src/. */
+export function workerSources() {
+  const src = path.dirname(WORKER_SOURCE);
+  const others = readdirSync(src).filter((f) => f.endsWith(".js") && f !== "index.js").sort();
+  return [WORKER_SOURCE, ...others.map((f) => path.join(src, f))];
+}
+
 /** The package files a Worker bundle holds: [{ path, type }]. */
 export function packageFiles() {
   const files = [{ path: path.join(PKG, "skillwasm_bg.wasm"), type: "CompiledWasm" }];
@@ -42,7 +49,7 @@ function modules() {
   let rel = path.relative(path.dirname(shim), path.join(PKG, "workerd.js")).split(path.sep).join("/");
   if (!rel.startsWith(".")) rel = `./${rel}`;
   return [
-    { type: "ESModule", path: WORKER_SOURCE },
+    ...workerSources().map((p) => ({ type: "ESModule", path: p })),
     { type: "ESModule", path: shim, contents: `export * from ${JSON.stringify(rel)};\n` },
     ...packageFiles(),
   ];
@@ -50,7 +57,7 @@ function modules() {
 
 /** Bytes of the Worker bundle (source + package js + wasm), raw and gzip -9. */
 export function bundleSize() {
-  const parts = [WORKER_SOURCE, ...packageFiles().map((f) => f.path)].map((p) => ({ path: p, bytes: readFileSync(p) }));
+  const parts = [...workerSources(), ...packageFiles().map((f) => f.path)].map((p) => ({ path: p, bytes: readFileSync(p) }));
   const all = Buffer.concat(parts.map((p) => p.bytes));
   const wasm = parts.find((p) => p.path.endsWith(".wasm")).bytes;
   const js = Buffer.concat(parts.filter((p) => !p.path.endsWith(".wasm")).map((p) => p.bytes));
