@@ -10,7 +10,7 @@ import { deflateRawSync } from "node:zlib";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { importPkg } from "./helpers.mjs";
-import { CORPUS_SKILLS, corpusFiles, expectedDiscovery } from "./support/corpus.mjs";
+import { CORPUS_SKILLS, corpusFiles, expectedDiscovery, uploadCorpus } from "./support/corpus.mjs";
 import { bundleSize, startExample } from "./support/worker-example.mjs";
 
 const { parseSkill } = await importPkg();
@@ -378,5 +378,49 @@ describe("the Cloudflare Worker example in workerd over a real R2 binding", { sk
     console.log(`workerd start, new Miniflare -> first answer: empty bucket ${ms(times.emptyBucket)}; ` +
       `${SKILLS} skills from the snapshot ${ms(times.snapshot)}; by discovery ${ms(times.discovery)}`);
     assert.ok(size.gzip < 3 * MiB, "under the Workers free plan's 3 MiB (gzip) limit");
+  });
+});
+
+describe("the Worker example's cold start over every SKILL.md of the corpus", { skip }, () => {
+  let persistDir;
+  let worker;
+  after(async () => {
+    await worker?.dispose();
+    if (persistDir) rmSync(persistDir, { recursive: true, force: true });
+  });
+
+  test("without a snapshot it discovers and writes one; restarted, it answers after one R2 get", async () => {
+    persistDir = mkdtempSync(path.join(tmpdir(), "skillwasm-worker-corpus-"));
+    const files = corpusFiles();
+    const { visible } = expectedDiscovery(files);
+    // Only the SKILL.md files: discovery reads nothing else. Put straight into the bucket.
+    const seed = await startExample({ persistDir, firstPath: "/" });
+    const ms = await uploadCorpus(await seed.mf.getR2Bucket("SKILLS"), visible.map((rel) => ({ rel })), "skills/");
+    await seed.dispose();
+
+    worker = await startExample({ persistDir, firstPath: "/catalog?format=xml&includeLocation=false" });
+    const discovery = { readyMs: worker.readyMs, firstMs: worker.firstMs };
+    const catalog = worker.first.body;
+    const cold = await (await worker.fetch("/status")).json();
+    assert.equal(cold.startedFrom, "discovery");
+    assert.ok(cold.skills > 500, `${cold.skills} skills`);
+    assert.equal(cold.r2.list, Math.ceil(visible.length / 1000));
+    assert.equal(cold.r2.put, 1, "the snapshot");
+    await worker.dispose();
+
+    worker = await startExample({ persistDir, firstPath: "/catalog?format=xml&includeLocation=false" });
+    const snapshot = { readyMs: worker.readyMs, firstMs: worker.firstMs };
+    assert.deepEqual(worker.first.body, catalog, "the same catalog");
+    const warm = await (await worker.fetch("/status")).json();
+    assert.equal(warm.startedFrom, "snapshot");
+    assert.deepEqual(warm.r2, { list: 0, get: 1, head: 0, put: 0, delete: 0 });
+    const snap = await (await worker.mf.getR2Bucket("SKILLS")).head("skills.snapshot");
+
+    const t = (x) => `ready ${x.readyMs.toFixed(0)} ms, first answer ${x.firstMs.toFixed(0)} ms`;
+    console.log(
+      `corpus (${visible.length} SKILL.md put in ${(ms / 1000).toFixed(1)} s, ${cold.skills} skills, catalog ${catalog.tokens} tokens): ` +
+        `cold start by discovery ${t(discovery)} (inside the Worker ${cold.startupMs} ms, ${cold.r2.list} list + ${cold.r2.get} get + 1 put); ` +
+        `from the snapshot (${snap.size} bytes) ${t(snapshot)} (inside the Worker ${warm.startupMs} ms, 1 get)`,
+    );
   });
 });
