@@ -324,6 +324,29 @@ describe("the Cloudflare Worker example in workerd over a real R2 binding", { sk
     assert.equal((await getJson("/status")).skills, SKILLS);
   });
 
+  test("DELETE /skills/<dir> removes a skill; POST /refresh picks up changes made to R2 directly", async () => {
+    const s = skills[4];
+    const res = await worker.fetch(`/skills/${s.dir}`, { method: "DELETE" });
+    const body = await res.json();
+    assert.equal(res.status, 200, JSON.stringify(body));
+    assert.deepEqual(body.removed.sort(), s.files.map((f) => f.rel).sort());
+    assert.deepEqual(body.refresh.removed.map((r) => r.name), [s.name]);
+    assert.ok(!(await getJson("/catalog?format=json")).skills.includes(s.name));
+    assert.ok(!(await keys()).some((k) => k.startsWith(`skills/${s.dir}/`)));
+    assert.equal((await worker.fetch(`/skills/${s.dir}`, { method: "DELETE" })).status, 404);
+    assert.equal((await upload(s.dir, s.files)).status, 201);
+
+    const bucket = await worker.mf.getR2Bucket("SKILLS");
+    await bucket.put("skills/made-outside/SKILL.md", "---\nname: made-outside\ndescription: Put into R2 by hand.\n---\nHi\n");
+    const added = await (await worker.fetch("/refresh", { method: "POST" })).json();
+    assert.deepEqual(added.refresh.added.map((a) => a.name), ["made-outside"]);
+    assert.equal(added.skills, SKILLS + 1);
+    await bucket.delete("skills/made-outside/SKILL.md");
+    const gone = await (await worker.fetch("/refresh", { method: "POST" })).json();
+    assert.deepEqual(gone.refresh.removed.map((a) => a.name), ["made-outside"]);
+    assert.equal(gone.skills, SKILLS);
+  });
+
   test("diagnostics", async () => {
     const d = await getJson("/diagnostics");
     assert.equal(d.skills, SKILLS);

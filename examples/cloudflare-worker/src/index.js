@@ -23,8 +23,8 @@ const FORMATS = new Set(["xml", "json", "markdown", "reference"]);
 const r2Calls = { list: 0, get: 0, head: 0, put: 0, delete: 0 };
 /** @type {Promise<State> | null} */
 let starting = null;
-/** Uploads run one after another within an isolate. */
-let uploads = Promise.resolve();
+/** Changes to the bucket (uploads, deletes, refreshes) run one after another within an isolate. */
+let changes = Promise.resolve();
 
 /**
  * @typedef {{
@@ -271,15 +271,60 @@ function checkUpload(files) {
   if (total > LIMITS.uploadBytes) throw new HttpError(413, `the files add up to more than ${LIMITS.uploadBytes} bytes`);
 }
 
-async function upload(s, request, rawName) {
+/** Every key under prefix. */
+async function keysUnder(bucket, prefix) {
+  const keys = [];
+  let cursor;
+  do {
+    const page = await bucket.list({ prefix, cursor });
+    for (const o of page.objects) keys.push(o.key);
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return keys;
+}
+
+/**
+ * Runs a change to the bucket, then refreshes the registry and writes a new snapshot; changes
+ * run one after another within an isolate, so each refresh and snapshot sees a change whole.
+ */
+function serially(s, change) {
+  const run = changes.then(async () => {
+    const out = (await change?.()) ?? {};
+    const report = await s.registry.refresh();
+    s.snapshotEtag = await writeSnapshot(s.bucket, s.config, s.registry);
+    return { ...out, report };
+  });
+  changes = run.catch(() => {});
+  return run;
+}
+
+async function remove(s, rawName) {
+  const name = dirName(rawName);
+  const dir = `${s.config.root}${name}/`;
+  const { removed, report } = await serially(s, async () => {
+    const removed = await keysUnder(s.bucket, dir);
+    for (const key of removed) await s.bucket.delete(key);
+    return { removed };
+  });
+  if (removed.length === 0) return json({ error: `no skill directory ${name}`, refresh: report }, 404);
+  return json({ directory: name, removed: removed.map((k) => k.slice(dir.length)), refresh: report });
+}
+
+/** The `<dir>` of /skills/<dir>: one valid key segment. */
+function dirName(raw) {
   let name;
   try {
-    name = decodeURIComponent(rawName);
+    name = decodeURIComponent(raw);
     assertKey(name);
   } catch (e) {
     throw new HttpError(400, `not a skill directory name: ${e?.message ?? e}`);
   }
   if (name.includes("/")) throw new HttpError(400, "the skill directory name must be one path segment");
+  return name;
+}
+
+async function upload(s, request, rawName) {
+  const name = dirName(rawName);
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
   let files;
   if (type.startsWith("multipart/form-data")) {
@@ -304,32 +349,21 @@ async function upload(s, request, rawName) {
     throw new HttpError(422, "SKILL.md has no usable skill", { diagnostics: parsed.diagnostics });
   }
 
-  // One upload at a time in this isolate, so refresh and snapshot see each upload whole.
-  const run = uploads.then(async () => {
-    const dir = `${s.config.root}${name}/`;
+  const dir = `${s.config.root}${name}/`;
+  const { stale, report } = await serially(s, async () => {
     const keep = new Set(files.map((f) => dir + f.path));
     for (const f of files) await s.bucket.put(dir + f.path, f.bytes);
     // Files of an earlier upload of this skill that this one no longer has.
-    const stale = [];
-    let cursor;
-    do {
-      const page = await s.bucket.list({ prefix: dir, cursor });
-      for (const o of page.objects) if (!keep.has(o.key)) stale.push(o.key);
-      cursor = page.truncated ? page.cursor : undefined;
-    } while (cursor);
+    const stale = (await keysUnder(s.bucket, dir)).filter((k) => !keep.has(k));
     for (const key of stale) await s.bucket.delete(key);
-    const report = await s.registry.refresh();
-    s.snapshotEtag = await writeSnapshot(s.bucket, s.config, s.registry);
-    return { stale, report };
+    return { stale };
   });
-  uploads = run.catch(() => {});
-  const { stale, report } = await run;
   return json({
     name: parsed.skill.name,
     directory: name,
     description: parsed.skill.description,
     files: files.map((f) => ({ path: f.path, size: f.bytes.byteLength })).sort((a, b) => (a.path < b.path ? -1 : 1)),
-    removed: stale.map((k) => k.slice(`${s.config.root}${name}/`.length)),
+    removed: stale.map((k) => k.slice(dir.length)),
     diagnostics: parsed.diagnostics,
     refresh: report,
   }, 201);
@@ -341,6 +375,8 @@ const ENDPOINTS = {
   "POST /tool": "{ name, path? } -> what the model sees",
   "GET /diagnostics": "the registry's diagnostics",
   "POST /skills/<dir>": "multipart/form-data (each file's filename its path in the skill) or application/zip",
+  "DELETE /skills/<dir>": "removes the skill directory",
+  "POST /refresh": "re-lists R2 (after changes made outside the Worker) and writes a new snapshot",
   "GET /status": "how this isolate started and the R2 calls it made",
 };
 
@@ -363,6 +399,11 @@ export default {
       // The raw path (the URL parser has already resolved `..` and `%2e%2e` segments).
       const m = /^\/skills\/([^/]+)\/?$/.exec(url.pathname);
       if (m && request.method === "POST") return await upload(s, request, m[1]);
+      if (m && request.method === "DELETE") return await remove(s, m[1]);
+      if (route === "POST /refresh") {
+        const { report } = await serially(s);
+        return json({ refresh: report, skills: s.registry.names().length });
+      }
       return json({ error: `no route ${route}`, endpoints: ENDPOINTS }, 404);
     } catch (e) {
       if (e instanceof HttpError) return json({ error: e.message, ...e.extra }, e.status);
