@@ -383,6 +383,22 @@ describe("the Cloudflare Worker example in workerd over a real R2 binding", { sk
     assert.deepEqual(cold.r2, { list: 1, get: 1 + SKILLS, head: 0, put: 1, delete: 0 }, "snapshot miss, a list, one get per SKILL.md, the snapshot put");
     assert.ok((await keys()).includes("skills.snapshot"));
 
+    // Two isolates over one bucket: an upload through one reaches the other at its next snapshot check.
+    const other = await startExample({ persistDir, vars: { SNAPSHOT_CHECK_SECONDS: "0.001" } });
+    try {
+      const extra = { rel: "SKILL.md", bytes: Buffer.from("---\nname: second-isolate\ndescription: Uploaded elsewhere.\n---\nHi\n") };
+      assert.equal((await upload("second-isolate", [extra])).status, 201);
+      await new Promise((r) => setTimeout(r, 5));
+      const seen = await (await other.fetch("/catalog?format=json")).json();
+      assert.ok(seen.skills.includes("second-isolate"), "reloaded from the new snapshot");
+      const st = await (await other.fetch("/status")).json();
+      assert.equal(st.r2.list, 0, "by the snapshot, not by discovery");
+      assert.ok(st.r2.head >= 1);
+      assert.equal((await worker.fetch("/skills/second-isolate", { method: "DELETE" })).status, 200);
+    } finally {
+      await other.dispose();
+    }
+
     // A snapshot written for other options (another scope name) is not used, and is replaced.
     await worker.dispose();
     worker = await startExample({ persistDir, vars: { SKILLS_SCOPE: "builtin" } });
