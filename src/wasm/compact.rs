@@ -26,7 +26,7 @@ fn options(options: JsValue) -> Result<CompactOptions, JsValue> {
     if options.is_undefined() || options.is_null() {
         return Ok(CompactOptions::default());
     }
-    serde_wasm_bindgen::from_value(options).map_err(|e| options_error(&format!("transcript options: {e}")))
+    serde_wasm_bindgen::from_value(super::defined(options)).map_err(|e| options_error(&format!("transcript options: {e}")))
 }
 
 fn out<T: Serialize>(result: Result<T, Diagnostic>) -> Result<JsValue, JsValue> {

@@ -73,9 +73,26 @@ fn input_bytes(input: &JsValue) -> Option<Vec<u8>> {
 
 fn options(opts: Option<Ts<ParseOptions>>) -> Result<ParseOptions, JsError> {
     match opts {
-        Some(o) => Ok(o.to_rust()?),
+        Some(o) => serde_wasm_bindgen::from_value(defined(o.js_value())).map_err(|e| JsError::new(&format!("parse options: {e}"))),
         None => Ok(ParseOptions::default()),
     }
+}
+
+/// A shallow copy of a plain object without the keys whose value is `undefined`, so that
+/// `{ path: undefined }` means what it means in JS: no path. Other values are returned as they are.
+pub(crate) fn defined(v: JsValue) -> JsValue {
+    if !v.is_object() || js_sys::Array::is_array(&v) || v.is_function() {
+        return v;
+    }
+    let out = js_sys::Object::new();
+    for entry in js_sys::Object::entries(v.unchecked_ref()).iter() {
+        let pair: js_sys::Array = entry.unchecked_into();
+        let value = pair.get(1);
+        if !value.is_undefined() {
+            let _ = js_sys::Reflect::set(&out, &pair.get(0), &value);
+        }
+    }
+    out.into()
 }
 
 #[wasm_bindgen]

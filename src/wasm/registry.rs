@@ -52,7 +52,7 @@ fn parse_options(options: &JsValue) -> Result<(Vec<ScopeHandle>, DiscoverOptions
     for k in ["scopes", "project", "user", "org", "builtin"] {
         let _ = Reflect::delete_property(&plain, &JsValue::from_str(k));
     }
-    let opts: DiscoverOptions = serde_wasm_bindgen::from_value(plain.into()).map_err(|e| options_error(&format!("SkillRegistry options: {e}")))?;
+    let opts: DiscoverOptions = serde_wasm_bindgen::from_value(super::defined(plain.into())).map_err(|e| options_error(&format!("SkillRegistry options: {e}")))?;
     let mut scopes = Vec::new();
     let scope_list = field(options, "scopes");
     if let Some(list) = scope_list.dyn_ref::<Array>() {

@@ -53,7 +53,7 @@ fn plain_options<T: serde::de::DeserializeOwned + Default>(options: &JsValue, dr
     for k in drop {
         let _ = Reflect::delete_property(&plain, &JsValue::from_str(k));
     }
-    serde_wasm_bindgen::from_value(plain.into()).map_err(|e| options_error(&format!("options: {e}")))
+    serde_wasm_bindgen::from_value(super::defined(plain.into())).map_err(|e| options_error(&format!("options: {e}")))
 }
 
 /// Renders the catalog of a registry's visible skills (filtered, localised, within the budget).
@@ -158,7 +158,7 @@ impl JsSkillTool {
     /// result with `isError` and a message that lists what exists.
     #[wasm_bindgen(unchecked_return_type = "Promise<ToolResult>")]
     pub fn execute(&self, #[wasm_bindgen(unchecked_param_type = "ToolInput")] input: JsValue) -> Promise {
-        let parsed: Result<ToolInput, _> = serde_wasm_bindgen::from_value(input);
+        let parsed: Result<ToolInput, _> = serde_wasm_bindgen::from_value(super::defined(input));
         let (visible, _) = self.visible();
         let plan = match parsed {
             Ok(input) => Ok((activate::plan(&self.registry.borrow(), &self.session.borrow(), &input, &visible, &self.tool), input)),

@@ -68,3 +68,13 @@ test("isInSkillDirectory refuses traversal", () => {
     assert.equal(isInSkillDirectory(bad, dirs), false, bad);
   }
 });
+
+test("options and inputs treat an undefined property as absent", async () => {
+  const { parseSkill, compactSkillContent } = await importPkg();
+  const reg = await SkillRegistry.discover({ user: memoryStorage({ ".agents/skills/a/SKILL.md": "---\nname: a\ndescription: d\n---\nbody" }), client: undefined, concurrency: undefined });
+  const tool = new SkillTool(reg, { toolName: undefined, catalog: { format: undefined } });
+  const r = await tool.execute({ name: "a", path: undefined, force: undefined });
+  assert.equal(r.isError, false, r.content);
+  assert.equal(parseSkill("---\nname: a\ndescription: d\n---\n", { mode: undefined, dirName: undefined }).skill.name, "a");
+  assert.deepEqual(compactSkillContent([], { format: undefined }).report.changes, []);
+});
