@@ -359,7 +359,7 @@ function renderSkillList() {
         const c = counts(e.diagnostics);
         return h(
           "li",
-          {},
+          { hidden: !matchesFilter(e) },
           h(
             "button",
             {
@@ -393,6 +393,11 @@ function renderSkillList() {
   put(box, 
     ...(notes.length ? [h("h3", { text: "Registry notes" }), diagList(notes)] : []),
   );
+}
+
+function matchesFilter(e) {
+  const q = $("#skill-filter").value.trim().toLowerCase();
+  return q === "" || e.name.toLowerCase().includes(q) || (e.meta?.description ?? "").toLowerCase().includes(q);
 }
 
 function diagList(diags, onLine) {
@@ -893,6 +898,7 @@ function showTab(name) {
 
 function wire() {
   for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab));
+  $("#skill-filter").addEventListener("input", () => state.registry && renderSkillList());
 
   const folder = $("#folder-input");
   folder.addEventListener(

@@ -256,6 +256,9 @@ describe("the browser playground in Chromium", { skip }, () => {
     assert.ok(listed >= CORPUS_COUNT * 0.9, `${listed} listed`);
     assert.ok(t.firstCatalogSkills >= CORPUS_COUNT * 0.8, `${t.firstCatalogSkills} in the catalog`);
     assert.match(status, /500 files in IndexedDB/);
+    await page.fill("#skill-filter", "pdf");
+    const shown = await page.$$eval("#skill-list li:not([hidden]) .skill-item", (els) => els.map((e) => e.dataset.name));
+    assert.ok(shown.length > 0 && shown.length < listed, `${shown.length} match "pdf"`);
     await shot(page, "09-corpus-500");
     assert.deepEqual(errors, []);
     await context.close();
