@@ -75,3 +75,12 @@ test("Anthropic tool shape", () => {
   assert.match(r.stdout, /^activate_skill \[\s+'<skill_content name="commit-message">/);
   assert.match(r.stdout, /leaves the skill/);
 });
+
+test("README excerpts stand verbatim in the files they quote (which their own tests run)", () => {
+  const excerpts = [...README.matchAll(/<!-- excerpt: ([^ ]+) -->\n```js\n([\s\S]*?)```/g)];
+  assert.ok(excerpts.length >= 1);
+  for (const [, file, code] of excerpts) {
+    const source = readFileSync(path.join(ROOT, file), "utf8");
+    for (const part of code.trim().split(/\n\n+/)) assert.ok(source.includes(part), `${file} does not contain:\n${part}`);
+  }
+});
