@@ -36,17 +36,8 @@ if (!existsSync(CORPUS)) {
 }
 
 const { SkillRegistry, SkillTool, nodeFsStorage, renderCatalog } = await import(pathToFileURL(PKG_ENTRY).href);
+const { estimateTokens, oneLine } = await import("../tests/js/support/skill-tool.mjs");
 
-function estimateTokens(s) {
-  let ascii = 0;
-  let other = 0;
-  for (const ch of s) {
-    if (ch.codePointAt(0) < 0x80) ascii++;
-    else other++;
-  }
-  return Math.ceil(ascii / 4) + other;
-}
-const oneLine = (s) => s.split(/\s+/u).filter(Boolean).join(" ");
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;

@@ -175,20 +175,10 @@ pub fn estimate_tokens(s: &str) -> u32 {
     ascii.div_ceil(4) + other
 }
 
-/// HTML/XML escaping of `&`, `<`, `>`, `"` and `'` (as the reference's `html.escape`).
+/// HTML/XML escaping of `&`, `<`, `>`, `"` and `'` (as the reference's `html.escape`), for the
+/// reference layout and attribute values.
 pub fn escape_html(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            c => out.push(c),
-        }
-    }
-    out
+    escape(s, true)
 }
 
 /// The reference layout of `<available_skills>` (what `skills-ref to-prompt` prints): one tag or
@@ -211,12 +201,18 @@ pub fn to_prompt(entries: &[CatalogEntry]) -> String {
 /// Escaping for XML element text: `&`, `<` and `>` (quotes need none there, and each escaped
 /// quote would cost tokens).
 pub fn escape_xml_text(s: &str) -> String {
+    escape(s, false)
+}
+
+fn escape(s: &str, quotes: bool) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
+            '"' if quotes => out.push_str("&quot;"),
+            '\'' if quotes => out.push_str("&#x27;"),
             c => out.push(c),
         }
     }

@@ -10,18 +10,12 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { chromium } from "playwright-core";
+import { ARGS, CHROMIUM, CI, missing } from "./support/chromium.mjs";
 import { assertBuilt } from "./helpers.mjs";
 import { CORPUS_SKILLS, corpusFiles, expectedDiscovery } from "./support/corpus.mjs";
 import { makeZip, startPlaygroundServer } from "./support/playground.mjs";
 import { ROOT } from "./helpers.mjs";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
-const CI = Boolean(process.env.CI) && process.env.CI !== "false" && process.env.CI !== "0";
-const missing = !existsSync(CHROMIUM);
 const skip = missing && !CI ? `${CHROMIUM} is missing (run \`make setup\`, which installs the Debian chromium package)` : false;
 const CORPUS_COUNT = 500;
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -7,17 +7,11 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { chromium } from "playwright-core";
+import { ARGS, CHROMIUM, CI, missing } from "./support/chromium.mjs";
 import { PKG, importPkg } from "./helpers.mjs";
 import { CORPUS_SKILLS, corpusFiles, expectedDiscovery } from "./support/corpus.mjs";
 import { serveStatic } from "./support/static-server.mjs";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
-const CI = Boolean(process.env.CI) && process.env.CI !== "false" && process.env.CI !== "0";
-const missing = !existsSync(CHROMIUM);
 const noCorpus = !existsSync(CORPUS_SKILLS);
 const skip = noCorpus
   ? "no ../shared/corpus"

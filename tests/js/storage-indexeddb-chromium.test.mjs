@@ -2,24 +2,17 @@
 // built package's browser entry and adapter are served over HTTP, the storage contract runs in the
 // page, and the data is checked again after a reload and after a browser restart.
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { ARGS, CHROMIUM, CI, missing } from "./support/chromium.mjs";
 import { PKG, assertBuilt } from "./helpers.mjs";
 import { FIXTURE_KEYS } from "./support/contract.mjs";
 import { removeDir, tempDir } from "./support/fixtures.mjs";
 import { serveStatic } from "./support/static-server.mjs";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
 const SUPPORT = path.join(path.dirname(fileURLToPath(import.meta.url)), "support");
-const CI = Boolean(process.env.CI) && process.env.CI !== "false" && process.env.CI !== "0";
-const missing = !existsSync(CHROMIUM);
 const skip = missing && !CI
   ? `${CHROMIUM} is missing (run \`make setup\`, which installs the Debian chromium package)`
   : false;
