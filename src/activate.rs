@@ -149,10 +149,8 @@ pub fn tool_definition(visible: &[String], catalog: Option<&str>, opts: &ToolOpt
     if visible.is_empty() {
         return None;
     }
-    let mut description = format!(
-        "Load a skill: call with a skill's name to get its instructions (and the list of its files), \
-         or with a name and a path relative to the skill's directory to read one of its files."
-    );
+    let mut description = "Load a skill: call with a skill's name to get its instructions (and the list of its files), \
+         or with a name and a path relative to the skill's directory to read one of its files.".to_string();
     if let Some(c) = catalog {
         description.push_str("\n\n");
         description.push_str(c);

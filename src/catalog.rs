@@ -403,7 +403,7 @@ pub fn render_catalog(metas: &[SkillMeta], opts: &CatalogOptions, permitted: &dy
         };
         let (mut lo, mut hi) = (floor, longest.max(floor));
         while lo < hi {
-            let mid = (lo + hi + 1) / 2;
+            let mid = (lo + hi).div_ceil(2);
             apply(&mut items, mid);
             if fits(&render(&items, opts.format)) {
                 lo = mid;

@@ -350,7 +350,7 @@ fn write_slot(root: &mut Value, slot: &Slot, text: String) {
                 parent.insert(slot.key.to_string(), Value::String(text));
                 return;
             };
-            let is_text = |p: &Value| p.get("type").and_then(Value::as_str) == Some("text") && p.get("text").map_or(false, Value::is_string);
+            let is_text = |p: &Value| p.get("type").and_then(Value::as_str) == Some("text") && p.get("text").is_some_and(Value::is_string);
             let mut text = Some(text);
             let mut kept = Vec::with_capacity(parts.len());
             for mut p in std::mem::take(parts) {
@@ -373,7 +373,7 @@ fn write_slot(root: &mut Value, slot: &Slot, text: String) {
         }
         SlotKind::AiJson => {
             if let Some(out) = parent.get_mut(slot.key).and_then(Value::as_object_mut) {
-                let error = out.get("type").and_then(Value::as_str).map_or(false, |t| t.starts_with("error"));
+                let error = out.get("type").and_then(Value::as_str).is_some_and(|t| t.starts_with("error"));
                 out.insert("type".into(), Value::String(if error { "error-text" } else { "text" }.into()));
                 out.insert("value".into(), Value::String(text));
             }
@@ -590,7 +590,7 @@ fn user_texts(i: usize, m: &Value, out: &mut MsgParts) {
         Some(Value::String(_)) => out.texts.push(Slot { parent: ptr(i, ""), key: "content", kind: SlotKind::Str }),
         Some(Value::Array(parts)) => {
             for (j, p) in parts.iter().enumerate() {
-                if str_field(p, "type") == Some("text") && p.get("text").map_or(false, Value::is_string) {
+                if str_field(p, "type") == Some("text") && p.get("text").is_some_and(Value::is_string) {
                     out.texts.push(Slot { parent: ptr(i, &format!("/content/{j}")), key: "text", kind: SlotKind::Str });
                 }
             }
@@ -742,7 +742,7 @@ fn tool_use(text: &str, name: Option<String>, path: Option<String>, is_error: bo
         text_name = Some(n);
     } else if path.is_some() {
         kind = UseKind::File;
-    } else if text.get(lead..).map_or(false, |t| t.starts_with(OPEN)) {
+    } else if text.get(lead..).is_some_and(|t| t.starts_with(OPEN)) {
         if let Some(b) = blocks(text).into_iter().next().filter(|b| b.start == lead) {
             status = b.status.clone();
             kind = match b.status.as_deref() {
@@ -750,7 +750,7 @@ fn tool_use(text: &str, name: Option<String>, path: Option<String>, is_error: bo
                 Some("compacted") => UseKind::Compacted,
                 _ => UseKind::Activation,
             };
-            if text.get(b.end..).map_or(false, |t| t.trim().is_empty()) {
+            if text.get(b.end..).is_some_and(|t| t.trim().is_empty()) {
                 inner = (b.inner_start, b.inner_end);
             }
             text_name = Some(b.name);
@@ -794,7 +794,7 @@ fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analysis, Diagno
             Ok((_, p)) => (Some(p), None),
             Err(p) => (None, Some(p)),
         };
-        let (chars, tokens) = if problem.as_ref().map_or(false, |p| p.0 == "message-too-deep" || p.0 == "message-too-large") {
+        let (chars, tokens) = if problem.as_ref().is_some_and(|p| p.0 == "message-too-deep" || p.0 == "message-too-large") {
             (size, (size as u64).div_ceil(4).min(u32::MAX as u64) as u32)
         } else {
             let s = m.to_string();
@@ -817,7 +817,7 @@ fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analysis, Diagno
             }
             let text = read_slot(transcript, &r.slot);
             let (chars, lines, tokens) = text_stats(&text);
-            let waiting = pending.remove(&r.id).filter(|&k| uses.get(k).map_or(false, |u| u.slot.is_none()));
+            let waiting = pending.remove(&r.id).filter(|&k| uses.get(k).is_some_and(|u| u.slot.is_none()));
             if let Some(u) = waiting.and_then(|k| uses.get_mut(k)) {
                 let (kind, name, inner, status) = tool_use(&text, Some(u.public.name.clone()).filter(|n| !n.is_empty()), u.public.path.clone(), r.is_error);
                 u.public = SkillUse { name, result_index: Some(i), chars, lines, tokens, kind, ..u.public.clone() };
@@ -1139,7 +1139,7 @@ pub fn prune(transcript: &Value, budget_tokens: u64, opts: &CompactOptions) -> R
             }
         }
     }
-    let droppable = |i: usize| roots.get(i).and_then(|&r| keep_root.get(r)).map_or(false, |k| !k);
+    let droppable = |i: usize| roots.get(i).and_then(|&r| keep_root.get(r)).is_some_and(|k| !k);
     let kept_tokens: u64 = a.info.iter().enumerate().filter(|(i, _)| !droppable(*i)).map(|(_, m)| m.tokens as u64).sum();
     if kept_tokens > budget_tokens {
         report.fits = Some(false);
@@ -1173,7 +1173,7 @@ pub fn prune(transcript: &Value, budget_tokens: u64, opts: &CompactOptions) -> R
     }
     let mut kept = Vec::with_capacity(messages.len());
     for (i, m) in messages.iter().enumerate() {
-        if roots.get(i).map_or(false, |r| dropped_roots.contains(r)) {
+        if roots.get(i).is_some_and(|r| dropped_roots.contains(r)) {
             report.removed.push(i);
             let info = a.info.get(i);
             report.changes.push(Change {
@@ -1327,7 +1327,7 @@ pub fn dedupe(transcript: &Value, opts: &CompactOptions) -> Result<Compacted, Di
         u.public.name.hash(&mut h);
         body.hash(&mut h);
         let bucket = firsts.entry(h.finish()).or_default();
-        let earlier = bucket.iter().copied().find(|&e| a.uses.get(e).map_or(false, |f| f.public.name == u.public.name && inner(f) == body));
+        let earlier = bucket.iter().copied().find(|&e| a.uses.get(e).is_some_and(|f| f.public.name == u.public.name && inner(f) == body));
         match earlier.and_then(|e| a.uses.get(e)).and_then(|f| f.public.result_index) {
             Some(first) => planned.push(Planned { use_index: k, action: ChangeAction::Deduped, replacement: pointer_text(&u.public.name, first) }),
             None => bucket.push(k),
