@@ -170,3 +170,18 @@ export function anthropicToolResult(
   tool: SkillTool,
   block: { id: string; input: unknown },
 ): Promise<{ type: "tool_result"; tool_use_id: string; content: string; is_error?: true }>;
+
+/** A malformed archive (`status` 400) or one over a limit (413). */
+export class ZipError extends Error {
+  readonly status: 400 | 413;
+}
+
+/**
+ * The files of a zip archive (stored and deflated entries; no zip64 or encryption), directory
+ * entries left out. Sizes are checked while inflating, so an archive whose headers lie stops at the
+ * limit; CRCs are checked. Defaults: 16 MiB per file, 64 MiB in all, 10,000 files.
+ */
+export function unzip(
+  zip: Uint8Array | ArrayBuffer,
+  limits?: { fileBytes?: number; uploadBytes?: number; files?: number },
+): Promise<{ path: string; bytes: Uint8Array }[]>;

@@ -20,3 +20,4 @@ export { indexedDbStorage, putSkillFiles, deleteKeys } from "./storage/indexeddb
 export { assertKey, assertPrefix } from "./storage/keys.js";
 
 export { aiSdkTool, openAiTool, openAiToolMessage, anthropicTool, anthropicToolResult } from "./tools.js";
+export { unzip, ZipError } from "./zip.js";

@@ -1,6 +1,5 @@
 // The skillwasm playground: skills in IndexedDB, everything else done by the package's wasm core.
 import * as sw from "/pkg/browser.js";
-import { readZip } from "./zip.js";
 
 const DB = { dbName: "skillwasm-playground", storeName: "files" };
 const ROOT = ".agents/skills/";
@@ -249,7 +248,7 @@ async function filesToEntries(list) {
 }
 
 async function zipEntries(file) {
-  const files = await readZip(await file.arrayBuffer());
+  const files = (await sw.unzip(await file.arrayBuffer(), { fileBytes: MAX_FILE_BYTES })).map((f) => ({ path: f.path, data: f.bytes }));
   // A zip of one skill with SKILL.md at its top: the archive's name is the folder's.
   const atTop = files.some((f) => /^skill\.md$/i.test(f.path));
   const base = safeSegment(file.name.replace(/\.zip$/i, ""));

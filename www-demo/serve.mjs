@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The playground's static server (node:http, no dependencies), on 127.0.0.1:
-//   /             www-demo/ (index.html, app.js, style.css, zip.js)
+//   /             www-demo/ (index.html, app.js, style.css)
 //   /pkg/         the built package (make build writes it to pkg/; SKILLWASM_PKG points elsewhere)
 //   /examples/    the repository's examples/ folder, and /examples/index.json: every file of the
 //                 bundled example skills (examples/skills, examples/extended, examples/broken),

@@ -6,12 +6,12 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { deflateRawSync } from "node:zlib";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { importPkg } from "./helpers.mjs";
 import { CORPUS_SKILLS, corpusFiles, expectedDiscovery, uploadCorpus } from "./support/corpus.mjs";
 import { bundleSize, startExample } from "./support/worker-example.mjs";
+import { zip } from "./support/zip.mjs";
 
 const { parseSkill } = await importPkg();
 const MiB = 1024 * 1024;
@@ -61,61 +61,6 @@ function form(files) {
   const f = new FormData();
   for (const { rel, bytes } of files) f.append("file", new Blob([bytes]), rel);
   return f;
-}
-
-/** A zip of [{ rel, bytes, method?, declaredSize? }] (deflated unless method 0), as zip tools write it. */
-function zip(files) {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc32 = (b) => {
-    let c = 0xffffffff;
-    for (const x of b) c = crcTable[(c ^ x) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const locals = [];
-  const centrals = [];
-  let offset = 0;
-  for (const f of files) {
-    const name = Buffer.from(f.rel, "utf8");
-    const method = f.method ?? 8;
-    const data = method === 8 ? deflateRawSync(f.bytes) : Buffer.from(f.bytes);
-    const size = f.declaredSize ?? f.bytes.length;
-    const crc = crc32(f.bytes);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x800, 6);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x800, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, data);
-    centrals.push(central, name);
-    offset += local.length + name.length + data.length;
-  }
-  const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(files.length, 8);
-  end.writeUInt16LE(files.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cd, end]);
 }
 
 describe("the Cloudflare Worker example in workerd over a real R2 binding", { skip }, () => {

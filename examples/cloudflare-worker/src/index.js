@@ -3,8 +3,7 @@
 //
 // `skillwasm` resolves to the package's `workerd` entry: the .wasm is imported as a compiled
 // module and instantiated at global scope, so no request pays for it.
-import { SkillRegistry, SkillTool, assertKey, parseSkill, r2Storage, renderCatalog, version } from "skillwasm";
-import { ZipError, unzip } from "./zip.js";
+import { SkillRegistry, SkillTool, ZipError, assertKey, parseSkill, r2Storage, renderCatalog, unzip, version } from "skillwasm";
 
 const MiB = 1024 * 1024;
 const LIMITS = {

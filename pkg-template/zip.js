@@ -1,5 +1,6 @@
-// A small zip reader for uploads, with no dependency: the central directory is read, and each
-// entry is stored or deflated (inflated with the runtime's DecompressionStream("deflate-raw")).
+// A small zip reader for skill folders uploaded or dropped as an archive, with no dependency: the
+// central directory is read, and each entry is stored or deflated (inflated with the runtime's
+// DecompressionStream("deflate-raw"), which Node, workerd and browsers all have).
 // Every size is checked while inflating, so a zip whose headers lie about sizes (a zip bomb)
 // stops at the limit. Not supported: zip64, encryption, methods other than stored and deflate.
 
@@ -57,12 +58,17 @@ async function inflate(data, max, name) {
   return out;
 }
 
+const DEFAULT_LIMITS = { fileBytes: 16 * 1024 * 1024, uploadBytes: 64 * 1024 * 1024, files: 10_000 };
+
 /**
- * The files of a zip: [{ path, bytes }] (directory entries left out).
- * @param {Uint8Array} zip
- * @param {{ fileBytes: number, uploadBytes: number, files: number }} limits
+ * The files of a zip: [{ path, bytes }] (directory entries left out). Throws a ZipError (status
+ * 400 for a malformed archive, 413 for one over a limit).
+ * @param {Uint8Array | ArrayBuffer} input
+ * @param {{ fileBytes?: number, uploadBytes?: number, files?: number }} [options]
  */
-export async function unzip(zip, limits) {
+export async function unzip(input, options = {}) {
+  const zip = input instanceof Uint8Array ? input : new Uint8Array(input);
+  const limits = { ...DEFAULT_LIMITS, ...options };
   const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
   let eocd = -1;
   for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
