@@ -15,6 +15,27 @@ use tsify::Tsify;
 
 pub const DEFAULT_TOOL_NAME: &str = "view_skill";
 
+/// The wrapper around skill content in a conversation; compaction finds it by these.
+pub const CONTENT_OPEN: &str = "<skill_content";
+pub const CONTENT_CLOSE: &str = "</skill_content>";
+/// How the answers to calls that loaded nothing begin (compaction leaves them alone).
+pub const UNKNOWN_SKILL_PREFIX: &str = "There is no skill named";
+pub const INVALID_INPUT_PREFIX: &str = "The input must be";
+
+/// `<skill_content name="...">`, or with a `status` (`already-loaded`, `compacted`, `reattached`).
+pub fn open_tag(name: &str, status: Option<&str>) -> String {
+    match status {
+        Some(s) => format!("{CONTENT_OPEN} name=\"{}\" status=\"{s}\">", escape_html(name)),
+        None => format!("{CONTENT_OPEN} name=\"{}\">", escape_html(name)),
+    }
+}
+
+/// Content that can neither close the wrapper around it nor open one a transcript scan would take
+/// for a skill's.
+pub fn neutralize_markup(text: &str) -> String {
+    text.replace(CONTENT_CLOSE, "&lt;/skill_content&gt;").replace(CONTENT_OPEN, "&lt;skill_content")
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 #[serde(rename_all = "camelCase", default)]
@@ -192,11 +213,10 @@ pub fn display_directory(meta: &SkillMeta, opts: &ToolOptions) -> String {
 pub fn wrap_activation(meta: &SkillMeta, body: &str, files: &crate::registry::SkillFiles, opts: &ToolOptions) -> String {
     let listing_failed = files.error.is_some();
     let (files, complete) = (&files.files, files.complete);
-    let name = escape_html(&meta.skill.name);
-    let mut out = format!("<skill_content name=\"{name}\">\n");
-    // The body is the author's Markdown, shown as written, except that it can neither close the
-    // wrapper nor open one that a transcript scan would take for a skill's.
-    out.push_str(&body.replace("</skill_content>", "&lt;/skill_content&gt;").replace("<skill_content", "&lt;skill_content"));
+    let mut out = open_tag(&meta.skill.name, None);
+    out.push('\n');
+    // The body is the author's Markdown, shown as written, except for the wrapper's markup.
+    out.push_str(&neutralize_markup(body));
     out.push_str("\n\n");
     out.push_str(&format!("Skill directory: {}\n", display_directory(meta, opts)));
     out.push_str(&format!(
@@ -222,15 +242,15 @@ pub fn wrap_activation(meta: &SkillMeta, body: &str, files: &crate::registry::Sk
         }
         out.push_str("</skill_resources>\n");
     }
-    out.push_str("</skill_content>");
+    out.push_str(CONTENT_CLOSE);
     out
 }
 
 /// A short result for instructions this session already has.
 pub fn already_loaded(meta: &SkillMeta, earlier: &Activation, opts: &ToolOptions) -> String {
     format!(
-        "<skill_content name=\"{}\" status=\"already-loaded\">The instructions of this skill were loaded earlier in this conversation (activation {}); follow them from there. Call {} with force: true to load them again.</skill_content>",
-        escape_html(&meta.skill.name),
+        "{}The instructions of this skill were loaded earlier in this conversation (activation {}); follow them from there. Call {} with force: true to load them again.{CONTENT_CLOSE}",
+        open_tag(&meta.skill.name, Some("already-loaded")),
         earlier.index,
         opts.tool_name
     )
@@ -324,15 +344,15 @@ pub fn plan(registry: &SkillRegistry, session: &SkillSession, input: &ToolInput,
 /// The answer to a call for a skill the tool does not offer: what exists instead.
 pub fn unknown_message(name: &str, visible: &[String]) -> String {
     if visible.is_empty() {
-        format!("There is no skill named '{name}'; no skills are available.")
+        format!("{UNKNOWN_SKILL_PREFIX} '{name}'; no skills are available.")
     } else {
-        format!("There is no skill named '{name}'. The skills are: {}.", visible.join(", "))
+        format!("{UNKNOWN_SKILL_PREFIX} '{name}'. The skills are: {}.", visible.join(", "))
     }
 }
 
 /// The answer to input that is not `{ name, path? }`.
 pub fn invalid_input(problem: &str, visible: &[String]) -> ToolResult {
-    let content = format!("The input must be {{ name, path? }} ({problem}). The skills are: {}.", visible.join(", "));
+    let content = format!("{INVALID_INPUT_PREFIX} {{ name, path? }} ({problem}). The skills are: {}.", visible.join(", "));
     let input = ToolInput::default();
     error_result(&input, Diagnostic::error("tool-input-invalid", content.clone()), content)
 }

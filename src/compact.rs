@@ -10,7 +10,7 @@
 //! too deep) is passed through unchanged and listed in the report's `skipped`, or, with
 //! `strict`, makes the operation fail with a diagnostic naming its index.
 
-use crate::catalog::{escape_html, estimate_tokens};
+use crate::catalog::estimate_tokens;
 use crate::model::Diagnostic;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -384,8 +384,7 @@ fn write_slot(root: &mut Value, slot: &Slot, text: String) {
 // ---------------------------------------------------------------------------------------------
 // <skill_content> blocks
 
-const OPEN: &str = "<skill_content";
-const CLOSE: &str = "</skill_content>";
+use crate::activate::{open_tag, CONTENT_CLOSE as CLOSE, CONTENT_OPEN as OPEN};
 
 #[derive(Debug, Clone)]
 struct Block {
@@ -457,13 +456,6 @@ fn parse_marker(text: &str) -> Option<String> {
         return None;
     }
     Some(v.get("skillName").and_then(Value::as_str).unwrap_or("").to_string())
-}
-
-fn open_tag(name: &str, status: Option<&str>) -> String {
-    match status {
-        Some(s) => format!("<skill_content name=\"{}\" status=\"{s}\">", escape_html(name)),
-        None => format!("<skill_content name=\"{}\">", escape_html(name)),
-    }
 }
 
 fn pointer_text(name: &str, first: usize) -> String {
@@ -755,7 +747,7 @@ fn tool_use(text: &str, name: Option<String>, path: Option<String>, is_error: bo
             }
             text_name = Some(b.name);
         }
-    } else if text.starts_with("There is no skill named") || text.starts_with("The input must be") {
+    } else if text.starts_with(crate::activate::UNKNOWN_SKILL_PREFIX) || text.starts_with(crate::activate::INVALID_INPUT_PREFIX) {
         kind = UseKind::Error;
     }
     let name = name.or(text_name).unwrap_or_default();
@@ -1205,7 +1197,7 @@ fn reattach_block(name: &str, content: &str, per: u32) -> Option<(String, usize)
             inner = trimmed.get(b.inner_start..b.inner_end).unwrap_or("");
         }
     }
-    let inner = inner.trim_matches('\n').replace(CLOSE, "&lt;/skill_content&gt;").replace(OPEN, "&lt;skill_content");
+    let inner = crate::activate::neutralize_markup(inner.trim_matches('\n'));
     let open = open_tag(name, Some("reattached"));
     let full = format!("{open}\n{inner}\n{CLOSE}");
     if estimate_tokens(&full) <= per {
