@@ -41,6 +41,12 @@ pub fn default_roots(client: Option<&str>) -> Vec<String> {
     roots
 }
 
+/// Directories discovery does not enter, and whose files are not a skill's: `.git/`,
+/// `node_modules/` and every other dot-directory.
+pub fn is_skipped_dir(segment: &str) -> bool {
+    segment.starts_with('.') || segment == "node_modules"
+}
+
 /// A root as a list prefix: `""` or ending in `/`.
 pub fn normalize_root(root: &str) -> String {
     let r = root.trim().trim_start_matches("./").trim_matches('/');
@@ -128,7 +134,7 @@ impl<'a> RootScan<'a> {
             let Some(rel) = e.key.strip_prefix(self.root) else { continue };
             let mut parts: Vec<&str> = rel.split('/').collect();
             let file = parts.pop().unwrap_or_default();
-            if parts.iter().any(|p| p.starts_with('.') || *p == "node_modules") {
+            if parts.iter().any(|p| is_skipped_dir(p)) {
                 continue;
             }
             // Count every directory on the way down, so the cap bounds the work done.

@@ -305,7 +305,8 @@ impl FilesRequest {
                 let files = rel
                     .into_iter()
                     .filter(|k| *k != "SKILL.md" && !nested.iter().any(|d| k.starts_with(d.as_str())))
-                    .filter(|k| !k.split('/').any(|seg| seg.starts_with('.') || seg == "node_modules"))
+                    // Hidden files and the contents of skipped directories are not resources.
+                    .filter(|k| !k.split('/').any(discover::is_skipped_dir))
                     .map(str::to_string)
                     .collect();
                 SkillFiles { files, complete: !stopped, error: None }

@@ -84,3 +84,22 @@ if (!existsSync(CORPUS)) {
     }
   });
 }
+
+test("metadata-only parsing (prefix copies across the boundary) agrees with full parsing", async () => {
+  const { parseSkills } = await importPkg();
+  const long = `---\nname: long\ndescription: ${"word ".repeat(1000)}\nlicense: MIT\n---\n${"body line\n".repeat(500)}`;
+  const short = `---\nname: short\ndescription: d\n---\n${"body line\n".repeat(500)}`;
+  const utf8 = new TextEncoder();
+  const inputs = [long, short, `---\nname: cut\ndescription: ${"é".repeat(1500)}\n---\nbody`].map((t) => utf8.encode(t));
+  const full = parseSkills(inputs);
+  const meta = parseSkills(inputs, { includeBody: false });
+  assert.equal(meta.length, 3);
+  for (let i = 0; i < 3; i++) {
+    assert.ok(full[i].skill && meta[i].skill, `input ${i}`);
+    const { body, ...rest } = full[i].skill;
+    assert.ok(body.length > 0);
+    assert.deepEqual(meta[i].skill, rest, `input ${i}`);
+    assert.deepEqual(meta[i].diagnostics, full[i].diagnostics, `input ${i}`);
+  }
+  assert.equal(meta[0].skill.license, "MIT", "the frontmatter longer than the first copy was read whole");
+});
