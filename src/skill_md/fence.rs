@@ -25,13 +25,8 @@ impl Split<'_> {
 
     /// The 1-based line where the body's text starts (after blank lines), without decoding it.
     pub fn body_line(&self) -> u32 {
-        let ws = self.body.iter().take_while(|b| b.is_ascii_whitespace()).count();
-        let mut line = self.body_first_line + self.body[..ws].iter().filter(|&&b| b == b'\n').count() as u32;
-        // Whitespace before the text on its own line is not a line of its own.
-        if ws == self.body.len() && ws > 0 && self.body[ws - 1] != b'\n' {
-            line = line.max(self.body_first_line);
-        }
-        line
+        let leading_newlines = self.body.iter().take_while(|b| b.is_ascii_whitespace()).filter(|&&b| b == b'\n').count();
+        self.body_first_line + leading_newlines as u32
     }
 
     /// The body, decoded, line endings normalised, trimmed.
