@@ -170,8 +170,10 @@ pub fn tool_definition(visible: &[String], catalog: Option<&str>, opts: &ToolOpt
     if visible.is_empty() {
         return None;
     }
-    let mut description = "Load a skill: call with a skill's name to get its instructions (and the list of its files), \
-         or with a name and a path relative to the skill's directory to read one of its files.".to_string();
+    let mut description =
+        "Load a skill: call with a skill's name to get its instructions (and the list of its files), \
+         or with a name and a path relative to the skill's directory to read one of its files."
+            .to_string();
     if let Some(c) = catalog {
         description.push_str("\n\n");
         description.push_str(c);
@@ -210,7 +212,12 @@ pub fn display_directory(meta: &SkillMeta, opts: &ToolOptions) -> String {
 }
 
 /// The instructions wrapped for the model.
-pub fn wrap_activation(meta: &SkillMeta, body: &str, files: &crate::registry::SkillFiles, opts: &ToolOptions) -> String {
+pub fn wrap_activation(
+    meta: &SkillMeta,
+    body: &str,
+    files: &crate::registry::SkillFiles,
+    opts: &ToolOptions,
+) -> String {
     let listing_failed = files.error.is_some();
     let (files, complete) = (&files.files, files.complete);
     let mut out = open_tag(&meta.skill.name, None);
@@ -297,11 +304,25 @@ pub async fn execute(
 /// the registry across an await).
 pub enum ToolPlan {
     Done(ToolResult),
-    Activate { meta: SkillMeta, file: crate::registry::FileRequest, files: Option<crate::registry::FilesRequest>, input: ToolInput },
-    Read { file: crate::registry::FileRequest, input: ToolInput },
+    Activate {
+        meta: SkillMeta,
+        file: crate::registry::FileRequest,
+        files: Option<crate::registry::FilesRequest>,
+        input: ToolInput,
+    },
+    Read {
+        file: crate::registry::FileRequest,
+        input: ToolInput,
+    },
 }
 
-pub fn plan(registry: &SkillRegistry, session: &SkillSession, input: &ToolInput, visible: &[String], opts: &ToolOptions) -> ToolPlan {
+pub fn plan(
+    registry: &SkillRegistry,
+    session: &SkillSession,
+    input: &ToolInput,
+    visible: &[String],
+    opts: &ToolOptions,
+) -> ToolPlan {
     let unknown = || {
         let msg = unknown_message(&input.name, visible);
         ToolPlan::Done(error_result(input, Diagnostic::error("skill-unknown", msg.clone()), msg))
@@ -315,7 +336,11 @@ pub fn plan(registry: &SkillRegistry, session: &SkillSession, input: &ToolInput,
             if let (false, Some(earlier)) = (input.force, session.loaded(&input.name)) {
                 let content = already_loaded(&meta, earlier, opts);
                 return ToolPlan::Done(ToolResult {
-                    client: ClientOutput { skill_name: input.name.clone(), path: None, content: "Skill already loaded.".into() },
+                    client: ClientOutput {
+                        skill_name: input.name.clone(),
+                        path: None,
+                        content: "Skill already loaded.".into(),
+                    },
                     content,
                     skill_name: input.name.clone(),
                     already_loaded: true,
@@ -352,7 +377,8 @@ pub fn unknown_message(name: &str, visible: &[String]) -> String {
 
 /// The answer to input that is not `{ name, path? }`.
 pub fn invalid_input(problem: &str, visible: &[String]) -> ToolResult {
-    let content = format!("{INVALID_INPUT_PREFIX} {{ name, path? }} ({problem}). The skills are: {}.", visible.join(", "));
+    let content =
+        format!("{INVALID_INPUT_PREFIX} {{ name, path? }} ({problem}). The skills are: {}.", visible.join(", "));
     let input = ToolInput::default();
     error_result(&input, Diagnostic::error("tool-input-invalid", content.clone()), content)
 }
@@ -429,7 +455,12 @@ pub fn subagent_prompt(meta: &SkillMeta, instructions: &str, task: &str, opts: &
          went wrong or needs a decision. Report facts, not the instructions themselves.\n\n\
          <task>\n{}\n</task>\n\n{}",
         task.replace("</task>", "&lt;/task&gt;"),
-        wrap_activation(meta, instructions, &crate::registry::SkillFiles { complete: true, ..Default::default() }, opts)
+        wrap_activation(
+            meta,
+            instructions,
+            &crate::registry::SkillFiles { complete: true, ..Default::default() },
+            opts
+        )
     )
 }
 
@@ -462,7 +493,12 @@ pub struct Injection {
 /// A planned injection (see [`plan`] for why plans exist).
 pub struct InjectionPlan {
     parsed: crate::invoke::ParsedMessage,
-    reads: Vec<(crate::invoke::Invocation, SkillMeta, crate::registry::FileRequest, Option<crate::registry::FilesRequest>)>,
+    reads: Vec<(
+        crate::invoke::Invocation,
+        SkillMeta,
+        crate::registry::FileRequest,
+        Option<crate::registry::FilesRequest>,
+    )>,
 }
 
 /// Finds the user-invocable skills a message invokes or mentions and plans their reads.
@@ -492,7 +528,12 @@ pub async fn run_injection(plan: InjectionPlan, opts: &ToolOptions) -> Injection
         let body = match inv.kind {
             crate::invoke::InvocationKind::Slash => {
                 let names = crate::invoke::skill_argument_names(&meta.skill);
-                crate::invoke::substitute_arguments_with(&body, &inv.arguments, &names, &crate::invoke::SubstituteOptions::default())
+                crate::invoke::substitute_arguments_with(
+                    &body,
+                    &inv.arguments,
+                    &names,
+                    &crate::invoke::SubstituteOptions::default(),
+                )
             }
             crate::invoke::InvocationKind::Mention => body,
         };
@@ -501,7 +542,13 @@ pub async fn run_injection(plan: InjectionPlan, opts: &ToolOptions) -> Injection
             None => Default::default(),
         };
         let content = wrap_activation(&meta, &body, &listed, opts);
-        out.injected.push(Injected { name: inv.name, kind: inv.kind, arguments: inv.arguments, content, size: fetched.size });
+        out.injected.push(Injected {
+            name: inv.name,
+            kind: inv.kind,
+            arguments: inv.arguments,
+            content,
+            size: fetched.size,
+        });
     }
     out
 }

@@ -265,7 +265,11 @@ fn render(items: &[Item<'_>], format: CatalogFormat) -> String {
         CatalogFormat::Reference => {
             let entries: Vec<CatalogEntry> = items
                 .iter()
-                .map(|i| CatalogEntry { name: i.name.to_string(), description: i.description.clone(), location: i.location.unwrap_or("").to_string() })
+                .map(|i| CatalogEntry {
+                    name: i.name.to_string(),
+                    description: i.description.clone(),
+                    location: i.location.unwrap_or("").to_string(),
+                })
                 .collect();
             out = to_prompt(&entries);
         }
@@ -277,7 +281,10 @@ fn render(items: &[Item<'_>], format: CatalogFormat) -> String {
                 #[serde(skip_serializing_if = "Option::is_none")]
                 location: Option<&'a str>,
             }
-            let list: Vec<JsonItem> = items.iter().map(|i| JsonItem { name: i.name, description: &i.description, location: i.location }).collect();
+            let list: Vec<JsonItem> = items
+                .iter()
+                .map(|i| JsonItem { name: i.name, description: &i.description, location: i.location })
+                .collect();
             out = serde_json::to_string(&list).unwrap_or_default();
         }
         CatalogFormat::Markdown => {
@@ -305,7 +312,11 @@ fn render(items: &[Item<'_>], format: CatalogFormat) -> String {
 pub fn localized_description<'a>(meta: &'a SkillMeta, locale: Option<&str>) -> &'a str {
     if let Some(loc) = locale.map(|l| l.trim().replace('_', "-").to_ascii_lowercase()).filter(|l| !l.is_empty()) {
         let find = |want: &str| {
-            meta.skill.localized_descriptions.iter().find(|(k, _)| k.replace('_', "-").to_ascii_lowercase() == want).map(|(_, v)| v.as_str())
+            meta.skill
+                .localized_descriptions
+                .iter()
+                .find(|(k, _)| k.replace('_', "-").to_ascii_lowercase() == want)
+                .map(|(_, v)| v.as_str())
         };
         if let Some(d) = find(&loc).or_else(|| loc.split('-').next().and_then(find)) {
             return d;
@@ -320,14 +331,18 @@ pub fn filter<'a>(
     opts: &CatalogOptions,
     permitted: &dyn Fn(&SkillMeta) -> bool,
 ) -> (Vec<&'a SkillMeta>, Vec<HiddenSkill>, Vec<Diagnostic>) {
-    let tiers: Vec<String> = opts.tiers.clone().unwrap_or_else(|| DEFAULT_TIERS.iter().map(|t| t.to_string()).collect());
+    let tiers: Vec<String> =
+        opts.tiers.clone().unwrap_or_else(|| DEFAULT_TIERS.iter().map(|t| t.to_string()).collect());
     let rank = |t: &str| tiers.iter().position(|x| x.eq_ignore_ascii_case(t.trim()));
     let mut diagnostics = Vec::new();
     let model_rank = match opts.model_tier.as_deref() {
         Some(t) => {
             let r = rank(t);
             if r.is_none() {
-                diagnostics.push(Diagnostic::warning("tier-unknown", format!("the model tier '{t}' is not one of {}; min_tier is not applied", tiers.join(", "))));
+                diagnostics.push(Diagnostic::warning(
+                    "tier-unknown",
+                    format!("the model tier '{t}' is not one of {}; min_tier is not applied", tiers.join(", ")),
+                ));
             }
             r
         }
@@ -336,7 +351,9 @@ pub fn filter<'a>(
     let host = opts.host_version.as_deref().and_then(parse_version);
     let mut shown = Vec::new();
     let mut hidden = Vec::new();
-    let mut hide = |m: &SkillMeta, reason: &str, message: String| hidden.push(HiddenSkill { name: m.skill.name.clone(), reason: reason.into(), message });
+    let mut hide = |m: &SkillMeta, reason: &str, message: String| {
+        hidden.push(HiddenSkill { name: m.skill.name.clone(), reason: reason.into(), message })
+    };
     for m in metas {
         let s = &m.skill;
         if opts.disabled.iter().any(|d| d == &s.name) {
@@ -344,12 +361,19 @@ pub fn filter<'a>(
             continue;
         }
         if s.disable_model_invocation {
-            hide(m, "model-invocation-disabled", "disable-model-invocation: true (the user can still invoke it)".into());
+            hide(
+                m,
+                "model-invocation-disabled",
+                "disable-model-invocation: true (the user can still invoke it)".into(),
+            );
             continue;
         }
         if let Some(min) = s.min_tier.as_deref() {
             match (rank(min), model_rank) {
-                (None, _) => diagnostics.push(Diagnostic::warning("tier-unknown", format!("skill '{}' asks for min_tier '{min}', which is not one of {}", s.name, tiers.join(", ")))),
+                (None, _) => diagnostics.push(Diagnostic::warning(
+                    "tier-unknown",
+                    format!("skill '{}' asks for min_tier '{min}', which is not one of {}", s.name, tiers.join(", ")),
+                )),
                 (Some(need), Some(have)) if need > have => {
                     hide(m, "tier", format!("needs a {min} model or better"));
                     continue;
@@ -359,7 +383,15 @@ pub fn filter<'a>(
         }
         if let (Some(range), Some(host)) = (s.compatibility.as_deref().and_then(parse_range), host.as_ref()) {
             if !range.iter().all(|(op, v)| op.holds(host, v)) {
-                hide(m, "compatibility", format!("compatibility '{}' excludes host version {}", s.compatibility.as_deref().unwrap_or(""), opts.host_version.as_deref().unwrap_or("")));
+                hide(
+                    m,
+                    "compatibility",
+                    format!(
+                        "compatibility '{}' excludes host version {}",
+                        s.compatibility.as_deref().unwrap_or(""),
+                        opts.host_version.as_deref().unwrap_or("")
+                    ),
+                );
                 continue;
             }
         }
@@ -373,7 +405,11 @@ pub fn filter<'a>(
 }
 
 /// Renders the catalog of the skills `filter` lets through, within the budget.
-pub fn render_catalog(metas: &[SkillMeta], opts: &CatalogOptions, permitted: &dyn Fn(&SkillMeta) -> bool) -> CatalogResult {
+pub fn render_catalog(
+    metas: &[SkillMeta],
+    opts: &CatalogOptions,
+    permitted: &dyn Fn(&SkillMeta) -> bool,
+) -> CatalogResult {
     let (shown, hidden, diagnostics) = filter(metas, opts, permitted);
     let mut result = CatalogResult { hidden, diagnostics, ..CatalogResult::default() };
     let mut items: Vec<Item> = shown
@@ -388,7 +424,8 @@ pub fn render_catalog(metas: &[SkillMeta], opts: &CatalogOptions, permitted: &dy
         return result;
     }
     let fits = |text: &str| {
-        opts.budget_chars.is_none_or(|b| text.chars().count() as u32 <= b) && opts.budget_tokens.is_none_or(|b| estimate_tokens(text) <= b)
+        opts.budget_chars.is_none_or(|b| text.chars().count() as u32 <= b)
+            && opts.budget_tokens.is_none_or(|b| estimate_tokens(text) <= b)
     };
     let mut text = render(&items, opts.format);
     if !fits(&text) {
@@ -412,26 +449,36 @@ pub fn render_catalog(metas: &[SkillMeta], opts: &CatalogOptions, permitted: &dy
             }
         }
         apply(&mut items, lo);
-        result.shortened = items.iter().zip(&originals).filter(|(i, o)| &i.description != *o).map(|(i, _)| i.name.to_string()).collect();
+        result.shortened = items
+            .iter()
+            .zip(&originals)
+            .filter(|(i, o)| &i.description != *o)
+            .map(|(i, _)| i.name.to_string())
+            .collect();
         text = render(&items, opts.format);
         // 2. Drop skills, least important first, until it fits.
         let importance = |name: &str| opts.priority.iter().position(|p| p == name).unwrap_or(usize::MAX);
         while !fits(&text) && !items.is_empty() {
-            let victim = (0..items.len()).max_by(|&a, &b| importance(items[a].name).cmp(&importance(items[b].name)).then(items[a].name.cmp(items[b].name)));
+            let victim = (0..items.len()).max_by(|&a, &b| {
+                importance(items[a].name).cmp(&importance(items[b].name)).then(items[a].name.cmp(items[b].name))
+            });
             let Some(v) = victim else { break };
             result.dropped.push(items.remove(v).name.to_string());
             text = render(&items, opts.format);
         }
         result.shortened.retain(|n| !result.dropped.contains(n));
         if items.is_empty() {
-            result.diagnostics.push(Diagnostic::warning("catalog-budget", "no skill fits the budget; the catalog is empty"));
+            result
+                .diagnostics
+                .push(Diagnostic::warning("catalog-budget", "no skill fits the budget; the catalog is empty"));
             return result;
         }
     }
     result.skills = items.iter().map(|i| i.name.to_string()).collect();
     result.chars = text.chars().count() as u32;
     result.tokens = estimate_tokens(&text);
-    result.instructions = Some(opts.instructions.clone().unwrap_or_else(|| instructions(opts.activation, &opts.tool_name)));
+    result.instructions =
+        Some(opts.instructions.clone().unwrap_or_else(|| instructions(opts.activation, &opts.tool_name)));
     result.text = Some(text);
     result
 }
@@ -460,12 +507,14 @@ pub fn instructions(style: ActivationStyle, tool_name: &str) -> String {
              file the instructions mention, call `{tool_name}` again with the skill's name and the \
              file's relative path."
         ),
-        ActivationStyle::Read => "You have skills: folders of instructions, scripts and references for particular tasks. \
+        ActivationStyle::Read => {
+            "You have skills: folders of instructions, scripts and references for particular tasks. \
              The catalog lists each skill's name, what it is for and where its SKILL.md is. When a \
              task matches a skill's description, read that SKILL.md before you start and follow it. \
              Read a skill only when it is relevant. Relative paths in a skill resolve against the \
              directory that holds its SKILL.md."
-            .to_string(),
+                .to_string()
+        }
     }
 }
 
@@ -493,7 +542,10 @@ impl Op {
 
 fn cmp_versions(a: &[u64], b: &[u64]) -> std::cmp::Ordering {
     let n = a.len().max(b.len());
-    (0..n).map(|i| a.get(i).copied().unwrap_or(0).cmp(&b.get(i).copied().unwrap_or(0))).find(|o| o.is_ne()).unwrap_or(std::cmp::Ordering::Equal)
+    (0..n)
+        .map(|i| a.get(i).copied().unwrap_or(0).cmp(&b.get(i).copied().unwrap_or(0)))
+        .find(|o| o.is_ne())
+        .unwrap_or(std::cmp::Ordering::Equal)
 }
 
 /// `1.2.3`, `v1.2` -> [1, 2, 3]; None when it is not a plain version.

@@ -263,12 +263,14 @@ pub fn detect_format(transcript: &Value) -> Option<TranscriptFormat> {
                 for p in parts {
                     let Some(po) = p.as_object() else { continue };
                     match po.get("type").and_then(Value::as_str).unwrap_or("") {
-                        "tool-call" | "tool-result" | "reasoning" | "file" | "tool-approval-request" | "tool-approval-response" => {
-                            return Some(TranscriptFormat::AiSdk)
-                        }
-                        "tool_use" | "tool_result" | "thinking" | "redacted_thinking" | "server_tool_use" | "document" => {
-                            return Some(TranscriptFormat::Anthropic)
-                        }
+                        "tool-call"
+                        | "tool-result"
+                        | "reasoning"
+                        | "file"
+                        | "tool-approval-request"
+                        | "tool-approval-response" => return Some(TranscriptFormat::AiSdk),
+                        "tool_use" | "tool_result" | "thinking" | "redacted_thinking" | "server_tool_use"
+                        | "document" => return Some(TranscriptFormat::Anthropic),
                         "image_url" | "input_audio" | "refusal" => return Some(TranscriptFormat::OpenAi),
                         "image" if po.contains_key("source") => return Some(TranscriptFormat::Anthropic),
                         "image" if po.contains_key("image") => return Some(TranscriptFormat::AiSdk),
@@ -350,7 +352,9 @@ fn write_slot(root: &mut Value, slot: &Slot, text: String) {
                 parent.insert(slot.key.to_string(), Value::String(text));
                 return;
             };
-            let is_text = |p: &Value| p.get("type").and_then(Value::as_str) == Some("text") && p.get("text").is_some_and(Value::is_string);
+            let is_text = |p: &Value| {
+                p.get("type").and_then(Value::as_str) == Some("text") && p.get("text").is_some_and(Value::is_string)
+            };
             let mut text = Some(text);
             let mut kept = Vec::with_capacity(parts.len());
             for mut p in std::mem::take(parts) {
@@ -400,7 +404,12 @@ fn unescape(s: &str) -> String {
     if !s.contains('&') {
         return s.to_string();
     }
-    s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#x27;", "'").replace("&#39;", "'").replace("&amp;", "&")
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
 }
 
 fn attr(tag: &str, key: &str) -> Option<String> {
@@ -432,7 +441,14 @@ fn blocks(s: &str) -> Vec<Block> {
             continue;
         };
         let Some(close) = s.get(gt + 1..).and_then(|r| r.find(CLOSE)).map(|c| gt + 1 + c) else { break };
-        out.push(Block { start, end: close + CLOSE.len(), inner_start: gt + 1, inner_end: close, name, status: attr(tag, "status") });
+        out.push(Block {
+            start,
+            end: close + CLOSE.len(),
+            inner_start: gt + 1,
+            inner_end: close,
+            name,
+            status: attr(tag, "status"),
+        });
         pos = close + CLOSE.len();
     }
     out
@@ -592,43 +608,53 @@ fn user_texts(i: usize, m: &Value, out: &mut MsgParts) {
 }
 
 fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Result<(String, MsgParts), Problem> {
-    let Some(obj) = m.as_object() else { return Err(bad("message-not-object", format!("the message is {}, not an object", type_name(m)))) };
-    let Some(role) = obj.get("role").and_then(Value::as_str) else { return Err(bad("bad-role", "the message has no role")) };
+    let Some(obj) = m.as_object() else {
+        return Err(bad("message-not-object", format!("the message is {}, not an object", type_name(m))));
+    };
+    let Some(role) = obj.get("role").and_then(Value::as_str) else {
+        return Err(bad("bad-role", "the message has no role"));
+    };
     let content = obj.get("content");
     let mut out = MsgParts::default();
     match format {
-        TranscriptFormat::OpenAi => {
-            match role {
-                "system" | "developer" | "function" => content_kind(content, true, true)?,
-                "user" => {
-                    content_kind(content, false, true)?;
-                    user_texts(i, m, &mut out);
-                }
-                "assistant" => {
-                    content_kind(content, true, true)?;
-                    match obj.get("tool_calls") {
-                        None | Some(Value::Null) => {}
-                        Some(Value::Array(calls)) => {
-                            for (j, c) in calls.iter().enumerate() {
-                                let Some(id) = str_field(c, "id") else { return Err(bad("bad-tool-call", format!("tool call {j} has no id"))) };
-                                let f = c.get("function").or_else(|| c.get("custom"));
-                                let tool = f.and_then(|f| str_field(f, "name")).unwrap_or("").to_string();
-                                let input = f.and_then(|f| f.get("arguments").or_else(|| f.get("input"))).cloned();
-                                out.calls.push(Call { index: i, id: id.to_string(), tool, input });
-                            }
-                        }
-                        Some(other) => return Err(bad("bad-tool-call", format!("tool_calls is {}", type_name(other)))),
-                    }
-                }
-                "tool" => {
-                    content_kind(content, true, true)?;
-                    let Some(id) = str_field(m, "tool_call_id") else { return Err(bad("bad-tool-result", "the tool message has no tool_call_id")) };
-                    let kind = if matches!(content, Some(Value::Array(_))) { SlotKind::Parts } else { SlotKind::Str };
-                    out.results.push(ResultRef { id: id.to_string(), slot: Slot { parent: ptr(i, ""), key: "content", kind }, is_error: false });
-                }
-                other => return Err(bad("unknown-role", format!("unknown role \"{other}\" for OpenAI messages"))),
+        TranscriptFormat::OpenAi => match role {
+            "system" | "developer" | "function" => content_kind(content, true, true)?,
+            "user" => {
+                content_kind(content, false, true)?;
+                user_texts(i, m, &mut out);
             }
-        }
+            "assistant" => {
+                content_kind(content, true, true)?;
+                match obj.get("tool_calls") {
+                    None | Some(Value::Null) => {}
+                    Some(Value::Array(calls)) => {
+                        for (j, c) in calls.iter().enumerate() {
+                            let Some(id) = str_field(c, "id") else {
+                                return Err(bad("bad-tool-call", format!("tool call {j} has no id")));
+                            };
+                            let f = c.get("function").or_else(|| c.get("custom"));
+                            let tool = f.and_then(|f| str_field(f, "name")).unwrap_or("").to_string();
+                            let input = f.and_then(|f| f.get("arguments").or_else(|| f.get("input"))).cloned();
+                            out.calls.push(Call { index: i, id: id.to_string(), tool, input });
+                        }
+                    }
+                    Some(other) => return Err(bad("bad-tool-call", format!("tool_calls is {}", type_name(other)))),
+                }
+            }
+            "tool" => {
+                content_kind(content, true, true)?;
+                let Some(id) = str_field(m, "tool_call_id") else {
+                    return Err(bad("bad-tool-result", "the tool message has no tool_call_id"));
+                };
+                let kind = if matches!(content, Some(Value::Array(_))) { SlotKind::Parts } else { SlotKind::Str };
+                out.results.push(ResultRef {
+                    id: id.to_string(),
+                    slot: Slot { parent: ptr(i, ""), key: "content", kind },
+                    is_error: false,
+                });
+            }
+            other => return Err(bad("unknown-role", format!("unknown role \"{other}\" for OpenAI messages"))),
+        },
         TranscriptFormat::AiSdk => match role {
             "system" => content_kind(content, false, true)?,
             "user" => {
@@ -640,12 +666,21 @@ fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Result<(String
                 for (j, p) in content.and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]).iter().enumerate() {
                     match str_field(p, "type") {
                         Some("tool-call") if role == "assistant" => {
-                            let Some(id) = str_field(p, "toolCallId") else { return Err(bad("bad-tool-call", format!("tool-call part {j} has no toolCallId"))) };
+                            let Some(id) = str_field(p, "toolCallId") else {
+                                return Err(bad("bad-tool-call", format!("tool-call part {j} has no toolCallId")));
+                            };
                             let tool = str_field(p, "toolName").unwrap_or("").to_string();
-                            out.calls.push(Call { index: i, id: id.to_string(), tool, input: p.get("input").or_else(|| p.get("args")).cloned() });
+                            out.calls.push(Call {
+                                index: i,
+                                id: id.to_string(),
+                                tool,
+                                input: p.get("input").or_else(|| p.get("args")).cloned(),
+                            });
                         }
                         Some("tool-result") if role == "tool" => {
-                            let Some(id) = str_field(p, "toolCallId") else { return Err(bad("bad-tool-result", format!("tool-result part {j} has no toolCallId"))) };
+                            let Some(id) = str_field(p, "toolCallId") else {
+                                return Err(bad("bad-tool-result", format!("tool-result part {j} has no toolCallId")));
+                            };
                             let part = ptr(i, &format!("/content/{j}"));
                             let (slot, is_error) = match p.get("output") {
                                 Some(o @ Value::Object(_)) => {
@@ -653,13 +688,25 @@ fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Result<(String
                                     let is_error = t.starts_with("error");
                                     let out_ptr = format!("{part}/output");
                                     match (t, o.get("value")) {
-                                        ("content", _) => (Slot { parent: out_ptr, key: "value", kind: SlotKind::Parts }, is_error),
-                                        (_, Some(Value::String(_))) | ("text" | "error-text", _) => (Slot { parent: out_ptr, key: "value", kind: SlotKind::Str }, is_error),
+                                        ("content", _) => {
+                                            (Slot { parent: out_ptr, key: "value", kind: SlotKind::Parts }, is_error)
+                                        }
+                                        (_, Some(Value::String(_))) | ("text" | "error-text", _) => {
+                                            (Slot { parent: out_ptr, key: "value", kind: SlotKind::Str }, is_error)
+                                        }
                                         _ => (Slot { parent: part, key: "output", kind: SlotKind::AiJson }, is_error),
                                     }
                                 }
-                                Some(other) => return Err(bad("bad-tool-result", format!("tool-result part {j}: output is {}", type_name(other)))),
-                                None => (Slot { parent: part, key: "result", kind: SlotKind::Str }, p.get("isError") == Some(&Value::Bool(true))),
+                                Some(other) => {
+                                    return Err(bad(
+                                        "bad-tool-result",
+                                        format!("tool-result part {j}: output is {}", type_name(other)),
+                                    ))
+                                }
+                                None => (
+                                    Slot { parent: part, key: "result", kind: SlotKind::Str },
+                                    p.get("isError") == Some(&Value::Bool(true)),
+                                ),
                             };
                             out.results.push(ResultRef { id: id.to_string(), slot, is_error });
                         }
@@ -679,24 +726,43 @@ fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Result<(String
                 for (j, p) in content.and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]).iter().enumerate() {
                     match str_field(p, "type") {
                         Some("tool_use") if role == "assistant" => {
-                            let Some(id) = str_field(p, "id") else { return Err(bad("bad-tool-call", format!("tool_use block {j} has no id"))) };
+                            let Some(id) = str_field(p, "id") else {
+                                return Err(bad("bad-tool-call", format!("tool_use block {j} has no id")));
+                            };
                             let tool = str_field(p, "name").unwrap_or("").to_string();
                             out.calls.push(Call { index: i, id: id.to_string(), tool, input: p.get("input").cloned() });
                         }
                         Some("tool_result") if role == "user" => {
-                            let Some(id) = str_field(p, "tool_use_id") else { return Err(bad("bad-tool-result", format!("tool_result block {j} has no tool_use_id"))) };
+                            let Some(id) = str_field(p, "tool_use_id") else {
+                                return Err(bad(
+                                    "bad-tool-result",
+                                    format!("tool_result block {j} has no tool_use_id"),
+                                ));
+                            };
                             let kind = match p.get("content") {
                                 Some(Value::Array(a)) => {
                                     if a.iter().any(|x| !x.is_object()) {
-                                        return Err(bad("bad-content", format!("tool_result block {j}: a content block is not an object")));
+                                        return Err(bad(
+                                            "bad-content",
+                                            format!("tool_result block {j}: a content block is not an object"),
+                                        ));
                                     }
                                     SlotKind::Parts
                                 }
                                 None | Some(Value::Null) | Some(Value::String(_)) => SlotKind::Str,
-                                Some(other) => return Err(bad("bad-content", format!("tool_result block {j}: content is {}", type_name(other)))),
+                                Some(other) => {
+                                    return Err(bad(
+                                        "bad-content",
+                                        format!("tool_result block {j}: content is {}", type_name(other)),
+                                    ))
+                                }
                             };
                             let slot = Slot { parent: ptr(i, &format!("/content/{j}")), key: "content", kind };
-                            out.results.push(ResultRef { id: id.to_string(), slot, is_error: p.get("is_error") == Some(&Value::Bool(true)) });
+                            out.results.push(ResultRef {
+                                id: id.to_string(),
+                                slot,
+                                is_error: p.get("is_error") == Some(&Value::Bool(true)),
+                            });
                         }
                         _ => {}
                     }
@@ -720,7 +786,12 @@ fn text_stats(s: &str) -> (usize, usize, u32) {
     (s.chars().count(), s.lines().count(), estimate_tokens(s))
 }
 
-fn tool_use(text: &str, name: Option<String>, path: Option<String>, is_error: bool) -> (UseKind, String, (usize, usize), Option<String>) {
+fn tool_use(
+    text: &str,
+    name: Option<String>,
+    path: Option<String>,
+    is_error: bool,
+) -> (UseKind, String, (usize, usize), Option<String>) {
     let len = text.len();
     let lead = text.len() - text.trim_start().len();
     let mut kind = UseKind::Activation;
@@ -747,7 +818,9 @@ fn tool_use(text: &str, name: Option<String>, path: Option<String>, is_error: bo
             }
             text_name = Some(b.name);
         }
-    } else if text.starts_with(crate::activate::UNKNOWN_SKILL_PREFIX) || text.starts_with(crate::activate::INVALID_INPUT_PREFIX) {
+    } else if text.starts_with(crate::activate::UNKNOWN_SKILL_PREFIX)
+        || text.starts_with(crate::activate::INVALID_INPUT_PREFIX)
+    {
         kind = UseKind::Error;
     }
     let name = name.or(text_name).unwrap_or_default();
@@ -756,14 +829,20 @@ fn tool_use(text: &str, name: Option<String>, path: Option<String>, is_error: bo
 
 fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analysis, Diagnostic> {
     let Some(messages) = transcript.as_array() else {
-        return Err(Diagnostic::error("transcript-not-array", format!("the transcript is {}, not an array of messages", type_name(transcript))));
+        return Err(Diagnostic::error(
+            "transcript-not-array",
+            format!("the transcript is {}, not an array of messages", type_name(transcript)),
+        ));
     };
     let mut notes = Vec::new();
     let format = match opts.format.or_else(|| detect_format(transcript)) {
         Some(f) => f,
         None => {
             if !messages.is_empty() {
-                notes.push(Diagnostic::info("format-assumed", "nothing in the transcript tells its format; read as AI SDK messages"));
+                notes.push(Diagnostic::info(
+                    "format-assumed",
+                    "nothing in the transcript tells its format; read as AI SDK messages",
+                ));
             }
             TranscriptFormat::AiSdk
         }
@@ -778,7 +857,10 @@ fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analysis, Diagno
         let mut size = 0usize;
         let read = measure(m, 0, &mut size, opts.max_message_chars).and_then(|_| read_message(i, m, format));
         let read = read.and_then(|(role, parts)| match parts.results.iter().find(|r| !calls.contains_key(&r.id)) {
-            Some(r) => Err(bad("orphan-tool-result", format!("the tool result for call \"{}\" has no matching tool call before it", r.id))),
+            Some(r) => Err(bad(
+                "orphan-tool-result",
+                format!("the tool result for call \"{}\" has no matching tool call before it", r.id),
+            )),
             None => Ok((role, parts)),
         });
         let role = m.get("role").and_then(Value::as_str).unwrap_or("").to_string();
@@ -786,12 +868,13 @@ fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analysis, Diagno
             Ok((_, p)) => (Some(p), None),
             Err(p) => (None, Some(p)),
         };
-        let (chars, tokens) = if problem.as_ref().is_some_and(|p| p.0 == "message-too-deep" || p.0 == "message-too-large") {
-            (size, (size as u64).div_ceil(4).min(u32::MAX as u64) as u32)
-        } else {
-            let s = m.to_string();
-            (s.chars().count(), estimate_tokens(&s))
-        };
+        let (chars, tokens) =
+            if problem.as_ref().is_some_and(|p| p.0 == "message-too-deep" || p.0 == "message-too-large") {
+                (size, (size as u64).div_ceil(4).min(u32::MAX as u64) as u32)
+            } else {
+                let s = m.to_string();
+                (s.chars().count(), estimate_tokens(&s))
+            };
         info.push(MsgInfo { role, chars, tokens, skipped: problem.is_some() });
         if let Some((code, msg)) = problem {
             let message = format!("message {i}: {msg}");
@@ -811,7 +894,12 @@ fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analysis, Diagno
             let (chars, lines, tokens) = text_stats(&text);
             let waiting = pending.remove(&r.id).filter(|&k| uses.get(k).is_some_and(|u| u.slot.is_none()));
             if let Some(u) = waiting.and_then(|k| uses.get_mut(k)) {
-                let (kind, name, inner, status) = tool_use(&text, Some(u.public.name.clone()).filter(|n| !n.is_empty()), u.public.path.clone(), r.is_error);
+                let (kind, name, inner, status) = tool_use(
+                    &text,
+                    Some(u.public.name.clone()).filter(|n| !n.is_empty()),
+                    u.public.path.clone(),
+                    r.is_error,
+                );
                 u.public = SkillUse { name, result_index: Some(i), chars, lines, tokens, kind, ..u.public.clone() };
                 u.slot = Some(r.slot);
                 u.text = text;
@@ -821,10 +909,21 @@ fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analysis, Diagno
                 // A second result for the same call: read it on its own.
                 let input = input_object(call.input.as_ref());
                 let name = input.as_ref().and_then(|v| str_field(v, "name")).map(str::to_string);
-                let path = input.as_ref().and_then(|v| str_field(v, "path")).filter(|p| !p.is_empty()).map(str::to_string);
+                let path =
+                    input.as_ref().and_then(|v| str_field(v, "path")).filter(|p| !p.is_empty()).map(str::to_string);
                 let (kind, name, inner, status) = tool_use(&text, name, path.clone(), r.is_error);
                 uses.push(Use {
-                    public: SkillUse { name, path, call_index: Some(call.index), result_index: Some(i), call_id: Some(r.id.clone()), chars, lines, tokens, kind },
+                    public: SkillUse {
+                        name,
+                        path,
+                        call_index: Some(call.index),
+                        result_index: Some(i),
+                        call_id: Some(r.id.clone()),
+                        chars,
+                        lines,
+                        tokens,
+                        kind,
+                    },
                     slot: Some(r.slot),
                     span: None,
                     text,
@@ -847,7 +946,17 @@ fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analysis, Diagno
                     _ => UseKind::Injected,
                 };
                 uses.push(Use {
-                    public: SkillUse { name: b.name.clone(), path: None, call_index: None, result_index: Some(i), call_id: None, chars, lines, tokens, kind },
+                    public: SkillUse {
+                        name: b.name.clone(),
+                        path: None,
+                        call_index: None,
+                        result_index: Some(i),
+                        call_id: None,
+                        chars,
+                        lines,
+                        tokens,
+                        kind,
+                    },
                     slot: Some(slot.clone()),
                     span: Some((b.start, b.end)),
                     text: block,
@@ -860,11 +969,22 @@ fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analysis, Diagno
             if opts.tool_name.contains(&c.tool) {
                 let input = input_object(c.input.as_ref());
                 let name = input.as_ref().and_then(|v| str_field(v, "name")).unwrap_or("").to_string();
-                let path = input.as_ref().and_then(|v| str_field(v, "path")).filter(|p| !p.is_empty()).map(str::to_string);
+                let path =
+                    input.as_ref().and_then(|v| str_field(v, "path")).filter(|p| !p.is_empty()).map(str::to_string);
                 let kind = if path.is_some() { UseKind::File } else { UseKind::Activation };
                 pending.insert(c.id.clone(), uses.len());
                 uses.push(Use {
-                    public: SkillUse { name, path, call_index: Some(i), result_index: None, call_id: Some(c.id.clone()), chars: 0, lines: 0, tokens: 0, kind },
+                    public: SkillUse {
+                        name,
+                        path,
+                        call_index: Some(i),
+                        result_index: None,
+                        call_id: Some(c.id.clone()),
+                        chars: 0,
+                        lines: 0,
+                        tokens: 0,
+                        kind,
+                    },
                     slot: None,
                     span: None,
                     text: String::new(),
@@ -986,7 +1106,12 @@ fn base_report(a: &Analysis) -> CompactReport {
 /// transcript order.
 pub fn find(transcript: &Value, opts: &CompactOptions) -> Result<Found, Diagnostic> {
     let a = analyse(transcript, opts)?;
-    Ok(Found { format: a.format, uses: a.uses.into_iter().map(|u| u.public).collect(), skipped: a.skipped, notes: a.notes })
+    Ok(Found {
+        format: a.format,
+        uses: a.uses.into_iter().map(|u| u.public).collect(),
+        skipped: a.skipped,
+        notes: a.notes,
+    })
 }
 
 /// Replaces the instructions of path-omitted skill calls, and injected blocks, with a metadata
@@ -1132,7 +1257,8 @@ pub fn prune(transcript: &Value, budget_tokens: u64, opts: &CompactOptions) -> R
         }
     }
     let droppable = |i: usize| roots.get(i).and_then(|&r| keep_root.get(r)).is_some_and(|k| !k);
-    let kept_tokens: u64 = a.info.iter().enumerate().filter(|(i, _)| !droppable(*i)).map(|(_, m)| m.tokens as u64).sum();
+    let kept_tokens: u64 =
+        a.info.iter().enumerate().filter(|(i, _)| !droppable(*i)).map(|(_, m)| m.tokens as u64).sum();
     if kept_tokens > budget_tokens {
         report.fits = Some(false);
         report.notes.push(Diagnostic::warning(
@@ -1237,14 +1363,22 @@ fn reattach_block(name: &str, content: &str, per: u32) -> Option<(String, usize)
 /// skill in `contents` (newest last) whose instructions are no longer in the transcript in full,
 /// each cut to `per_skill_tokens`, the most recent first until `total_tokens`. Blocks carry
 /// `status="reattached"`. Running it again on its own output changes nothing.
-pub fn reattach(transcript: &Value, contents: &[SkillContent], catalog: Option<&str>, opts: &CompactOptions) -> Result<Compacted, Diagnostic> {
+pub fn reattach(
+    transcript: &Value,
+    contents: &[SkillContent],
+    catalog: Option<&str>,
+    opts: &CompactOptions,
+) -> Result<Compacted, Diagnostic> {
     let a = analyse(transcript, opts)?;
     let mut report = base_report(&a);
     let present: HashSet<&str> = a
         .uses
         .iter()
         .filter(|u| u.slot.is_some())
-        .filter(|u| u.public.kind == UseKind::Activation || (u.public.kind == UseKind::Injected && u.status.as_deref() != Some("reattached")))
+        .filter(|u| {
+            u.public.kind == UseKind::Activation
+                || (u.public.kind == UseKind::Injected && u.status.as_deref() != Some("reattached"))
+        })
         .map(|u| u.public.name.as_str())
         .collect();
     // The latest content of each skill, newest first.
@@ -1282,7 +1416,9 @@ pub fn reattach(transcript: &Value, contents: &[SkillContent], catalog: Option<&
     }
     let message = match a.format {
         TranscriptFormat::OpenAi => serde_json::json!({ "role": "user", "content": text }),
-        TranscriptFormat::AiSdk | TranscriptFormat::Anthropic => serde_json::json!({ "role": "user", "content": [{ "type": "text", "text": text }] }),
+        TranscriptFormat::AiSdk | TranscriptFormat::Anthropic => {
+            serde_json::json!({ "role": "user", "content": [{ "type": "text", "text": text }] })
+        }
     };
     let messages = transcript.as_array().map(Vec::as_slice).unwrap_or(&[]);
     if messages.last() == Some(&message) {
@@ -1293,7 +1429,15 @@ pub fn reattach(transcript: &Value, contents: &[SkillContent], catalog: Option<&
     let index = messages.len();
     for (name, b) in &chosen {
         let (chars, _, tokens) = text_stats(b);
-        report.changes.push(Change { index, skill: Some(name.clone()), action: ChangeAction::Appended, chars_before: 0, chars_after: chars, tokens_before: 0, tokens_after: tokens });
+        report.changes.push(Change {
+            index,
+            skill: Some(name.clone()),
+            action: ChangeAction::Appended,
+            chars_before: 0,
+            chars_after: chars,
+            tokens_before: 0,
+            tokens_after: tokens,
+        });
     }
     let s = message.to_string();
     report.chars_after += s.chars().count() as u64;
@@ -1319,9 +1463,16 @@ pub fn dedupe(transcript: &Value, opts: &CompactOptions) -> Result<Compacted, Di
         u.public.name.hash(&mut h);
         body.hash(&mut h);
         let bucket = firsts.entry(h.finish()).or_default();
-        let earlier = bucket.iter().copied().find(|&e| a.uses.get(e).is_some_and(|f| f.public.name == u.public.name && inner(f) == body));
+        let earlier = bucket
+            .iter()
+            .copied()
+            .find(|&e| a.uses.get(e).is_some_and(|f| f.public.name == u.public.name && inner(f) == body));
         match earlier.and_then(|e| a.uses.get(e)).and_then(|f| f.public.result_index) {
-            Some(first) => planned.push(Planned { use_index: k, action: ChangeAction::Deduped, replacement: pointer_text(&u.public.name, first) }),
+            Some(first) => planned.push(Planned {
+                use_index: k,
+                action: ChangeAction::Deduped,
+                replacement: pointer_text(&u.public.name, first),
+            }),
             None => bucket.push(k),
         }
     }

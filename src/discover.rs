@@ -124,7 +124,15 @@ struct RootScan<'a> {
 
 impl<'a> RootScan<'a> {
     fn new(root: &'a str, opts: &'a DiscoverOptions) -> Self {
-        RootScan { root, opts, seen_keys: 0, dirs: HashSet::new(), found: BTreeMap::new(), too_deep: Vec::new(), cap_hit: false }
+        RootScan {
+            root,
+            opts,
+            seen_keys: 0,
+            dirs: HashSet::new(),
+            found: BTreeMap::new(),
+            too_deep: Vec::new(),
+            cap_hit: false,
+        }
     }
 
     /// Takes the entries not seen yet; true when the directory cap is hit (stop listing).
@@ -176,19 +184,29 @@ impl<'a> RootScan<'a> {
 
 /// Discovers the skills of every scope. `previous` records whose file is unchanged are reused
 /// without a read.
-pub async fn discover(scopes: &[ScopeHandle], opts: &DiscoverOptions, previous: &[SkillRecord], stats: &CallStats) -> Discovery {
+pub async fn discover(
+    scopes: &[ScopeHandle],
+    opts: &DiscoverOptions,
+    previous: &[SkillRecord],
+    stats: &CallStats,
+) -> Discovery {
     let mut out = Discovery::default();
     let mut candidates: Vec<Candidate> = Vec::new();
     for (si, scope) in scopes.iter().enumerate() {
         let mut scope_found = 0usize;
         for (ri, root) in scope.roots.iter().enumerate() {
             let mut scan = RootScan::new(root, opts);
-            let listed = storage::list_all(&*scope.storage, root, opts.page_size.max(1), stats, |entries| scan.feed(entries)).await;
+            let listed =
+                storage::list_all(&*scope.storage, root, opts.page_size.max(1), stats, |entries| scan.feed(entries))
+                    .await;
             let page = match listed {
                 Ok(p) => p,
                 Err(e) => {
                     out.diagnostics.push(scope_diag(
-                        Diagnostic::error("storage-list-failed", format!("listing {root:?} in scope '{}' failed: {e}", scope.name)),
+                        Diagnostic::error(
+                            "storage-list-failed",
+                            format!("listing {root:?} in scope '{}' failed: {e}", scope.name),
+                        ),
                         &scope.name,
                         root,
                     ));
@@ -196,7 +214,11 @@ pub async fn discover(scopes: &[ScopeHandle], opts: &DiscoverOptions, previous: 
                 }
             };
             for (key, message) in page.warnings {
-                out.diagnostics.push(scope_diag(Diagnostic::warning("storage-skipped", format!("{key}: {message}")), &scope.name, &key));
+                out.diagnostics.push(scope_diag(
+                    Diagnostic::warning("storage-skipped", format!("{key}: {message}")),
+                    &scope.name,
+                    &key,
+                ));
             }
             if scan.cap_hit {
                 out.diagnostics.push(scope_diag(
@@ -245,7 +267,10 @@ pub async fn discover(scopes: &[ScopeHandle], opts: &DiscoverOptions, previous: 
     let mut records: Vec<Option<SkillRecord>> = Vec::with_capacity(candidates.len());
     for (i, c) in candidates.iter().enumerate() {
         let scope = &scopes[c.scope].name;
-        match previous.iter().find(|r| &r.scope == scope && r.location == c.location && r.unchanged(c.size, c.etag.as_deref())) {
+        match previous
+            .iter()
+            .find(|r| &r.scope == scope && r.location == c.location && r.unchanged(c.size, c.etag.as_deref()))
+        {
             Some(r) => records.push(Some(SkillRecord { root: c.root, directory: c.directory.clone(), ..r.clone() })),
             None => {
                 records.push(None);
@@ -287,7 +312,10 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
         diagnostics: Vec::new(),
     };
     if c.lowercase {
-        record.diagnostics.push(Diagnostic::warning("skill-md-lowercase", "the file is named skill.md; the specification names it SKILL.md"));
+        record.diagnostics.push(Diagnostic::warning(
+            "skill-md-lowercase",
+            "the file is named skill.md; the specification names it SKILL.md",
+        ));
     }
     let dir_name = c.directory.rsplit('/').next().filter(|d| !d.is_empty()).map(str::to_string);
     let mut parse_opts = ParseOptions { dir_name, mode: opts.mode, include_body: Some(false), partial: false };
@@ -315,7 +343,9 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
                 return record;
             }
             Err(e) => {
-                record.diagnostics.push(Diagnostic::error("storage-read-failed", format!("reading the whole file failed: {e}")));
+                record
+                    .diagnostics
+                    .push(Diagnostic::error("storage-read-failed", format!("reading the whole file failed: {e}")));
                 return record;
             }
         }
@@ -329,7 +359,9 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
 fn mark_nested(records: &mut [SkillRecord]) {
     let dirs: Vec<(String, String)> = records.iter().map(|r| (r.scope.clone(), r.directory.clone())).collect();
     for r in records.iter_mut() {
-        let outer = dirs.iter().filter(|(s, d)| s == &r.scope && d != &r.directory && (d.is_empty() || r.directory.starts_with(&format!("{d}/"))));
+        let outer = dirs.iter().filter(|(s, d)| {
+            s == &r.scope && d != &r.directory && (d.is_empty() || r.directory.starts_with(&format!("{d}/")))
+        });
         if let Some((_, d)) = outer.max_by_key(|(_, d)| d.len()) {
             r.diagnostics.push(Diagnostic::warning(
                 "skill-nested",
@@ -345,7 +377,12 @@ pub fn precedence(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Vec<usize>
     let mut order: Vec<usize> = (0..records.len()).collect();
     order.sort_by(|&a, &b| {
         let (ra, rb) = (&records[a], &records[b]);
-        (scope_index(&ra.scope), ra.root, ra.depth(), &ra.location).cmp(&(scope_index(&rb.scope), rb.root, rb.depth(), &rb.location))
+        (scope_index(&ra.scope), ra.root, ra.depth(), &ra.location).cmp(&(
+            scope_index(&rb.scope),
+            rb.root,
+            rb.depth(),
+            &rb.location,
+        ))
     });
     order
 }

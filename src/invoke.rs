@@ -386,7 +386,8 @@ pub fn split_arguments(args: &str) -> Vec<String> {
                 } else if c == '"' || c == '\'' {
                     quote = Some(c);
                     in_arg = true;
-                } else if c == '\\' && chars.peek().is_some_and(|n| matches!(n, '"' | '\'' | '\\') || n.is_whitespace()) {
+                } else if c == '\\' && chars.peek().is_some_and(|n| matches!(n, '"' | '\'' | '\\') || n.is_whitespace())
+                {
                     if let Some(n) = chars.next() {
                         cur.push(n);
                     }
@@ -456,7 +457,9 @@ pub fn argument_names(hint: &str) -> Vec<ArgumentName> {
 /// list of names, or one string of space-separated names), else its `argument-hint`.
 pub fn skill_argument_names(skill: &Skill) -> Vec<ArgumentName> {
     let declared: Option<Vec<String>> = match skill.extra.get("arguments") {
-        Some(serde_json::Value::Array(items)) => Some(items.iter().filter_map(|v| v.as_str().map(|s| s.trim().to_string())).collect()),
+        Some(serde_json::Value::Array(items)) => {
+            Some(items.iter().filter_map(|v| v.as_str().map(|s| s.trim().to_string())).collect())
+        }
         Some(serde_json::Value::String(s)) => Some(s.split_whitespace().map(str::to_string).collect()),
         _ => None,
     };
@@ -526,7 +529,12 @@ pub fn substitute_arguments(body: &str, arguments: &str, argument_hint: Option<&
 
 /// [`substitute_arguments`] with explicit named arguments (e.g. [`skill_argument_names`]) and
 /// options.
-pub fn substitute_arguments_with(body: &str, arguments: &str, names: &[ArgumentName], opts: &SubstituteOptions) -> String {
+pub fn substitute_arguments_with(
+    body: &str,
+    arguments: &str,
+    names: &[ArgumentName],
+    opts: &SubstituteOptions,
+) -> String {
     let whole = arguments.trim();
     let positional = split_arguments(whole);
     let get = |i: usize| positional.get(i).map(String::as_str).unwrap_or("");
@@ -664,7 +672,10 @@ fn placeholder_at(body: &str, i: usize, names: &[ArgumentName]) -> Option<(Place
     // Named: the longest name that the text continues with, followed by a non-identifier byte.
     let mut best: Option<(usize, usize)> = None;
     for (k, a) in names.iter().enumerate() {
-        if rest.starts_with(a.name.as_str()) && !rb.get(a.name.len()).is_some_and(|&b| is_ident_byte(b)) && best.is_none_or(|(_, l)| a.name.len() > l) {
+        if rest.starts_with(a.name.as_str())
+            && !rb.get(a.name.len()).is_some_and(|&b| is_ident_byte(b))
+            && best.is_none_or(|(_, l)| a.name.len() > l)
+        {
             best = Some((k, a.name.len()));
         }
     }
@@ -739,10 +750,10 @@ pub fn autocomplete(partial: &str, skills: &[Skill], limit: usize) -> Vec<Sugges
     } else {
         out.sort_by(|a, b| {
             a.match_kind
-            .cmp(&b.match_kind)
-            .then(b.score.cmp(&a.score))
-            .then(a.name.chars().count().cmp(&b.name.chars().count()))
-            .then(a.name.cmp(&b.name))
+                .cmp(&b.match_kind)
+                .then(b.score.cmp(&a.score))
+                .then(a.name.chars().count().cmp(&b.name.chars().count()))
+                .then(a.name.cmp(&b.name))
         });
     }
     if limit > 0 {
@@ -798,11 +809,22 @@ mod tests {
     use super::*;
 
     fn skill(name: &str, invocable: bool) -> Skill {
-        Skill { name: name.into(), description: format!("{name} skill"), user_invocable: invocable, ..Default::default() }
+        Skill {
+            name: name.into(),
+            description: format!("{name} skill"),
+            user_invocable: invocable,
+            ..Default::default()
+        }
     }
 
     fn skills() -> Vec<Skill> {
-        vec![skill("pdf", true), skill("pdf-tools", true), skill("review", true), skill("hidden", false), skill("deploy", true)]
+        vec![
+            skill("pdf", true),
+            skill("pdf-tools", true),
+            skill("review", true),
+            skill("hidden", false),
+            skill("deploy", true),
+        ]
     }
 
     fn names(p: &ParsedMessage) -> Vec<(&str, InvocationKind)> {
@@ -982,9 +1004,21 @@ mod tests {
     #[test]
     fn names_from_hints() {
         let n = argument_names("[file] [mode]");
-        assert_eq!(n, vec![ArgumentName { name: "file".into(), index: 0, rest: false }, ArgumentName { name: "mode".into(), index: 1, rest: false }]);
+        assert_eq!(
+            n,
+            vec![
+                ArgumentName { name: "file".into(), index: 0, rest: false },
+                ArgumentName { name: "mode".into(), index: 1, rest: false }
+            ]
+        );
         let n = argument_names("<create|update> [--force] <pr-number> <files...>");
-        assert_eq!(n, vec![ArgumentName { name: "pr-number".into(), index: 2, rest: false }, ArgumentName { name: "files".into(), index: 3, rest: true }]);
+        assert_eq!(
+            n,
+            vec![
+                ArgumentName { name: "pr-number".into(), index: 2, rest: false },
+                ArgumentName { name: "files".into(), index: 3, rest: true }
+            ]
+        );
         assert!(argument_names("file mode").is_empty());
         assert!(argument_names("[unclosed").is_empty());
     }
@@ -1004,7 +1038,10 @@ mod tests {
         s.argument_hint = Some("[a]".into());
         s.extra.insert("arguments".into(), serde_json::json!(["component", "from", "to"]));
         let n = skill_argument_names(&s);
-        assert_eq!(n.iter().map(|a| (a.name.as_str(), a.index)).collect::<Vec<_>>(), vec![("component", 0), ("from", 1), ("to", 2)]);
+        assert_eq!(
+            n.iter().map(|a| (a.name.as_str(), a.index)).collect::<Vec<_>>(),
+            vec![("component", 0), ("from", 1), ("to", 2)]
+        );
         s.extra.clear();
         assert_eq!(skill_argument_names(&s)[0].name, "a");
     }
@@ -1015,7 +1052,10 @@ mod tests {
     fn substitutes_all_forms() {
         let body = "All: $ARGUMENTS. First: $0, second: $1, ${1}, idx: $ARGUMENTS[2], ${ARGUMENTS}!";
         let out = substitute_arguments(body, r#"  one "two words" three  "#, None);
-        assert_eq!(out, r#"All: one "two words" three. First: one, second: two words, two words, idx: three, one "two words" three!"#);
+        assert_eq!(
+            out,
+            r#"All: one "two words" three. First: one, second: two words, two words, idx: three, one "two words" three!"#
+        );
     }
 
     #[test]
@@ -1027,28 +1067,42 @@ mod tests {
 
     #[test]
     fn named_arguments() {
-        let out = substitute_arguments("Open $file in ${mode} mode; $filename stays; $mode.", "a.txt fast", Some("[file] [mode]"));
+        let out = substitute_arguments(
+            "Open $file in ${mode} mode; $filename stays; $mode.",
+            "a.txt fast",
+            Some("[file] [mode]"),
+        );
         assert_eq!(out, "Open a.txt in fast mode; $filename stays; fast.");
-        let out = substitute_arguments("$pr-number / $files / $pr", "x 12 a b c", Some("<action> <pr-number> <files...>"));
+        let out =
+            substitute_arguments("$pr-number / $files / $pr", "x 12 a b c", Some("<action> <pr-number> <files...>"));
         assert_eq!(out, "12 / a b c / $pr");
     }
 
     #[test]
     fn missing_arguments_are_empty() {
-        assert_eq!(substitute_arguments("[$0][$3][$ARGUMENTS[9]][$mode]", "only", Some("[file] [mode]")), "[only][][][]");
+        assert_eq!(
+            substitute_arguments("[$0][$3][$ARGUMENTS[9]][$mode]", "only", Some("[file] [mode]")),
+            "[only][][][]"
+        );
         assert_eq!(substitute_arguments("Fix $ARGUMENTS.", "", None), "Fix .");
     }
 
     #[test]
     fn code_is_left_alone() {
         let body = "Use $0.\n```sh\necho $0 $ARGUMENTS\n```\nInline `$1` and ``$ARGUMENTS`` too; but $1.";
-        assert_eq!(substitute_arguments(body, "a b", None), "Use a.\n```sh\necho $0 $ARGUMENTS\n```\nInline `$1` and ``$ARGUMENTS`` too; but b.");
+        assert_eq!(
+            substitute_arguments(body, "a b", None),
+            "Use a.\n```sh\necho $0 $ARGUMENTS\n```\nInline `$1` and ``$ARGUMENTS`` too; but b."
+        );
     }
 
     #[test]
     fn money_and_non_placeholders() {
         let body = "Costs $1.50 or $1,000 or $1M or $10 or $2k; $ARGUMENTSX; $$ shell; \\$ price; $1.";
-        assert_eq!(substitute_arguments(body, "a b", None), "Costs $1.50 or $1,000 or $1M or $10 or $2k; $ARGUMENTSX; $$ shell; \\$ price; b.");
+        assert_eq!(
+            substitute_arguments(body, "a b", None),
+            "Costs $1.50 or $1,000 or $1M or $10 or $2k; $ARGUMENTSX; $$ shell; \\$ price; b."
+        );
     }
 
     #[test]
@@ -1106,7 +1160,8 @@ mod tests {
 
     #[test]
     fn autocomplete_order() {
-        let got: Vec<(String, MatchKind, u32)> = autocomplete("/pd", &ac_skills(), 0).into_iter().map(|s| (s.name, s.match_kind, s.score)).collect();
+        let got: Vec<(String, MatchKind, u32)> =
+            autocomplete("/pd", &ac_skills(), 0).into_iter().map(|s| (s.name, s.match_kind, s.score)).collect();
         assert_eq!(
             got,
             vec![

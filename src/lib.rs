@@ -103,13 +103,16 @@ pub fn read_properties(bytes: &[u8]) -> Result<SkillProperties, Vec<String>> {
         FenceError::Refused(d) => vec![d.message],
         FenceError::Incomplete => vec![fence::MSG_UNCLOSED.to_string()],
     })?;
-    let (fields, _) = skill_md::parse_frontmatter(split.frontmatter(), split.first_line, Mode::Strict).map_err(|d| vec![d.message])?;
+    let (fields, _) = skill_md::parse_frontmatter(split.frontmatter(), split.first_line, Mode::Strict)
+        .map_err(|d| vec![d.message])?;
     let mut diags = Vec::new();
     // Lenient: no rule beyond "name and description are there"; the skill carries the fields.
     let skill = validate::build_skill(&fields, None, Mode::Lenient, &mut diags);
     let raw_tools = fields.iter().find(|f| f.key == "allowed-tools").and_then(|f| match &f.value {
         skill_md::node::Node::Scalar { text, .. } => Some(text.clone()),
-        skill_md::node::Node::Seq(items) => Some(items.iter().filter_map(|i| i.as_text()).collect::<Vec<_>>().join(" ")),
+        skill_md::node::Node::Seq(items) => {
+            Some(items.iter().filter_map(|i| i.as_text()).collect::<Vec<_>>().join(" "))
+        }
         _ => None,
     });
     match skill {

@@ -93,7 +93,9 @@ mod tests {
         for ok in ["a", "a/b.md", ".agents/skills/x/SKILL.md", "a b/c", "技能/SKILL.md", "a/.hidden"] {
             assert_eq!(check_key(ok), Ok(()), "{ok}");
         }
-        for bad in ["", "/abs", "a/../b", "a/./b", "..", "a\\b", "a//b", "a/", "a\u{0}b", "a/%2e%2e/b", "a%2Fb", "x/%5C"] {
+        for bad in
+            ["", "/abs", "a/../b", "a/./b", "..", "a\\b", "a//b", "a/", "a\u{0}b", "a/%2e%2e/b", "a%2Fb", "x/%5C"]
+        {
             assert!(check_key(bad).is_err(), "{bad:?} accepted");
         }
         assert!(check_prefix("").is_ok());

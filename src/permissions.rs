@@ -187,10 +187,18 @@ impl ToolPattern {
             return Err(invalid(raw, "has no tool name"));
         }
         if !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '*')) {
-            return Err(invalid(raw, "has a tool name with characters other than letters, digits, '_', '-', '.' and '*'"));
+            return Err(invalid(
+                raw,
+                "has a tool name with characters other than letters, digits, '_', '-', '.' and '*'",
+            ));
         }
         let tool = canonical_tool(name).map(str::to_string).unwrap_or_else(|| name.to_string());
-        let make = |kind, argument: Option<&str>| ToolPattern { raw: raw.to_string(), tool: tool.clone(), kind, argument: argument.map(str::to_string) };
+        let make = |kind, argument: Option<&str>| ToolPattern {
+            raw: raw.to_string(),
+            tool: tool.clone(),
+            kind,
+            argument: argument.map(str::to_string),
+        };
         let Some(spec) = spec else {
             if tool.contains('*') {
                 return Ok(make(PatternKind::ToolGlob, None));
@@ -241,13 +249,17 @@ impl ToolPattern {
             };
             let domain = domain.trim().trim_end_matches('.').to_ascii_lowercase();
             let bare = domain.strip_prefix("*.").unwrap_or(&domain);
-            if bare.is_empty() || !bare.chars().all(|c| c.is_alphanumeric() || matches!(c, '.' | '-' | '_' | ':' | '[' | ']')) {
+            if bare.is_empty()
+                || !bare.chars().all(|c| c.is_alphanumeric() || matches!(c, '.' | '-' | '_' | ':' | '[' | ']'))
+            {
                 return Err(invalid(raw, "has a domain that is not a host name"));
             }
             return Ok(make(PatternKind::Domain, Some(&domain)));
         }
         match spec.split_once(':') {
-            Some((key, _)) if !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => Ok(make(PatternKind::Param, Some(spec))),
+            Some((key, _)) if !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+                Ok(make(PatternKind::Param, Some(spec)))
+            }
             _ => Err(invalid(raw, &format!("has a specifier that {tool} does not take (expected param:value)"))),
         }
     }
@@ -258,7 +270,9 @@ impl ToolPattern {
             PatternKind::ToolGlob => wildcard_match(&self.tool, tool, false),
             PatternKind::McpServer => {
                 let server = self.argument.as_deref().unwrap_or("");
-                tool.strip_prefix("mcp__").and_then(|r| r.strip_prefix(server)).is_some_and(|r| r.is_empty() || r.starts_with("__"))
+                tool.strip_prefix("mcp__")
+                    .and_then(|r| r.strip_prefix(server))
+                    .is_some_and(|r| r.is_empty() || r.starts_with("__"))
             }
             _ => match canonical_tool(&self.tool) {
                 Some(known) => {
@@ -322,7 +336,12 @@ pub fn is_tool_allowed(active: &[&Skill], tool: &str, input: Option<&serde_json:
 ///   and case ignored; `\` ends the host as in browsers).
 /// - `Tool(param:value)`: the input field `param`.
 /// - Skills are tried in order, entries in order; the first that allows the call is reported.
-pub fn is_tool_allowed_with(active: &[&Skill], tool: &str, input: Option<&serde_json::Value>, ctx: &PermissionContext) -> ToolDecision {
+pub fn is_tool_allowed_with(
+    active: &[&Skill],
+    tool: &str,
+    input: Option<&serde_json::Value>,
+    ctx: &PermissionContext,
+) -> ToolDecision {
     let mut grants: Vec<(&str, ToolPattern)> = Vec::new();
     for s in active {
         for p in parse_allowed_tools(&s.allowed_tools).patterns {
@@ -341,15 +360,21 @@ pub fn is_tool_allowed_with(active: &[&Skill], tool: &str, input: Option<&serde_
     if grants.is_empty() {
         return deny(format!("no active skill lists {tool} in allowed-tools"));
     }
-    if let Some((s, p)) = grants.iter().find(|(_, p)| matches!(p.kind, PatternKind::Any | PatternKind::ToolGlob | PatternKind::McpServer)) {
+    if let Some((s, p)) =
+        grants.iter().find(|(_, p)| matches!(p.kind, PatternKind::Any | PatternKind::ToolGlob | PatternKind::McpServer))
+    {
         return allow(s, p, format!("'{}' of skill '{}' allows every {tool} call", p.raw, s));
     }
     let field = |k: &str| input.and_then(|v| v.get(k));
     let str_field = |k: &str| field(k).and_then(serde_json::Value::as_str);
 
     // Shell commands.
-    let command_grants: Vec<&(&str, ToolPattern)> =
-        grants.iter().filter(|(_, p)| matches!(p.kind, PatternKind::CommandExact | PatternKind::CommandPrefix | PatternKind::CommandGlob)).collect();
+    let command_grants: Vec<&(&str, ToolPattern)> = grants
+        .iter()
+        .filter(|(_, p)| {
+            matches!(p.kind, PatternKind::CommandExact | PatternKind::CommandPrefix | PatternKind::CommandGlob)
+        })
+        .collect();
     if !command_grants.is_empty() {
         match str_field("command") {
             None => return deny(format!("the {tool} call has no command to check against the skills' patterns")),
@@ -363,7 +388,9 @@ pub fn is_tool_allowed_with(active: &[&Skill], tool: &str, input: Option<&serde_
                             Some(g) => {
                                 first.get_or_insert(g);
                             }
-                            None => return deny(format!("no active skill allows the command '{}'", truncate(part, 200))),
+                            None => {
+                                return deny(format!("no active skill allows the command '{}'", truncate(part, 200)))
+                            }
                         }
                     }
                     if let Some((s, p)) = first {
@@ -401,7 +428,10 @@ pub fn is_tool_allowed_with(active: &[&Skill], tool: &str, input: Option<&serde_
             }
         }
         let Some(path) = resolve(raw_path, ctx) else {
-            return deny(format!("the path '{}' is not allowed (traversal, encoding or an unknown base)", truncate(raw_path, 200)));
+            return deny(format!(
+                "the path '{}' is not allowed (traversal, encoding or an unknown base)",
+                truncate(raw_path, 200)
+            ));
         };
         for (s, p) in &path_grants {
             let Some(glob) = p.argument.as_deref().and_then(|a| resolve_pattern(a, ctx)) else { continue };
@@ -413,7 +443,8 @@ pub fn is_tool_allowed_with(active: &[&Skill], tool: &str, input: Option<&serde_
     }
 
     // Domains.
-    let domain_grants: Vec<&(&str, ToolPattern)> = grants.iter().filter(|(_, p)| p.kind == PatternKind::Domain).collect();
+    let domain_grants: Vec<&(&str, ToolPattern)> =
+        grants.iter().filter(|(_, p)| p.kind == PatternKind::Domain).collect();
     if !domain_grants.is_empty() {
         let Some(host) = str_field("url").and_then(url_host) else {
             return deny(format!("the {tool} call has no http(s) URL with a host"));
@@ -568,7 +599,12 @@ fn command_matches(p: &ToolPattern, part: &str) -> bool {
                 return true;
             }
             // A single wildcard at the end after a space may match nothing: `ls *` allows `ls`.
-            let stars = (0..arg.len()).filter(|&i| arg.as_bytes()[i] == b'*' && arg.as_bytes()[..i].iter().rev().take_while(|&&c| c == b'\\').count() % 2 == 0).count();
+            let stars = (0..arg.len())
+                .filter(|&i| {
+                    arg.as_bytes()[i] == b'*'
+                        && arg.as_bytes()[..i].iter().rev().take_while(|&&c| c == b'\\').count() % 2 == 0
+                })
+                .count();
             stars == 1 && arg.ends_with(" *") && !arg.ends_with("\\ *") && part == unescape_stars(&arg[..arg.len() - 2])
         }
         _ => false,
@@ -891,19 +927,38 @@ mod tests {
         assert_eq!(k(r"Bash(echo \*)"), ("Bash".into(), PatternKind::CommandExact, Some(r"echo \*".into())));
         assert_eq!(k("Read(./src/**)"), ("Read".into(), PatternKind::Path, Some("./src/**".into())));
         assert_eq!(k("Edit(docs/*.md)"), ("Edit".into(), PatternKind::Path, Some("docs/*.md".into())));
-        assert_eq!(k("WebFetch(domain:Example.COM.)"), ("WebFetch".into(), PatternKind::Domain, Some("example.com".into())));
+        assert_eq!(
+            k("WebFetch(domain:Example.COM.)"),
+            ("WebFetch".into(), PatternKind::Domain, Some("example.com".into()))
+        );
         assert_eq!(k("mcp__github__create_issue"), ("mcp__github__create_issue".into(), PatternKind::Any, None));
         assert_eq!(k("mcp__github"), ("mcp__github".into(), PatternKind::McpServer, Some("github".into())));
         assert_eq!(k("mcp__github__*"), ("mcp__github__*".into(), PatternKind::ToolGlob, None));
         assert_eq!(k("mcp__*"), ("mcp__*".into(), PatternKind::ToolGlob, None));
         assert_eq!(k("*"), ("*".into(), PatternKind::ToolGlob, None));
-        assert_eq!(k("mcp__db__query(table:users)"), ("mcp__db__query".into(), PatternKind::Param, Some("table:users".into())));
+        assert_eq!(
+            k("mcp__db__query(table:users)"),
+            ("mcp__db__query".into(), PatternKind::Param, Some("table:users".into()))
+        );
         assert_eq!(k("bash(git:*)"), ("Bash".into(), PatternKind::CommandPrefix, Some("git".into())));
     }
 
     #[test]
     fn parse_errors_are_diagnostics() {
-        for bad in ["", "Bash(git:*", "Bash)", "(x)", "Bash()", "Two Words", "WebFetch(example.com)", "mcp__", "mcp__*(x:y)", "Skill(pdf)", "Read\0", "Bash(git(:*)x"] {
+        for bad in [
+            "",
+            "Bash(git:*",
+            "Bash)",
+            "(x)",
+            "Bash()",
+            "Two Words",
+            "WebFetch(example.com)",
+            "mcp__",
+            "mcp__*(x:y)",
+            "Skill(pdf)",
+            "Read\0",
+            "Bash(git(:*)x",
+        ] {
             let d = ToolPattern::parse(bad).err().unwrap_or_else(|| panic!("{bad:?} parsed"));
             assert_eq!(d.code, "allowed-tools-invalid", "{bad:?}");
             assert!(d.is_error());
@@ -917,7 +972,10 @@ mod tests {
         let entries: Vec<String> = ["Read", "bash(git:*)", "Bash(oops", "Grep"].iter().map(|s| s.to_string()).collect();
         let a = parse_allowed_tools(&entries);
         assert_eq!(a.patterns.iter().map(|p| p.raw.as_str()).collect::<Vec<_>>(), vec!["Read", "bash(git:*)", "Grep"]);
-        assert_eq!(a.diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), vec!["allowed-tools-case", "allowed-tools-invalid"]);
+        assert_eq!(
+            a.diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(),
+            vec!["allowed-tools-case", "allowed-tools-invalid"]
+        );
     }
 
     #[test]
@@ -1166,9 +1224,25 @@ mod tests {
         let a = skill("a", &["Read"]);
         let b = skill("b", &["Bash(git:*)"]);
         let d = is_tool_allowed(&[&a, &b], "Bash", Some(&json!({ "command": "git status" })));
-        assert_eq!(d, ToolDecision { allowed: true, skill: Some("b".into()), pattern: Some("Bash(git:*)".into()), reason: "'Bash(git:*)' of skill 'b' allows the command".into() });
+        assert_eq!(
+            d,
+            ToolDecision {
+                allowed: true,
+                skill: Some("b".into()),
+                pattern: Some("Bash(git:*)".into()),
+                reason: "'Bash(git:*)' of skill 'b' allows the command".into()
+            }
+        );
         let d = is_tool_allowed(&[&a], "Bash", Some(&json!({ "command": "git status" })));
-        assert_eq!(d, ToolDecision { allowed: false, skill: None, pattern: None, reason: "no active skill lists Bash in allowed-tools".into() });
+        assert_eq!(
+            d,
+            ToolDecision {
+                allowed: false,
+                skill: None,
+                pattern: None,
+                reason: "no active skill lists Bash in allowed-tools".into()
+            }
+        );
         let d = is_tool_allowed(&[], "Read", None);
         assert!(!d.allowed);
         let d = is_tool_allowed(&[&b], "Bash", Some(&json!({ "command": "rm x" })));

@@ -2,7 +2,9 @@
 //! cheaply, and serialisable to a snapshot a cold start can begin from without one store call.
 
 use crate::discover::{self, Discovery, ScopeHandle, SkillRecord};
-use crate::model::{Diagnostic, DiscoverOptions, FileResult, ParseOptions, RefreshReport, SkillMeta, SkillRef, StorageStats};
+use crate::model::{
+    Diagnostic, DiscoverOptions, FileResult, ParseOptions, RefreshReport, SkillMeta, SkillRef, StorageStats,
+};
 use crate::paths;
 use crate::storage::{self, CallStats, Storage};
 use std::collections::BTreeMap;
@@ -79,7 +81,15 @@ impl SkillRegistry {
     }
 
     fn empty(scopes: Vec<ScopeHandle>, options: DiscoverOptions, stats: Rc<CallStats>) -> SkillRegistry {
-        SkillRegistry { scopes, options, records: Vec::new(), winners: BTreeMap::new(), shadowed_by: Vec::new(), diagnostics: Vec::new(), stats }
+        SkillRegistry {
+            scopes,
+            options,
+            records: Vec::new(),
+            winners: BTreeMap::new(),
+            shadowed_by: Vec::new(),
+            diagnostics: Vec::new(),
+            stats,
+        }
     }
 
     /// Re-lists every scope and re-reads only the SKILL.md files whose size or etag changed.
@@ -98,7 +108,8 @@ impl SkillRegistry {
         let old = std::mem::take(&mut self.records);
         let key = |r: &SkillRecord| (r.scope.clone(), r.location.clone());
         let name_of = |r: &SkillRecord| r.skill.as_ref().map(|s| s.name.clone()).unwrap_or_default();
-        let as_ref = |r: &SkillRecord| SkillRef { name: name_of(r), scope: r.scope.clone(), location: r.location.clone() };
+        let as_ref =
+            |r: &SkillRecord| SkillRef { name: name_of(r), scope: r.scope.clone(), location: r.location.clone() };
         let mut report = RefreshReport::default();
         for r in &found.records {
             match old.iter().find(|o| key(o) == key(r)) {
@@ -154,7 +165,12 @@ impl SkillRegistry {
             location: r.location.clone(),
             directory: r.directory.clone(),
             diagnostics: r.diagnostics.clone(),
-            shadowed_by: self.shadowed_by.get(i).copied().flatten().map(|w| format!("{}:{}", self.records[w].scope, self.records[w].location)),
+            shadowed_by: self
+                .shadowed_by
+                .get(i)
+                .copied()
+                .flatten()
+                .map(|w| format!("{}:{}", self.records[w].scope, self.records[w].location)),
         })
     }
 
@@ -208,7 +224,12 @@ impl SkillRegistry {
     /// Plans a read of `name`'s SKILL.md body (`rel_path` None) or of one of its files. Unknown
     /// skills and paths that leave the skill directory are answered here, before any store call.
     pub fn file_request(&self, name: &str, rel_path: Option<&str>) -> Result<FileRequest, FileResult> {
-        let refuse = |path: &str, d: Diagnostic| FileResult { name: name.to_string(), path: path.to_string(), error: Some(d), ..FileResult::default() };
+        let refuse = |path: &str, d: Diagnostic| FileResult {
+            name: name.to_string(),
+            path: path.to_string(),
+            error: Some(d),
+            ..FileResult::default()
+        };
         let Some(&i) = self.winners.get(name) else {
             let names = self.names().join(", ");
             return Err(refuse(
@@ -218,26 +239,46 @@ impl SkillRegistry {
         };
         let r = &self.records[i];
         let Some(scope) = self.scopes.iter().find(|s| s.name == r.scope) else {
-            return Err(refuse("SKILL.md", Diagnostic::error("scope-unknown", format!("scope '{}' is not configured", r.scope))));
+            return Err(refuse(
+                "SKILL.md",
+                Diagnostic::error("scope-unknown", format!("scope '{}' is not configured", r.scope)),
+            ));
         };
         let (path, key, instructions) = match rel_path {
             None => {
                 let dir_name = r.directory.rsplit('/').next().filter(|d| !d.is_empty()).map(str::to_string);
-                ("SKILL.md".to_string(), r.location.clone(), Some(ParseOptions { dir_name, mode: self.options.mode, ..ParseOptions::default() }))
+                (
+                    "SKILL.md".to_string(),
+                    r.location.clone(),
+                    Some(ParseOptions { dir_name, mode: self.options.mode, ..ParseOptions::default() }),
+                )
             }
             Some(rel) => match paths::resolve_in_skill(&r.directory, rel) {
                 Ok(key) => (key[r.directory.len()..].trim_start_matches('/').to_string(), key, None),
                 Err(e) => return Err(refuse(rel, Diagnostic::error("path-invalid", e.0))),
             },
         };
-        Ok(FileRequest { name: name.to_string(), path, key, storage: scope.storage.clone(), stats: self.stats.clone(), instructions, max_bytes: None })
+        Ok(FileRequest {
+            name: name.to_string(),
+            path,
+            key,
+            storage: scope.storage.clone(),
+            stats: self.stats.clone(),
+            instructions,
+            max_bytes: None,
+        })
     }
 
     /// Plans a listing of `name`'s files.
     pub fn files_request(&self, name: &str) -> Option<FilesRequest> {
         let r = &self.records[*self.winners.get(name)?];
         let scope = self.scopes.iter().find(|s| s.name == r.scope)?;
-        Some(FilesRequest { directory: r.directory.clone(), storage: scope.storage.clone(), stats: self.stats.clone(), page_size: self.options.page_size.max(1) })
+        Some(FilesRequest {
+            directory: r.directory.clone(),
+            storage: scope.storage.clone(),
+            stats: self.stats.clone(),
+            page_size: self.options.page_size.max(1),
+        })
     }
 
     /// Reads the SKILL.md body (frontmatter stripped) or a file of the skill.
@@ -253,7 +294,11 @@ impl SkillRegistry {
     pub fn snapshot(&self) -> Vec<u8> {
         let snap = Snapshot {
             format: SNAPSHOT_FORMAT.to_string(),
-            scopes: self.scopes.iter().map(|s| SnapshotScope { name: s.name.clone(), roots: s.roots.clone(), trusted: s.trusted }).collect(),
+            scopes: self
+                .scopes
+                .iter()
+                .map(|s| SnapshotScope { name: s.name.clone(), roots: s.roots.clone(), trusted: s.trusted })
+                .collect(),
             records: self.records.clone(),
             diagnostics: self.diagnostics.clone(),
         };
@@ -262,13 +307,23 @@ impl SkillRegistry {
 
     /// Starts from a snapshot with no store call. The scopes must be configured as they were when
     /// it was taken (same names, roots and trust); `refresh` then finds what changed since.
-    pub fn from_snapshot(bytes: &[u8], scopes: Vec<ScopeHandle>, options: DiscoverOptions) -> Result<SkillRegistry, Diagnostic> {
-        let snap: Snapshot = serde_json::from_slice(bytes).map_err(|e| Diagnostic::error("snapshot-invalid", format!("the snapshot cannot be read: {e}")))?;
+    pub fn from_snapshot(
+        bytes: &[u8],
+        scopes: Vec<ScopeHandle>,
+        options: DiscoverOptions,
+    ) -> Result<SkillRegistry, Diagnostic> {
+        let snap: Snapshot = serde_json::from_slice(bytes)
+            .map_err(|e| Diagnostic::error("snapshot-invalid", format!("the snapshot cannot be read: {e}")))?;
         if snap.format != SNAPSHOT_FORMAT {
-            return Err(Diagnostic::error("snapshot-invalid", format!("snapshot format {:?} is not {SNAPSHOT_FORMAT:?}", snap.format)));
+            return Err(Diagnostic::error(
+                "snapshot-invalid",
+                format!("snapshot format {:?} is not {SNAPSHOT_FORMAT:?}", snap.format),
+            ));
         }
-        let configured: Vec<SnapshotScope> =
-            scopes.iter().map(|s| SnapshotScope { name: s.name.clone(), roots: s.roots.clone(), trusted: s.trusted }).collect();
+        let configured: Vec<SnapshotScope> = scopes
+            .iter()
+            .map(|s| SnapshotScope { name: s.name.clone(), roots: s.roots.clone(), trusted: s.trusted })
+            .collect();
         if configured != snap.scopes {
             return Err(Diagnostic::error(
                 "snapshot-mismatch",
@@ -311,7 +366,11 @@ impl FilesRequest {
                     .collect();
                 SkillFiles { files, complete: !stopped, error: None }
             }
-            Err(e) => SkillFiles { files: Vec::new(), complete: false, error: Some(Diagnostic::error("storage-list-failed", format!("listing the skill's files failed: {e}"))) },
+            Err(e) => SkillFiles {
+                files: Vec::new(),
+                complete: false,
+                error: Some(Diagnostic::error("storage-list-failed", format!("listing the skill's files failed: {e}"))),
+            },
         }
     }
 }
@@ -331,11 +390,19 @@ impl FileRequest {
                 out.size = bytes.len() as u64;
                 out.error = Some(Diagnostic::error(
                     "file-too-large",
-                    format!("{} is larger than {} bytes, the most this returns", out.path, self.max_bytes.unwrap_or_default()),
+                    format!(
+                        "{} is larger than {} bytes, the most this returns",
+                        out.path,
+                        self.max_bytes.unwrap_or_default()
+                    ),
                 ));
             }
-            Err(e) => out.error = Some(Diagnostic::error("storage-read-failed", format!("reading {} failed: {e}", out.path))),
-            Ok(None) => out.error = Some(Diagnostic::error("file-not-found", format!("the skill has no file {}", out.path))),
+            Err(e) => {
+                out.error = Some(Diagnostic::error("storage-read-failed", format!("reading {} failed: {e}", out.path)))
+            }
+            Ok(None) => {
+                out.error = Some(Diagnostic::error("file-not-found", format!("the skill has no file {}", out.path)))
+            }
             Ok(Some(bytes)) => {
                 out.size = bytes.len() as u64;
                 match self.instructions {
@@ -344,9 +411,10 @@ impl FileRequest {
                         match parsed.skill.and_then(|s| s.body) {
                             Some(body) => out.text = Some(body),
                             None => {
-                                out.error = Some(parsed.diagnostics.into_iter().find(|d| d.is_error()).unwrap_or_else(|| {
-                                    Diagnostic::error("skill-unreadable", "the SKILL.md no longer parses")
-                                }))
+                                out.error =
+                                    Some(parsed.diagnostics.into_iter().find(|d| d.is_error()).unwrap_or_else(|| {
+                                        Diagnostic::error("skill-unreadable", "the SKILL.md no longer parses")
+                                    }))
                             }
                         }
                     }

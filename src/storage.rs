@@ -49,8 +49,17 @@ impl std::fmt::Display for StorageError {
 }
 
 pub trait Storage {
-    fn list<'a>(&'a self, prefix: &'a str, cursor: Option<&'a str>, limit: u32) -> LocalFuture<'a, Result<ListPage, StorageError>>;
-    fn read<'a>(&'a self, key: &'a str, max_bytes: Option<u32>) -> LocalFuture<'a, Result<Option<Vec<u8>>, StorageError>>;
+    fn list<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+    ) -> LocalFuture<'a, Result<ListPage, StorageError>>;
+    fn read<'a>(
+        &'a self,
+        key: &'a str,
+        max_bytes: Option<u32>,
+    ) -> LocalFuture<'a, Result<Option<Vec<u8>>, StorageError>>;
 }
 
 /// Calls made to the stores, for hosts that watch their costs (and for tests that bound them).
@@ -90,7 +99,8 @@ pub async fn list_all(
             return Err(StorageError("the store returned the same cursor twice".into()));
         }
         // A store must answer for the prefix it was asked about; anything else is dropped.
-        all.entries.extend(page.entries.into_iter().filter(|e| e.key.starts_with(prefix) && paths::check_key(&e.key).is_ok()));
+        all.entries
+            .extend(page.entries.into_iter().filter(|e| e.key.starts_with(prefix) && paths::check_key(&e.key).is_ok()));
         all.warnings.extend(page.warnings);
         if stop(&all.entries) {
             return Ok(all);
@@ -104,7 +114,12 @@ pub async fn list_all(
 }
 
 /// Reads `key` after checking it.
-pub async fn read_checked(storage: &dyn Storage, key: &str, max_bytes: Option<u32>, stats: &CallStats) -> Result<Option<Vec<u8>>, StorageError> {
+pub async fn read_checked(
+    storage: &dyn Storage,
+    key: &str,
+    max_bytes: Option<u32>,
+    stats: &CallStats,
+) -> Result<Option<Vec<u8>>, StorageError> {
     paths::check_key(key).map_err(|e| StorageError(e.0))?;
     CallStats::bump(&stats.read_calls, 1);
     let out = storage.read(key, max_bytes).await?;
@@ -149,7 +164,12 @@ fn fnv1a(bytes: &[u8]) -> String {
 }
 
 impl Storage for MemoryStorage {
-    fn list<'a>(&'a self, prefix: &'a str, cursor: Option<&'a str>, limit: u32) -> LocalFuture<'a, Result<ListPage, StorageError>> {
+    fn list<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+    ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
         Box::pin(async move {
             let files = self.files.borrow();
             let start = match cursor {
@@ -173,7 +193,11 @@ impl Storage for MemoryStorage {
         })
     }
 
-    fn read<'a>(&'a self, key: &'a str, max_bytes: Option<u32>) -> LocalFuture<'a, Result<Option<Vec<u8>>, StorageError>> {
+    fn read<'a>(
+        &'a self,
+        key: &'a str,
+        max_bytes: Option<u32>,
+    ) -> LocalFuture<'a, Result<Option<Vec<u8>>, StorageError>> {
         Box::pin(async move {
             let files = self.files.borrow();
             Ok(files.get(key).map(|v| match max_bytes {

@@ -69,7 +69,10 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                 let msg = "Field 'name' must be a non-empty string";
                 match (mode, dir_name) {
                     (Mode::Lenient, Some(dir)) => {
-                        diags.push(Diagnostic::warning("name-invalid", format!("{msg}; the directory name '{dir}' is used")).at_line(f.line));
+                        diags.push(
+                            Diagnostic::warning("name-invalid", format!("{msg}; the directory name '{dir}' is used"))
+                                .at_line(f.line),
+                        );
                         skill.name = dir.to_string();
                     }
                     _ => diags.push(Diagnostic::error("name-invalid", msg).at_line(f.line)),
@@ -86,9 +89,14 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
 
     // description
     match field("description") {
-        None => diags.push(Diagnostic::error("description-missing", "Missing required field in frontmatter: description")),
+        None => {
+            diags.push(Diagnostic::error("description-missing", "Missing required field in frontmatter: description"))
+        }
         Some(f) => match text_value(&f.value).map(str::trim).filter(|t| !t.is_empty()) {
-            None => diags.push(Diagnostic::error("description-invalid", "Field 'description' must be a non-empty string").at_line(f.line)),
+            None => diags.push(
+                Diagnostic::error("description-invalid", "Field 'description' must be a non-empty string")
+                    .at_line(f.line),
+            ),
             Some(d) => {
                 let n = d.chars().count();
                 if n > MAX_DESCRIPTION_CHARS {
@@ -129,15 +137,26 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
             "license" => match text_value(&f.value) {
                 Some(t) => skill.license = Some(t.to_string()),
                 None if f.value.is_null() => {}
-                None => diags.push(lenient_warning("field-not-string", format!("'license' is a {}; it was ignored", f.value.kind()))),
+                None => diags.push(lenient_warning(
+                    "field-not-string",
+                    format!("'license' is a {}; it was ignored", f.value.kind()),
+                )),
             },
             "metadata" => read_metadata(f, &mut skill, diags),
             "allowed-tools" => match &f.value {
                 Node::Scalar { text, .. } => skill.allowed_tools = split_tools(text),
                 Node::Seq(items) => {
-                    skill.allowed_tools = items.iter().filter_map(|i| i.as_text().map(str::trim)).filter(|t| !t.is_empty()).map(str::to_string).collect()
+                    skill.allowed_tools = items
+                        .iter()
+                        .filter_map(|i| i.as_text().map(str::trim))
+                        .filter(|t| !t.is_empty())
+                        .map(str::to_string)
+                        .collect()
                 }
-                Node::Map(_) => diags.push(lenient_warning("allowed-tools-invalid", "'allowed-tools' is a mapping; it was ignored".into())),
+                Node::Map(_) => diags.push(lenient_warning(
+                    "allowed-tools-invalid",
+                    "'allowed-tools' is a mapping; it was ignored".into(),
+                )),
             },
             "argument-hint" => match &f.value {
                 Node::Scalar { text, .. } => skill.argument_hint = Some(text.clone()),
@@ -150,11 +169,15 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                     ));
                     skill.argument_hint = Some(hint);
                 }
-                Node::Map(_) => diags.push(lenient_warning("field-not-string", "'argument-hint' is a mapping; it was ignored".into())),
+                Node::Map(_) => diags
+                    .push(lenient_warning("field-not-string", "'argument-hint' is a mapping; it was ignored".into())),
             },
             "min_tier" => match text_value(&f.value) {
                 Some(t) => skill.min_tier = Some(t.trim().to_string()),
-                None => diags.push(lenient_warning("field-not-string", format!("'min_tier' is a {}; it was ignored", f.value.kind()))),
+                None => diags.push(lenient_warning(
+                    "field-not-string",
+                    format!("'min_tier' is a {}; it was ignored", f.value.kind()),
+                )),
             },
             "disable-model-invocation" => {
                 if let Some(b) = read_bool(f, diags) {
@@ -172,7 +195,10 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                         Some(t) => {
                             skill.localized_descriptions.insert(lang.to_string(), t.to_string());
                         }
-                        None => diags.push(lenient_warning("field-not-string", format!("'{key}' is not a non-empty string; it was ignored"))),
+                        None => diags.push(lenient_warning(
+                            "field-not-string",
+                            format!("'{key}' is not a non-empty string; it was ignored"),
+                        )),
                     }
                     continue;
                 }
@@ -182,7 +208,10 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                         "desc" | "summary" => " (did you mean 'description'?)",
                         _ => "",
                     };
-                    diags.push(lenient_warning("unknown-field", format!("unknown field '{key}'{hint}; kept in 'extra'")));
+                    diags.push(lenient_warning(
+                        "unknown-field",
+                        format!("unknown field '{key}'{hint}; kept in 'extra'"),
+                    ));
                 }
                 skill.extra.insert(key.to_string(), f.value.to_json());
             }
@@ -210,9 +239,13 @@ pub fn name_rules(name: &str, dir_name: Option<&str>) -> Vec<(&'static str, Stri
     let name = nfkc(name.trim());
     let n = name.chars().count();
     if n > MAX_NAME_CHARS {
-        out.push(("name-too-long", format!("Skill name '{name}' exceeds {MAX_NAME_CHARS} character limit ({n} chars)")));
+        out.push((
+            "name-too-long",
+            format!("Skill name '{name}' exceeds {MAX_NAME_CHARS} character limit ({n} chars)"),
+        ));
     }
-    let has_upper = if name.is_ascii() { name.bytes().any(|b| b.is_ascii_uppercase()) } else { name != name.to_lowercase() };
+    let has_upper =
+        if name.is_ascii() { name.bytes().any(|b| b.is_ascii_uppercase()) } else { name != name.to_lowercase() };
     if has_upper {
         out.push(("name-not-lowercase", format!("Skill name '{name}' must be lowercase")));
     }
@@ -301,7 +334,11 @@ fn read_bool(f: &Field, diags: &mut Vec<Diagnostic>) -> Option<bool> {
     }
     let shown = f.value.as_text().map(|t| format!("'{t}'")).unwrap_or_else(|| format!("a {}", f.value.kind()));
     diags.push(
-        Diagnostic::warning("field-not-boolean", format!("'{}' should be true or false, not {shown}; it was ignored", f.key)).at_line(f.line),
+        Diagnostic::warning(
+            "field-not-boolean",
+            format!("'{}' should be true or false, not {shown}; it was ignored", f.key),
+        )
+        .at_line(f.line),
     );
     None
 }
@@ -312,8 +349,11 @@ fn read_metadata(f: &Field, skill: &mut Skill, diags: &mut Vec<Diagnostic>) {
         v if v.is_null() => return,
         v => {
             diags.push(
-                Diagnostic::warning("metadata-not-mapping", format!("'metadata' should be a mapping of strings, not a {}; it was ignored", v.kind()))
-                    .at_line(f.line),
+                Diagnostic::warning(
+                    "metadata-not-mapping",
+                    format!("'metadata' should be a mapping of strings, not a {}; it was ignored", v.kind()),
+                )
+                .at_line(f.line),
             );
             return;
         }
@@ -326,7 +366,10 @@ fn read_metadata(f: &Field, skill: &mut Skill, diags: &mut Vec<Diagnostic>) {
                     diags.push(
                         Diagnostic::warning(
                             "metadata-not-string",
-                            format!("metadata '{k}' is a YAML {} ({text}); it is kept as the text \"{text}\"", v.kind()),
+                            format!(
+                                "metadata '{k}' is a YAML {} ({text}); it is kept as the text \"{text}\"",
+                                v.kind()
+                            ),
                         )
                         .at_line(f.line),
                     );
@@ -338,7 +381,10 @@ fn read_metadata(f: &Field, skill: &mut Skill, diags: &mut Vec<Diagnostic>) {
                 diags.push(
                     Diagnostic::info(
                         "metadata-structured",
-                        format!("metadata '{k}' is a {}; it is kept structured in metadataStructured and as JSON text", structured.kind()),
+                        format!(
+                            "metadata '{k}' is a {}; it is kept structured in metadataStructured and as JSON text",
+                            structured.kind()
+                        ),
                     )
                     .at_line(f.line),
                 );
@@ -410,7 +456,9 @@ mod tests {
 
     #[test]
     fn lenient_refuses_only_without_a_description() {
-        for src in ["---\nname: a\n---\n", "---\nname: a\ndescription: '  '\n---\n", "---\nname: a\ndescription:\n---\n"] {
+        for src in
+            ["---\nname: a\n---\n", "---\nname: a\ndescription: '  '\n---\n", "---\nname: a\ndescription:\n---\n"]
+        {
             let r = run(src, Some("a"), Mode::Lenient);
             assert!(r.skill.is_none(), "{src}");
             assert_eq!(errors(&r).len(), 1, "{src}");
@@ -426,7 +474,11 @@ mod tests {
     #[test]
     fn long_fields_and_unicode_names() {
         let long_name = "a".repeat(70);
-        let r = run(&format!("---\nname: {long_name}\ndescription: {}\n---\n", "x".repeat(1100)), Some(&long_name), Mode::Strict);
+        let r = run(
+            &format!("---\nname: {long_name}\ndescription: {}\n---\n", "x".repeat(1100)),
+            Some(&long_name),
+            Mode::Strict,
+        );
         assert_eq!(
             errors(&r),
             [
@@ -435,10 +487,18 @@ mod tests {
             ]
         );
         // NFKC: a decomposed name matches a precomposed directory name.
-        assert!(errors(&run("---\nname: cafe\u{301}\ndescription: d\n---\n", Some("caf\u{e9}"), Mode::Strict)).is_empty());
+        assert!(
+            errors(&run("---\nname: cafe\u{301}\ndescription: d\n---\n", Some("caf\u{e9}"), Mode::Strict)).is_empty()
+        );
         assert!(errors(&run("---\nname: мой-навык\ndescription: d\n---\n", Some("мой-навык"), Mode::Strict)).is_empty());
-        assert_eq!(errors(&run("---\nname: НАВЫК\ndescription: d\n---\n", Some("НАВЫК"), Mode::Strict)), ["Skill name 'НАВЫК' must be lowercase"]);
-        assert_eq!(errors(&run("---\nname: -a\ndescription: d\n---\n", None, Mode::Strict)), ["Skill name cannot start or end with a hyphen"]);
+        assert_eq!(
+            errors(&run("---\nname: НАВЫК\ndescription: d\n---\n", Some("НАВЫК"), Mode::Strict)),
+            ["Skill name 'НАВЫК' must be lowercase"]
+        );
+        assert_eq!(
+            errors(&run("---\nname: -a\ndescription: d\n---\n", None, Mode::Strict)),
+            ["Skill name cannot start or end with a hyphen"]
+        );
     }
 
     #[test]
@@ -452,7 +512,11 @@ mod tests {
 
     #[test]
     fn wrong_types_are_warnings_in_lenient_mode() {
-        let r = run("---\nname: a\ndescription: d\nuser-invocable: maybe\nmetadata: [x]\ntools: Read\nlicense: [MIT]\n---\n", None, Mode::Lenient);
+        let r = run(
+            "---\nname: a\ndescription: d\nuser-invocable: maybe\nmetadata: [x]\ntools: Read\nlicense: [MIT]\n---\n",
+            None,
+            Mode::Lenient,
+        );
         let s = r.skill.as_ref().unwrap();
         assert!(s.user_invocable);
         assert!(s.metadata.is_empty() && s.license.is_none());
@@ -466,7 +530,10 @@ mod tests {
         let r = run("---\nname: a\ndescription: d\nmetadata:\n  version: 1.0\n  author: me\n---\n", None, Mode::Strict);
         assert!(errors(&r).is_empty());
         assert_eq!(r.skill.unwrap().metadata.get("version").map(String::as_str), Some("1.0"));
-        assert_eq!(warnings(&run("---\nname: a\ndescription: d\nmetadata:\n  version: 1.0\n---\n", None, Mode::Lenient)), ["metadata-not-string"]);
+        assert_eq!(
+            warnings(&run("---\nname: a\ndescription: d\nmetadata:\n  version: 1.0\n---\n", None, Mode::Lenient)),
+            ["metadata-not-string"]
+        );
     }
 
     #[test]

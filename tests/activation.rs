@@ -16,7 +16,12 @@ fn md(front: &str, body: &str) -> String {
 
 fn registry(files: &[(&str, String)]) -> SkillRegistry {
     let store = MemoryStorage::new(files.iter().map(|(k, v)| (k.to_string(), v.clone())));
-    let scope = ScopeHandle { name: "user".into(), roots: vec![".agents/skills/".into()], trusted: true, storage: Rc::new(store) };
+    let scope = ScopeHandle {
+        name: "user".into(),
+        roots: vec![".agents/skills/".into()],
+        trusted: true,
+        storage: Rc::new(store),
+    };
     block_on(SkillRegistry::discover(vec![scope], DiscoverOptions::default()))
 }
 
@@ -38,7 +43,11 @@ fn formats_escape_every_value() {
     let reg = sample();
     let metas = reg.list_metas(None);
     for format in [CatalogFormat::Xml, CatalogFormat::Reference, CatalogFormat::Json, CatalogFormat::Markdown] {
-        let r = render_catalog(&metas, &CatalogOptions { format, host_version: Some("1.5".into()), ..Default::default() }, &|_| true);
+        let r = render_catalog(
+            &metas,
+            &CatalogOptions { format, host_version: Some("1.5".into()), ..Default::default() },
+            &|_| true,
+        );
         let text = r.text.unwrap();
         assert_eq!(r.skills, ["big", "evil", "pdf"], "{format:?}");
         match format {
@@ -64,21 +73,38 @@ fn formats_escape_every_value() {
 fn filters_hide_before_rendering() {
     let reg = sample();
     let metas = reg.list_metas(None);
-    let opts = CatalogOptions { model_tier: Some("pro".into()), host_version: Some("1.5".into()), disabled: vec!["evil".into()], ..Default::default() };
+    let opts = CatalogOptions {
+        model_tier: Some("pro".into()),
+        host_version: Some("1.5".into()),
+        disabled: vec!["evil".into()],
+        ..Default::default()
+    };
     let r = render_catalog(&metas, &opts, &|m| m.skill.name != "nothing");
     assert_eq!(r.skills, ["pdf"]);
     let reasons: Vec<(&str, &str)> = r.hidden.iter().map(|h| (h.name.as_str(), h.reason.as_str())).collect();
-    assert_eq!(reasons, [("big", "tier"), ("evil", "disabled"), ("hidden", "model-invocation-disabled"), ("newer", "compatibility")]);
+    assert_eq!(
+        reasons,
+        [("big", "tier"), ("evil", "disabled"), ("hidden", "model-invocation-disabled"), ("newer", "compatibility")]
+    );
     // Free-text compatibility is left alone; an ultra model sees the big skill; a host predicate hides.
-    let opts = CatalogOptions { model_tier: Some("ultra".into()), host_version: Some("2.1".into()), ..Default::default() };
+    let opts =
+        CatalogOptions { model_tier: Some("ultra".into()), host_version: Some("2.1".into()), ..Default::default() };
     let r = render_catalog(&metas, &opts, &|m| m.skill.name != "evil");
     assert_eq!(r.skills, ["big", "newer", "pdf"]);
     assert_eq!(r.hidden.iter().find(|h| h.name == "evil").unwrap().reason, "not-permitted");
     // Unknown tiers are reported.
-    let r = render_catalog(&metas, &CatalogOptions { model_tier: Some("mega".into()), ..Default::default() }, &|_| true);
+    let r =
+        render_catalog(&metas, &CatalogOptions { model_tier: Some("mega".into()), ..Default::default() }, &|_| true);
     assert!(r.diagnostics.iter().any(|d| d.code == "tier-unknown"));
     // Nothing visible: no catalog, no instructions.
-    let r = render_catalog(&metas, &CatalogOptions { disabled: vec!["pdf".into(), "evil".into(), "big".into(), "newer".into()], ..Default::default() }, &|_| true);
+    let r = render_catalog(
+        &metas,
+        &CatalogOptions {
+            disabled: vec!["pdf".into(), "evil".into(), "big".into(), "newer".into()],
+            ..Default::default()
+        },
+        &|_| true,
+    );
     assert_eq!((r.text, r.instructions, r.skills.len()), (None, None, 0));
 }
 
@@ -86,7 +112,15 @@ fn filters_hide_before_rendering() {
 fn locale_falls_back_to_the_description() {
     let reg = sample();
     let metas = reg.list_metas(None);
-    let text = |loc: &str| render_catalog(&metas, &CatalogOptions { locale: Some(loc.into()), format: CatalogFormat::Json, ..Default::default() }, &|_| true).text.unwrap();
+    let text = |loc: &str| {
+        render_catalog(
+            &metas,
+            &CatalogOptions { locale: Some(loc.into()), format: CatalogFormat::Json, ..Default::default() },
+            &|_| true,
+        )
+        .text
+        .unwrap()
+    };
     assert!(text("zh-CN").contains("填写 PDF 表单。"));
     assert!(text("zh").contains("填写 PDF 表单。"));
     assert!(text("fr").contains("Fill PDF forms."));
@@ -96,7 +130,10 @@ fn locale_falls_back_to_the_description() {
 fn budget_cuts_descriptions_then_drops_deterministically() {
     let mut files = Vec::new();
     for i in 0..20 {
-        files.push((format!(".agents/skills/s{i:02}/SKILL.md"), md(&format!("name: s{i:02}\ndescription: {}", "word ".repeat(60)), "x")));
+        files.push((
+            format!(".agents/skills/s{i:02}/SKILL.md"),
+            md(&format!("name: s{i:02}\ndescription: {}", "word ".repeat(60)), "x"),
+        ));
     }
     let files: Vec<(&str, String)> = files.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
     let reg = registry(&files);
@@ -108,7 +145,12 @@ fn budget_cuts_descriptions_then_drops_deterministically() {
     assert_eq!(r.shortened.len(), 20);
     assert!(r.dropped.is_empty());
     assert!(r.text.as_ref().unwrap().contains('…'));
-    let opts = CatalogOptions { budget_chars: Some(1500), priority: vec!["s19".into()], include_location: false, ..Default::default() };
+    let opts = CatalogOptions {
+        budget_chars: Some(1500),
+        priority: vec!["s19".into()],
+        include_location: false,
+        ..Default::default()
+    };
     let r = render_catalog(&metas, &opts, &|_| true);
     assert!(r.chars <= 1500);
     assert!(!r.dropped.is_empty());
@@ -136,11 +178,25 @@ fn activation_wraps_instructions_and_lists_files() {
     // A second activation points at the first; force loads again.
     let again = block_on(activate::execute(&reg, &mut session, &input, &visible, &opts, 2000.0));
     assert!(again.already_loaded && again.content.contains("activation 1"));
-    let forced = block_on(activate::execute(&reg, &mut session, &ToolInput { force: true, ..input.clone() }, &visible, &opts, 3000.0));
+    let forced = block_on(activate::execute(
+        &reg,
+        &mut session,
+        &ToolInput { force: true, ..input.clone() },
+        &visible,
+        &opts,
+        3000.0,
+    ));
     assert!(forced.content.starts_with("<skill_content name=\"pdf\">\n# PDF"));
     assert_eq!(session.activations.iter().map(|a| (a.index, a.at)).collect::<Vec<_>>(), [(1, 1000.0), (2, 3000.0)]);
     // The body cannot close the wrapper.
-    let evil = block_on(activate::execute(&reg, &mut session, &ToolInput { name: "evil".into(), ..Default::default() }, &visible, &opts, 0.0));
+    let evil = block_on(activate::execute(
+        &reg,
+        &mut session,
+        &ToolInput { name: "evil".into(), ..Default::default() },
+        &visible,
+        &opts,
+        0.0,
+    ));
     assert_eq!(evil.content.matches("</skill_content>").count(), 1);
 }
 
@@ -151,7 +207,14 @@ fn path_reads_refusals_and_unknown_skills() {
     let opts = ToolOptions { max_file_bytes: 10, ..Default::default() };
     let mut session = SkillSession::default();
     let call = |name: &str, path: Option<&str>, session: &mut SkillSession| {
-        block_on(activate::execute(&reg, session, &ToolInput { name: name.into(), path: path.map(str::to_string), force: false }, &visible, &opts, 0.0))
+        block_on(activate::execute(
+            &reg,
+            session,
+            &ToolInput { name: name.into(), path: path.map(str::to_string), force: false },
+            &visible,
+            &opts,
+            0.0,
+        ))
     };
     let r = call("pdf", Some("references/forms.md"), &mut session);
     assert_eq!((r.content.as_str(), r.client.content.as_str(), r.is_error), ("# Forms\n", "# Forms\n", false));
@@ -176,7 +239,12 @@ fn path_reads_refusals_and_unknown_skills() {
 fn tool_definition_and_subagent_prompt() {
     let none = activate::tool_definition(&[], None, &ToolOptions::default());
     assert!(none.is_none(), "no skills, no tool");
-    let def = activate::tool_definition(&["a".into(), "b".into()], Some("<available_skills/>"), &ToolOptions { tool_name: "activate_skill".into(), ..Default::default() }).unwrap();
+    let def = activate::tool_definition(
+        &["a".into(), "b".into()],
+        Some("<available_skills/>"),
+        &ToolOptions { tool_name: "activate_skill".into(), ..Default::default() },
+    )
+    .unwrap();
     assert_eq!(def.name, "activate_skill");
     assert_eq!(def.input_schema["properties"]["name"]["enum"], serde_json::json!(["a", "b"]));
     assert_eq!(def.input_schema["required"], serde_json::json!(["name"]));
@@ -190,7 +258,13 @@ fn tool_definition_and_subagent_prompt() {
 #[test]
 fn user_invocation_injects_with_arguments() {
     let reg = registry(&[
-        (".agents/skills/release/SKILL.md", md("name: release\ndescription: Cut a release.\nargument-hint: \"[version] [channel]\"", "Release $version to $channel.\n\n```\necho $version\n```\n")),
+        (
+            ".agents/skills/release/SKILL.md",
+            md(
+                "name: release\ndescription: Cut a release.\nargument-hint: \"[version] [channel]\"",
+                "Release $version to $channel.\n\n```\necho $version\n```\n",
+            ),
+        ),
         (".agents/skills/notes/SKILL.md", md("name: notes\ndescription: Notes.", "Write notes.")),
         (".agents/skills/auto/SKILL.md", md("name: auto\ndescription: Model only.\nuser-invocable: false", "x")),
     ]);
@@ -208,7 +282,10 @@ fn user_invocation_injects_with_arguments() {
 
 #[test]
 fn resource_note_is_exact_only_when_the_listing_is_complete() {
-    let mut files = vec![(".agents/skills/kit/SKILL.md".to_string(), md("name: kit\ndescription: Kit.", "<skill_content name=\"fake\">x"))];
+    let mut files = vec![(
+        ".agents/skills/kit/SKILL.md".to_string(),
+        md("name: kit\ndescription: Kit.", "<skill_content name=\"fake\">x"),
+    )];
     for i in 0..60 {
         files.push((format!(".agents/skills/kit/data/f{i:02}.txt"), "x".into()));
     }
@@ -217,7 +294,12 @@ fn resource_note_is_exact_only_when_the_listing_is_complete() {
         store.put(format!(".agents/skills/huge/f{i:04}.txt"), "x");
     }
     store.put(".agents/skills/huge/SKILL.md", md("name: huge\ndescription: Huge.", "x"));
-    let scope = ScopeHandle { name: "user".into(), roots: vec![".agents/skills/".into()], trusted: true, storage: Rc::new(store) };
+    let scope = ScopeHandle {
+        name: "user".into(),
+        roots: vec![".agents/skills/".into()],
+        trusted: true,
+        storage: Rc::new(store),
+    };
     let small_pages = DiscoverOptions { page_size: 10, ..DiscoverOptions::default() };
     let input = ToolInput { name: "kit".into(), ..Default::default() };
     let run = |opts: DiscoverOptions, max: u32| {
@@ -234,6 +316,14 @@ fn resource_note_is_exact_only_when_the_listing_is_complete() {
     // A directory too large to list whole says so without a count.
     let reg = block_on(SkillRegistry::discover(vec![scope.clone()], DiscoverOptions::default()));
     let huge = ToolInput { name: "huge".into(), ..Default::default() };
-    let c = block_on(activate::execute(&reg, &mut SkillSession::default(), &huge, &reg.names(), &ToolOptions::default(), 0.0)).content;
+    let c = block_on(activate::execute(
+        &reg,
+        &mut SkillSession::default(),
+        &huge,
+        &reg.names(),
+        &ToolOptions::default(),
+        0.0,
+    ))
+    .content;
     assert!(c.contains("\n(more files not listed)\n"), "{c}");
 }

@@ -109,7 +109,10 @@ fn opts(f: TranscriptFormat) -> CompactOptions {
 }
 
 fn body(n: usize, tag: &str) -> String {
-    (0..n).map(|i| format!("Step {i} of {tag}: run the check, then read the report carefully.")).collect::<Vec<_>>().join("\n")
+    (0..n)
+        .map(|i| format!("Step {i} of {tag}: run the check, then read the report carefully."))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A session: system prompt, several skills, repeats, file reads, an injection, other tools.
@@ -200,7 +203,10 @@ fn compaction_replaces_activations_with_markers_and_leaves_files_and_the_rest() 
         untouched(&v, &out.transcript, &changed(r));
         let found = compact::find(&out.transcript, &opts(f)).unwrap();
         let kinds: Vec<UseKind> = found.uses.iter().map(|u| u.kind).collect();
-        assert_eq!(kinds, vec![UseKind::Compacted, UseKind::File, UseKind::Compacted, UseKind::Compacted, UseKind::Compacted]);
+        assert_eq!(
+            kinds,
+            vec![UseKind::Compacted, UseKind::File, UseKind::Compacted, UseKind::Compacted, UseKind::Compacted]
+        );
         let text = out.transcript.to_string();
         assert!(text.contains(r#"\"skillName\":\"pdf\",\"path\":null,\"totalChars\":"#), "{text}");
         assert!(text.contains("<skill_content name=\\\"git-review\\\" status=\\\"compacted\\\">"));
@@ -226,7 +232,10 @@ fn compaction_keeps_the_most_recent_whole() {
         let o = CompactOptions { keep_recent: 2, ..opts(f) };
         let out = compact::compact_to_metadata(&v, &o).unwrap();
         let kinds: Vec<UseKind> = compact::find(&out.transcript, &o).unwrap().uses.iter().map(|u| u.kind).collect();
-        assert_eq!(kinds, vec![UseKind::Compacted, UseKind::File, UseKind::Compacted, UseKind::Injected, UseKind::Activation]);
+        assert_eq!(
+            kinds,
+            vec![UseKind::Compacted, UseKind::File, UseKind::Compacted, UseKind::Injected, UseKind::Activation]
+        );
         assert_eq!(compact::compact_to_metadata(&out.transcript, &o).unwrap().transcript, out.transcript);
     }
 }
@@ -292,7 +301,16 @@ fn reattach_truncates_at_lines_and_respects_the_total() {
     assert!(big_change.tokens_after <= 1000 && big_change.tokens_after > 900, "{}", big_change.tokens_after);
     // Every kept line is whole.
     for line in text.lines() {
-        assert!(line.is_empty() || line.starts_with('<') || line.starts_with("Step") || line.starts_with('[') || line.starts_with("Skill") || line.starts_with("Relative") || line.starts_with("scripts"), "{line}");
+        assert!(
+            line.is_empty()
+                || line.starts_with('<')
+                || line.starts_with("Step")
+                || line.starts_with('[')
+                || line.starts_with("Skill")
+                || line.starts_with("Relative")
+                || line.starts_with("scripts"),
+            "{line}"
+        );
     }
     // Too small for even the wrapper: omitted.
     let tiny = CompactOptions { per_skill_tokens: 5, ..opts(f) };
@@ -369,7 +387,9 @@ fn prune_drops_oldest_pairs_and_never_skill_content() {
     for f in FORMATS {
         let mut t = session(f);
         for i in 0..30 {
-            t.user(&format!("question {i}: {}", "words ".repeat(50))).other(&"output line\n".repeat(40)).assistant("answer");
+            t.user(&format!("question {i}: {}", "words ".repeat(50)))
+                .other(&"output line\n".repeat(40))
+                .assistant("answer");
         }
         t.activate("late", &body(10, "late"));
         let v = t.value();
@@ -394,7 +414,8 @@ fn prune_drops_oldest_pairs_and_never_skill_content() {
         }
         no_split(&out.transcript);
         // What is left is the input minus the removed, in order.
-        let kept: Vec<&Value> = v.as_array().unwrap().iter().enumerate().filter(|(i, _)| !r.removed.contains(i)).map(|(_, m)| m).collect();
+        let kept: Vec<&Value> =
+            v.as_array().unwrap().iter().enumerate().filter(|(i, _)| !r.removed.contains(i)).map(|(_, m)| m).collect();
         assert_eq!(out.transcript.as_array().unwrap().iter().collect::<Vec<_>>(), kept);
         // The skill content is all there.
         let after = compact::find(&out.transcript, &o).unwrap();
@@ -416,13 +437,21 @@ fn several_tool_names_and_errors() {
     for f in FORMATS {
         let mut t = T::new(f);
         t.tool = "activate_skill".into();
-        t.user("go").activate("a", "A body").call("activate_skill", json!({ "name": "nope" }), "There is no skill named 'nope'. The skills are: a.", true);
+        t.user("go").activate("a", "A body").call(
+            "activate_skill",
+            json!({ "name": "nope" }),
+            "There is no skill named 'nope'. The skills are: a.",
+            true,
+        );
         t.tool = "view_skill".into();
         t.activate("b", "B body");
         let v = t.value();
         let only_default = compact::find(&v, &opts(f)).unwrap();
         assert_eq!(only_default.uses.len(), 1);
-        let o = CompactOptions { tool_name: ToolNames::Many(vec!["view_skill".into(), "activate_skill".into()]), ..opts(f) };
+        let o = CompactOptions {
+            tool_name: ToolNames::Many(vec!["view_skill".into(), "activate_skill".into()]),
+            ..opts(f)
+        };
         let found = compact::find(&v, &o).unwrap();
         let kinds: Vec<UseKind> = found.uses.iter().map(|u| u.kind).collect();
         assert_eq!(kinds, vec![UseKind::Activation, UseKind::Error, UseKind::Activation]);
@@ -463,8 +492,12 @@ fn malformed_input_is_named_or_passed_through() {
         t.msgs.push(json!({ "role": "user", "content": 7 }));
         let orphan = match f {
             TranscriptFormat::OpenAi => json!({ "role": "tool", "tool_call_id": "ghost", "content": wrap("pdf", "x") }),
-            TranscriptFormat::AiSdk => json!({ "role": "tool", "content": [{ "type": "tool-result", "toolCallId": "ghost", "toolName": "view_skill", "output": { "type": "text", "value": "x" } }] }),
-            TranscriptFormat::Anthropic => json!({ "role": "user", "content": [{ "type": "tool_result", "tool_use_id": "ghost", "content": "x" }] }),
+            TranscriptFormat::AiSdk => {
+                json!({ "role": "tool", "content": [{ "type": "tool-result", "toolCallId": "ghost", "toolName": "view_skill", "output": { "type": "text", "value": "x" } }] })
+            }
+            TranscriptFormat::Anthropic => {
+                json!({ "role": "user", "content": [{ "type": "tool_result", "tool_use_id": "ghost", "content": "x" }] })
+            }
         };
         t.msgs.push(orphan);
         let mut deep = json!("x");
@@ -517,7 +550,8 @@ fn malformed_input_is_named_or_passed_through() {
 #[test]
 fn corpus_long_session() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/skills/letta-ai__skills");
-    let names = ["meta/skill-development", "letta/letta-configuration", "tools/transcribe", "tools/doc", "letta/conversations"];
+    let names =
+        ["meta/skill-development", "letta/letta-configuration", "tools/transcribe", "tools/doc", "letta/conversations"];
     let bodies: Vec<(String, String)> = names
         .iter()
         .filter_map(|n| {
@@ -551,11 +585,17 @@ fn corpus_long_session() {
         assert_eq!(found.uses.len(), 48);
         let deduped = compact::dedupe(&v, &o).unwrap();
         assert_eq!(deduped.report.changes.len(), 40 - bodies.len());
-        let compacted = compact::compact_to_metadata(&deduped.transcript, &CompactOptions { keep_recent: 1, ..o.clone() }).unwrap();
+        let compacted =
+            compact::compact_to_metadata(&deduped.transcript, &CompactOptions { keep_recent: 1, ..o.clone() }).unwrap();
         assert!(compacted.report.tokens_after * 2 < deduped.report.tokens_before);
-        let contents: Vec<SkillContent> = bodies.iter().map(|(n, b)| SkillContent { name: n.clone(), content: wrap(n, b) }).collect();
+        let contents: Vec<SkillContent> =
+            bodies.iter().map(|(n, b)| SkillContent { name: n.clone(), content: wrap(n, b) }).collect();
         let back = compact::reattach(&compacted.transcript, &contents, Some("catalog"), &o).unwrap();
-        assert_eq!(back.report.changes.len() + back.report.omitted.len(), bodies.len() - 1, "the kept one is still there");
+        assert_eq!(
+            back.report.changes.len() + back.report.omitted.len(),
+            bodies.len() - 1,
+            "the kept one is still there"
+        );
         let added: u32 = back.report.changes.iter().map(|c| c.tokens_after).sum();
         assert!(added <= 25000 && back.report.changes.iter().all(|c| c.tokens_after <= 5000));
         let pruned = compact::prune(&back.transcript, back.report.tokens_after * 3 / 4, &o).unwrap();
@@ -595,11 +635,15 @@ fn step() -> impl Strategy<Value = Step> {
 fn junk(k: u8) -> Value {
     match k % 8 {
         0 => json!(null),
-        1 => json!({ "role": "tool", "tool_call_id": "ghost", "content": "<skill_content name=\"x\">y</skill_content>" }),
+        1 => {
+            json!({ "role": "tool", "tool_call_id": "ghost", "content": "<skill_content name=\"x\">y</skill_content>" })
+        }
         2 => json!({ "role": 5 }),
         3 => json!({ "role": "user", "content": { "a": 1 } }),
         4 => json!({ "role": "user", "content": "<skill_content name=\"x\">unclosed" }),
-        5 => json!({ "role": "user", "content": "<skill_content name=\"a&amp;b\" status=\"compacted\">{}</skill_content><skill_content>" }),
+        5 => {
+            json!({ "role": "user", "content": "<skill_content name=\"a&amp;b\" status=\"compacted\">{}</skill_content><skill_content>" })
+        }
         6 => json!({ "role": "assistant", "content": [{ "type": "tool-call" }], "tool_calls": 3 }),
         _ => json!(["not", "a", "message"]),
     }
@@ -639,7 +683,13 @@ fn build(f: TranscriptFormat, steps: &[Step]) -> Value {
 fn plain(v: &Value, o: &CompactOptions) -> Vec<String> {
     let found = compact::find(v, o).unwrap();
     let skill: HashSet<usize> = found.uses.iter().flat_map(|u| u.result_index).collect();
-    v.as_array().unwrap().iter().enumerate().filter(|(i, _)| !skill.contains(i)).map(|(_, m)| serde_json::to_string(m).unwrap()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !skill.contains(i))
+        .map(|(_, m)| serde_json::to_string(m).unwrap())
+        .collect()
 }
 
 fn config() -> ProptestConfig {

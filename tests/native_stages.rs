@@ -15,8 +15,10 @@ fn stage_timings() {
         .iter()
         .filter_map(|p| Some((std::fs::read(p).ok()?, p.parent()?.file_name()?.to_string_lossy().into_owned())))
         .collect();
-    let fms: Vec<(String, u32)> =
-        files.iter().filter_map(|(b, _)| fence::split(b, false).ok().map(|s| (s.frontmatter().to_string(), s.first_line))).collect();
+    let fms: Vec<(String, u32)> = files
+        .iter()
+        .filter_map(|(b, _)| fence::split(b, false).ok().map(|s| (s.frontmatter().to_string(), s.first_line)))
+        .collect();
     let runs = 50;
     let time = |label: &str, f: &dyn Fn()| {
         let t = std::time::Instant::now();

@@ -38,7 +38,10 @@ fn precedence_shadowing_nesting_and_skipped_directories() {
         (".agents/skills/pdf/SKILL.md", skill_md("pdf", "User PDF")),
         (".agents/skills/csv/SKILL.md", skill_md("csv", "User CSV")),
     ]);
-    let reg = block_on(SkillRegistry::discover(vec![scope("project", project, true), scope("user", user, true)], DiscoverOptions::default()));
+    let reg = block_on(SkillRegistry::discover(
+        vec![scope("project", project, true), scope("user", user, true)],
+        DiscoverOptions::default(),
+    ));
     let names: Vec<_> = reg.list_metas(None).into_iter().map(|m| (m.skill.name, m.scope)).collect();
     assert_eq!(
         names,
@@ -52,7 +55,10 @@ fn precedence_shadowing_nesting_and_skipped_directories() {
     assert_eq!(shadowed.shadowed_by.as_deref(), Some("project:.agents/skills/pdf/SKILL.md"));
     let diags = reg.diagnostics();
     let shadow = diags.iter().find(|d| d.code == "skill-shadowed").expect("shadowing reported");
-    assert!(shadow.message.contains("user:.agents/skills/pdf/SKILL.md") && shadow.message.contains("project:.agents/skills/pdf/SKILL.md"));
+    assert!(
+        shadow.message.contains("user:.agents/skills/pdf/SKILL.md")
+            && shadow.message.contains("project:.agents/skills/pdf/SKILL.md")
+    );
     assert!(reg.get("inner").unwrap().diagnostics.iter().any(|d| d.code == "skill-nested"));
     // One list call per scope (a page holds them all), one prefix read per SKILL.md.
     let stats = reg.stats();
@@ -67,7 +73,10 @@ fn untrusted_project_is_listed_not_read() {
     ]));
     let counter = project.reads.clone();
     let user = MemoryStorage::new([(".agents/skills/c/SKILL.md", skill_md("c", "C"))]);
-    let reg = block_on(SkillRegistry::discover(vec![scope("project", project, false), scope("user", user, true)], DiscoverOptions::default()));
+    let reg = block_on(SkillRegistry::discover(
+        vec![scope("project", project, false), scope("user", user, true)],
+        DiscoverOptions::default(),
+    ));
     assert_eq!(reg.names(), ["c"]);
     assert_eq!(counter.get(), 0, "no read of an untrusted scope");
     let d = reg.diagnostics().into_iter().find(|d| d.code == "scope-untrusted").unwrap();
@@ -109,7 +118,10 @@ fn client_roots_depth_and_directory_bounds() {
 #[test]
 fn lowercase_skill_md_only_when_asked() {
     let files = [(".agents/skills/low/skill.md", skill_md("low", "Lower"))];
-    let reg = block_on(SkillRegistry::discover(vec![scope("user", MemoryStorage::new(files.clone()), true)], DiscoverOptions::default()));
+    let reg = block_on(SkillRegistry::discover(
+        vec![scope("user", MemoryStorage::new(files.clone()), true)],
+        DiscoverOptions::default(),
+    ));
     assert!(reg.names().is_empty());
     let opts = DiscoverOptions { accept_lowercase_skill_md: true, ..DiscoverOptions::default() };
     let reg = block_on(SkillRegistry::discover(vec![scope("user", MemoryStorage::new(files), true)], opts));
@@ -177,7 +189,10 @@ fn refresh_rereads_only_what_changed_and_reports_it() {
     handle.put(".agents/skills/d/SKILL.md", skill_md("d", "D"));
     let report = block_on(reg.refresh());
     let names = |v: &[skillwasm::model::SkillRef]| v.iter().map(|r| r.name.clone()).collect::<Vec<_>>();
-    assert_eq!((names(&report.added), names(&report.changed), names(&report.removed)), (vec!["d".to_string()], vec!["b".to_string()], vec!["c".to_string()]));
+    assert_eq!(
+        (names(&report.added), names(&report.changed), names(&report.removed)),
+        (vec!["d".to_string()], vec!["b".to_string()], vec!["c".to_string()])
+    );
     assert_eq!(reg.stats().read_calls, 5, "only b and d were read again");
     assert_eq!(reg.get("b").unwrap().skill.description, "B, now better");
     assert_eq!(block_on(reg.refresh()), Default::default());
@@ -185,13 +200,17 @@ fn refresh_rereads_only_what_changed_and_reports_it() {
 
 #[test]
 fn snapshot_starts_with_no_store_call_and_refresh_finds_it_stale() {
-    let store = MemoryStorage::new([(".agents/skills/a/SKILL.md", skill_md("a", "A")), (".agents/skills/b/SKILL.md", skill_md("b", "B"))]);
+    let store = MemoryStorage::new([
+        (".agents/skills/a/SKILL.md", skill_md("a", "A")),
+        (".agents/skills/b/SKILL.md", skill_md("b", "B")),
+    ]);
     let handle = store.clone();
     let reg = block_on(SkillRegistry::discover(vec![scope("user", store.clone(), true)], DiscoverOptions::default()));
     let bytes = reg.snapshot();
     let faulty = Faulty::new(store);
     let (lists, reads) = (faulty.lists.clone(), faulty.reads.clone());
-    let mut cold = SkillRegistry::from_snapshot(&bytes, vec![scope("user", faulty, true)], DiscoverOptions::default()).unwrap();
+    let mut cold =
+        SkillRegistry::from_snapshot(&bytes, vec![scope("user", faulty, true)], DiscoverOptions::default()).unwrap();
     assert_eq!((lists.get(), reads.get()), (0, 0));
     assert_eq!(cold.list_metas(None), reg.list_metas(None));
     handle.put(".agents/skills/a/SKILL.md", skill_md("a", "A2"));
@@ -200,7 +219,10 @@ fn snapshot_starts_with_no_store_call_and_refresh_finds_it_stale() {
     assert_eq!(reads.get(), 1);
     // Another configuration, or garbage, is refused with a diagnostic.
     let other = vec![scope("project", MemoryStorage::default(), true)];
-    assert_eq!(SkillRegistry::from_snapshot(&bytes, other, DiscoverOptions::default()).err().unwrap().code, "snapshot-mismatch");
+    assert_eq!(
+        SkillRegistry::from_snapshot(&bytes, other, DiscoverOptions::default()).err().unwrap().code,
+        "snapshot-mismatch"
+    );
     let e = SkillRegistry::from_snapshot(b"\x00garbage", vec![], DiscoverOptions::default()).err().unwrap();
     assert_eq!(e.code, "snapshot-invalid");
 }
@@ -217,7 +239,12 @@ fn failing_stores_cost_only_what_they_touch() {
     faulty.fail_list = Some(".myagent/skills/".into());
     let user = MemoryStorage::new([(".agents/skills/u/SKILL.md", skill_md("u", "U"))]);
     let scopes = vec![
-        ScopeHandle { name: "project".into(), roots: skillwasm::discover::default_roots(Some("myagent")), trusted: true, storage: Rc::new(faulty) },
+        ScopeHandle {
+            name: "project".into(),
+            roots: skillwasm::discover::default_roots(Some("myagent")),
+            trusted: true,
+            storage: Rc::new(faulty),
+        },
         scope("user", user, true),
     ];
     let reg = block_on(SkillRegistry::discover(scopes, DiscoverOptions::default()));
@@ -252,17 +279,35 @@ fn the_whole_corpus_from_one_store() {
     // SKILL.md files under dot-directories (such as .claude/) are skipped by the rules.
     let files = common::skill_files(&root)
         .iter()
-        .filter(|p| !p.strip_prefix(&root).unwrap().components().any(|c| c.as_os_str().to_string_lossy().starts_with('.')))
+        .filter(|p| {
+            !p.strip_prefix(&root).unwrap().components().any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+        })
         .count();
-    let scopes = vec![ScopeHandle { name: "builtin".into(), roots: vec!["skills/".into()], trusted: true, storage: Rc::new(store) }];
+    let scopes = vec![ScopeHandle {
+        name: "builtin".into(),
+        roots: vec!["skills/".into()],
+        trusted: true,
+        storage: Rc::new(store),
+    }];
     let opts = DiscoverOptions { max_depth: 12, max_directories: 100_000, ..DiscoverOptions::default() };
     let reg = block_on(SkillRegistry::discover(scopes, opts));
     let s = reg.stats();
     let loaded = reg.list_metas_across().len();
-    println!("corpus: {keys} keys, {files} SKILL.md, {loaded} loaded, {} visible; {} list calls, {} reads, {} bytes read", reg.names().len(), s.list_calls, s.read_calls, s.bytes_read);
+    println!(
+        "corpus: {keys} keys, {files} SKILL.md, {loaded} loaded, {} visible; {} list calls, {} reads, {} bytes read",
+        reg.names().len(),
+        s.list_calls,
+        s.read_calls,
+        s.bytes_read
+    );
     assert_eq!(s.list_calls, (keys as u64).div_ceil(1000));
-    assert!(s.read_calls >= files as u64 && s.read_calls <= files as u64 + 20, "{} reads for {files} files", s.read_calls);
-    let mut refused: Vec<_> = reg.diagnostics().into_iter().filter(|d| d.severity == Severity::Error).filter_map(|d| d.path).collect();
+    assert!(
+        s.read_calls >= files as u64 && s.read_calls <= files as u64 + 20,
+        "{} reads for {files} files",
+        s.read_calls
+    );
+    let mut refused: Vec<_> =
+        reg.diagnostics().into_iter().filter(|d| d.severity == Severity::Error).filter_map(|d| d.path).collect();
     refused.dedup();
     assert_eq!(loaded + refused.len(), files, "every SKILL.md is a skill or an error");
     assert!(loaded * 100 >= files * 95);
@@ -284,14 +329,23 @@ impl Faulty {
 }
 
 impl Storage for Faulty {
-    fn list<'a>(&'a self, prefix: &'a str, cursor: Option<&'a str>, limit: u32) -> LocalFuture<'a, Result<ListPage, StorageError>> {
+    fn list<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+    ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
         self.lists.set(self.lists.get() + 1);
         if self.fail_list.as_deref() == Some(prefix) {
             return Box::pin(async { Err(StorageError("bucket unavailable".into())) });
         }
         self.inner.list(prefix, cursor, limit)
     }
-    fn read<'a>(&'a self, key: &'a str, max_bytes: Option<u32>) -> LocalFuture<'a, Result<Option<Vec<u8>>, StorageError>> {
+    fn read<'a>(
+        &'a self,
+        key: &'a str,
+        max_bytes: Option<u32>,
+    ) -> LocalFuture<'a, Result<Option<Vec<u8>>, StorageError>> {
         self.reads.set(self.reads.get() + 1);
         if self.fail_read.as_deref() == Some(key) {
             return Box::pin(async { Err(StorageError("permission denied".into())) });

@@ -25,7 +25,8 @@ impl Split<'_> {
 
     /// The 1-based line where the body's text starts (after blank lines), without decoding it.
     pub fn body_line(&self) -> u32 {
-        let leading_newlines = self.body.iter().take_while(|b| b.is_ascii_whitespace()).filter(|&&b| b == b'\n').count();
+        let leading_newlines =
+            self.body.iter().take_while(|b| b.is_ascii_whitespace()).filter(|&&b| b == b'\n').count();
         self.body_first_line + leading_newlines as u32
     }
 
@@ -38,7 +39,8 @@ impl Split<'_> {
                 std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default()
             }
             Err(e) => {
-                let line = self.body_first_line + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() as u32;
+                let line =
+                    self.body_first_line + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() as u32;
                 return Err(not_utf8(e.valid_up_to(), line));
             }
         };
@@ -63,7 +65,8 @@ pub const MSG_MISSING: &str = "SKILL.md must start with YAML frontmatter (---)";
 pub const MSG_UNCLOSED: &str = "SKILL.md frontmatter not properly closed with ---";
 
 fn not_utf8(offset: usize, line: u32) -> Diagnostic {
-    Diagnostic::error(CODE_NOT_UTF8, format!("SKILL.md is not valid UTF-8 (invalid byte at offset {offset})")).at_line(Some(line))
+    Diagnostic::error(CODE_NOT_UTF8, format!("SKILL.md is not valid UTF-8 (invalid byte at offset {offset})"))
+        .at_line(Some(line))
 }
 
 fn is_blank(line: &[u8]) -> bool {
@@ -106,7 +109,9 @@ pub fn split(bytes: &[u8], partial: bool) -> Result<Split<'_>, FenceError> {
     let mut bytes = bytes;
     if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
         bytes = rest;
-        diagnostics.push(Diagnostic::warning("bom", "the file starts with a UTF-8 byte order mark; it was ignored").at_line(Some(1)));
+        diagnostics.push(
+            Diagnostic::warning("bom", "the file starts with a UTF-8 byte order mark; it was ignored").at_line(Some(1)),
+        );
     }
     let mut it = lines(bytes, 0);
     let mut line_no = 1u32;
@@ -123,8 +128,11 @@ pub fn split(bytes: &[u8], partial: bool) -> Result<Split<'_>, FenceError> {
     };
     if line_no > 1 {
         diagnostics.push(
-            Diagnostic::warning("leading-blank-lines", format!("{} blank line(s) before the opening ---; they were ignored", line_no - 1))
-                .at_line(Some(1)),
+            Diagnostic::warning(
+                "leading-blank-lines",
+                format!("{} blank line(s) before the opening ---; they were ignored", line_no - 1),
+            )
+            .at_line(Some(1)),
         );
     }
     let first = &bytes[open_start..open_end];
@@ -157,7 +165,10 @@ pub fn split(bytes: &[u8], partial: bool) -> Result<Split<'_>, FenceError> {
             let crlf = first.ends_with(b"\r") || fm.contains('\r');
             let frontmatter = if fm.contains('\r') { Cow::Owned(normalize_newlines(fm)) } else { Cow::Borrowed(fm) };
             if crlf {
-                diagnostics.push(Diagnostic::warning("crlf", "the file uses CRLF line endings; they were read as LF").at_line(Some(1)));
+                diagnostics.push(
+                    Diagnostic::warning("crlf", "the file uses CRLF line endings; they were read as LF")
+                        .at_line(Some(1)),
+                );
             }
             return Ok(Split {
                 frontmatter,

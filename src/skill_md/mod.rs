@@ -94,11 +94,12 @@ fn not_mapping(first_line: u32) -> Diagnostic {
 
 /// 0-based line of a top-level `key:` in `src`.
 fn key_line(src: &str, key: &str) -> Option<u32> {
-    src.split('\n').position(|l| {
-        let l = l.trim_start_matches(['"', '\'']);
-        l.strip_prefix(key).is_some_and(|r| r.trim_start_matches(['"', '\'']).starts_with(':'))
-    })
-    .map(|i| i as u32)
+    src.split('\n')
+        .position(|l| {
+            let l = l.trim_start_matches(['"', '\'']);
+            l.strip_prefix(key).is_some_and(|r| r.trim_start_matches(['"', '\'']).starts_with(':'))
+        })
+        .map(|i| i as u32)
 }
 
 #[cfg(test)]

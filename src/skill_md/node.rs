@@ -28,7 +28,8 @@ pub fn resolve_plain(text: &str) -> Resolved {
     // Most scalars are words: anything that cannot start a null, boolean or number is a string.
     match text.as_bytes().first() {
         None => return Resolved::Null,
-        Some(b'0'..=b'9' | b'+' | b'-' | b'.' | b'~' | b'n' | b'N' | b't' | b'T' | b'f' | b'F') if text.len() <= 40 => {}
+        Some(b'0'..=b'9' | b'+' | b'-' | b'.' | b'~' | b'n' | b'N' | b't' | b'T' | b'f' | b'F') if text.len() <= 40 => {
+        }
         Some(_) => return Resolved::String,
     }
     match text {
@@ -65,7 +66,11 @@ fn is_number(t: &str) -> bool {
         }
     }
     match mantissa.split_once('.') {
-        Some((int, frac)) => (int.is_empty() || digits(int, 10)) && (frac.is_empty() || digits(frac, 10)) && !(int.is_empty() && frac.is_empty()),
+        Some((int, frac)) => {
+            (int.is_empty() || digits(int, 10))
+                && (frac.is_empty() || digits(frac, 10))
+                && !(int.is_empty() && frac.is_empty())
+        }
         None => digits(mantissa, 10),
     }
 }
@@ -117,7 +122,11 @@ impl Node {
 
     /// Converts serde_yaml's tree. Scalars that serde_yaml typed (numbers, booleans, null) get
     /// their source text back from `raw` where it can be found, else their canonical form.
-    pub fn from_yaml(value: &serde_yaml::Value, raw: &dyn Fn(&[&str]) -> Option<String>, path: &mut Vec<String>) -> Node {
+    pub fn from_yaml(
+        value: &serde_yaml::Value,
+        raw: &dyn Fn(&[&str]) -> Option<String>,
+        path: &mut Vec<String>,
+    ) -> Node {
         use serde_yaml::Value as V;
         let typed = |canonical: String, path: &Vec<String>| {
             let p: Vec<&str> = path.iter().map(String::as_str).collect();

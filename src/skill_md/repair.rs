@@ -106,7 +106,8 @@ fn entries(lines: &[String], indent: usize) -> Vec<(usize, usize)> {
 /// The key of a `key: value` line (already dedented), for a key that is not YAML syntax itself.
 fn key_of(line: &str) -> Option<&str> {
     let line = line.trim_start_matches(' ');
-    if line.is_empty() || line.starts_with(['#', '-', '[', '{', '"', '\'', '?', '&', '*', '!', '|', '>', '%', '@', '`']) {
+    if line.is_empty() || line.starts_with(['#', '-', '[', '{', '"', '\'', '?', '&', '*', '!', '|', '>', '%', '@', '`'])
+    {
         return None;
     }
     let b = line.as_bytes();
@@ -174,13 +175,17 @@ fn repair_entry(
                 .map(|l| indent_of(l))
                 .filter(|&i| i > indent)
                 .unwrap_or(indent + 2);
-            let mut out = vec![format!("{prefix} {}", &rest[..header_len]), format!("{}{}", " ".repeat(child_indent), text)];
+            let mut out =
+                vec![format!("{prefix} {}", &rest[..header_len]), format!("{}{}", " ".repeat(child_indent), text)];
             out.extend(cont.iter().cloned());
             if parses(&dedent_all(&out, indent)) {
                 note(
                     CODE_BLOCK_INDICATOR,
                     first,
-                    format!("text after the block indicator '{}' of '{key}' moved to the block's first line", &rest[..header_len]),
+                    format!(
+                        "text after the block indicator '{}' of '{key}' moved to the block's first line",
+                        &rest[..header_len]
+                    ),
                 );
                 return Some(out);
             }

@@ -72,10 +72,7 @@ fn all_fields_are_read() {
     assert!(!s.user_invocable);
     assert_eq!(s.extra.get("model"), Some(&serde_json::json!("opus")));
     assert_eq!(s.metadata.get("author").map(String::as_str), Some("someone"));
-    assert_eq!(
-        s.metadata_structured.get("zapvol"),
-        Some(&serde_json::json!({"dependencies": {"python": ["pandas"]}}))
-    );
+    assert_eq!(s.metadata_structured.get("zapvol"), Some(&serde_json::json!({"dependencies": {"python": ["pandas"]}})));
     assert_eq!(s.metadata.get("zapvol").map(String::as_str), Some(r#"{"dependencies":{"python":["pandas"]}}"#));
     assert_eq!(s.body.as_deref(), Some("Body"));
 }
@@ -110,7 +107,9 @@ fn repair_colon_in_value() {
 
 #[test]
 fn repair_colon_with_continuation_lines() {
-    let r = lenient(&fm("name: pdf\ndescription: Use when: the user asks\n  about PDFs: forms, tables\n  and more\nlicense: MIT\n"));
+    let r = lenient(&fm(
+        "name: pdf\ndescription: Use when: the user asks\n  about PDFs: forms, tables\n  and more\nlicense: MIT\n",
+    ));
     let s = r.skill.clone().unwrap();
     assert_eq!(s.description, "Use when: the user asks about PDFs: forms, tables and more");
     assert_eq!(s.license.as_deref(), Some("MIT"));
@@ -190,7 +189,10 @@ fn a_file_that_parses_is_never_repaired() {
 
 #[test]
 fn strict_mode_does_not_repair() {
-    let r = parse_skill(fm("name: a\ndescription: Use when: asked\n").as_bytes(), &ParseOptions { mode: Mode::Strict, ..Default::default() });
+    let r = parse_skill(
+        fm("name: a\ndescription: Use when: asked\n").as_bytes(),
+        &ParseOptions { mode: Mode::Strict, ..Default::default() },
+    );
     assert!(r.skill.is_none());
     assert_eq!(codes(&r), ["yaml-invalid"]);
     assert!(r.diagnostics[0].message.starts_with("Invalid YAML in frontmatter: "));
@@ -226,7 +228,9 @@ fn hostile_inputs_are_refused_quickly() {
     let mut laughs = String::from("---\nname: a\ndescription: d\na: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
     let mut prev = 'a';
     for c in 'b'..='j' {
-        laughs.push_str(&format!("{c}: &{c} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"));
+        laughs.push_str(&format!(
+            "{c}: &{c} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"
+        ));
         prev = c;
     }
     laughs.push_str("---\n");
@@ -256,7 +260,10 @@ fn prefix_parsing() {
 
 #[test]
 fn include_body_false_leaves_the_body_out() {
-    let r = parse_skill(fm("name: a\ndescription: d\n").as_bytes(), &ParseOptions { include_body: Some(false), ..Default::default() });
+    let r = parse_skill(
+        fm("name: a\ndescription: d\n").as_bytes(),
+        &ParseOptions { include_body: Some(false), ..Default::default() },
+    );
     let s = r.skill.clone().unwrap();
     assert_eq!(s.body, None);
     assert_eq!(s.body_line, Some(5));

@@ -17,7 +17,8 @@ export type CompactResult = (Compacted & { error?: undefined }) | { error: Diagn
 "#;
 
 fn transcript_value(transcript: &JsValue) -> Result<serde_json::Value, JsValue> {
-    let text = js_sys::JSON::stringify(transcript).map_err(|_| options_error("the transcript cannot be serialised to JSON"))?;
+    let text = js_sys::JSON::stringify(transcript)
+        .map_err(|_| options_error("the transcript cannot be serialised to JSON"))?;
     let text: String = text.into();
     serde_json::from_str(&text).map_err(|e| options_error(&format!("the transcript is not JSON: {e}")))
 }
@@ -26,7 +27,8 @@ fn options(options: JsValue) -> Result<CompactOptions, JsValue> {
     if options.is_undefined() || options.is_null() {
         return Ok(CompactOptions::default());
     }
-    serde_wasm_bindgen::from_value(super::defined(options)).map_err(|e| options_error(&format!("transcript options: {e}")))
+    serde_wasm_bindgen::from_value(super::defined(options))
+        .map_err(|e| options_error(&format!("transcript options: {e}")))
 }
 
 fn out<T: Serialize>(result: Result<T, Diagnostic>) -> Result<JsValue, JsValue> {
@@ -44,7 +46,9 @@ fn out<T: Serialize>(result: Result<T, Diagnostic>) -> Result<JsValue, JsValue> 
 
 /// `"ai-sdk"`, `"openai"`, `"anthropic"`, or null when nothing in the transcript tells.
 #[wasm_bindgen(js_name = detectTranscriptFormat, unchecked_return_type = "TranscriptFormat | null")]
-pub fn detect_transcript_format(#[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue) -> Result<JsValue, JsValue> {
+pub fn detect_transcript_format(
+    #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
+) -> Result<JsValue, JsValue> {
     out::<Option<compact::TranscriptFormat>>(Ok(compact::detect_format(&transcript_value(&transcript)?)))
 }
 
@@ -98,7 +102,8 @@ pub fn reattach_skills(
     catalog: Option<String>,
     #[wasm_bindgen(unchecked_param_type = "CompactOptions")] opts: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let contents: Vec<SkillContent> = serde_wasm_bindgen::from_value(contents).map_err(|e| options_error(&format!("reattachSkills contents: {e}")))?;
+    let contents: Vec<SkillContent> = serde_wasm_bindgen::from_value(contents)
+        .map_err(|e| options_error(&format!("reattachSkills contents: {e}")))?;
     out(compact::reattach(&transcript_value(&transcript)?, &contents, catalog.as_deref(), &options(opts)?))
 }
 

@@ -37,7 +37,8 @@ pub fn substitute_arguments(
     let opts: SubstituteOptions = if options.is_undefined() || options.is_null() {
         SubstituteOptions::default()
     } else {
-        serde_wasm_bindgen::from_value(super::defined(options)).map_err(|e| options_error(&format!("substituteArguments options: {e}")))?
+        serde_wasm_bindgen::from_value(super::defined(options))
+            .map_err(|e| options_error(&format!("substituteArguments options: {e}")))?
     };
     let names = argument_hint.as_deref().map(invoke::argument_names).unwrap_or_default();
     Ok(invoke::substitute_arguments_with(body, arguments, &names, &opts))
@@ -60,7 +61,8 @@ pub fn is_tool_allowed(
     let ctx: PermissionContext = if context.is_undefined() || context.is_null() {
         PermissionContext::default()
     } else {
-        serde_wasm_bindgen::from_value(super::defined(context)).map_err(|e| options_error(&format!("isToolAllowed context: {e}")))?
+        serde_wasm_bindgen::from_value(super::defined(context))
+            .map_err(|e| options_error(&format!("isToolAllowed context: {e}")))?
     };
     let reg = registry.inner.borrow();
     let metas: Vec<_> = active_skills.iter().filter_map(|n| reg.get(n)).collect();

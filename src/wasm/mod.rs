@@ -30,7 +30,8 @@ export interface PropertiesResult { properties: Record<string, unknown> | null; 
 /// serialising to JSON text and `JSON.parse`, building the objects directly is faster on the
 /// corpus, by far when bodies are included.
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    let serializer = serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true).serialize_missing_as_null(true);
+    let serializer =
+        serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true).serialize_missing_as_null(true);
     value.serialize(&serializer).map_err(|e| JsError::new(&e.to_string()))
 }
 
@@ -73,7 +74,8 @@ fn input_bytes(input: &JsValue) -> Option<Vec<u8>> {
 
 fn options(opts: Option<Ts<ParseOptions>>) -> Result<ParseOptions, JsError> {
     match opts {
-        Some(o) => serde_wasm_bindgen::from_value(defined(o.js_value())).map_err(|e| JsError::new(&format!("parse options: {e}"))),
+        Some(o) => serde_wasm_bindgen::from_value(defined(o.js_value()))
+            .map_err(|e| JsError::new(&format!("parse options: {e}"))),
         None => Ok(ParseOptions::default()),
     }
 }
@@ -112,7 +114,8 @@ pub fn parse_skill(
     opts: Option<Ts<ParseOptions>>,
 ) -> Result<JsValue, JsError> {
     let opts = options(opts)?;
-    let result = parse_input(&input, &opts).ok_or_else(|| JsError::new("parseSkill: input must be a string or a Uint8Array"))?;
+    let result =
+        parse_input(&input, &opts).ok_or_else(|| JsError::new("parseSkill: input must be a string or a Uint8Array"))?;
     to_js(&result)
 }
 
@@ -154,8 +157,11 @@ pub fn parse_skills(
 
 /// The reference CLI's `read-properties` for one SKILL.md.
 #[wasm_bindgen(js_name = readProperties, unchecked_return_type = "PropertiesResult")]
-pub fn read_properties(#[wasm_bindgen(unchecked_param_type = "SkillInput")] input: JsValue) -> Result<JsValue, JsError> {
-    let bytes = input_bytes(&input).ok_or_else(|| JsError::new("readProperties: input must be a string or a Uint8Array"))?;
+pub fn read_properties(
+    #[wasm_bindgen(unchecked_param_type = "SkillInput")] input: JsValue,
+) -> Result<JsValue, JsError> {
+    let bytes =
+        input_bytes(&input).ok_or_else(|| JsError::new("readProperties: input must be a string or a Uint8Array"))?;
     #[derive(Serialize)]
     struct Out {
         properties: Option<crate::SkillProperties>,

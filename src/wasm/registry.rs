@@ -46,20 +46,26 @@ fn field(obj: &JsValue, key: &str) -> JsValue {
 /// Splits the JS options into the discovery options (plain data) and the scopes (with stores).
 fn parse_options(options: &JsValue) -> Result<(Vec<ScopeHandle>, DiscoverOptions), JsValue> {
     if !options.is_object() {
-        return Err(options_error("SkillRegistry options must be an object with scopes or project/user/org/builtin stores"));
+        return Err(options_error(
+            "SkillRegistry options must be an object with scopes or project/user/org/builtin stores",
+        ));
     }
     let plain = Object::assign(&Object::new(), options.unchecked_ref());
     for k in ["scopes", "project", "user", "org", "builtin"] {
         let _ = Reflect::delete_property(&plain, &JsValue::from_str(k));
     }
-    let opts: DiscoverOptions = serde_wasm_bindgen::from_value(super::defined(plain.into())).map_err(|e| options_error(&format!("SkillRegistry options: {e}")))?;
+    let opts: DiscoverOptions = serde_wasm_bindgen::from_value(super::defined(plain.into()))
+        .map_err(|e| options_error(&format!("SkillRegistry options: {e}")))?;
     let mut scopes = Vec::new();
     let scope_list = field(options, "scopes");
     if let Some(list) = scope_list.dyn_ref::<Array>() {
         for s in list.iter() {
             let name = field(&s, "name").as_string().ok_or_else(|| options_error("every scope needs a string name"))?;
             let roots = match field(&s, "roots").dyn_into::<Array>() {
-                Ok(r) => r.iter().map(|v| v.as_string().ok_or_else(|| options_error("roots must be strings"))).collect::<Result<Vec<_>, _>>()?,
+                Ok(r) => r
+                    .iter()
+                    .map(|v| v.as_string().ok_or_else(|| options_error("roots must be strings")))
+                    .collect::<Result<Vec<_>, _>>()?,
                 Err(_) => default_roots(opts.client.as_deref()),
             };
             let trusted = field(&s, "trusted").as_bool().unwrap_or(name != "project" || opts.trust_project);
@@ -76,13 +82,22 @@ fn parse_options(options: &JsValue) -> Result<(Vec<ScopeHandle>, DiscoverOptions
         }
     }
     if scopes.is_empty() {
-        return Err(options_error("SkillRegistry needs at least one scope (scopes: [...] or project/user/org/builtin)"));
+        return Err(options_error(
+            "SkillRegistry needs at least one scope (scopes: [...] or project/user/org/builtin)",
+        ));
     }
     Ok((scopes, opts))
 }
 
-fn handle(name: String, storage: JsValue, roots: Vec<String>, trusted: bool, opts: &DiscoverOptions) -> Result<ScopeHandle, JsValue> {
-    let storage = JsStorage::new(storage, opts.timeout_ms.max(1)).map_err(|e| options_error(&format!("scope '{name}': {e}")))?;
+fn handle(
+    name: String,
+    storage: JsValue,
+    roots: Vec<String>,
+    trusted: bool,
+    opts: &DiscoverOptions,
+) -> Result<ScopeHandle, JsValue> {
+    let storage =
+        JsStorage::new(storage, opts.timeout_ms.max(1)).map_err(|e| options_error(&format!("scope '{name}': {e}")))?;
     let roots = roots
         .iter()
         .map(|r| {
@@ -104,7 +119,9 @@ pub struct JsSkillRegistry {
 impl JsSkillRegistry {
     /// Lists every scope's roots and reads each SKILL.md (a prefix of it). A store that fails
     /// costs the skills it touches a diagnostic each; the registry is always returned.
-    pub async fn discover(#[wasm_bindgen(unchecked_param_type = "RegistryOptions")] options: JsValue) -> Result<JsSkillRegistry, JsValue> {
+    pub async fn discover(
+        #[wasm_bindgen(unchecked_param_type = "RegistryOptions")] options: JsValue,
+    ) -> Result<JsSkillRegistry, JsValue> {
         let (scopes, opts) = parse_options(&options)?;
         let registry = SkillRegistry::discover(scopes, opts).await;
         Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(registry)) })
@@ -113,7 +130,10 @@ impl JsSkillRegistry {
     /// Starts from `snapshot()` bytes with no store call; the options must name the same scopes,
     /// roots and trust. Throws when the snapshot does not fit them (then discover afresh).
     #[wasm_bindgen(js_name = fromSnapshot)]
-    pub fn from_snapshot(bytes: Uint8Array, #[wasm_bindgen(unchecked_param_type = "RegistryOptions")] options: JsValue) -> Result<JsSkillRegistry, JsValue> {
+    pub fn from_snapshot(
+        bytes: Uint8Array,
+        #[wasm_bindgen(unchecked_param_type = "RegistryOptions")] options: JsValue,
+    ) -> Result<JsSkillRegistry, JsValue> {
         let (scopes, opts) = parse_options(&options)?;
         let registry = SkillRegistry::from_snapshot(&bytes.to_vec(), scopes, opts)
             .map_err(|d| JsValue::from(js_sys::Error::new(&format!("{}: {}", d.code, d.message))))?;

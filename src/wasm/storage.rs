@@ -76,8 +76,12 @@ fn describe(v: &JsValue) -> String {
 impl JsStorage {
     /// Wraps `obj`, which must have `list` and `read` functions.
     pub fn new(obj: JsValue, timeout_ms: u32) -> Result<JsStorage, String> {
-        let list = get(&obj, "list").dyn_into::<Function>().map_err(|_| "a storage must have a list(prefix, opts) function".to_string())?;
-        let read = get(&obj, "read").dyn_into::<Function>().map_err(|_| "a storage must have a read(key, opts) function".to_string())?;
+        let list = get(&obj, "list")
+            .dyn_into::<Function>()
+            .map_err(|_| "a storage must have a list(prefix, opts) function".to_string())?;
+        let read = get(&obj, "read")
+            .dyn_into::<Function>()
+            .map_err(|_| "a storage must have a read(key, opts) function".to_string())?;
         Ok(JsStorage { this: obj, list, read, timeout_ms })
     }
 
@@ -124,7 +128,9 @@ fn parse_page(v: &JsValue) -> Result<ListPage, StorageError> {
     let entries = get(v, "entries").dyn_into::<Array>().map_err(|_| bad())?;
     let mut page = ListPage::default();
     for e in entries.iter() {
-        let key = get(&e, "key").as_string().ok_or_else(|| StorageError(format!("a list entry has no string key: {}", describe(&e))))?;
+        let key = get(&e, "key")
+            .as_string()
+            .ok_or_else(|| StorageError(format!("a list entry has no string key: {}", describe(&e))))?;
         let size = get(&e, "size").as_f64().filter(|s| *s >= 0.0 && s.is_finite()).map(|s| s as u64);
         let etag = get(&e, "etag").as_string();
         page.entries.push(ListEntry { key, size, etag });
@@ -136,14 +142,22 @@ fn parse_page(v: &JsValue) -> Result<ListPage, StorageError> {
     }
     if let Ok(warnings) = get(v, "warnings").dyn_into::<Array>() {
         for w in warnings.iter() {
-            page.warnings.push((get(&w, "key").as_string().unwrap_or_default(), get(&w, "message").as_string().unwrap_or_default()));
+            page.warnings.push((
+                get(&w, "key").as_string().unwrap_or_default(),
+                get(&w, "message").as_string().unwrap_or_default(),
+            ));
         }
     }
     Ok(page)
 }
 
 impl Storage for JsStorage {
-    fn list<'a>(&'a self, prefix: &'a str, cursor: Option<&'a str>, limit: u32) -> LocalFuture<'a, Result<ListPage, StorageError>> {
+    fn list<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+    ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
         Box::pin(async move {
             let opts = Object::new();
             if let Some(c) = cursor {
@@ -155,7 +169,11 @@ impl Storage for JsStorage {
         })
     }
 
-    fn read<'a>(&'a self, key: &'a str, max_bytes: Option<u32>) -> LocalFuture<'a, Result<Option<Vec<u8>>, StorageError>> {
+    fn read<'a>(
+        &'a self,
+        key: &'a str,
+        max_bytes: Option<u32>,
+    ) -> LocalFuture<'a, Result<Option<Vec<u8>>, StorageError>> {
         Box::pin(async move {
             let opts = Object::new();
             if let Some(m) = max_bytes {
@@ -171,7 +189,10 @@ impl Storage for JsStorage {
             } else if let Some(b) = v.dyn_ref::<js_sys::ArrayBuffer>() {
                 Ok(Some(Uint8Array::new(b).to_vec()))
             } else {
-                Err(StorageError(format!("read({key:?}) answered with {} instead of bytes, a string or null", describe(&v))))
+                Err(StorageError(format!(
+                    "read({key:?}) answered with {} instead of bytes, a string or null",
+                    describe(&v)
+                )))
             }
         })
     }

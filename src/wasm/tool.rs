@@ -128,7 +128,10 @@ impl JsSkillTool {
 #[wasm_bindgen(js_class = SkillTool)]
 impl JsSkillTool {
     #[wasm_bindgen(constructor)]
-    pub fn new(registry: &JsSkillRegistry, #[wasm_bindgen(unchecked_param_type = "SkillToolOptions")] options: JsValue) -> Result<JsSkillTool, JsValue> {
+    pub fn new(
+        registry: &JsSkillRegistry,
+        #[wasm_bindgen(unchecked_param_type = "SkillToolOptions")] options: JsValue,
+    ) -> Result<JsSkillTool, JsValue> {
         let tool: ToolOptions = plain_options(&options, &["catalog", "permitted"])?;
         let catalog: CatalogOptions = if options.is_object() {
             plain_options(&Reflect::get(&options, &"catalog".into()).unwrap_or(JsValue::UNDEFINED), &[])?
@@ -136,7 +139,13 @@ impl JsSkillTool {
             CatalogOptions::default()
         };
         let session = Rc::default();
-        Ok(JsSkillTool { registry: registry.inner.clone(), session, tool, catalog, permitted: options.is_object().then(|| predicate(&options)).flatten() })
+        Ok(JsSkillTool {
+            registry: registry.inner.clone(),
+            session,
+            tool,
+            catalog,
+            permitted: options.is_object().then(|| predicate(&options)).flatten(),
+        })
     }
 
     /// The tool for the model: `{ name, description, inputSchema }` with the visible skills as the
@@ -161,7 +170,10 @@ impl JsSkillTool {
         let parsed: Result<ToolInput, _> = serde_wasm_bindgen::from_value(super::defined(input));
         let (visible, _) = self.visible();
         let plan = match parsed {
-            Ok(input) => Ok((activate::plan(&self.registry.borrow(), &self.session.borrow(), &input, &visible, &self.tool), input)),
+            Ok(input) => Ok((
+                activate::plan(&self.registry.borrow(), &self.session.borrow(), &input, &visible, &self.tool),
+                input,
+            )),
             Err(e) => Err(e.to_string()),
         };
         let session = self.session.clone();
@@ -173,7 +185,12 @@ impl JsSkillTool {
                 Err(e) => activate::invalid_input(&e, &visible),
             };
             if !result.is_error && !result.already_loaded {
-                session.borrow_mut().record(&result.skill_name, result.path.as_deref(), js_sys::Date::now(), result.size);
+                session.borrow_mut().record(
+                    &result.skill_name,
+                    result.path.as_deref(),
+                    js_sys::Date::now(),
+                    result.size,
+                );
             }
             to_js(&result).map_err(JsValue::from)
         })
@@ -197,7 +214,11 @@ impl JsSkillTool {
     pub fn subagent_prompt(&self, name: String, task: String) -> Promise {
         let (visible, _) = self.visible();
         let registry = self.registry.borrow();
-        let planned = if visible.contains(&name) { registry.get(&name).zip(registry.file_request(&name, None).ok()) } else { None };
+        let planned = if visible.contains(&name) {
+            registry.get(&name).zip(registry.file_request(&name, None).ok())
+        } else {
+            None
+        };
         drop(registry);
         let tool = self.tool.clone();
         wasm_bindgen_futures::future_to_promise(async move {
@@ -251,7 +272,15 @@ impl JsSkillTool {
             let session = SkillSession::default();
             names
                 .iter()
-                .map(|n| activate::plan(&registry, &session, &ToolInput { name: n.clone(), path: None, force: true }, &visible, &self.tool))
+                .map(|n| {
+                    activate::plan(
+                        &registry,
+                        &session,
+                        &ToolInput { name: n.clone(), path: None, force: true },
+                        &visible,
+                        &self.tool,
+                    )
+                })
                 .collect()
         };
         let catalog_text = match (catalog.instructions, catalog.text) {

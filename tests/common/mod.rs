@@ -36,7 +36,8 @@ pub fn skill_files(dir: &Path) -> Vec<PathBuf> {
 pub fn to_value(node: &Node) -> Value {
     match node {
         Node::Scalar { text, style: Style::Plain } => {
-            let v: Value = serde_yaml::from_str(text).unwrap_or_else(|e| panic!("plain scalar {text:?} does not parse alone: {e}"));
+            let v: Value = serde_yaml::from_str(text)
+                .unwrap_or_else(|e| panic!("plain scalar {text:?} does not parse alone: {e}"));
             // The library's own resolver must agree with serde_yaml on the type.
             let expected = match &v {
                 Value::Null => Resolved::Null,
@@ -63,7 +64,8 @@ pub fn to_value(node: &Node) -> Value {
 pub fn differential(src: &str) -> bool {
     let Some(entries) = fast::parse(src) else { return false };
     let ours = Value::Mapping(entries.iter().map(|e| (Value::String(e.key.clone()), to_value(&e.value))).collect());
-    let theirs: Value = serde_yaml::from_str(src).unwrap_or_else(|e| panic!("fast path accepted what serde_yaml refuses ({e}):\n{src}"));
+    let theirs: Value = serde_yaml::from_str(src)
+        .unwrap_or_else(|e| panic!("fast path accepted what serde_yaml refuses ({e}):\n{src}"));
     let theirs = if theirs.is_null() { Value::Mapping(Default::default()) } else { theirs };
     assert_eq!(ours, theirs, "fast path and serde_yaml disagree on:\n{src}");
     true
