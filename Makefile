@@ -2,7 +2,8 @@
 #
 #   make setup   tools: wasm32 target, wasm-bindgen-cli (pinned), npm dev dependencies, chromium
 #   make build   cargo (wasm32, release) -> wasm-bindgen --target web -> pkg/ (+ pkg-template/)
-#   make test    native cargo tests, then the JS tests (node --test) against the built pkg/
+#   make lint    cargo fmt --check; clippy (native, all targets; wasm32, the library) with warnings denied
+#   make test    lint, native cargo tests, then the JS tests (node --test) against the built pkg/
 #   make demo    the CLI on the bundled example skills
 #   make bench   the benchmark scripts in bench/ (parse, discovery, catalog + activation, R2)
 #   make clean
@@ -25,11 +26,15 @@ CLI := $(NODE) $(PKG)/cli.js
 # rustup installs into ~/.cargo/bin; a fresh CI shell may not have sourced ~/.cargo/env.
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: setup build test test-rust test-js demo bench clean
+.PHONY: setup build lint test test-rust test-js demo bench clean
 
 setup:
 	@grep -Eq '^wasm-bindgen *= *"=$(subst .,\.,$(WASM_BINDGEN_VERSION))"' Cargo.toml \
 	  || { echo "setup: Cargo.toml must pin wasm-bindgen = \"=$(WASM_BINDGEN_VERSION)\" (WASM_BINDGEN_VERSION in Makefile)"; exit 1; }
+	@for c in rustfmt clippy; do \
+	  if rustup component list --installed | grep -q "^$$c"; then echo "setup: rust component $$c present"; \
+	  else rustup component add $$c; fi; \
+	done
 	@if rustup target list --installed | grep -x '$(WASM_TARGET)' >/dev/null; then \
 	  echo "setup: rust target $(WASM_TARGET) present"; \
 	else \
@@ -68,8 +73,14 @@ build: setup
 	@size=$$(wc -c < $(PKG)/skillwasm_bg.wasm); gz=$$(gzip -9c $(PKG)/skillwasm_bg.wasm | wc -c); \
 	  echo "wasm size: $$size bytes ($$((size / 1024)) KiB), gzip -9: $$gz bytes ($$((gz / 1024)) KiB)"
 
+# Formatting and lints, native and wasm32 (the dev-dependencies do not build for wasm32: the library only).
+lint: setup
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --lib --target $(WASM_TARGET) -- -D warnings
+
 # node 20's --test does not expand directories of .mjs files: pass them explicitly.
-test: build
+test: lint build
 	cargo test
 	$(NODE) --test tests/js/*.test.mjs
 

@@ -305,7 +305,7 @@ pub async fn execute(
 pub enum ToolPlan {
     Done(ToolResult),
     Activate {
-        meta: SkillMeta,
+        meta: Box<SkillMeta>,
         file: crate::registry::FileRequest,
         files: Option<crate::registry::FilesRequest>,
         input: ToolInput,
@@ -351,7 +351,12 @@ pub fn plan(
                 Ok(file) => {
                     let file = if opts.keep_frontmatter { file.keep_frontmatter() } else { file };
                     let files = registry.files_request(&input.name);
-                    ToolPlan::Activate { meta, file, files, input: ToolInput { path: None, ..input.clone() } }
+                    ToolPlan::Activate {
+                        meta: Box::new(meta),
+                        file,
+                        files,
+                        input: ToolInput { path: None, ..input.clone() },
+                    }
                 }
                 Err(r) => ToolPlan::Done(from_file_error(input, r.error, visible)),
             }

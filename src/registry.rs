@@ -223,12 +223,14 @@ impl SkillRegistry {
 
     /// Plans a read of `name`'s SKILL.md body (`rel_path` None) or of one of its files. Unknown
     /// skills and paths that leave the skill directory are answered here, before any store call.
-    pub fn file_request(&self, name: &str, rel_path: Option<&str>) -> Result<FileRequest, FileResult> {
-        let refuse = |path: &str, d: Diagnostic| FileResult {
-            name: name.to_string(),
-            path: path.to_string(),
-            error: Some(d),
-            ..FileResult::default()
+    pub fn file_request(&self, name: &str, rel_path: Option<&str>) -> Result<FileRequest, Box<FileResult>> {
+        let refuse = |path: &str, d: Diagnostic| {
+            Box::new(FileResult {
+                name: name.to_string(),
+                path: path.to_string(),
+                error: Some(d),
+                ..FileResult::default()
+            })
         };
         let Some(&i) = self.winners.get(name) else {
             let names = self.names().join(", ");
@@ -285,7 +287,7 @@ impl SkillRegistry {
     pub async fn read_file(&self, name: &str, rel_path: Option<&str>) -> FileResult {
         match self.file_request(name, rel_path) {
             Ok(req) => req.fetch().await,
-            Err(refused) => refused,
+            Err(refused) => *refused,
         }
     }
 

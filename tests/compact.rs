@@ -707,7 +707,8 @@ proptest! {
         let o = CompactOptions { keep_recent: keep, per_skill_tokens: 60, total_tokens: 150, ..opts(f) };
         let base = plain(&v, &o);
         let contents: Vec<SkillContent> = ["alpha", "beta"].iter().map(|n| SkillContent { name: n.to_string(), content: wrap(n, &body(8, n)) }).collect();
-        let runs: Vec<Box<dyn Fn(&Value) -> compact::Compacted>> = vec![
+        type Run<'a> = Box<dyn Fn(&Value) -> compact::Compacted + 'a>;
+        let runs: Vec<Run> = vec![
             Box::new(|t| compact::compact_to_metadata(t, &o).unwrap()),
             Box::new(|t| compact::dedupe(t, &o).unwrap()),
             Box::new(|t| compact::reattach(t, &contents, Some("cat"), &o).unwrap()),

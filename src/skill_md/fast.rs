@@ -104,8 +104,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         let mut entries: Vec<Entry> = Vec::new();
-        loop {
-            let Some(line) = self.peek() else { break };
+        while let Some(line) = self.peek() {
             if line.indent < indent {
                 break;
             }

@@ -150,8 +150,7 @@ pub fn split(bytes: &[u8], partial: bool) -> Result<Split<'_>, FenceError> {
         });
     };
     let first_line = line_no + 1;
-    let mut cur_line = first_line;
-    for (s, e, next) in it {
+    for (cur_line, (s, e, next)) in (first_line..).zip(it) {
         // In a prefix, the last line may be cut short: only a terminated line counts as a fence.
         if is_fence(&bytes[s..e]) && (next.is_some() || !partial) {
             let fm = &bytes[fm_start..s];
@@ -179,7 +178,6 @@ pub fn split(bytes: &[u8], partial: bool) -> Result<Split<'_>, FenceError> {
                 diagnostics,
             });
         }
-        cur_line += 1;
     }
     if partial {
         Err(FenceError::Incomplete)

@@ -184,7 +184,7 @@ impl JsSkillRegistry {
         wasm_bindgen_futures::future_to_promise(async move {
             let result = match planned {
                 Ok(req) => req.fetch().await,
-                Err(refused) => refused,
+                Err(refused) => *refused,
             };
             to_js(&result).map_err(JsValue::from)
         })
