@@ -67,7 +67,7 @@ setup:
 build: setup
 	RUSTFLAGS="--remap-path-prefix=$(HOME)=~ --remap-path-prefix=$(CURDIR)=skillwasm" cargo build --target $(WASM_TARGET) --release
 	rm -rf $(PKG)
-	wasm-bindgen --remove-name-section --remove-producers-section --target web --out-dir $(PKG) --out-name skillwasm $(WASM_IN)
+	wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function --target web --out-dir $(PKG) --out-name skillwasm $(WASM_IN)
 	cp -R pkg-template/. $(PKG)/
 	chmod +x $(PKG)/cli.js
 	@size=$$(wc -c < $(PKG)/skillwasm_bg.wasm); gz=$$(gzip -9c $(PKG)/skillwasm_bg.wasm | wc -c); \

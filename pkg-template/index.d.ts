@@ -14,6 +14,41 @@ export function init(
 ): Promise<void>;
 
 // ---------------------------------------------------------------------------------------------
+// A dead instance. A trap in the wasm (a WebAssembly.RuntimeError: out of memory, `unreachable`)
+// is thrown to the caller as it is, and the package replaces the instance before the next call of
+// any export. Async calls pending when it traps reject with an InstanceResetError (its `cause` is
+// the RuntimeError); objects made by the old instance (SkillRegistry, SkillTool, SkillSession)
+// throw an InstanceResetError from then on: make them again (SkillRegistry.fromSnapshot is quick).
+// ---------------------------------------------------------------------------------------------
+
+/** What an {@link onInstanceReset} listener is told. */
+export interface InstanceResetEvent {
+  /** The WebAssembly.RuntimeError that killed the instance. */
+  error: Error;
+  /** How many instances have been lost since the package was loaded, this one included. */
+  count: number;
+}
+
+/**
+ * Calls `listener` each time the wasm instance traps, when the trap is noticed (the replacement is
+ * made on the next call of any export, so the listener may already call them). Returns a function
+ * that removes the listener.
+ */
+export function onInstanceReset(listener: (event: InstanceResetEvent) => void): () => void;
+
+/** How many wasm instances have been lost to a trap since the package was loaded. */
+export function instanceResets(): number;
+
+/**
+ * Thrown by an object of a replaced instance ("this SkillRegistry belonged to a WebAssembly
+ * instance that was reset after a trap; create it again"), and the rejection of an async call that
+ * was pending when the instance trapped (`cause`: the RuntimeError).
+ */
+export class InstanceResetError extends Error {
+  name: "InstanceResetError";
+}
+
+// ---------------------------------------------------------------------------------------------
 // Storage: the contract every store implements, and the adapters shipped with the package.
 // ---------------------------------------------------------------------------------------------
 
