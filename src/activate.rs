@@ -10,7 +10,7 @@ use crate::registry::SkillRegistry;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(feature = "tsify")]
 use tsify::Tsify;
 
 pub const DEFAULT_TOOL_NAME: &str = "view_skill";
@@ -37,27 +37,27 @@ pub fn neutralize_markup(text: &str) -> String {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct ToolOptions {
     /// The tool's name (default `view_skill`; the client guide uses `activate_skill`).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub tool_name: String,
     /// Put the catalog in the tool's description (for hosts that do not put it in the prompt).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub embed_catalog: bool,
     /// Keep the frontmatter in the returned instructions.
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub keep_frontmatter: bool,
     /// Files listed in `<skill_resources>` at most (default 50).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub max_resources: u32,
     /// Largest file a `path` call returns, in bytes (default 256 KiB).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub max_file_bytes: u32,
     /// How to show a scope's skill directories to the model: a path the scope's keys are relative
     /// to (e.g. the project's absolute path). Without one, `scope:key` is shown.
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub scope_paths: BTreeMap<String, String>,
 }
 
@@ -76,51 +76,51 @@ impl Default for ToolOptions {
 
 /// The tool as a model API sees it: name, description, JSON schema of the input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolDefinition {
     pub name: String,
     pub description: String,
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, unknown>"))]
+    #[cfg_attr(feature = "tsify", tsify(type = "Record<string, unknown>"))]
     pub input_schema: serde_json::Value,
 }
 
 /// What the model passes.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct ToolInput {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub path: Option<String>,
     /// Return the instructions again even when this session loaded them already.
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub force: bool,
 }
 
 /// What the UI stream shows instead of the full result: activations are reduced to a line,
 /// file reads are shown whole.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ClientOutput {
     pub skill_name: String,
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "string | null"))]
+    #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
     pub path: Option<String>,
     pub content: String,
 }
 
 /// One call's result: the text for the model, and facts for the host.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolResult {
     /// What goes back to the model.
     pub content: String,
     pub is_error: bool,
     pub skill_name: String,
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "string | null"))]
+    #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
     pub path: Option<String>,
     /// Bytes of the file (or SKILL.md) behind the result.
     pub size: u64,
@@ -128,17 +128,17 @@ pub struct ToolResult {
     pub already_loaded: bool,
     pub client: ClientOutput,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub error: Option<Diagnostic>,
 }
 
 /// One activation, for the host's analytics.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Activation {
     pub name: String,
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "string | null"))]
+    #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
     pub path: Option<String>,
     /// When, in the host's clock (milliseconds since the epoch in JS).
     pub at: f64,
@@ -472,7 +472,7 @@ pub fn subagent_prompt(meta: &SkillMeta, instructions: &str, task: &str, opts: &
 /// A skill the user invoked (`/name args`) or mentioned (`$name`), ready to go into the
 /// conversation: its instructions wrapped as the tool would wrap them, arguments substituted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Injected {
     pub name: String,
@@ -484,7 +484,7 @@ pub struct Injected {
 
 /// What a user's message asks for: the skills to inject and the text to send on.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Injection {
     pub injected: Vec<Injected>,

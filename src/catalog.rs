@@ -6,12 +6,12 @@
 use crate::model::{Diagnostic, SkillMeta};
 use serde::{Deserialize, Serialize};
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(feature = "tsify")]
 use tsify::Tsify;
 
 /// One skill as the catalog shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 pub struct CatalogEntry {
     pub name: String,
     pub description: String,
@@ -20,7 +20,7 @@ pub struct CatalogEntry {
 
 /// How the catalog is written.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum CatalogFormat {
     /// `<available_skills>` with one `<skill>` per line (the client guide's layout, compact).
@@ -36,7 +36,7 @@ pub enum CatalogFormat {
 
 /// How the model loads a skill, which decides the instructions that go with the catalog.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum ActivationStyle {
     /// The model calls the skill tool.
@@ -50,56 +50,56 @@ pub enum ActivationStyle {
 pub const DEFAULT_TIERS: [&str; 4] = ["lite", "standard", "pro", "ultra"];
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct CatalogOptions {
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub format: CatalogFormat,
     /// Show each skill's location (leave it out when the skill tool returns the directory).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub include_location: bool,
     /// `zh`, `zh-CN` ...: `description_zh` is shown where a skill has it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub locale: Option<String>,
     /// Names the host has switched off.
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub disabled: Vec<String>,
     /// The tier of the model the catalog is for; skills whose `min_tier` is higher are hidden.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub model_tier: Option<String>,
     /// Tier names, lowest first (default: lite, standard, pro, ultra).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub tiers: Option<Vec<String>>,
     /// The host's version, checked against `compatibility` values that are version ranges.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub host_version: Option<String>,
     /// The most characters the catalog may take.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub budget_chars: Option<u32>,
     /// The most estimated tokens the catalog may take.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub budget_tokens: Option<u32>,
     /// Names to keep when skills must be dropped, most important first; the others go first,
     /// last name first.
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub priority: Vec<String>,
     /// Descriptions are not cut below this many characters (default 60).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub min_description_chars: u32,
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub activation: ActivationStyle,
     /// The skill tool's name, for the instructions (default `view_skill`).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub tool_name: String,
     /// Replaces the built-in instructions.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub instructions: Option<String>,
 }
 
@@ -126,7 +126,7 @@ impl Default for CatalogOptions {
 
 /// A skill left out of the catalog, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct HiddenSkill {
     pub name: String,
@@ -137,15 +137,15 @@ pub struct HiddenSkill {
 
 /// A rendered catalog, or the reason there is none, and what was left out or cut to fit.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CatalogResult {
     /// The catalog; null when no skill is visible (then there is nothing to show the model,
     /// no instructions and no tool).
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "string | null"))]
+    #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
     pub text: Option<String>,
     /// The instructions that go with it; null when there is no catalog.
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "string | null"))]
+    #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
     pub instructions: Option<String>,
     /// The skills in the catalog, in its order.
     pub skills: Vec<String>,

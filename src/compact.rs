@@ -18,7 +18,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(feature = "tsify")]
 use tsify::Tsify;
 
 /// Nesting deeper than this inside one message is refused (the walk is recursive).
@@ -28,7 +28,7 @@ const MAX_MARKER_CHARS: usize = 4096;
 
 /// The message shape of a transcript.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 pub enum TranscriptFormat {
     /// Vercel AI SDK `ModelMessage[]`.
     #[serde(rename = "ai-sdk")]
@@ -66,30 +66,30 @@ impl ToolNames {
 
 /// Options shared by every operation; each uses the fields that concern it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct CompactOptions {
     /// The transcript's shape; detected when absent (AI SDK when nothing tells).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub format: Option<TranscriptFormat>,
     /// The skill tool's name, or names (default `view_skill`).
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "string | string[]", optional))]
+    #[cfg_attr(feature = "tsify", tsify(type = "string | string[]", optional))]
     pub tool_name: ToolNames,
     /// Compaction keeps this many of the most recent activations whole (default 0).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub keep_recent: usize,
     /// Re-attachment: tokens per skill at most (default 5,000).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub per_skill_tokens: u32,
     /// Re-attachment: tokens in all at most (default 25,000).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub total_tokens: u32,
     /// A message whose text is longer than this is passed through unread (default 8,000,000).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub max_message_chars: usize,
     /// Fail on the first unreadable message instead of passing it through.
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub strict: bool,
 }
 
@@ -109,7 +109,7 @@ impl Default for CompactOptions {
 
 /// What a piece of skill content is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum UseKind {
     /// A skill's instructions returned by the skill tool (no `path`).
@@ -128,22 +128,22 @@ pub enum UseKind {
 
 /// One skill tool call and its result, or one `<skill_content>` block in a user message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct SkillUse {
     pub name: String,
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "string | null"))]
+    #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
     pub path: Option<String>,
     /// The message holding the call (none for injected content).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub call_index: Option<usize>,
     /// The message holding the result or the block (none for a call still without a result).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub result_index: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub call_id: Option<String>,
     /// Size of the result's text (or of the block).
     pub chars: usize,
@@ -154,7 +154,7 @@ pub struct SkillUse {
 
 /// A message passed through unread, and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Skipped {
     pub index: usize,
@@ -164,7 +164,7 @@ pub struct Skipped {
 
 /// What [`find`] returns.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Found {
     pub format: TranscriptFormat,
@@ -174,7 +174,7 @@ pub struct Found {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum ChangeAction {
     Compacted,
@@ -185,13 +185,13 @@ pub enum ChangeAction {
 
 /// One change an operation made.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Change {
     /// The message's index in the input (for `appended`, in the output).
     pub index: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub skill: Option<String>,
     pub action: ChangeAction,
     pub chars_before: usize,
@@ -202,7 +202,7 @@ pub struct Change {
 
 /// What an operation did. Totals are over the messages' JSON text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CompactReport {
     pub format: TranscriptFormat,
@@ -219,23 +219,23 @@ pub struct CompactReport {
     pub tokens_after: u64,
     /// Pruning: whether the result fits the budget.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub fits: Option<bool>,
 }
 
 /// A new transcript and what changed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Compacted {
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "unknown[]"))]
+    #[cfg_attr(feature = "tsify", tsify(type = "unknown[]"))]
     pub transcript: Value,
     pub report: CompactReport,
 }
 
 /// Skill content the host has for re-attachment (e.g. `ToolResult.content` of activations).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct SkillContent {
     pub name: String,

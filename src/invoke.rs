@@ -20,7 +20,7 @@ use crate::model::Skill;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(feature = "tsify")]
 use tsify::Tsify;
 
 // ---------------------------------------------------------------------------------------------
@@ -208,7 +208,7 @@ impl<'a> Utf16Cursor<'a> {
 
 /// How a skill was named in a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum InvocationKind {
     /// `/name args` at the start of the message.
@@ -219,7 +219,7 @@ pub enum InvocationKind {
 
 /// One skill the user invoked or mentioned.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Invocation {
     pub name: String,
@@ -235,7 +235,7 @@ pub struct Invocation {
 
 /// What [`parse_message`] found.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ParsedMessage {
     /// The slash invocation first (when there is one), then mentions in order of appearance,
@@ -408,7 +408,7 @@ pub fn split_arguments(args: &str) -> Vec<String> {
 /// One named argument: `$name` / `${name}` stands for the argument at `index` (with `rest`, for a
 /// hint like `<files...>`, for that argument and every one after it, joined by spaces).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ArgumentName {
     pub name: String,
@@ -479,21 +479,21 @@ pub fn skill_argument_names(skill: &Skill) -> Vec<ArgumentName> {
 
 /// How [`substitute_arguments_with`] substitutes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct SubstituteOptions {
     /// `$1` is the first argument (the old slash-command convention) instead of `$0` (Claude
     /// Code's skills). `$ARGUMENTS[N]` is 0-based either way. Default false.
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub one_based: bool,
     /// Append `\n\nARGUMENTS: <args>` when the body uses no argument placeholder and the
     /// arguments are not empty. Default true.
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub append_if_unused: bool,
     /// Stop substituting (leave the remaining placeholders as written) once the output reaches
     /// this many bytes, so a large argument string times many placeholders stays bounded.
     /// Default 16 MiB.
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub max_output_bytes: usize,
 }
 
@@ -688,7 +688,7 @@ fn placeholder_at(body: &str, i: usize, names: &[ArgumentName]) -> Option<(Place
 
 /// How a suggestion matched what was typed, best first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum MatchKind {
     /// The name, exactly.
@@ -703,13 +703,13 @@ pub enum MatchKind {
 
 /// One autocomplete entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Suggestion {
     pub name: String,
     pub description: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub argument_hint: Option<String>,
     pub match_kind: MatchKind,
     /// Higher is better, 0..=1000: exact 1000; prefix 900 and word 700 minus the characters the

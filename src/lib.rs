@@ -14,7 +14,6 @@
 //! - [`invoke`]: `/skill` and `$skill` in a user's message, argument substitution, autocomplete
 //! - [`compact`]: transcripts (AI SDK, OpenAI, Anthropic): find, compact, protect, prune, re-attach, dedupe
 //! - [`permissions`]: `allowed-tools` patterns, tool-call decisions, the skill-directory allowlist
-//! - `wasm`: the wasm-bindgen façade (only built for `wasm32`)
 
 pub mod activate;
 pub mod catalog;
@@ -27,10 +26,11 @@ pub mod permissions;
 pub mod registry;
 pub mod skill_md;
 pub mod storage;
+pub mod text;
 pub mod validate;
 
-#[cfg(target_arch = "wasm32")]
-mod wasm;
+/// The version of this crate (and of the npm package built from it).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub use catalog::{to_prompt, CatalogEntry};
 pub use model::{Diagnostic, Mode, ParseOptions, ParseResult, Severity, Skill};

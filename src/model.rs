@@ -6,12 +6,12 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(feature = "tsify")]
 use tsify::Tsify;
 
 /// How bad a diagnostic is. `error` means the skill (or the operation) was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -21,7 +21,7 @@ pub enum Severity {
 
 /// One finding about an input. `code` is stable and meant for programs; `message` is for people.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnostic {
     pub severity: Severity,
@@ -29,11 +29,11 @@ pub struct Diagnostic {
     pub message: String,
     /// 1-based line in the SKILL.md file, where the finding has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub line: Option<u32>,
     /// The file or skill-relative path the finding is about, where it is not the SKILL.md itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub path: Option<String>,
 }
 
@@ -62,7 +62,7 @@ impl Diagnostic {
 /// Lenient follows the client guide (load what can be loaded, warn about the rest); strict applies
 /// the specification's rules as errors, worded as the reference implementation words them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     #[default]
@@ -72,80 +72,80 @@ pub enum Mode {
 
 /// A parsed skill: the frontmatter's fields, typed, and (unless asked otherwise) the body.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Skill {
     pub name: String,
     pub description: String,
     /// `description_<lang>` keys, by language tag: `description_zh` becomes `{ "zh": ... }`.
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, string>"))]
+    #[cfg_attr(feature = "tsify", tsify(type = "Record<string, string>"))]
     pub localized_descriptions: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub license: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub compatibility: Option<String>,
     /// Every metadata entry as a string; a map or list value appears here as its JSON text.
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, string>"))]
+    #[cfg_attr(feature = "tsify", tsify(type = "Record<string, string>"))]
     pub metadata: BTreeMap<String, String>,
     /// Metadata entries whose value is a map or a list (e.g. a client's own settings), structured.
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, unknown>"))]
+    #[cfg_attr(feature = "tsify", tsify(type = "Record<string, unknown>"))]
     pub metadata_structured: BTreeMap<String, serde_json::Value>,
     pub allowed_tools: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub argument_hint: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub min_tier: Option<String>,
     pub disable_model_invocation: bool,
     pub user_invocable: bool,
     /// Frontmatter keys this library does not know, kept as they were (scalars as their text).
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, unknown>"))]
+    #[cfg_attr(feature = "tsify", tsify(type = "Record<string, unknown>"))]
     pub extra: BTreeMap<String, serde_json::Value>,
     /// The Markdown after the closing fence, trimmed. Absent when bodies were not asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub body: Option<String>,
     /// 1-based line of the file where the body starts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub body_line: Option<u32>,
 }
 
 /// What a parse returns: a skill, or none, and everything worth saying about the input.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ParseResult {
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Skill | null"))]
+    #[cfg_attr(feature = "tsify", tsify(type = "Skill | null"))]
     pub skill: Option<Skill>,
     pub diagnostics: Vec<Diagnostic>,
     /// Set when the input was a prefix of the file and the closing fence was not in it: the
     /// caller should read the whole file and parse again.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub incomplete: bool,
 }
 
 /// Options for parsing one SKILL.md.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct ParseOptions {
     /// The skill's directory name, for the name/directory check.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub dir_name: Option<String>,
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub mode: Mode,
     /// Leave the body out when only metadata is wanted (default: include it).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub include_body: Option<bool>,
     /// The input is a prefix of the file (a ranged read), not all of it.
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub partial: bool,
 }
 
@@ -158,7 +158,7 @@ impl ParseOptions {
 /// A skill as the registry knows it: its fields (no body), where it lives, what was found wrong
 /// with it, and whether a skill of higher precedence with the same name hides it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct SkillMeta {
     #[serde(flatten)]
@@ -172,14 +172,14 @@ pub struct SkillMeta {
     pub diagnostics: Vec<Diagnostic>,
     /// `scope:location` of the skill that hides this one, when one does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub shadowed_by: Option<String>,
 }
 
 /// A file of a skill, as `readFile` returns it: text when it is UTF-8, bytes otherwise, or the
 /// reason there is none.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct FileResult {
     /// The skill's name.
@@ -187,21 +187,21 @@ pub struct FileResult {
     /// The skill-relative path (`SKILL.md` for the instructions).
     pub path: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub text: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none", with = "serde_bytes")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "Uint8Array"))]
+    #[cfg_attr(feature = "tsify", tsify(optional, type = "Uint8Array"))]
     pub bytes: Option<Vec<u8>>,
     /// Size in bytes of what was read.
     pub size: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub error: Option<Diagnostic>,
 }
 
 /// One skill named in a refresh report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct SkillRef {
     pub name: String,
@@ -211,7 +211,7 @@ pub struct SkillRef {
 
 /// What `refresh()` found changed since the last discovery (or the snapshot it started from).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct RefreshReport {
     pub added: Vec<SkillRef>,
@@ -221,7 +221,7 @@ pub struct RefreshReport {
 
 /// Store calls made so far.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct StorageStats {
     pub list_calls: u64,
@@ -231,38 +231,38 @@ pub struct StorageStats {
 
 /// How discovery scans and reads. Every field has a default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct DiscoverOptions {
     /// The host's client name: adds `.<client>/skills/` to the default roots.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub client: Option<String>,
     /// Trust the project scope (it is not read otherwise).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub trust_project: bool,
     /// SKILL.md reads in flight at once (default 8).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub concurrency: u32,
     /// Bytes of each SKILL.md read first (default 4096); the rest only when the frontmatter is longer.
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub prefix_bytes: u32,
     /// Directory levels below a root that are searched (default 6).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub max_depth: u32,
     /// Directories per root after which the scan stops (default 2000).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub max_directories: u32,
     /// Keys per list call (default 1000).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub page_size: u32,
     /// Accept `skill.md` (with a warning) where there is no `SKILL.md`.
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub accept_lowercase_skill_md: bool,
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub mode: Mode,
     /// Milliseconds a store call may take before it counts as failed (JS stores; default 10000).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub timeout_ms: u32,
 }
 

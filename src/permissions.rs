@@ -30,12 +30,12 @@
 use crate::model::{Diagnostic, Skill};
 use serde::{Deserialize, Serialize};
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(feature = "tsify")]
 use tsify::Tsify;
 
 /// What an `allowed-tools` entry allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum PatternKind {
     /// Every call of the tool (`Read`, `Bash(*)`, `mcp__server__tool`).
@@ -60,7 +60,7 @@ pub enum PatternKind {
 
 /// One parsed `allowed-tools` entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolPattern {
     /// The entry as written (trimmed).
@@ -70,13 +70,13 @@ pub struct ToolPattern {
     pub kind: PatternKind,
     /// The specifier, as `kind` reads it: a command, a prefix, a path glob, a domain, a server.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub argument: Option<String>,
 }
 
 /// The patterns of a list of `allowed-tools` entries, and what was wrong with the others.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct AllowedTools {
     pub patterns: Vec<ToolPattern>,
@@ -86,18 +86,18 @@ pub struct AllowedTools {
 
 /// Whether a call is pre-approved, and by what.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolDecision {
     pub allowed: bool,
     /// The skill whose entry allowed the call (for a chained command, the one that allowed its
     /// first part).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub skill: Option<String>,
     /// That entry, as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub pattern: Option<String>,
     /// Why, for people (and logs).
     pub reason: String,
@@ -106,14 +106,14 @@ pub struct ToolDecision {
 /// Where relative paths in patterns and inputs start from. Without `cwd`, relative patterns
 /// only match relative input paths; without `home`, `~/` patterns and paths match nothing.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct PermissionContext {
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub cwd: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
     pub home: Option<String>,
 }
 

@@ -9,6 +9,7 @@
 use crate::model::{Diagnostic, Mode, Severity, Skill};
 use crate::skill_md::node::{resolve_plain, Node, Resolved, Style};
 use crate::skill_md::Field;
+use crate::text::nfkc;
 use std::collections::BTreeMap;
 
 pub const MAX_NAME_CHARS: usize = 64;
@@ -267,24 +268,6 @@ pub fn name_rules(name: &str, dir_name: Option<&str>) -> Vec<(&'static str, Stri
         }
     }
     out
-}
-
-/// Unicode NFKC normalisation, as the reference applies it to names. In wasm the host's
-/// `String.prototype.normalize` does it (every JS runtime has the tables, so the module does not
-/// carry them); natively the unicode-normalization crate does.
-pub fn nfkc(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.is_ascii() {
-        return std::borrow::Cow::Borrowed(s); // ASCII is NFKC-stable
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        std::borrow::Cow::Owned(crate::wasm::normalize_nfkc(s))
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        use unicode_normalization::UnicodeNormalization;
-        std::borrow::Cow::Owned(s.nfkc().collect())
-    }
 }
 
 /// `allowed-tools` as a list: space-separated per the specification, or comma-separated; a space

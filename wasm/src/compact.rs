@@ -3,9 +3,9 @@
 //! cheaper for long conversations than converting message by message.
 
 use super::options_error;
-use crate::compact::{self, CompactOptions, SkillContent};
-use crate::model::Diagnostic;
 use serde::Serialize;
+use skillwasm::compact::{self, CompactOptions, SkillContent};
+use skillwasm::model::Diagnostic;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]

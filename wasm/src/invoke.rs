@@ -3,9 +3,9 @@
 
 use super::registry::JsSkillRegistry;
 use super::{options_error, to_js};
-use crate::invoke::{self, SubstituteOptions};
-use crate::model::Skill;
-use crate::permissions::{self, PermissionContext};
+use skillwasm::invoke::{self, SubstituteOptions};
+use skillwasm::model::Skill;
+use skillwasm::permissions::{self, PermissionContext};
 use wasm_bindgen::prelude::*;
 
 fn skills(registry: &JsSkillRegistry) -> Vec<Skill> {

@@ -3,11 +3,11 @@
 
 use super::registry::JsSkillRegistry;
 use super::{options_error, to_js};
-use crate::activate::{self, SkillSession, ToolInput, ToolOptions};
-use crate::catalog::{self, CatalogOptions};
-use crate::model::SkillMeta;
-use crate::registry::SkillRegistry;
 use js_sys::{Function, Object, Promise, Reflect};
+use skillwasm::activate::{self, SkillSession, ToolInput, ToolOptions};
+use skillwasm::catalog::{self, CatalogOptions};
+use skillwasm::model::SkillMeta;
+use skillwasm::registry::SkillRegistry;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -293,7 +293,7 @@ impl JsSkillTool {
             for plan in plans {
                 let r = activate::run(plan, &tool).await;
                 if !r.is_error {
-                    contents.push(crate::compact::SkillContent { name: r.skill_name, content: r.content });
+                    contents.push(skillwasm::compact::SkillContent { name: r.skill_name, content: r.content });
                 }
             }
             let contents = to_js(&contents).map_err(JsValue::from)?;

@@ -3,11 +3,11 @@
 
 use super::storage::JsStorage;
 use super::{options_error, to_js};
-use crate::discover::{default_roots, normalize_root, ScopeHandle};
-use crate::model::DiscoverOptions;
-use crate::paths;
-use crate::registry::SkillRegistry;
 use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
+use skillwasm::discover::{default_roots, normalize_root, ScopeHandle};
+use skillwasm::model::DiscoverOptions;
+use skillwasm::paths;
+use skillwasm::registry::SkillRegistry;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -197,7 +197,7 @@ impl JsSkillRegistry {
         let inner = self.inner.clone();
         wasm_bindgen_futures::future_to_promise(async move {
             let (scopes, opts, records, stats) = inner.borrow().refresh_inputs();
-            let found = crate::discover::discover(&scopes, &opts, &records, &stats).await;
+            let found = skillwasm::discover::discover(&scopes, &opts, &records, &stats).await;
             let report = inner.borrow_mut().apply(found);
             to_js(&report).map_err(JsValue::from)
         })

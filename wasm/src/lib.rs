@@ -1,4 +1,4 @@
-//! The wasm-bindgen façade: the only code that knows about JsValue. Typed options in, typed
+//! The wasm-bindgen façade over the skillwasm core: the only code that knows about JsValue. Typed options in, typed
 //! results out (TypeScript declarations from tsify); bad skill input is a diagnostic, never an
 //! exception. Only a call with arguments of the wrong type (a programming error) throws.
 
@@ -8,10 +8,10 @@ mod registry;
 mod storage;
 mod tool;
 
-use crate::catalog::CatalogEntry;
-use crate::model::{Diagnostic, ParseOptions, ParseResult};
 use js_sys::{Array, Uint8Array};
 use serde::Serialize;
+use skillwasm::catalog::CatalogEntry;
+use skillwasm::model::{Diagnostic, ParseOptions, ParseResult};
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -44,18 +44,18 @@ fn parse_input(input: &JsValue, opts: &ParseOptions) -> Option<ParseResult> {
     let array = if let Some(a) = input.dyn_ref::<Uint8Array>() {
         a.clone()
     } else if let Some(s) = input.as_string() {
-        return Some(crate::parse_skill(s.as_bytes(), opts));
+        return Some(skillwasm::parse_skill(s.as_bytes(), opts));
     } else {
         Uint8Array::new(input.dyn_ref::<js_sys::ArrayBuffer>()?)
     };
     if !opts.include_body() && !opts.partial && array.length() > PREFIX_BYTES {
         let prefix = array.subarray(0, PREFIX_BYTES).to_vec();
-        let result = crate::parse_skill(&prefix, &ParseOptions { partial: true, ..opts.clone() });
+        let result = skillwasm::parse_skill(&prefix, &ParseOptions { partial: true, ..opts.clone() });
         if !result.incomplete {
             return Some(result);
         }
     }
-    Some(crate::parse_skill(&array.to_vec(), opts))
+    Some(skillwasm::parse_skill(&array.to_vec(), opts))
 }
 
 /// The bytes of a string, Uint8Array or ArrayBuffer argument.
@@ -164,10 +164,10 @@ pub fn read_properties(
         input_bytes(&input).ok_or_else(|| JsError::new("readProperties: input must be a string or a Uint8Array"))?;
     #[derive(Serialize)]
     struct Out {
-        properties: Option<crate::SkillProperties>,
+        properties: Option<skillwasm::SkillProperties>,
         errors: Vec<String>,
     }
-    let out = match crate::read_properties(&bytes) {
+    let out = match skillwasm::read_properties(&bytes) {
         Ok(p) => Out { properties: Some(p), errors: Vec::new() },
         Err(errors) => Out { properties: None, errors },
     };
@@ -178,7 +178,7 @@ pub fn read_properties(
 #[wasm_bindgen(js_name = toPrompt)]
 pub fn to_prompt(entries: Vec<Ts<CatalogEntry>>) -> Result<String, JsError> {
     let entries = entries.iter().map(|e| e.to_rust()).collect::<Result<Vec<_>, _>>()?;
-    Ok(crate::to_prompt(&entries))
+    Ok(skillwasm::to_prompt(&entries))
 }
 
 /// A TypeError for a call with options of the wrong shape (a programming error, so it throws).
@@ -187,12 +187,18 @@ pub(crate) fn options_error(message: &str) -> JsValue {
 }
 
 /// NFKC through the host's `String.prototype.normalize`.
-pub(crate) fn normalize_nfkc(s: &str) -> String {
+fn normalize_nfkc(s: &str) -> String {
     js_sys::JsString::from(s).normalize("NFKC").into()
+}
+
+/// Runs once when the module is instantiated: the core normalises names with the host's tables.
+#[wasm_bindgen(start, private)]
+fn start() {
+    skillwasm::text::set_nfkc(normalize_nfkc);
 }
 
 /// The package version.
 #[wasm_bindgen]
 pub fn version() -> String {
-    env!("CARGO_PKG_VERSION").to_string()
+    skillwasm::VERSION.to_string()
 }

@@ -1,8 +1,8 @@
 //! `JsStorage`: a JS object with `list` and `read` seen as a [`Storage`]. Whatever the object
 //! does (throws, rejects, answers with the wrong type, never answers) becomes a `StorageError`.
 
-use crate::storage::{ListEntry, ListPage, LocalFuture, Storage, StorageError};
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use skillwasm::storage::{ListEntry, ListPage, LocalFuture, Storage, StorageError};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
