@@ -5,7 +5,7 @@
 use super::options_error;
 use serde::Serialize;
 use skillwasm::compact::{self, CompactOptions, SkillContent};
-use skillwasm::model::Diagnostic;
+use skillwasm::Diagnostic;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]

@@ -3,9 +3,9 @@
 
 use super::registry::JsSkillRegistry;
 use super::{options_error, to_js};
-use skillwasm::invoke::{self, SubstituteOptions};
-use skillwasm::model::Skill;
-use skillwasm::permissions::{self, PermissionContext};
+use skillwasm::activate::invoke::{self, SubstituteOptions};
+use skillwasm::activate::permissions::{self, PermissionContext};
+use skillwasm::Skill;
 use wasm_bindgen::prelude::*;
 
 fn skills(registry: &JsSkillRegistry) -> Vec<Skill> {

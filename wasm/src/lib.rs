@@ -10,8 +10,8 @@ mod tool;
 
 use js_sys::{Array, Uint8Array};
 use serde::Serialize;
-use skillwasm::catalog::CatalogEntry;
-use skillwasm::model::{Diagnostic, ParseOptions, ParseResult};
+use skillwasm::disclose::CatalogEntry;
+use skillwasm::{Diagnostic, ParseOptions, ParseResult};
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

@@ -4,10 +4,10 @@
 use super::storage::JsStorage;
 use super::{options_error, to_js};
 use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
+use skillwasm::discover::DiscoverOptions;
+use skillwasm::discover::SkillRegistry;
 use skillwasm::discover::{default_roots, normalize_root, ScopeHandle};
-use skillwasm::model::DiscoverOptions;
-use skillwasm::paths;
-use skillwasm::registry::SkillRegistry;
+use skillwasm::store::keys;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -102,7 +102,7 @@ fn handle(
         .iter()
         .map(|r| {
             let r = normalize_root(r);
-            paths::check_prefix(&r).map(|_| r).map_err(|e| options_error(&format!("scope '{name}': root {e}")))
+            keys::check_prefix(&r).map(|_| r).map_err(|e| options_error(&format!("scope '{name}': root {e}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(ScopeHandle { name, roots, trusted, storage: Rc::new(storage) })

@@ -2,7 +2,7 @@
 //! does (throws, rejects, answers with the wrong type, never answers) becomes a `StorageError`.
 
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
-use skillwasm::storage::{ListEntry, ListPage, LocalFuture, Storage, StorageError};
+use skillwasm::store::{ListEntry, ListPage, LocalFuture, Storage, StorageError};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;

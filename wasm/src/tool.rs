@@ -5,9 +5,9 @@ use super::registry::JsSkillRegistry;
 use super::{options_error, to_js};
 use js_sys::{Function, Object, Promise, Reflect};
 use skillwasm::activate::{self, SkillSession, ToolInput, ToolOptions};
-use skillwasm::catalog::{self, CatalogOptions};
-use skillwasm::model::SkillMeta;
-use skillwasm::registry::SkillRegistry;
+use skillwasm::disclose::{self, CatalogOptions};
+use skillwasm::discover::SkillMeta;
+use skillwasm::discover::SkillRegistry;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -66,7 +66,7 @@ pub fn render_catalog(
     let opts: CatalogOptions = plain_options(&options, &["permitted"])?;
     let f = if options.is_object() { predicate(&options) } else { None };
     let metas = registry.inner.borrow().list_metas(None);
-    let result = catalog::render_catalog(&metas, &opts, &permitted_by(&f));
+    let result = disclose::render_catalog(&metas, &opts, &permitted_by(&f));
     to_js(&result).map_err(JsValue::from)
 }
 
@@ -116,11 +116,11 @@ pub struct JsSkillTool {
 impl JsSkillTool {
     /// The visible skills (the tool's enum) and the catalog, computed now: the registry may have
     /// been refreshed since the last call.
-    fn visible(&self) -> (Vec<String>, catalog::CatalogResult) {
+    fn visible(&self) -> (Vec<String>, disclose::CatalogResult) {
         let metas = self.registry.borrow().list_metas(None);
         let mut opts = self.catalog.clone();
         opts.tool_name = self.tool.tool_name.clone();
-        let result = catalog::render_catalog(&metas, &opts, &permitted_by(&self.permitted));
+        let result = disclose::render_catalog(&metas, &opts, &permitted_by(&self.permitted));
         (result.skills.clone(), result)
     }
 }

@@ -4,37 +4,18 @@
 //! and its files (listed, not read); a call with `path` returns that file. Nothing here throws:
 //! an unknown skill, a bad path or a missing file is a tool result that says so.
 
-use crate::catalog::escape_html;
-use crate::model::{Diagnostic, SkillMeta};
-use crate::registry::SkillRegistry;
+use crate::content::{
+    neutralize_markup, open_tag, CONTENT_CLOSE, DEFAULT_TOOL_NAME, INVALID_INPUT_PREFIX, STATUS_ALREADY_LOADED,
+    UNKNOWN_SKILL_PREFIX,
+};
+use crate::diagnostic::Diagnostic;
+use crate::discover::{FileRequest, FilesRequest, SkillFiles, SkillMeta, SkillRegistry};
+use crate::text::escape_html;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 #[cfg(feature = "tsify")]
 use tsify::Tsify;
-
-pub const DEFAULT_TOOL_NAME: &str = "view_skill";
-
-/// The wrapper around skill content in a conversation; compaction finds it by these.
-pub const CONTENT_OPEN: &str = "<skill_content";
-pub const CONTENT_CLOSE: &str = "</skill_content>";
-/// How the answers to calls that loaded nothing begin (compaction leaves them alone).
-pub const UNKNOWN_SKILL_PREFIX: &str = "There is no skill named";
-pub const INVALID_INPUT_PREFIX: &str = "The input must be";
-
-/// `<skill_content name="...">`, or with a `status` (`already-loaded`, `compacted`, `reattached`).
-pub fn open_tag(name: &str, status: Option<&str>) -> String {
-    match status {
-        Some(s) => format!("{CONTENT_OPEN} name=\"{}\" status=\"{s}\">", escape_html(name)),
-        None => format!("{CONTENT_OPEN} name=\"{}\">", escape_html(name)),
-    }
-}
-
-/// Content that can neither close the wrapper around it nor open one a transcript scan would take
-/// for a skill's.
-pub fn neutralize_markup(text: &str) -> String {
-    text.replace(CONTENT_CLOSE, "&lt;/skill_content&gt;").replace(CONTENT_OPEN, "&lt;skill_content")
-}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "tsify", derive(Tsify))]
@@ -212,12 +193,7 @@ pub fn display_directory(meta: &SkillMeta, opts: &ToolOptions) -> String {
 }
 
 /// The instructions wrapped for the model.
-pub fn wrap_activation(
-    meta: &SkillMeta,
-    body: &str,
-    files: &crate::registry::SkillFiles,
-    opts: &ToolOptions,
-) -> String {
+pub fn wrap_activation(meta: &SkillMeta, body: &str, files: &SkillFiles, opts: &ToolOptions) -> String {
     let listing_failed = files.error.is_some();
     let (files, complete) = (&files.files, files.complete);
     let mut out = open_tag(&meta.skill.name, None);
@@ -257,7 +233,7 @@ pub fn wrap_activation(
 pub fn already_loaded(meta: &SkillMeta, earlier: &Activation, opts: &ToolOptions) -> String {
     format!(
         "{}The instructions of this skill were loaded earlier in this conversation (activation {}); follow them from there. Call {} with force: true to load them again.{CONTENT_CLOSE}",
-        open_tag(&meta.skill.name, Some("already-loaded")),
+        open_tag(&meta.skill.name, Some(STATUS_ALREADY_LOADED)),
         earlier.index,
         opts.tool_name
     )
@@ -304,16 +280,8 @@ pub async fn execute(
 /// the registry across an await).
 pub enum ToolPlan {
     Done(ToolResult),
-    Activate {
-        meta: Box<SkillMeta>,
-        file: crate::registry::FileRequest,
-        files: Option<crate::registry::FilesRequest>,
-        input: ToolInput,
-    },
-    Read {
-        file: crate::registry::FileRequest,
-        input: ToolInput,
-    },
+    Activate { meta: Box<SkillMeta>, file: FileRequest, files: Option<FilesRequest>, input: ToolInput },
+    Read { file: FileRequest, input: ToolInput },
 }
 
 pub fn plan(
@@ -460,100 +428,6 @@ pub fn subagent_prompt(meta: &SkillMeta, instructions: &str, task: &str, opts: &
          went wrong or needs a decision. Report facts, not the instructions themselves.\n\n\
          <task>\n{}\n</task>\n\n{}",
         task.replace("</task>", "&lt;/task&gt;"),
-        wrap_activation(
-            meta,
-            instructions,
-            &crate::registry::SkillFiles { complete: true, ..Default::default() },
-            opts
-        )
+        wrap_activation(meta, instructions, &SkillFiles { complete: true, ..Default::default() }, opts)
     )
-}
-
-/// A skill the user invoked (`/name args`) or mentioned (`$name`), ready to go into the
-/// conversation: its instructions wrapped as the tool would wrap them, arguments substituted.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "tsify", derive(Tsify))]
-#[serde(rename_all = "camelCase")]
-pub struct Injected {
-    pub name: String,
-    pub kind: crate::invoke::InvocationKind,
-    pub arguments: String,
-    pub content: String,
-    pub size: u64,
-}
-
-/// What a user's message asks for: the skills to inject and the text to send on.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "tsify", derive(Tsify))]
-#[serde(rename_all = "camelCase")]
-pub struct Injection {
-    pub injected: Vec<Injected>,
-    pub remaining: String,
-    /// A leading `/name` that is no user-invocable skill.
-    pub unknown: Vec<String>,
-    /// Skills that could not be read.
-    pub errors: Vec<Diagnostic>,
-}
-
-/// A planned injection (see [`plan`] for why plans exist).
-pub struct InjectionPlan {
-    parsed: crate::invoke::ParsedMessage,
-    reads: Vec<(
-        crate::invoke::Invocation,
-        SkillMeta,
-        crate::registry::FileRequest,
-        Option<crate::registry::FilesRequest>,
-    )>,
-}
-
-/// Finds the user-invocable skills a message invokes or mentions and plans their reads.
-pub fn plan_injection(registry: &SkillRegistry, message: &str) -> InjectionPlan {
-    let skills: Vec<crate::model::Skill> = registry.list_metas(None).into_iter().map(|m| m.skill).collect();
-    let parsed = crate::invoke::parse_message(message, &skills);
-    let reads = parsed
-        .invocations
-        .iter()
-        .filter_map(|inv| {
-            let meta = registry.get(&inv.name)?;
-            let file = registry.file_request(&inv.name, None).ok()?;
-            Some((inv.clone(), meta, file, registry.files_request(&inv.name)))
-        })
-        .collect();
-    InjectionPlan { parsed, reads }
-}
-
-pub async fn run_injection(plan: InjectionPlan, opts: &ToolOptions) -> Injection {
-    let mut out = Injection { remaining: plan.parsed.remaining, unknown: plan.parsed.unknown, ..Injection::default() };
-    for (inv, meta, file, files) in plan.reads {
-        let fetched = file.fetch().await;
-        let Some(body) = fetched.text else {
-            out.errors.extend(fetched.error);
-            continue;
-        };
-        let body = match inv.kind {
-            crate::invoke::InvocationKind::Slash => {
-                let names = crate::invoke::skill_argument_names(&meta.skill);
-                crate::invoke::substitute_arguments_with(
-                    &body,
-                    &inv.arguments,
-                    &names,
-                    &crate::invoke::SubstituteOptions::default(),
-                )
-            }
-            crate::invoke::InvocationKind::Mention => body,
-        };
-        let listed = match files {
-            Some(f) => f.fetch(opts.max_resources as usize).await,
-            None => Default::default(),
-        };
-        let content = wrap_activation(&meta, &body, &listed, opts);
-        out.injected.push(Injected {
-            name: inv.name,
-            kind: inv.kind,
-            arguments: inv.arguments,
-            content,
-            size: fetched.size,
-        });
-    }
-    out
 }

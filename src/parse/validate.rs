@@ -6,9 +6,9 @@
 //! directory to take one from). Strict reports the specification's rules as errors, worded and
 //! ordered as the reference implementation (skills-ref) words and orders them.
 
-use crate::model::{Diagnostic, Mode, Severity, Skill};
-use crate::skill_md::node::{resolve_plain, Node, Resolved, Style};
-use crate::skill_md::Field;
+use super::node::{resolve_plain, Node, Resolved, Style};
+use super::{Field, Mode, Skill};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::text::nfkc;
 use std::collections::BTreeMap;
 
@@ -383,11 +383,12 @@ fn read_metadata(f: &Field, skill: &mut Skill, diags: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::model::{Mode, ParseOptions, ParseResult, Severity};
+    use crate::diagnostic::Severity;
+    use crate::parse::{Mode, ParseOptions, ParseResult};
 
     fn run(src: &str, dir: Option<&str>, mode: Mode) -> ParseResult {
         let opts = ParseOptions { dir_name: dir.map(str::to_string), mode, ..Default::default() };
-        crate::parse_skill(src.as_bytes(), &opts)
+        crate::parse::parse_skill(src.as_bytes(), &opts)
     }
     fn errors(r: &ParseResult) -> Vec<&str> {
         r.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| d.message.as_str()).collect()

@@ -1,13 +1,10 @@
-//! SKILL.md bytes to frontmatter fields and body: fences, BOM and CRLF, YAML (a fast path for
-//! the common subset, serde_yaml for the rest), and repair of sloppy YAML.
+//! Frontmatter text to top-level fields: the fast path for the common YAML subset, serde_yaml for
+//! the rest, and repair of sloppy YAML when serde_yaml refuses it.
 
-pub mod fast;
-pub mod fence;
-pub mod node;
-pub mod repair;
-
-use crate::model::{Diagnostic, Mode};
-use node::Node;
+use super::node::{self, Node};
+use super::types::Mode;
+use super::{fast, repair};
+use crate::diagnostic::Diagnostic;
 
 /// Frontmatter larger than this is refused before any YAML parsing (real ones are under 4 KiB).
 pub const MAX_FRONTMATTER_BYTES: usize = 64 * 1024;
@@ -101,6 +98,3 @@ fn key_line(src: &str, key: &str) -> Option<u32> {
         })
         .map(|i| i as u32)
 }
-
-#[cfg(test)]
-mod tests;

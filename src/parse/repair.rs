@@ -5,7 +5,7 @@
 //! entry that does not parse is rewritten by the first pattern that explains it, and each rewrite
 //! is reported with its line and what changed.
 
-use crate::model::Diagnostic;
+use crate::diagnostic::Diagnostic;
 
 pub const CODE_TAB_INDENT: &str = "yaml-repair-tab-indent";
 pub const CODE_COLON: &str = "yaml-repair-colon";

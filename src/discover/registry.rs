@@ -1,12 +1,12 @@
 //! The SkillRegistry: the skills of every scope, discovered once, cached per scope, refreshed
 //! cheaply, and serialisable to a snapshot a cold start can begin from without one store call.
 
-use crate::discover::{self, Discovery, ScopeHandle, SkillRecord};
-use crate::model::{
-    Diagnostic, DiscoverOptions, FileResult, ParseOptions, RefreshReport, SkillMeta, SkillRef, StorageStats,
-};
-use crate::paths;
-use crate::storage::{self, CallStats, Storage};
+use super::scan::{self, Discovery, ScopeHandle, SkillRecord};
+use super::types::{DiscoverOptions, FileResult, RefreshReport, SkillMeta, SkillRef};
+use crate::diagnostic::Diagnostic;
+use crate::parse::{parse_skill, ParseOptions};
+use crate::store::keys;
+use crate::store::{self, CallStats, Storage, StorageStats};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -74,7 +74,7 @@ impl SkillRegistry {
     /// Discovers the skills of `scopes` (in precedence order).
     pub async fn discover(scopes: Vec<ScopeHandle>, options: DiscoverOptions) -> SkillRegistry {
         let stats = Rc::new(CallStats::default());
-        let found = discover::discover(&scopes, &options, &[], &stats).await;
+        let found = scan::discover(&scopes, &options, &[], &stats).await;
         let mut r = SkillRegistry::empty(scopes, options, stats);
         r.apply(found);
         r
@@ -94,7 +94,7 @@ impl SkillRegistry {
 
     /// Re-lists every scope and re-reads only the SKILL.md files whose size or etag changed.
     pub async fn refresh(&mut self) -> RefreshReport {
-        let found = discover::discover(&self.scopes, &self.options, &self.records, &self.stats).await;
+        let found = scan::discover(&self.scopes, &self.options, &self.records, &self.stats).await;
         self.apply(found)
     }
 
@@ -133,7 +133,7 @@ impl SkillRegistry {
     fn resolve(&mut self) {
         self.winners.clear();
         self.shadowed_by = vec![None; self.records.len()];
-        for i in discover::precedence(&self.scopes, &self.records) {
+        for i in scan::precedence(&self.scopes, &self.records) {
             let Some(skill) = &self.records[i].skill else { continue };
             match self.winners.get(&skill.name) {
                 None => {
@@ -186,7 +186,7 @@ impl SkillRegistry {
     /// Every loaded skill of every scope, shadowed ones included (they carry `shadowedBy`), in
     /// precedence order.
     pub fn list_metas_across(&self) -> Vec<SkillMeta> {
-        discover::precedence(&self.scopes, &self.records).into_iter().filter_map(|i| self.meta(i)).collect()
+        scan::precedence(&self.scopes, &self.records).into_iter().filter_map(|i| self.meta(i)).collect()
     }
 
     /// The skill that wins `name`.
@@ -255,7 +255,7 @@ impl SkillRegistry {
                     Some(ParseOptions { dir_name, mode: self.options.mode, ..ParseOptions::default() }),
                 )
             }
-            Some(rel) => match paths::resolve_in_skill(&r.directory, rel) {
+            Some(rel) => match keys::resolve_in_skill(&r.directory, rel) {
                 Ok(key) => (key[r.directory.len()..].trim_start_matches('/').to_string(), key, None),
                 Err(e) => return Err(refuse(rel, Diagnostic::error("path-invalid", e.0))),
             },
@@ -349,7 +349,7 @@ impl FilesRequest {
         // Enough to count a normal skill's files exactly; a huge directory is cut short.
         let limit = cap.saturating_mul(4).max(1000);
         let mut stopped = false;
-        let listed = storage::list_all(&*self.storage, &prefix, self.page_size, &self.stats, |e| {
+        let listed = store::list_all(&*self.storage, &prefix, self.page_size, &self.stats, |e| {
             stopped = e.len() > limit;
             stopped
         })
@@ -363,7 +363,7 @@ impl FilesRequest {
                     .into_iter()
                     .filter(|k| *k != "SKILL.md" && !nested.iter().any(|d| k.starts_with(d.as_str())))
                     // Hidden files and the contents of skipped directories are not resources.
-                    .filter(|k| !k.split('/').any(discover::is_skipped_dir))
+                    .filter(|k| !k.split('/').any(scan::is_skipped_dir))
                     .map(str::to_string)
                     .collect();
                 SkillFiles { files, complete: !stopped, error: None }
@@ -387,7 +387,7 @@ impl FileRequest {
     pub async fn fetch(self) -> FileResult {
         let mut out = FileResult { name: self.name, path: self.path, ..FileResult::default() };
         let ask = self.max_bytes.map(|m| m.saturating_add(1));
-        match storage::read_checked(&*self.storage, &self.key, ask, &self.stats).await {
+        match store::read_checked(&*self.storage, &self.key, ask, &self.stats).await {
             Ok(Some(bytes)) if self.max_bytes.is_some_and(|m| bytes.len() > m as usize) => {
                 out.size = bytes.len() as u64;
                 out.error = Some(Diagnostic::error(
@@ -409,7 +409,7 @@ impl FileRequest {
                 out.size = bytes.len() as u64;
                 match self.instructions {
                     Some(opts) => {
-                        let parsed = crate::parse_skill(&bytes, &opts);
+                        let parsed = parse_skill(&bytes, &opts);
                         match parsed.skill.and_then(|s| s.body) {
                             Some(body) => out.text = Some(body),
                             None => {

@@ -16,8 +16,10 @@
 //! then keys in lexicographic order. The first skill of a name wins across all scopes; every other
 //! one is reported as shadowed, with both locations.
 
-use crate::model::{Diagnostic, DiscoverOptions, ParseOptions, Skill};
-use crate::storage::{self, CallStats, ListEntry, Storage};
+use super::types::DiscoverOptions;
+use crate::diagnostic::Diagnostic;
+use crate::parse::{parse_skill, ParseOptions, Skill};
+use crate::store::{self, CallStats, ListEntry, Storage};
 use futures_util::stream::{self, StreamExt};
 use std::collections::{BTreeMap, HashSet};
 use std::rc::Rc;
@@ -197,7 +199,7 @@ pub async fn discover(
         for (ri, root) in scope.roots.iter().enumerate() {
             let mut scan = RootScan::new(root, opts);
             let listed =
-                storage::list_all(&*scope.storage, root, opts.page_size.max(1), stats, |entries| scan.feed(entries))
+                store::list_all(&*scope.storage, root, opts.page_size.max(1), stats, |entries| scan.feed(entries))
                     .await;
             let page = match listed {
                 Ok(p) => p,
@@ -320,7 +322,7 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
     let dir_name = c.directory.rsplit('/').next().filter(|d| !d.is_empty()).map(str::to_string);
     let mut parse_opts = ParseOptions { dir_name, mode: opts.mode, include_body: Some(false), partial: false };
     let prefix = opts.prefix_bytes.max(64);
-    let first = match storage::read_checked(&*scope.storage, &c.location, Some(prefix), stats).await {
+    let first = match store::read_checked(&*scope.storage, &c.location, Some(prefix), stats).await {
         Ok(Some(bytes)) => bytes,
         Ok(None) => {
             record.diagnostics.push(Diagnostic::error("storage-missing", "the file was listed but is gone"));
@@ -333,11 +335,11 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
     };
     // A prefix read that came back full may have stopped short of the end.
     parse_opts.partial = first.len() >= prefix as usize && c.size.is_none_or(|s| s > first.len() as u64);
-    let mut result = crate::parse_skill(&first, &parse_opts);
+    let mut result = parse_skill(&first, &parse_opts);
     if result.incomplete {
         parse_opts.partial = false;
-        match storage::read_checked(&*scope.storage, &c.location, None, stats).await {
-            Ok(Some(all)) => result = crate::parse_skill(&all, &parse_opts),
+        match store::read_checked(&*scope.storage, &c.location, None, stats).await {
+            Ok(Some(all)) => result = parse_skill(&all, &parse_opts),
             Ok(None) => {
                 record.diagnostics.push(Diagnostic::error("storage-missing", "the file was listed but is gone"));
                 return record;

@@ -27,7 +27,8 @@
 //! these built-in tools are matched without regard to case (`bash(git:*)` works, with a warning
 //! from [`parse_allowed_tools`]); every other tool name is case-sensitive.
 
-use crate::model::{Diagnostic, Skill};
+use crate::diagnostic::Diagnostic;
+use crate::parse::Skill;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "tsify")]
@@ -288,7 +289,7 @@ impl ToolPattern {
 }
 
 /// Parses a skill's `allowed-tools` list ([`Skill::allowed_tools`], already split by
-/// [`crate::validate::split_tools`]). Entries that cannot be read are left out with an error
+/// [`crate::parse::validate::split_tools`]). Entries that cannot be read are left out with an error
 /// diagnostic; a built-in tool written in another case is kept with a warning.
 pub fn parse_allowed_tools(entries: &[String]) -> AllowedTools {
     let mut out = AllowedTools::default();
@@ -980,7 +981,7 @@ mod tests {
 
     #[test]
     fn split_tools_output_parses() {
-        let entries = crate::validate::split_tools("Read, Bash(git add:*), Bash(npm run test), mcp__github");
+        let entries = crate::parse::validate::split_tools("Read, Bash(git add:*), Bash(npm run test), mcp__github");
         let a = parse_allowed_tools(&entries);
         assert!(a.diagnostics.is_empty());
         assert_eq!(a.patterns.len(), 4);

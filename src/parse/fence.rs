@@ -1,6 +1,6 @@
 //! Finding the frontmatter: BOM, line endings, the opening and closing `---` fences.
 
-use crate::model::Diagnostic;
+use crate::diagnostic::Diagnostic;
 use std::borrow::Cow;
 
 /// A SKILL.md split at its fences. Only the frontmatter is decoded up front: the body is

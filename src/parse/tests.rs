@@ -1,7 +1,6 @@
 //! Parsing and repair, end to end through `parse_skill`, with the exact resulting values.
 
-use crate::model::{Mode, ParseOptions, ParseResult, Skill};
-use crate::parse_skill;
+use super::{parse_skill, Mode, ParseOptions, ParseResult, Skill};
 
 fn lenient(src: &str) -> ParseResult {
     parse_skill(src.as_bytes(), &ParseOptions::default())
