@@ -2,7 +2,7 @@
 #
 #   make setup   tools: wasm32 target, wasm-bindgen-cli (pinned), npm dev dependencies, chromium
 #   make build   cargo (the wasm/ façade, wasm32, release) -> wasm-bindgen --target web -> pkg/ (+ pkg-template/)
-#   make lint    cargo fmt --check; clippy (native, the workspace; wasm32, the façade) with warnings denied
+#   make lint    cargo fmt --check; clippy (native, the workspace; wasm32, the façade); rustdoc; warnings denied
 #   make test    lint, native cargo tests, then the JS tests (node --test) against the built pkg/
 #   make demo    the CLI on the bundled example skills
 #   make bench   the benchmark scripts in bench/ (parse, discovery, catalog + activation, R2)
@@ -75,12 +75,13 @@ build: setup
 	@size=$$(wc -c < $(PKG)/skillwasm_bg.wasm); gz=$$(gzip -9c $(PKG)/skillwasm_bg.wasm | wc -c); \
 	  echo "wasm size: $$size bytes ($$((size / 1024)) KiB), gzip -9: $$gz bytes ($$((gz / 1024)) KiB)"
 
-# Formatting and lints: the whole workspace natively (every target), and the façade (with the core
-# as it is built for the package) on wasm32.
+# Formatting and lints: the whole workspace natively (every target), the façade (with the core as
+# it is built for the package) on wasm32, and the core's docs (every public item has one; links resolve).
 lint: setup
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p $(WASM_CRATE) --target $(WASM_TARGET) -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p skillwasm
 
 # node 20's --test does not expand directories of .mjs files: pass them explicitly.
 test: lint build

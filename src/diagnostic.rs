@@ -11,8 +11,11 @@ use tsify::Tsify;
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// The skill or the operation was refused.
     Error,
+    /// Something is wrong but the skill loads.
     Warning,
+    /// Worth knowing; nothing is wrong.
     Info,
 }
 
@@ -21,8 +24,11 @@ pub enum Severity {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnostic {
+    /// How bad it is.
     pub severity: Severity,
+    /// Stable, for programs (`name-invalid`, `yaml-repair-colon` ...).
     pub code: String,
+    /// For people.
     pub message: String,
     /// 1-based line in the SKILL.md file, where the finding has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -35,22 +41,28 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// A diagnostic without a line or a path.
     pub fn new(severity: Severity, code: &str, message: impl Into<String>) -> Self {
         Diagnostic { severity, code: code.to_string(), message: message.into(), line: None, path: None }
     }
+    /// An error: the skill or the operation is refused.
     pub fn error(code: &str, message: impl Into<String>) -> Self {
         Self::new(Severity::Error, code, message)
     }
+    /// A warning: something is wrong, the skill loads.
     pub fn warning(code: &str, message: impl Into<String>) -> Self {
         Self::new(Severity::Warning, code, message)
     }
+    /// A note.
     pub fn info(code: &str, message: impl Into<String>) -> Self {
         Self::new(Severity::Info, code, message)
     }
+    /// The same diagnostic, at `line` of the SKILL.md.
     pub fn at_line(mut self, line: Option<u32>) -> Self {
         self.line = line;
         self
     }
+    /// Whether the severity is `error`.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

@@ -18,6 +18,8 @@
 //! - [`compact`]: transcripts (AI SDK, OpenAI, Anthropic): find, compact, protect, prune,
 //!   re-attach, dedupe
 
+#![warn(missing_docs)]
+
 pub mod content;
 pub mod diagnostic;
 pub mod text;

@@ -17,10 +17,15 @@ use tsify::Tsify;
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Injected {
+    /// The skill's name.
     pub name: String,
+    /// Invoked with `/name` or mentioned with `$name`.
     pub kind: invoke::InvocationKind,
+    /// The arguments after a `/name` (empty for a mention).
     pub arguments: String,
+    /// The instructions, wrapped in `<skill_content>`, arguments substituted.
     pub content: String,
+    /// Bytes of the SKILL.md read.
     pub size: u64,
 }
 
@@ -29,7 +34,9 @@ pub struct Injected {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Injection {
+    /// The skills to put into the conversation, in the order the message names them.
     pub injected: Vec<Injected>,
+    /// The message without a leading `/name args` (the text to send on).
     pub remaining: String,
     /// A leading `/name` that is no user-invocable skill.
     pub unknown: Vec<String>,
@@ -59,6 +66,7 @@ pub fn plan_injection(registry: &SkillRegistry, message: &str) -> InjectionPlan 
     InjectionPlan { parsed, reads }
 }
 
+/// Reads what [`plan_injection`] planned and wraps each skill's instructions.
 pub async fn run_injection(plan: InjectionPlan, opts: &ToolOptions) -> Injection {
     let mut out = Injection { remaining: plan.parsed.remaining, unknown: plan.parsed.unknown, ..Injection::default() };
     for (inv, meta, file, files) in plan.reads {

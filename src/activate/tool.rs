@@ -20,6 +20,7 @@ use tsify::Tsify;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase", default)]
+/// How the skill tool is named, described and bounded.
 pub struct ToolOptions {
     /// The tool's name (default `view_skill`; the client guide uses `activate_skill`).
     #[cfg_attr(feature = "tsify", tsify(optional))]
@@ -60,9 +61,12 @@ impl Default for ToolOptions {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolDefinition {
+    /// The tool's name.
     pub name: String,
+    /// The tool's description (with the catalog when it is embedded).
     pub description: String,
     #[cfg_attr(feature = "tsify", tsify(type = "Record<string, unknown>"))]
+    /// The JSON schema of [`ToolInput`], the visible skills as the enum of `name`.
     pub input_schema: serde_json::Value,
 }
 
@@ -71,9 +75,11 @@ pub struct ToolDefinition {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct ToolInput {
+    /// The skill to load.
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// A file of the skill, relative to its directory; absent for the instructions.
     pub path: Option<String>,
     /// Return the instructions again even when this session loaded them already.
     #[cfg_attr(feature = "tsify", tsify(optional))]
@@ -86,9 +92,12 @@ pub struct ToolInput {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ClientOutput {
+    /// The skill's name.
     pub skill_name: String,
     #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
+    /// The file read, or null for the instructions.
     pub path: Option<String>,
+    /// The line (or the file) to show.
     pub content: String,
 }
 
@@ -99,17 +108,22 @@ pub struct ClientOutput {
 pub struct ToolResult {
     /// What goes back to the model.
     pub content: String,
+    /// The call loaded nothing (an unknown skill, a bad path, a failed read).
     pub is_error: bool,
+    /// The skill asked for.
     pub skill_name: String,
     #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
+    /// The file asked for, or null for the instructions.
     pub path: Option<String>,
     /// Bytes of the file (or SKILL.md) behind the result.
     pub size: u64,
     /// The instructions were loaded earlier in this session; a short pointer was returned.
     pub already_loaded: bool,
+    /// What a UI shows instead of `content`.
     pub client: ClientOutput,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// Why the call loaded nothing, when it did not.
     pub error: Option<Diagnostic>,
 }
 
@@ -118,11 +132,14 @@ pub struct ToolResult {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Activation {
+    /// The skill's name.
     pub name: String,
     #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
+    /// The file read, or null for the instructions.
     pub path: Option<String>,
     /// When, in the host's clock (milliseconds since the epoch in JS).
     pub at: f64,
+    /// Bytes read.
     pub size: u64,
     /// 1-based position among this session's activations.
     pub index: u32,
@@ -131,10 +148,12 @@ pub struct Activation {
 /// What a conversation has loaded, so a repeated activation returns a pointer, not the body again.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SkillSession {
+    /// Every activation so far, in order.
     pub activations: Vec<Activation>,
 }
 
 impl SkillSession {
+    /// Records an activation of `name` (a file read when `path` is given) at `at`.
     pub fn record(&mut self, name: &str, path: Option<&str>, at: f64, size: u64) {
         let index = self.activations.len() as u32 + 1;
         self.activations.push(Activation { name: name.into(), path: path.map(str::to_string), at, size, index });
@@ -279,11 +298,30 @@ pub async fn execute(
 /// A planned call: everything needed to finish it without the registry (so a JS host never holds
 /// the registry across an await).
 pub enum ToolPlan {
+    /// Answered without a read.
     Done(ToolResult),
-    Activate { meta: Box<SkillMeta>, file: FileRequest, files: Option<FilesRequest>, input: ToolInput },
-    Read { file: FileRequest, input: ToolInput },
+    /// Load a skill's instructions and list its files.
+    Activate {
+        /// The skill.
+        meta: Box<SkillMeta>,
+        /// The read of its SKILL.md.
+        file: FileRequest,
+        /// The listing of its files, when resources are listed.
+        files: Option<FilesRequest>,
+        /// The call.
+        input: ToolInput,
+    },
+    /// Read one file of a skill.
+    Read {
+        /// The read.
+        file: FileRequest,
+        /// The call.
+        input: ToolInput,
+    },
 }
 
+/// Plans a call: answers it at once when no read is needed (unknown skill, bad input, already
+/// loaded), or names the reads that finish it ([`run`]).
 pub fn plan(
     registry: &SkillRegistry,
     session: &SkillSession,
@@ -365,6 +403,7 @@ fn from_file_error(input: &ToolInput, error: Option<Diagnostic>, visible: &[Stri
     error_result(input, d, content)
 }
 
+/// Finishes a planned call: does its reads and builds the result.
 pub async fn run(plan: ToolPlan, opts: &ToolOptions) -> ToolResult {
     match plan {
         ToolPlan::Done(r) => r,

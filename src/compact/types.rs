@@ -27,7 +27,9 @@ pub enum TranscriptFormat {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ToolNames {
+    /// One tool name.
     One(String),
+    /// Several tool names.
     Many(Vec<String>),
 }
 
@@ -38,6 +40,7 @@ impl Default for ToolNames {
 }
 
 impl ToolNames {
+    /// Whether `name` is one of them.
     pub fn contains(&self, name: &str) -> bool {
         match self {
             ToolNames::One(n) => n == name,
@@ -113,8 +116,10 @@ pub enum UseKind {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct SkillUse {
+    /// The skill's name.
     pub name: String,
     #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
+    /// The file read, when the call read one rather than the instructions.
     pub path: Option<String>,
     /// The message holding the call (none for injected content).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -126,11 +131,15 @@ pub struct SkillUse {
     pub result_index: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// The tool call's id.
     pub call_id: Option<String>,
     /// Size of the result's text (or of the block).
     pub chars: usize,
+    /// Lines of the result's text.
     pub lines: usize,
+    /// Estimated tokens of the result's text.
     pub tokens: u32,
+    /// What the content is (full, a pointer, compacted ...).
     pub kind: UseKind,
 }
 
@@ -139,29 +148,41 @@ pub struct SkillUse {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Skipped {
+    /// The message's index.
     pub index: usize,
+    /// Why it was skipped (a stable code).
     pub code: String,
+    /// Why it was skipped, for people.
     pub message: String,
 }
 
-/// What [`find`] returns.
+/// What [`super::find`] returns.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Found {
+    /// The transcript's shape.
     pub format: TranscriptFormat,
+    /// The uses, in transcript order.
     pub uses: Vec<SkillUse>,
+    /// Messages that could not be read.
     pub skipped: Vec<Skipped>,
+    /// Findings about the transcript as a whole.
     pub notes: Vec<Diagnostic>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "lowercase")]
+/// What a change did to a message.
 pub enum ChangeAction {
+    /// Skill content replaced by a compaction marker.
     Compacted,
+    /// A repeated activation replaced by a pointer to the first.
     Deduped,
+    /// The message was removed (pruning).
     Removed,
+    /// A message was added (re-attachment).
     Appended,
 }
 
@@ -174,11 +195,17 @@ pub struct Change {
     pub index: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// The skill the change is about, when there is one.
     pub skill: Option<String>,
+    /// What was done.
     pub action: ChangeAction,
+    /// Characters of the message before.
     pub chars_before: usize,
+    /// Characters of the message after.
     pub chars_after: usize,
+    /// Estimated tokens of the message before.
     pub tokens_before: u32,
+    /// Estimated tokens of the message after.
     pub tokens_after: u32,
 }
 
@@ -187,17 +214,25 @@ pub struct Change {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CompactReport {
+    /// The transcript's shape.
     pub format: TranscriptFormat,
+    /// Every change, in transcript order.
     pub changes: Vec<Change>,
     /// Indexes (in the input) of the messages pruning removed.
     pub removed: Vec<usize>,
+    /// Messages passed through unread.
     pub skipped: Vec<Skipped>,
     /// Skills re-attachment left out for the budget.
     pub omitted: Vec<String>,
+    /// Findings about the operation as a whole.
     pub notes: Vec<Diagnostic>,
+    /// Characters of the input.
     pub chars_before: u64,
+    /// Characters of the output.
     pub chars_after: u64,
+    /// Estimated tokens of the input.
     pub tokens_before: u64,
+    /// Estimated tokens of the output.
     pub tokens_after: u64,
     /// Pruning: whether the result fits the budget.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -211,7 +246,9 @@ pub struct CompactReport {
 #[serde(rename_all = "camelCase")]
 pub struct Compacted {
     #[cfg_attr(feature = "tsify", tsify(type = "unknown[]"))]
+    /// The new transcript, in the input's shape.
     pub transcript: Value,
+    /// What changed.
     pub report: CompactReport,
 }
 
@@ -220,6 +257,8 @@ pub struct Compacted {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct SkillContent {
+    /// The skill's name.
     pub name: String,
+    /// The content, as the tool returned it.
     pub content: String,
 }

@@ -23,8 +23,11 @@ use format::{one_line, render, Item};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 pub struct CatalogEntry {
+    /// The skill's name.
     pub name: String,
+    /// The skill's description.
     pub description: String,
+    /// Where the skill's SKILL.md is, as the model should be told.
     pub location: String,
 }
 
@@ -62,8 +65,10 @@ pub const DEFAULT_TIERS: [&str; 4] = ["lite", "standard", "pro", "ultra"];
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase", default)]
+/// What the catalog shows, how it is written, and how big it may be.
 pub struct CatalogOptions {
     #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// How the catalog is written (default `xml`).
     pub format: CatalogFormat,
     /// Show each skill's location (leave it out when the skill tool returns the directory).
     #[cfg_attr(feature = "tsify", tsify(optional))]
@@ -103,6 +108,7 @@ pub struct CatalogOptions {
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub min_description_chars: u32,
     #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// How the model loads a skill, for the instructions (default: through the tool).
     pub activation: ActivationStyle,
     /// The skill tool's name, for the instructions (default `view_skill`).
     #[cfg_attr(feature = "tsify", tsify(optional))]
@@ -139,9 +145,11 @@ impl Default for CatalogOptions {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct HiddenSkill {
+    /// The skill's name.
     pub name: String,
     /// `disabled`, `not-permitted`, `model-invocation-disabled`, `tier` or `compatibility`.
     pub reason: String,
+    /// Why it was hidden, for people.
     pub message: String,
 }
 
@@ -165,9 +173,11 @@ pub struct CatalogResult {
     pub shortened: Vec<String>,
     /// Skills dropped to fit the budget.
     pub dropped: Vec<String>,
+    /// Characters of `text`.
     pub chars: u32,
     /// Estimated tokens of `text`.
     pub tokens: u32,
+    /// Findings about the catalog (a skill's tier or compatibility that cannot be read ...).
     pub diagnostics: Vec<Diagnostic>,
 }
 

@@ -13,6 +13,8 @@ use std::rc::Rc;
 /// The snapshot format's name and version.
 pub const SNAPSHOT_FORMAT: &str = "skillwasm-registry/1";
 
+/// The skills of every scope: discovered once, cached, refreshed cheaply, serialisable to a
+/// snapshot.
 pub struct SkillRegistry {
     scopes: Vec<ScopeHandle>,
     options: DiscoverOptions,
@@ -49,9 +51,11 @@ pub struct FilesRequest {
 /// A skill's files, relative to its directory, SKILL.md left out.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SkillFiles {
+    /// The skill-relative paths, in lexicographic order.
     pub files: Vec<String>,
     /// False when the listing stopped before the end (there are more files than `files`).
     pub complete: bool,
+    /// Why the listing failed, when it did.
     pub error: Option<Diagnostic>,
 }
 
@@ -213,6 +217,7 @@ impl SkillRegistry {
         out
     }
 
+    /// The store calls made so far.
     pub fn stats(&self) -> StorageStats {
         StorageStats {
             list_calls: self.stats.list_calls.get(),
@@ -384,6 +389,7 @@ impl FileRequest {
         self
     }
 
+    /// Does the read; never fails (a failure is the result's `error`).
     pub async fn fetch(self) -> FileResult {
         let mut out = FileResult { name: self.name, path: self.path, ..FileResult::default() };
         let ask = self.max_bytes.map(|m| m.saturating_add(1));

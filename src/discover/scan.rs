@@ -27,9 +27,13 @@ use std::rc::Rc;
 /// A scope as discovery sees it: a name, a store, the roots to search in it, and trust.
 #[derive(Clone)]
 pub struct ScopeHandle {
+    /// The scope's name (`project`, `user`, `org`, `builtin` or one the host names).
     pub name: String,
+    /// The list prefixes searched for skills, in order.
     pub roots: Vec<String>,
+    /// Whether the scope's files may be read.
     pub trusted: bool,
+    /// The scope's store.
     pub storage: Rc<dyn Storage>,
 }
 
@@ -63,17 +67,23 @@ pub fn normalize_root(root: &str) -> String {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SkillRecord {
+    /// The scope it was found in.
     pub scope: String,
     /// Index of the root it was found under, in the scope's root list (for ordering).
     pub root: usize,
+    /// The key of its directory.
     pub directory: String,
+    /// The key of the SKILL.md.
     pub location: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The listed size, when the store gave one.
     pub size: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The listed etag, when the store gave one.
     pub etag: Option<String>,
     /// None when the skill was refused (the diagnostics say why).
     pub skill: Option<Skill>,
+    /// What was found wrong with it.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -98,6 +108,7 @@ impl SkillRecord {
 /// What one discovery produced.
 #[derive(Debug, Default)]
 pub struct Discovery {
+    /// Every SKILL.md found, in precedence order within each scope.
     pub records: Vec<SkillRecord>,
     /// Findings about scopes and roots rather than single skills.
     pub diagnostics: Vec<Diagnostic>,

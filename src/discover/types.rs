@@ -14,6 +14,7 @@ use tsify::Tsify;
 #[serde(rename_all = "camelCase")]
 pub struct SkillMeta {
     #[serde(flatten)]
+    /// The skill's fields (without the body).
     pub skill: Skill,
     /// The scope it was found in (`project`, `user`, `org`, `builtin` or one the host named).
     pub scope: String,
@@ -21,6 +22,7 @@ pub struct SkillMeta {
     pub location: String,
     /// The key of its directory (`""` for a skill at the store's root).
     pub directory: String,
+    /// What was found wrong with it.
     pub diagnostics: Vec<Diagnostic>,
     /// `scope:location` of the skill that hides this one, when one does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -40,14 +42,17 @@ pub struct FileResult {
     pub path: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// The contents, when they are UTF-8 (for SKILL.md, the body without the frontmatter).
     pub text: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none", with = "serde_bytes")]
     #[cfg_attr(feature = "tsify", tsify(optional, type = "Uint8Array"))]
+    /// The contents, when they are not UTF-8.
     pub bytes: Option<Vec<u8>>,
     /// Size in bytes of what was read.
     pub size: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// Why there are no contents, when there are none.
     pub error: Option<Diagnostic>,
 }
 
@@ -56,8 +61,11 @@ pub struct FileResult {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct SkillRef {
+    /// The skill's name.
     pub name: String,
+    /// The scope it is in.
     pub scope: String,
+    /// The key of its SKILL.md.
     pub location: String,
 }
 
@@ -66,8 +74,11 @@ pub struct SkillRef {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct RefreshReport {
+    /// Skills that were not there before.
     pub added: Vec<SkillRef>,
+    /// Skills whose SKILL.md changed.
     pub changed: Vec<SkillRef>,
+    /// Skills that are gone.
     pub removed: Vec<SkillRef>,
 }
 
@@ -102,6 +113,7 @@ pub struct DiscoverOptions {
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub accept_lowercase_skill_md: bool,
     #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// How SKILL.md files are parsed (default lenient).
     pub mode: Mode,
     /// Milliseconds a store call may take before it counts as failed (JS stores; default 10000).
     #[cfg_attr(feature = "tsify", tsify(optional))]

@@ -12,8 +12,11 @@ const MAX_DEPTH: usize = 16;
 /// A top-level entry and the 0-based frontmatter line of its key.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
+    /// The key.
     pub key: String,
+    /// Its value.
     pub value: Node,
+    /// The 0-based frontmatter line of the key.
     pub line: usize,
 }
 
@@ -27,6 +30,8 @@ struct Line<'a> {
     trailing_ws: bool,
 }
 
+/// Parses frontmatter written in the subset (see the module docs): exactly what serde_yaml would
+/// return, or `None` when the text goes beyond the subset.
 pub fn parse(src: &str) -> Option<Vec<Entry>> {
     let mut lines = Vec::with_capacity(32);
     for raw in src.split('\n') {

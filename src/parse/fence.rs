@@ -19,6 +19,7 @@ pub struct Split<'a> {
 }
 
 impl Split<'_> {
+    /// The frontmatter text, between the fences.
     pub fn frontmatter(&self) -> &str {
         &self.frontmatter
     }
@@ -58,10 +59,15 @@ pub enum FenceError {
     Refused(Diagnostic),
 }
 
+/// The file is not UTF-8.
 pub const CODE_NOT_UTF8: &str = "not-utf8";
+/// The file does not start with a `---` fence.
 pub const CODE_MISSING: &str = "frontmatter-missing";
+/// No closing `---` fence.
 pub const CODE_UNCLOSED: &str = "frontmatter-unclosed";
+/// The reference's message for a missing opening fence.
 pub const MSG_MISSING: &str = "SKILL.md must start with YAML frontmatter (---)";
+/// The reference's message for a missing closing fence.
 pub const MSG_UNCLOSED: &str = "SKILL.md frontmatter not properly closed with ---";
 
 fn not_utf8(offset: usize, line: u32) -> Diagnostic {

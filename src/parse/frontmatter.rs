@@ -9,15 +9,21 @@ use crate::diagnostic::Diagnostic;
 /// Frontmatter larger than this is refused before any YAML parsing (real ones are under 4 KiB).
 pub const MAX_FRONTMATTER_BYTES: usize = 64 * 1024;
 
+/// The YAML cannot be parsed, even after repair.
 pub const CODE_YAML_INVALID: &str = "yaml-invalid";
+/// The frontmatter is not a mapping.
 pub const CODE_NOT_MAPPING: &str = "frontmatter-not-mapping";
+/// The frontmatter is larger than [`MAX_FRONTMATTER_BYTES`].
 pub const CODE_TOO_LARGE: &str = "frontmatter-too-large";
 
 /// One top-level frontmatter key, its value and the file line of the key.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Field {
+    /// The key.
     pub key: String,
+    /// Its value.
     pub value: Node,
+    /// The 1-based file line of the key, when it is known.
     pub line: Option<u32>,
 }
 

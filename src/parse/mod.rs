@@ -64,15 +64,21 @@ pub fn parse_skill(bytes: &[u8], opts: &ParseOptions) -> ParseResult {
 /// The reference CLI's `read-properties` output: the spec fields, absent ones left out.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SkillProperties {
+    /// The skill's name.
     pub name: String,
+    /// The skill's description.
     pub description: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The `license` field.
     pub license: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The `compatibility` field.
     pub compatibility: Option<String>,
     #[serde(rename = "allowed-tools", skip_serializing_if = "Option::is_none")]
+    /// The `allowed-tools` field as written (a list joined by spaces).
     pub allowed_tools: Option<String>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    /// The `metadata` entries.
     pub metadata: BTreeMap<String, String>,
 }
 

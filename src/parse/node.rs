@@ -3,27 +3,44 @@
 /// How a scalar was written. Only `Plain` scalars can resolve to null, booleans or numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Style {
+    /// A plain scalar.
     Plain,
+    /// A single- or double-quoted scalar.
     Quoted,
+    /// A literal or folded block scalar.
     Block,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// A YAML value: a scalar with its text and style, a sequence, or a mapping in key order.
 pub enum Node {
-    Scalar { text: String, style: Style },
+    /// A scalar, with the text it was written with.
+    Scalar {
+        /// The scalar's text (after unquoting and folding).
+        text: String,
+        /// How it was written.
+        style: Style,
+    },
+    /// A sequence.
     Seq(Vec<Node>),
+    /// A mapping, keys in the order written.
     Map(Vec<(String, Node)>),
 }
 
 /// What a plain scalar means under the YAML 1.2 core schema (the schema serde_yaml uses).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Resolved {
+    /// `null`, `~` or nothing.
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// An integer or a float.
     Number,
+    /// Anything else.
     String,
 }
 
+/// What a plain scalar's text resolves to.
 pub fn resolve_plain(text: &str) -> Resolved {
     // Most scalars are words: anything that cannot start a null, boolean or number is a string.
     match text.as_bytes().first() {
@@ -76,6 +93,7 @@ fn is_number(t: &str) -> bool {
 }
 
 impl Node {
+    /// A plain scalar.
     pub fn plain(text: impl Into<String>) -> Node {
         Node::Scalar { text: text.into(), style: Style::Plain }
     }

@@ -7,11 +7,17 @@
 
 use crate::diagnostic::Diagnostic;
 
+/// Tabs in indentation.
 pub const CODE_TAB_INDENT: &str = "yaml-repair-tab-indent";
+/// A plain value with `: ` in it.
 pub const CODE_COLON: &str = "yaml-repair-colon";
+/// A value starting with a YAML indicator that is not YAML syntax.
 pub const CODE_INDICATOR: &str = "yaml-repair-indicator";
+/// Text after a closing quote.
 pub const CODE_TEXT_AFTER_QUOTE: &str = "yaml-repair-text-after-quote";
+/// Text after `|` or `>` on the same line.
 pub const CODE_BLOCK_INDICATOR: &str = "yaml-repair-block-indicator";
+/// A key given twice (the first is kept).
 pub const CODE_DUPLICATE_KEY: &str = "yaml-duplicate-key";
 
 const MAX_NESTING: usize = 4;
@@ -19,7 +25,9 @@ const MAX_NESTING: usize = 4;
 /// A repaired frontmatter and one diagnostic per repair, with file lines.
 #[derive(Debug)]
 pub struct Repaired {
+    /// The repaired frontmatter text.
     pub text: String,
+    /// One warning per repair.
     pub notes: Vec<Diagnostic>,
 }
 

@@ -17,7 +17,9 @@ use tsify::Tsify;
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     #[default]
+    /// Load what can be loaded; warn about the rest.
     Lenient,
+    /// The specification's rules as errors.
     Strict,
 }
 
@@ -26,16 +28,20 @@ pub enum Mode {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Skill {
+    /// The `name` field (in lenient mode, the directory name when it is missing).
     pub name: String,
+    /// The `description` field.
     pub description: String,
     /// `description_<lang>` keys, by language tag: `description_zh` becomes `{ "zh": ... }`.
     #[cfg_attr(feature = "tsify", tsify(type = "Record<string, string>"))]
     pub localized_descriptions: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// The `license` field.
     pub license: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// The `compatibility` field.
     pub compatibility: Option<String>,
     /// Every metadata entry as a string; a map or list value appears here as its JSON text.
     #[cfg_attr(feature = "tsify", tsify(type = "Record<string, string>"))]
@@ -43,14 +49,19 @@ pub struct Skill {
     /// Metadata entries whose value is a map or a list (e.g. a client's own settings), structured.
     #[cfg_attr(feature = "tsify", tsify(type = "Record<string, unknown>"))]
     pub metadata_structured: BTreeMap<String, serde_json::Value>,
+    /// The `allowed-tools` entries (`Bash(git add:*)` is one entry).
     pub allowed_tools: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// The `argument-hint` field.
     pub argument_hint: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// The `min_tier` field: the least model tier the skill is shown to.
     pub min_tier: Option<String>,
+    /// The `disable-model-invocation` field: the model is not told about the skill.
     pub disable_model_invocation: bool,
+    /// The `user-invocable` field (default true): the user can invoke it with `/name`.
     pub user_invocable: bool,
     /// Frontmatter keys this library does not know, kept as they were (scalars as their text).
     #[cfg_attr(feature = "tsify", tsify(type = "Record<string, unknown>"))]
@@ -71,7 +82,9 @@ pub struct Skill {
 #[serde(rename_all = "camelCase")]
 pub struct ParseResult {
     #[cfg_attr(feature = "tsify", tsify(type = "Skill | null"))]
+    /// The skill, or null when it was refused (the diagnostics say why).
     pub skill: Option<Skill>,
+    /// Everything worth saying about the input, in file order.
     pub diagnostics: Vec<Diagnostic>,
     /// Set when the input was a prefix of the file and the closing fence was not in it: the
     /// caller should read the whole file and parse again.
@@ -90,6 +103,7 @@ pub struct ParseOptions {
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub dir_name: Option<String>,
     #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// Lenient (default) or strict.
     pub mode: Mode,
     /// Leave the body out when only metadata is wanted (default: include it).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -101,6 +115,7 @@ pub struct ParseOptions {
 }
 
 impl ParseOptions {
+    /// Whether the body is wanted (the default).
     pub fn include_body(&self) -> bool {
         self.include_body.unwrap_or(true)
     }

@@ -12,8 +12,11 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::text::nfkc;
 use std::collections::BTreeMap;
 
+/// Longest name the specification allows, in characters.
 pub const MAX_NAME_CHARS: usize = 64;
+/// Longest description the specification allows, in characters.
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
+/// Longest compatibility the specification allows, in characters.
 pub const MAX_COMPATIBILITY_CHARS: usize = 500;
 
 /// The fields the specification defines.

@@ -10,6 +10,7 @@ pub struct MemoryStorage {
 }
 
 impl MemoryStorage {
+    /// A store holding `files` (key, bytes).
     pub fn new<K: Into<String>, V: Into<Vec<u8>>>(files: impl IntoIterator<Item = (K, V)>) -> Self {
         let s = Self::default();
         for (k, v) in files {
@@ -17,9 +18,11 @@ impl MemoryStorage {
         }
         s
     }
+    /// Adds or replaces an object.
     pub fn put(&self, key: impl Into<String>, bytes: impl Into<Vec<u8>>) {
         self.files.borrow_mut().insert(key.into(), bytes.into());
     }
+    /// Removes an object.
     pub fn remove(&self, key: &str) {
         self.files.borrow_mut().remove(key);
     }

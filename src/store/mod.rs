@@ -31,17 +31,24 @@ pub use paging::{list_all, read_checked, MAX_PAGES};
 pub type LocalFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// One key of a listing, with what the store knows of the object.
 pub struct ListEntry {
+    /// The object's key.
     pub key: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Its size in bytes, when the store knows it.
     pub size: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Its etag (any string that changes when the content does), when the store has one.
     pub etag: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// One page of a listing.
 pub struct ListPage {
+    /// The keys of this page, in lexicographic order.
     pub entries: Vec<ListEntry>,
+    /// Where the next page starts; set exactly when more keys follow.
     pub cursor: Option<String>,
     /// What the store skipped and why (a symlink loop, an unreadable directory ...).
     pub warnings: Vec<(String, String)>,
@@ -57,13 +64,17 @@ impl std::fmt::Display for StorageError {
     }
 }
 
+/// A store: list keys under a prefix in pages, read an object (see the module docs).
 pub trait Storage {
+    /// Keys under `prefix`, at any depth, from `cursor` on, at most `limit` of them.
     fn list<'a>(
         &'a self,
         prefix: &'a str,
         cursor: Option<&'a str>,
         limit: u32,
     ) -> LocalFuture<'a, Result<ListPage, StorageError>>;
+    /// The bytes of `key` (at most `max_bytes` of them from the start), or `None` when there is no
+    /// such object.
     fn read<'a>(
         &'a self,
         key: &'a str,
@@ -74,8 +85,11 @@ pub trait Storage {
 /// Calls made to the stores, for hosts that watch their costs (and for tests that bound them).
 #[derive(Debug, Default)]
 pub struct CallStats {
+    /// List calls.
     pub list_calls: Cell<u64>,
+    /// Read calls.
     pub read_calls: Cell<u64>,
+    /// Bytes read.
     pub bytes_read: Cell<u64>,
 }
 
@@ -90,7 +104,10 @@ impl CallStats {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct StorageStats {
+    /// List calls.
     pub list_calls: u64,
+    /// Read calls.
     pub read_calls: u64,
+    /// Bytes read.
     pub bytes_read: u64,
 }

@@ -73,8 +73,11 @@ pub fn split_arguments(args: &str) -> Vec<String> {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ArgumentName {
+    /// The name, without `$` and braces.
     pub name: String,
+    /// The 0-based argument it stands for.
     pub index: usize,
+    /// It takes that argument and every one after it.
     pub rest: bool,
 }
 

@@ -27,11 +27,15 @@ pub enum MatchKind {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Suggestion {
+    /// The skill's name.
     pub name: String,
+    /// The skill's description.
     pub description: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// The skill's `argument-hint`, to show after the name.
     pub argument_hint: Option<String>,
+    /// How the typed text matched the name.
     pub match_kind: MatchKind,
     /// Higher is better, 0..=1000: exact 1000; prefix 900 and word 700 minus the characters the
     /// name has beyond what was typed (at most 99); fuzzy 500 minus the gaps between the matched

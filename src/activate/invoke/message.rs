@@ -24,7 +24,9 @@ pub enum InvocationKind {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Invocation {
+    /// The skill's name.
     pub name: String,
+    /// A `/name` at the start or a `$name` mention.
     pub kind: InvocationKind,
     /// For a slash invocation, everything after the name to the end of the message, trimmed
     /// (it may span lines); empty for a mention.

@@ -77,6 +77,7 @@ pub struct ToolPattern {
     pub raw: String,
     /// The tool name (built-in tools in their canonical spelling), or a glob over tool names.
     pub tool: String,
+    /// What the specifier means.
     pub kind: PatternKind,
     /// The specifier, as `kind` reads it: a command, a prefix, a path glob, a domain, a server.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -89,6 +90,7 @@ pub struct ToolPattern {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct AllowedTools {
+    /// The entries that could be read, in order.
     pub patterns: Vec<ToolPattern>,
     /// `allowed-tools-invalid` (error: the entry was dropped) and `allowed-tools-case` (warning).
     pub diagnostics: Vec<Diagnostic>,
@@ -99,6 +101,7 @@ pub struct AllowedTools {
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolDecision {
+    /// The call is pre-approved.
     pub allowed: bool,
     /// The skill whose entry allowed the call (for a chained command, the one that allowed its
     /// first part).
@@ -121,9 +124,11 @@ pub struct ToolDecision {
 pub struct PermissionContext {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// The working directory, absolute.
     pub cwd: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// The user's home directory, absolute.
     pub home: Option<String>,
 }
 

@@ -133,7 +133,7 @@ impl ToolPattern {
     }
 }
 
-/// Parses a skill's `allowed-tools` list ([`Skill::allowed_tools`], already split by
+/// Parses a skill's `allowed-tools` list ([`crate::Skill::allowed_tools`], already split by
 /// [`crate::parse::validate::split_tools`]). Entries that cannot be read are left out with an error
 /// diagnostic; a built-in tool written in another case is kept with a warning.
 pub fn parse_allowed_tools(entries: &[String]) -> AllowedTools {
