@@ -1,8 +1,8 @@
 # skillwasm: build the Rust core to WebAssembly, package it into pkg/, test it.
 #
 #   make setup   tools: wasm32 target, wasm-bindgen-cli (pinned), npm dev dependencies, chromium
-#   make build   cargo (wasm32, release) -> wasm-bindgen --target web -> pkg/ (+ pkg-template/)
-#   make lint    cargo fmt --check; clippy (native, all targets; wasm32, the library) with warnings denied
+#   make build   cargo (the wasm/ façade, wasm32, release) -> wasm-bindgen --target web -> pkg/ (+ pkg-template/)
+#   make lint    cargo fmt --check; clippy (native, the workspace; wasm32, the façade); rustdoc; warnings denied
 #   make test    lint, native cargo tests, then the JS tests (node --test) against the built pkg/
 #   make demo    the CLI on the bundled example skills
 #   make bench   the benchmark scripts in bench/ (parse, discovery, catalog + activation, R2)
@@ -14,11 +14,13 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := build
 
-# Must equal the `wasm-bindgen = "=..."` pin in Cargo.toml: the CLI and the crate speak one ABI.
+# Must equal the `wasm-bindgen = "=..."` pin in wasm/Cargo.toml: the CLI and the crate speak one ABI.
 WASM_BINDGEN_VERSION := 0.2.130
 WASM_TARGET := wasm32-unknown-unknown
 CARGO_TARGET_DIR ?= target
-WASM_IN := $(CARGO_TARGET_DIR)/$(WASM_TARGET)/release/skillwasm.wasm
+# The façade crate (wasm/) is what compiles to the module; the core is a plain Rust library.
+WASM_CRATE := skillwasm-wasm
+WASM_IN := $(CARGO_TARGET_DIR)/$(WASM_TARGET)/release/$(subst -,_,$(WASM_CRATE)).wasm
 PKG := pkg
 NODE ?= node
 CLI := $(NODE) $(PKG)/cli.js
@@ -29,8 +31,8 @@ export PATH := $(HOME)/.cargo/bin:$(PATH)
 .PHONY: setup build lint test test-rust test-js demo bench clean
 
 setup:
-	@grep -Eq '^wasm-bindgen *= *"=$(subst .,\.,$(WASM_BINDGEN_VERSION))"' Cargo.toml \
-	  || { echo "setup: Cargo.toml must pin wasm-bindgen = \"=$(WASM_BINDGEN_VERSION)\" (WASM_BINDGEN_VERSION in Makefile)"; exit 1; }
+	@grep -Eq '^wasm-bindgen *= *"=$(subst .,\.,$(WASM_BINDGEN_VERSION))"' wasm/Cargo.toml \
+	  || { echo "setup: wasm/Cargo.toml must pin wasm-bindgen = \"=$(WASM_BINDGEN_VERSION)\" (WASM_BINDGEN_VERSION in Makefile)"; exit 1; }
 	@for c in rustfmt clippy; do \
 	  if rustup component list --installed | grep -q "^$$c"; then echo "setup: rust component $$c present"; \
 	  else rustup component add $$c; fi; \
@@ -65,7 +67,7 @@ setup:
 	fi
 
 build: setup
-	RUSTFLAGS="--remap-path-prefix=$(HOME)=~ --remap-path-prefix=$(CURDIR)=skillwasm" cargo build --target $(WASM_TARGET) --release
+	RUSTFLAGS="--remap-path-prefix=$(HOME)=~ --remap-path-prefix=$(CURDIR)=skillwasm" cargo build -p $(WASM_CRATE) --target $(WASM_TARGET) --release
 	rm -rf $(PKG)
 	wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function --target web --out-dir $(PKG) --out-name skillwasm $(WASM_IN)
 	cp -R pkg-template/. $(PKG)/
@@ -73,11 +75,13 @@ build: setup
 	@size=$$(wc -c < $(PKG)/skillwasm_bg.wasm); gz=$$(gzip -9c $(PKG)/skillwasm_bg.wasm | wc -c); \
 	  echo "wasm size: $$size bytes ($$((size / 1024)) KiB), gzip -9: $$gz bytes ($$((gz / 1024)) KiB)"
 
-# Formatting and lints, native and wasm32 (the dev-dependencies do not build for wasm32: the library only).
+# Formatting and lints: the whole workspace natively (every target), the façade (with the core as
+# it is built for the package) on wasm32, and the core's docs (every public item has one; links resolve).
 lint: setup
-	cargo fmt --check
-	cargo clippy --all-targets -- -D warnings
-	cargo clippy --lib --target $(WASM_TARGET) -- -D warnings
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy -p $(WASM_CRATE) --target $(WASM_TARGET) -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p skillwasm
 
 # node 20's --test does not expand directories of .mjs files: pass them explicitly.
 test: lint build

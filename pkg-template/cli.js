@@ -2,9 +2,10 @@
 // skillwasm CLI: the commands of the Agent Skills reference CLI (skills-ref) plus `parse`.
 // This file only touches the filesystem (finding and reading SKILL.md). Every skill rule (fences,
 // YAML, names, limits, escaping) lives in the wasm core and is reached through its exports.
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseSkill, readProperties, toPrompt, version } from "./node.js";
+import { DEFAULT_MAX_OBJECT_BYTES } from "./storage/keys.js";
 
 const USAGE = `Usage: skillwasm <command> [arguments]
 
@@ -23,6 +24,9 @@ Options:
 `;
 
 const SKILL_MD_NAMES = ["SKILL.md", "skill.md"];
+
+// The largest SKILL.md the CLI reads: the storage adapters' default cap (16 MiB).
+const MAX_FILE_BYTES = DEFAULT_MAX_OBJECT_BYTES;
 
 // An error the reference reports as "Error: {message}" (a message may span several lines).
 class CliError extends Error {
@@ -57,6 +61,14 @@ function isSkillMdFile(p) {
   return st !== null && st.isFile() && path.basename(p).toLowerCase() === "skill.md";
 }
 
+// A path argument that is a FIFO, socket or device is refused before anything opens it.
+function refuseSpecial(p) {
+  const st = statOrNull(p);
+  if (st !== null && !st.isFile() && !st.isDirectory()) {
+    throw new CliError(`Not a regular file or directory: ${p} (${kindOf(st)})`);
+  }
+}
+
 // A CLI path argument names a skill directory, or that directory's SKILL.md.
 function skillDirOf(arg) {
   const p = pyPath(arg);
@@ -72,9 +84,48 @@ function findSkillMd(dir) {
   return null;
 }
 
+function kindOf(st) {
+  if (st.isFIFO()) return "a FIFO";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice()) return "a character device";
+  if (st.isBlockDevice()) return "a block device";
+  if (st.isDirectory()) return "a directory";
+  return "not a regular file";
+}
+
+// The bytes of a regular file of at most MAX_FILE_BYTES. The file is opened without blocking (a
+// FIFO would wait for a writer) and checked on the descriptor: anything but a regular file, or a
+// file above the cap, is refused before a byte is read; a file that grows past the cap while it
+// is read is refused too (at most one byte past the cap is read).
 function readBytes(file) {
-  const buf = readFileSync(file);
-  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error(`not a regular file (${kindOf(st)}); it was not read`);
+    const tooLarge = (size) => new Error(
+      `${size === null ? "more than" : size} bytes, above the ${MAX_FILE_BYTES}-byte limit for a SKILL.md; it was not read`,
+    );
+    if (st.size > MAX_FILE_BYTES) throw tooLarge(st.size);
+    let buf = new Uint8Array(Math.max(st.size, 4096));
+    let filled = 0;
+    for (;;) {
+      if (filled === buf.length) {
+        if (filled === MAX_FILE_BYTES) {
+          if (readSync(fd, new Uint8Array(1), 0, 1, filled) > 0) throw tooLarge(null);
+          break;
+        }
+        const bigger = new Uint8Array(Math.min(buf.length * 2, MAX_FILE_BYTES));
+        bigger.set(buf);
+        buf = bigger;
+      }
+      const n = readSync(fd, buf, filled, buf.length - filled, filled);
+      if (n === 0) break;
+      filled += n;
+    }
+    return buf.subarray(0, filled);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 // The directory's own name, also for "." and "..".
@@ -101,7 +152,7 @@ function err(text) {
 function validateDir(dir) {
   const st = statOrNull(dir);
   if (st === null) return [`Path does not exist: ${dir}`];
-  if (!st.isDirectory()) return [`Not a directory: ${dir}`];
+  if (!st.isDirectory()) return [st.isFile() ? `Not a directory: ${dir}` : `Not a directory: ${dir} (${kindOf(st)})`];
   const file = findSkillMd(dir);
   if (file === null) return ["Missing required file: SKILL.md"];
   let bytes;
@@ -146,6 +197,7 @@ function propertiesOf(dir) {
 
 function cmdReadProperties(args) {
   const [arg] = positional(args, 1, 1, "read-properties <path>");
+  refuseSpecial(pyPath(arg));
   const { properties } = propertiesOf(skillDirOf(arg));
   out(pyJson(properties));
   return 0;
@@ -162,6 +214,7 @@ function realDir(dir) {
 function cmdToPrompt(args) {
   const paths = positional(args, 0, Infinity, "to-prompt [<path>...]");
   const entries = paths.map((arg) => {
+    refuseSpecial(pyPath(arg));
     const dir = realDir(skillDirOf(arg));
     const { file, properties } = propertiesOf(dir);
     return { name: properties.name, description: properties.description, location: file };
@@ -190,9 +243,11 @@ function cmdParse(args) {
     dir = p;
     file = findSkillMd(dir);
     if (file === null) throw new CliError(`SKILL.md not found in ${dir}`);
-  } else {
+  } else if (st.isFile()) {
     file = p;
     dir = pyPath(path.dirname(p));
+  } else {
+    throw new CliError(`Not a regular file or directory: ${p} (${kindOf(st)})`);
   }
   let bytes;
   try {

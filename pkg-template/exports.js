@@ -42,7 +42,7 @@ export { onInstanceReset, instanceResets, InstanceResetError } from "./instance.
 export { memoryStorage } from "./storage/memory.js";
 export { r2Storage } from "./storage/r2.js";
 export { indexedDbStorage, putSkillFiles, deleteKeys } from "./storage/indexeddb.js";
-export { assertKey, assertPrefix } from "./storage/keys.js";
+export { DEFAULT_MAX_OBJECT_BYTES, assertKey, assertPrefix } from "./storage/keys.js";
 
 export { aiSdkTool, openAiTool, openAiToolMessage, anthropicTool, anthropicToolResult } from "./tools.js";
 export { unzip, ZipError } from "./zip.js";

@@ -57,8 +57,50 @@ export function assertKey(key: unknown): asserts key is string;
 /** Throws a TypeError unless `prefix` is `""` or a valid key followed by `/`. */
 export function assertPrefix(prefix: unknown): asserts prefix is string;
 
+/**
+ * The default size cap of every shipped adapter, in bytes: 16 MiB (16,777,216), the MCP Skills
+ * extension's per-skill limit. Each adapter takes its own cap as the `maxObjectBytes` option
+ * (an integer from 0 to 2^31 - 1).
+ *
+ * The refused-read contract, the same for every shipped adapter: a read that would return more
+ * than the cap (a whole read of an object above it, or a `maxBytes` above it of an object above it)
+ * is refused before a byte of the object is read, from the size the store already knows (the
+ * listing's metadata, an fstat, the object's metadata in R2's `get` answer). The promise rejects
+ * with an {@link ObjectTooLargeError}, which the core reports as a `storage-read-failed` diagnostic
+ * of the skill (or as the `error` of `readFile`). A prefix read of at most the cap is served and
+ * never reads, or allocates, more than min(maxBytes, size) bytes. The listing is not affected: an
+ * object above the cap is still listed, with its size. IndexedDB cannot read part of a value, so
+ * `indexedDbStorage` refuses every read of a value above the cap, prefix reads included.
+ */
+export const DEFAULT_MAX_OBJECT_BYTES: number;
+
+/** What a read refused by the size cap rejects with (see {@link DEFAULT_MAX_OBJECT_BYTES}). */
+export interface ObjectTooLargeError extends Error {
+  /** The message names the key, the size and the cap. */
+  readonly code: "object-too-large";
+  readonly key: string;
+  /** The object's size in bytes; null when only "more than the cap" is known (a file that grew). */
+  readonly size: number | null;
+  readonly maxObjectBytes: number;
+}
+
+/**
+ * What every shipped adapter promises besides the contract: `list` and `read` never throw
+ * synchronously and always settle. A bad key, prefix or option rejects with a TypeError before
+ * anything is touched; an I/O error rejects with an Error whose message names the key (a system
+ * error keeps its `code`, e.g. EACCES, ELOOP); what a listing leaves out (a link leaving the root,
+ * an unreadable directory, a FIFO, a root that does not exist or holds nothing) is a `warnings`
+ * entry of the page, which the core reports as a `storage-skipped` diagnostic.
+ */
+export interface AdapterOptions {
+  /** The size cap in bytes (default {@link DEFAULT_MAX_OBJECT_BYTES}). */
+  maxObjectBytes?: number;
+}
+
 /** A store held in memory; also mutable, for tests and bundled skills. */
 export interface MemoryStorage extends SkillStorage {
+  /** The size cap of this store, in bytes. */
+  readonly maxObjectBytes: number;
   read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | null>;
   /** Add or replace one object (strings are stored as UTF-8). */
   put(key: string, content: string | Uint8Array): void;
@@ -70,24 +112,38 @@ export interface MemoryStorage extends SkillStorage {
 
 /**
  * In-memory store. No I/O: a list page is a binary search plus one entry per key; a read is a
- * lookup and a copy. Etag: FNV-1a of the content; cursor: the last key returned.
+ * lookup and a copy. Etag: FNV-1a of the content; cursor: the last key returned. A read that would
+ * return more than `maxObjectBytes` rejects with an {@link ObjectTooLargeError} and copies nothing.
  */
 export function memoryStorage(
   files?: Record<string, string | Uint8Array> | Map<string, string | Uint8Array>,
+  options?: AdapterOptions,
 ): MemoryStorage;
 
 /**
  * A directory of the local filesystem (node entry only). One listing walks the subtree once
- * (readdir per directory, stat per file and link) and serves its pages from that walk. Symbolic
- * links are followed only when they stay inside the root; loops, links leaving the root, dangling
- * links and unreadable directories are skipped and reported in `warnings`. Etag: `size-mtimeMs`.
- * A read opens the file and reads at most `maxBytes` bytes; it throws for a link leaving the root,
- * a non-regular file or an unreadable file.
+ * (a realpath and a stat of the root, readdir per directory, stat per file and link) and serves its
+ * pages from that walk. Symbolic links are followed only when they stay inside the root; loops,
+ * links leaving the root, dangling links, unreadable directories, FIFOs, sockets and devices are
+ * skipped and reported in `warnings`; a root that does not exist (or is not a directory) is an
+ * empty page with a warning saying so. Etag: `size-mtimeMs`.
+ *
+ * A read opens the file with `O_NOFOLLOW | O_NONBLOCK` (a FIFO never blocks the open), checks the
+ * opened descriptor (fstat: regular files only; inside the root: on Linux by `/proc/self/fd`, so a
+ * path swapped for a link while it is opened never serves an outside file; elsewhere by comparing
+ * dev/ino with the path resolved again, which narrows that race to a swap and a swap back),
+ * refuses a read above the cap from the fstat size ({@link ObjectTooLargeError}), and reads at most
+ * min(maxBytes, cap) bytes. It resolves to null for a missing key or a directory and rejects for a
+ * link leaving the root, a FIFO, socket or device, and an unreadable file.
  */
 export function nodeFsStorage(
   dir: string,
-  options?: { maxEntries?: number },
-): SkillStorage & { readonly root: string; read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | null> };
+  options?: AdapterOptions & { maxEntries?: number },
+): SkillStorage & {
+  readonly root: string;
+  readonly maxObjectBytes: number;
+  read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | null>;
+};
 
 /** The part of a Cloudflare R2 bucket binding that r2Storage uses. */
 export interface R2BucketLike {
@@ -99,19 +155,26 @@ export interface R2BucketLike {
   get(
     key: string,
     options?: { range?: { offset: number; length: number } },
-  ): Promise<{ arrayBuffer(): Promise<ArrayBuffer> } | null>;
+  ): Promise<{ size?: number; body?: { cancel(): Promise<void> }; arrayBuffer(): Promise<ArrayBuffer> } | null>;
   head(key: string): Promise<object | null>;
 }
 
 /**
  * An R2 bucket binding, under `prefix` (its keys are the object keys with the prefix stripped).
  * One `bucket.list` per page (limit at most 1000; the cursor is passed on only when R2 says
- * `truncated`); one `bucket.get` per read, ranged when `maxBytes` is given.
+ * `truncated`); an empty first page costs one more `bucket.list` of one key, and carries a warning
+ * when nothing at all is stored under `prefix`. One `bucket.get` per read, ranged when `maxBytes`
+ * is given; a read above the cap is refused from the size in the `get` answer, its body cancelled
+ * unread ({@link ObjectTooLargeError}).
  */
 export function r2Storage(
   bucket: R2BucketLike,
-  options?: { prefix?: string },
-): SkillStorage & { readonly prefix: string; read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | null> };
+  options?: AdapterOptions & { prefix?: string },
+): SkillStorage & {
+  readonly prefix: string;
+  readonly maxObjectBytes: number;
+  read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | null>;
+};
 
 /** A store in IndexedDB (see {@link indexedDbStorage}). */
 export interface IndexedDbStorage extends SkillStorage {
@@ -124,6 +187,8 @@ export interface IndexedDbStorage extends SkillStorage {
   close(): void;
   readonly dbName: string;
   readonly storeName: string;
+  /** The size cap of this store, in bytes. */
+  readonly maxObjectBytes: number;
 }
 
 /**
@@ -131,10 +196,12 @@ export interface IndexedDbStorage extends SkillStorage {
  * `{ data, size, etag }` per key, and `storeName + ":meta"` holds `{ size, etag }` so that a listing
  * never loads file contents. A list page is one read-only transaction with a `getAllKeys` and a
  * `getAll` on the metadata store over the prefix's key range; a read is one `get` of the whole
- * value (trimmed to `maxBytes`). `indexedDB` and `IDBKeyRange` default to the globals (in Node,
- * pass fake-indexeddb's).
+ * value (trimmed to `maxBytes`), after a `get` of its metadata: any read of a value above the cap,
+ * prefix reads included, is refused before the value is loaded ({@link ObjectTooLargeError}). An
+ * empty first page carries a warning when the object store holds nothing at all. `indexedDB` and
+ * `IDBKeyRange` default to the globals (in Node, pass fake-indexeddb's).
  */
-export function indexedDbStorage(options: {
+export function indexedDbStorage(options: AdapterOptions & {
   dbName: string;
   storeName?: string;
   /** An IDBFactory (typed loosely so that these declarations need no DOM lib). */

@@ -1,129 +1,39 @@
-//! skillwasm: an Agent Skills runtime. SKILL.md parsing, repair and validation, catalog
-//! rendering; compiled to WebAssembly for JavaScript hosts and usable from Rust as is.
+//! skillwasm: an Agent Skills runtime. It finds SKILL.md skills in whatever storage the host
+//! has, tells the model which exist, hands a skill's instructions and files over when asked, and
+//! keeps skill content sensible when a conversation is compacted. Plain Rust, usable as a library;
+//! the npm package compiles it to WebAssembly through the façade crate in `wasm/`.
 //!
-//! Module map (the skill lifecycle):
-//! - [`skill_md`]: SKILL.md bytes to frontmatter fields and body (fences, BOM/CRLF, YAML, repair)
-//! - [`validate`]: the specification's rules as diagnostics, lenient and strict; the typed [`Skill`]
-//! - [`model`]: the types that cross the API: [`Skill`], [`Diagnostic`], [`ParseResult`] ...
-//! - [`paths`]: storage keys and skill-relative paths; traversal refused before any I/O
-//! - [`storage`]: the storage port (list in pages, read with an optional prefix) and a memory store
-//! - [`discover`]: scopes, roots, scan bounds, trust, prefix reads, precedence
-//! - [`registry`]: [`registry::SkillRegistry`]: cache, refresh, snapshot, metadata, file reads
-//! - [`catalog`]: what the model sees of the available skills: formats, filters, budget
-//! - [`activate`]: the skill tool: definition, `<skill_content>`, file reads, sessions
-//! - [`invoke`]: `/skill` and `$skill` in a user's message, argument substitution, autocomplete
-//! - [`compact`]: transcripts (AI SDK, OpenAI, Anthropic): find, compact, protect, prune, re-attach, dedupe
-//! - [`permissions`]: `allowed-tools` patterns, tool-call decisions, the skill-directory allowlist
-//! - `wasm`: the wasm-bindgen façade (only built for `wasm32`)
+//! The modules follow the skill lifecycle; a later stage uses earlier ones, never the reverse:
+//! - shared: [`diagnostic`] (findings and their stable codes), [`text`] (escaping per output format,
+//!   the token estimate, code ranges, NFKC), [`content`] (the `<skill_content>` protocol)
+//! - [`parse`]: SKILL.md bytes to a typed [`Skill`]: fences, fast YAML subset, serde_yaml, repair,
+//!   validation, lenient and strict
+//! - [`store`]: the storage port (list in pages, read with an optional prefix), key checks before
+//!   any I/O, a memory store
+//! - [`discover`]: scopes, roots, scan bounds, trust, precedence; the [`discover::SkillRegistry`]
+//!   (cache, refresh, snapshot, metadata, file reads)
+//! - [`disclose`]: what the model sees of the available skills: formats, filters, budget
+//! - [`activate`]: the skill tool and its session, resources; [`activate::invoke`] (`/skill`,
+//!   `$skill`, arguments, autocomplete) and [`activate::permissions`] (`allowed-tools`)
+//! - [`compact`]: transcripts (AI SDK, OpenAI, Anthropic): find, compact, protect, prune,
+//!   re-attach, dedupe
+
+#![warn(missing_docs)]
+
+pub mod content;
+pub mod diagnostic;
+pub mod text;
 
 pub mod activate;
-pub mod catalog;
 pub mod compact;
+pub mod disclose;
 pub mod discover;
-pub mod invoke;
-pub mod model;
-pub mod paths;
-pub mod permissions;
-pub mod registry;
-pub mod skill_md;
-pub mod storage;
-pub mod validate;
+pub mod parse;
+pub mod store;
 
-#[cfg(target_arch = "wasm32")]
-mod wasm;
+/// The version of this crate (and of the npm package built from it).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-pub use catalog::{to_prompt, CatalogEntry};
-pub use model::{Diagnostic, Mode, ParseOptions, ParseResult, Severity, Skill};
-
-use serde::Serialize;
-use skill_md::fence::{self, FenceError};
-use std::collections::BTreeMap;
-
-/// Parses and validates one SKILL.md. Never panics and never fails: a refused skill is
-/// `skill: None` with at least one error diagnostic.
-pub fn parse_skill(bytes: &[u8], opts: &ParseOptions) -> ParseResult {
-    let mut result = ParseResult::default();
-    let split = match fence::split(bytes, opts.partial) {
-        Ok(s) => s,
-        Err(FenceError::Incomplete) => {
-            result.incomplete = true;
-            return result;
-        }
-        Err(FenceError::Refused(d)) => {
-            result.diagnostics.push(d);
-            return result;
-        }
-    };
-    result.diagnostics.extend(split.diagnostics.iter().cloned());
-    let (fields, repairs) = match skill_md::parse_frontmatter(split.frontmatter(), split.first_line, opts.mode) {
-        Ok(ok) => ok,
-        Err(d) => {
-            result.diagnostics.push(d);
-            return result;
-        }
-    };
-    result.diagnostics.extend(repairs);
-    let mut skill = validate::build_skill(&fields, opts.dir_name.as_deref(), opts.mode, &mut result.diagnostics);
-    if let Some(s) = skill.as_mut() {
-        s.body_line = Some(split.body_line());
-        // A prefix holds only part of the body: leave it out rather than hand back a fragment.
-        if opts.include_body() && !opts.partial {
-            match split.body() {
-                Ok(body) => s.body = Some(body),
-                Err(d) => {
-                    result.diagnostics.push(d);
-                    skill = None;
-                }
-            }
-        }
-    }
-    result.skill = skill;
-    result
-}
-
-/// The reference CLI's `read-properties` output: the spec fields, absent ones left out.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SkillProperties {
-    pub name: String,
-    pub description: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub license: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub compatibility: Option<String>,
-    #[serde(rename = "allowed-tools", skip_serializing_if = "Option::is_none")]
-    pub allowed_tools: Option<String>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub metadata: BTreeMap<String, String>,
-}
-
-/// Reads the properties as the reference's `read_properties` does: only a broken file or a missing
-/// or empty name or description fails (the name rules are `validate`'s business).
-pub fn read_properties(bytes: &[u8]) -> Result<SkillProperties, Vec<String>> {
-    let split = fence::split(bytes, false).map_err(|e| match e {
-        FenceError::Refused(d) => vec![d.message],
-        FenceError::Incomplete => vec![fence::MSG_UNCLOSED.to_string()],
-    })?;
-    let (fields, _) = skill_md::parse_frontmatter(split.frontmatter(), split.first_line, Mode::Strict)
-        .map_err(|d| vec![d.message])?;
-    let mut diags = Vec::new();
-    // Lenient: no rule beyond "name and description are there"; the skill carries the fields.
-    let skill = validate::build_skill(&fields, None, Mode::Lenient, &mut diags);
-    let raw_tools = fields.iter().find(|f| f.key == "allowed-tools").and_then(|f| match &f.value {
-        skill_md::node::Node::Scalar { text, .. } => Some(text.clone()),
-        skill_md::node::Node::Seq(items) => {
-            Some(items.iter().filter_map(|i| i.as_text()).collect::<Vec<_>>().join(" "))
-        }
-        _ => None,
-    });
-    match skill {
-        Some(s) => Ok(SkillProperties {
-            name: s.name,
-            description: s.description,
-            license: s.license,
-            compatibility: s.compatibility,
-            allowed_tools: raw_tools,
-            metadata: s.metadata,
-        }),
-        None => Err(diags.into_iter().filter(|d| d.is_error()).map(|d| d.message).collect()),
-    }
-}
+pub use diagnostic::{Diagnostic, Severity};
+pub use disclose::{to_prompt, CatalogEntry};
+pub use parse::{parse_skill, read_properties, Mode, ParseOptions, ParseResult, Skill, SkillProperties};

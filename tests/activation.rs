@@ -3,11 +3,11 @@
 
 use futures_executor::block_on;
 use skillwasm::activate::{self, SkillSession, ToolInput, ToolOptions};
-use skillwasm::catalog::{render_catalog, CatalogFormat, CatalogOptions};
+use skillwasm::disclose::{render_catalog, CatalogFormat, CatalogOptions};
+use skillwasm::discover::DiscoverOptions;
 use skillwasm::discover::ScopeHandle;
-use skillwasm::model::DiscoverOptions;
-use skillwasm::registry::SkillRegistry;
-use skillwasm::storage::MemoryStorage;
+use skillwasm::discover::SkillRegistry;
+use skillwasm::store::MemoryStorage;
 use std::rc::Rc;
 
 fn md(front: &str, body: &str) -> String {

@@ -3,8 +3,8 @@
 
 mod common;
 
-use skillwasm::model::{Mode, ParseOptions, Severity};
-use skillwasm::skill_md::fence;
+use skillwasm::parse::fence;
+use skillwasm::{Mode, ParseOptions, Severity};
 use std::collections::BTreeMap;
 
 #[test]

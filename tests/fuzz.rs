@@ -5,7 +5,7 @@
 mod common;
 
 use proptest::prelude::*;
-use skillwasm::model::{Mode, ParseOptions, Severity};
+use skillwasm::{Mode, ParseOptions, Severity};
 
 /// Pieces real frontmatter is made of, and the characters that trip YAML up.
 fn yaml_line() -> impl Strategy<Value = String> {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use skillwasm::skill_md::{fast, fence, parse_frontmatter};
+use skillwasm::parse::{fast, fence, parse_frontmatter};
 use skillwasm::{Mode, ParseOptions};
 
 #[test]

@@ -4,10 +4,11 @@
 mod common;
 
 use futures_executor::block_on;
+use skillwasm::discover::DiscoverOptions;
 use skillwasm::discover::ScopeHandle;
-use skillwasm::model::{DiscoverOptions, Severity};
-use skillwasm::registry::SkillRegistry;
-use skillwasm::storage::{ListPage, LocalFuture, MemoryStorage, Storage, StorageError};
+use skillwasm::discover::SkillRegistry;
+use skillwasm::store::{ListPage, LocalFuture, MemoryStorage, Storage, StorageError};
+use skillwasm::Severity;
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -188,7 +189,7 @@ fn refresh_rereads_only_what_changed_and_reports_it() {
     handle.remove(".agents/skills/c/SKILL.md");
     handle.put(".agents/skills/d/SKILL.md", skill_md("d", "D"));
     let report = block_on(reg.refresh());
-    let names = |v: &[skillwasm::model::SkillRef]| v.iter().map(|r| r.name.clone()).collect::<Vec<_>>();
+    let names = |v: &[skillwasm::discover::SkillRef]| v.iter().map(|r| r.name.clone()).collect::<Vec<_>>();
     assert_eq!(
         (names(&report.added), names(&report.changed), names(&report.removed)),
         (vec!["d".to_string()], vec!["b".to_string()], vec!["c".to_string()])

@@ -1,5 +1,8 @@
 // Storage over IndexedDB (browsers; in Node with an implementation such as fake-indexeddb).
-import { assertKey, assertPrefix, byteLimit, cursorOption, fileEntries, fnv1a, keyProblem, pageLimit, toBytes } from "./keys.js";
+import {
+  assertKey, assertPrefix, byteLimit, cursorOption, fileEntries, fnv1a, keyProblem, objectCap, objectTooLarge, pageLimit,
+  toBytes,
+} from "./keys.js";
 
 /**
  * @typedef {import("../index.js").SkillStorage} SkillStorage
@@ -9,6 +12,8 @@ import { assertKey, assertPrefix, byteLimit, cursorOption, fileEntries, fnv1a, k
 
 const DEFAULT_LIMIT = 1000;
 const META_SUFFIX = ":meta";
+// How long an open may wait on other connections that do not close for an upgrade.
+const BLOCKED_MS = 5_000;
 
 /** @type {WeakMap<object, { write(puts: [string, Uint8Array][], deletes: string[]): Promise<void> }>} */
 const writers = new WeakMap();
@@ -43,23 +48,37 @@ function prefixEnd(prefix) {
  * Costs: opening the database once per storage object (plus one version upgrade the first time, to
  * create the stores). `list` is one read-only transaction on the metadata store with two requests,
  * `getAllKeys` and `getAll`, over the key range [prefix, prefix-end) starting after the cursor,
- * each fetching at most limit + 1 records (the extra one tells whether more follow). `read` is one
- * read-only transaction with one `get` of the whole value (IndexedDB cannot read part of a value;
- * `maxBytes` trims what is returned). Writes (`put`, `delete`, `putSkillFiles`, `deleteKeys`) are one
- * read-write transaction over both stores, whatever the number of files. The etag is an FNV-1a hash
- * of the content, computed once per write; the cursor is the last key returned.
+ * each fetching at most limit + 1 records (the extra one tells whether more follow); a first page
+ * that comes back empty for a prefix other than `""` costs one more transaction with a
+ * `getAllKeys` of one key, to tell an empty subtree from an object store that holds nothing (that
+ * page then carries a warning saying so). `read` is one read-only transaction over both stores: a
+ * `get` of the key's metadata, then, unless the read is refused, one `get` of the whole value
+ * (IndexedDB cannot read part of a value; `maxBytes` trims what is returned). Writes (`put`,
+ * `delete`, `putSkillFiles`, `deleteKeys`) are one read-write transaction over both stores,
+ * whatever the number of files. The etag is an FNV-1a hash of the content, computed once per
+ * write; the cursor is the last key returned.
+ *
+ * Size cap: since a read loads the whole value, any read of an object whose metadata size is above
+ * `maxObjectBytes` is refused, a prefix read too, with an `object-too-large` Error, before the
+ * value is loaded; other reads return at most min(maxBytes, size) bytes. (A record without
+ * metadata, put into the data store directly, is checked after it is loaded.)
+ *
+ * Failures: a request or transaction error rejects the call; an open that other connections
+ * block for more than 5 s rejects rather than waiting forever.
  *
  * Write through these helpers: a record put into the data store directly has no metadata and is
  * not listed.
  *
- * @param {{ dbName: string; storeName?: string; indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange }} options
- *   `indexedDB` and `IDBKeyRange` default to the globals; `storeName` defaults to `"skills"`.
+ * @param {{ dbName: string; storeName?: string; indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange; maxObjectBytes?: number }} options
+ *   `indexedDB` and `IDBKeyRange` default to the globals; `storeName` defaults to `"skills"`;
+ *   `maxObjectBytes` is the size cap (default 16 MiB, `DEFAULT_MAX_OBJECT_BYTES`).
  * @returns {SkillStorage & {
  *   put(key: string, content: string | Uint8Array): Promise<void>;
  *   delete(key: string): Promise<void>;
  *   close(): void;
  *   readonly dbName: string;
  *   readonly storeName: string;
+ *   readonly maxObjectBytes: number;
  * }}
  */
 export function indexedDbStorage(options) {
@@ -70,6 +89,7 @@ export function indexedDbStorage(options) {
   if (factory === undefined || factory === null || typeof factory.open !== "function") {
     throw new TypeError("indexedDbStorage: no IndexedDB here; pass { indexedDB } (e.g. from fake-indexeddb)");
   }
+  const cap = objectCap(options?.maxObjectBytes, "indexedDbStorage");
   const metaName = storeName + META_SUFFIX;
   const IDBKeyRange = options?.IDBKeyRange ?? globalThis.IDBKeyRange;
 
@@ -78,15 +98,35 @@ export function indexedDbStorage(options) {
 
   function openDb(version) {
     return new Promise((resolve, reject) => {
+      let settled = false;
+      let timer;
       const req = version === undefined ? factory.open(dbName) : factory.open(dbName, version);
       req.onupgradeneeded = () => {
         const db = req.result;
         if (!db.objectStoreNames.contains(storeName)) db.createObjectStore(storeName);
         if (!db.objectStoreNames.contains(metaName)) db.createObjectStore(metaName);
       };
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-      req.onblocked = () => {}; // waits for other connections to close (they do on versionchange)
+      req.onsuccess = () => {
+        clearTimeout(timer);
+        // Opened after the wait was given up: nobody holds this connection, so close it.
+        if (settled) req.result.close();
+        else resolve(req.result);
+        settled = true;
+      };
+      req.onerror = () => {
+        clearTimeout(timer);
+        if (!settled) reject(req.error);
+        settled = true;
+      };
+      // Other connections close on versionchange (ours do); one that does not must not leave this
+      // open pending forever.
+      req.onblocked = () => {
+        timer ??= setTimeout(() => {
+          if (settled) return;
+          settled = true;
+          reject(new Error(`IndexedDB ${JSON.stringify(dbName)}: the upgrade is blocked by another open connection`));
+        }, BLOCKED_MS);
+      };
     });
   }
 
@@ -152,6 +192,7 @@ export function indexedDbStorage(options) {
   const storage = {
     dbName,
     storeName,
+    maxObjectBytes: cap,
 
     /**
      * @param {string} prefix
@@ -196,6 +237,19 @@ export function indexedDbStorage(options) {
       /** @type {ListPage} */
       const page = { entries };
       if (keys.length > limit && typeof keys[limit - 1] === "string") page.cursor = keys[limit - 1];
+      if (keys.length === 0 && cursor === undefined) {
+        // Nothing under prefix: say so when the object store holds nothing at all (a mistyped
+        // dbName or storeName gives a new, empty database).
+        const empty = prefix === "" || (await request(
+          db.transaction(metaName, "readonly").objectStore(metaName).getAllKeys(null, 1),
+        )).length === 0;
+        if (empty) {
+          warnings.push({
+            key: prefix,
+            message: `the object store ${JSON.stringify(storeName)} of IndexedDB database ${JSON.stringify(dbName)} holds nothing`,
+          });
+        }
+      }
       if (warnings.length > 0) page.warnings = warnings;
       return page;
     },
@@ -209,8 +263,29 @@ export function indexedDbStorage(options) {
       assertKey(key);
       const maxBytes = byteLimit(opts?.maxBytes);
       const db = await database();
-      const tx = db.transaction(storeName, "readonly");
-      const value = await request(tx.objectStore(storeName).get(key));
+      const tx = db.transaction([metaName, storeName], "readonly");
+      const value = await new Promise((resolve, reject) => {
+        // The value is asked for from the metadata's success callback, in the same transaction,
+        // and only when the size it records is within the cap.
+        const meta = tx.objectStore(metaName).get(key);
+        meta.onerror = () => reject(meta.error);
+        meta.onsuccess = () => {
+          const size = meta.result?.size;
+          if (typeof size === "number" && size > cap) {
+            reject(objectTooLarge(key, size, cap));
+            return;
+          }
+          let data;
+          try {
+            data = tx.objectStore(storeName).get(key);
+          } catch (e) {
+            reject(e);
+            return;
+          }
+          data.onerror = () => reject(data.error);
+          data.onsuccess = () => resolve(data.result);
+        };
+      });
       if (value === undefined || value === null) return null;
       let bytes = value.data ?? value;
       if (typeof bytes === "string") bytes = new TextEncoder().encode(bytes);
@@ -219,6 +294,7 @@ export function indexedDbStorage(options) {
         bytes = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       }
       if (!(bytes instanceof Uint8Array)) throw new TypeError(`${key}: stored value holds no bytes`);
+      if (bytes.length > cap) throw objectTooLarge(key, bytes.length, cap);
       // The value is a fresh structured clone: handing out a view of it shares nothing.
       return maxBytes === undefined || bytes.length <= maxBytes ? bytes : bytes.subarray(0, maxBytes);
     },

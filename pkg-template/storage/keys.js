@@ -89,6 +89,63 @@ export function byteLimit(maxBytes) {
 }
 
 /**
+ * The default size cap of every shipped adapter: 16 MiB, the MCP Skills extension's per-skill limit.
+ * A read that would return more bytes than the cap is refused before any byte is read.
+ */
+export const DEFAULT_MAX_OBJECT_BYTES = 16 * 1024 * 1024;
+
+// The largest cap an adapter takes: one Node read, one buffer and one R2 range stay within int32.
+const MAX_CAP = 2 ** 31 - 1;
+
+/**
+ * The `maxObjectBytes` option of an adapter: undefined gives the default cap; otherwise a
+ * non-negative integer of at most 2^31 - 1 (a TypeError names the adapter when it is not).
+ * @param {unknown} value
+ * @param {string} adapter the adapter's name, for the message
+ * @returns {number}
+ */
+export function objectCap(value, adapter) {
+  if (value === undefined || value === null) return DEFAULT_MAX_OBJECT_BYTES;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > MAX_CAP) {
+    throw new TypeError(`${adapter}: maxObjectBytes must be an integer from 0 to ${MAX_CAP}, got ${show(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Whether a read of an object of `size` bytes with this `maxBytes` would return more than `cap`
+ * bytes: such a read is refused (a prefix read of at most `cap` bytes is not).
+ * @param {number} size
+ * @param {number | undefined} maxBytes
+ * @param {number} cap
+ * @returns {boolean}
+ */
+export function overCap(size, maxBytes, cap) {
+  return Math.min(size, maxBytes ?? Infinity) > cap;
+}
+
+/**
+ * The error a refused read rejects with: an `Error` whose message names the key, the size and the
+ * cap, with `code: "object-too-large"`, `key`, `size` (null when only "more than the cap" is known)
+ * and `maxObjectBytes`. The core turns it into a `storage-read-failed` diagnostic.
+ * @param {string} key
+ * @param {number | null} size
+ * @param {number} cap
+ * @returns {Error & { code: "object-too-large"; key: string; size: number | null; maxObjectBytes: number }}
+ */
+export function objectTooLarge(key, size, cap) {
+  const what = size === null ? `holds more than ${cap} bytes` : `is ${size} bytes`;
+  const e = /** @type {any} */ (new Error(
+    `${key} ${what}, above the size cap of ${cap} bytes (maxObjectBytes); it was not read`,
+  ));
+  e.code = "object-too-large";
+  e.key = key;
+  e.size = size;
+  e.maxObjectBytes = cap;
+  return e;
+}
+
+/**
  * The cursor option: undefined, or a non-empty string.
  * @param {unknown} cursor
  * @returns {string | undefined}

@@ -1,6 +1,9 @@
 // In-memory storage: a sorted map of key -> bytes. For tests, for skills bundled with the host, and
 // as the reference for what the storage contract means.
-import { assertKey, assertPrefix, byteLimit, cursorOption, fileEntries, fnv1a, pageLimit, toBytes } from "./keys.js";
+import {
+  assertKey, assertPrefix, byteLimit, cursorOption, fileEntries, fnv1a, objectCap, objectTooLarge, overCap, pageLimit,
+  toBytes,
+} from "./keys.js";
 
 /**
  * @typedef {import("../index.js").SkillStorage} SkillStorage
@@ -18,15 +21,24 @@ const DEFAULT_LIMIT = 1000;
  * returned. The etag is an FNV-1a hash of the content, computed once per put; the cursor is the last
  * key returned.
  *
+ * Size cap: a read that would return more than `maxObjectBytes` bytes (an object above the cap read
+ * whole, or with a `maxBytes` above the cap) rejects with an `object-too-large` Error (see
+ * `objectTooLarge` in keys.js) and copies nothing; a prefix read of at most the cap is served.
+ * Objects above the cap may still be put and are listed with their size. A listing of a store that
+ * holds no object at all carries a warning saying so.
+ *
  * @param {Record<string, string | Uint8Array> | Map<string, string | Uint8Array>} [files]
  *   key -> content; strings are stored as UTF-8.
+ * @param {{ maxObjectBytes?: number }} [options] `maxObjectBytes`: the size cap (default 16 MiB,
+ *   `DEFAULT_MAX_OBJECT_BYTES`).
  * @returns {SkillStorage & {
  *   put(key: string, content: string | Uint8Array): void;
  *   delete(key: string): boolean;
  *   readonly size: number;
  * }}
  */
-export function memoryStorage(files) {
+export function memoryStorage(files, options = {}) {
+  const cap = objectCap(options?.maxObjectBytes, "memoryStorage");
   /** @type {Map<string, { bytes: Uint8Array; etag: string }>} */
   const objects = new Map();
   /** @type {string[] | null} sorted keys, rebuilt lazily after a change */
@@ -59,6 +71,9 @@ export function memoryStorage(files) {
   }
 
   return {
+    /** The size cap of this store, in bytes. */
+    maxObjectBytes: cap,
+
     /**
      * @param {string} prefix
      * @param {{ cursor?: string; limit?: number }} [opts]
@@ -84,6 +99,7 @@ export function memoryStorage(files) {
       if (entries.length > 0 && i < keys.length && keys[i].startsWith(prefix)) {
         page.cursor = entries[entries.length - 1].key;
       }
+      if (keys.length === 0) page.warnings = [{ key: prefix, message: "the memory store holds no objects" }];
       return page;
     },
 
@@ -97,6 +113,7 @@ export function memoryStorage(files) {
       const maxBytes = byteLimit(opts?.maxBytes);
       const obj = objects.get(key);
       if (obj === undefined) return null;
+      if (overCap(obj.bytes.length, maxBytes, cap)) throw objectTooLarge(key, obj.bytes.length, cap);
       return maxBytes === undefined ? obj.bytes.slice() : obj.bytes.slice(0, maxBytes);
     },
 

@@ -1,8 +1,10 @@
 // Storage over a directory of the local filesystem (Node only: node:fs/promises).
 import { constants } from "node:fs";
-import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
+import { lstat, open, readdir, readlink, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { assertKey, assertPrefix, byteLimit, cursorOption, keyProblem, pageLimit } from "./keys.js";
+import {
+  assertKey, assertPrefix, byteLimit, cursorOption, keyProblem, objectCap, objectTooLarge, overCap, pageLimit,
+} from "./keys.js";
 
 /**
  * @typedef {import("../index.js").SkillStorage} SkillStorage
@@ -18,34 +20,73 @@ const DEFAULT_LIMIT = 1000;
 const MAX_WALKS = 16;
 const WALK_TTL_MS = 5 * 60_000;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+// The most bytes one read call asks for (far below Node's int32 limit on a read's length).
+const READ_CHUNK = 8 * 1024 * 1024;
+// A file longer than fstat said is read on in pieces of this size.
+const GROW_CHUNK = 64 * 1024;
+// Linux names the file behind a descriptor here; elsewhere the descriptor is checked by dev/ino.
+const FD_LINKS = "/proc/self/fd/";
+
+/** What kind of file a stat describes, for messages. */
+function kindOf(st) {
+  if (st.isFIFO()) return "a FIFO";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice()) return "a character device";
+  if (st.isBlockDevice()) return "a block device";
+  if (st.isSymbolicLink()) return "a symbolic link";
+  return "not a regular file";
+}
+
+/** An error for `key` that keeps the system error's code (EACCES, ELOOP, ...). */
+function keyed(key, e, what = "cannot read") {
+  const err = /** @type {any} */ (new Error(`${key}: ${what}: ${e?.code ?? e?.message ?? e}`));
+  if (e?.code !== undefined) err.code = e.code;
+  return err;
+}
 
 /**
  * A store over the directory `dir`. Keys are paths relative to `dir` with `/` separators.
  *
  * - `list(prefix)` walks the subtree under `prefix` once (readdir per directory, stat per symbolic
  *   link, stat per file for its size and mtime; the calls of a directory's entries overlap), sorts
- *   the keys, serves the first page, and keeps the
- *   walk for the following pages: the cursor names it, so later pages cost no I/O. Costs of one
- *   listing: one readdir per directory + one stat per file and per link, whatever the page size.
+ *   the keys, serves the first page, and keeps the walk for the following pages: the cursor names
+ *   it, so later pages cost no I/O. Costs of one listing: a realpath and a stat of the root, one
+ *   readdir per directory + one stat per file and per link, whatever the page size. (The stat per
+ *   file gives the size that the core and the size cap use, and the etag that `refresh()` compares.)
  * - Symbolic links (to files and to directories) are followed when their real path stays inside the
  *   real path of `dir`. A link leaving the root, a dangling link, a link loop, an unreadable
  *   directory, a name that is not a valid key or not UTF-8, and anything that is not a regular file
- *   or a directory (FIFO, socket, device) are left out and reported in the page's `warnings`.
+ *   or a directory (FIFO, socket, character or block device) are left out and reported in the
+ *   page's `warnings`. A root that does not exist, or is not a directory, is an empty listing with
+ *   a warning saying so (keyed by the prefix listed).
  * - `size` comes from stat, `etag` is `${size}-${mtimeMs}`.
- * - `read(key, { maxBytes })`: realpath + open + fstat + one read of at most `maxBytes` bytes (the
- *   whole file only without `maxBytes`). A missing key or a directory is `null`; a key that resolves
- *   outside the root, a non-regular file or an unreadable file throws (the core turns that into a
- *   diagnostic for the skill).
+ * - `read(key, { maxBytes })`: realpath of the root and of the key's path, one `open` (`O_NOFOLLOW`,
+ *   and `O_NONBLOCK` so that opening a FIFO never waits for a writer), one `fstat` of the opened
+ *   descriptor, one check that the descriptor is inside the root (on Linux a readlink of
+ *   `/proc/self/fd/<fd>`, exact; elsewhere realpath + stat + realpath of the path, the stat
+ *   compared with the descriptor's dev/ino, which narrows the window of a swap race to a swap and
+ *   a swap back between those calls), then reads of at most min(maxBytes, cap) bytes in all. Without `maxBytes` the file
+ *   is read to its end, as it is then, with one more read to find that end, and at most one byte
+ *   past the cap to tell a file that grew past it.
+ * - What a read answers: `null` for a missing key or a directory. It rejects for a key that is not
+ *   a valid key (TypeError), a path that resolves outside the root, a descriptor that turns out to
+ *   be outside the root (the path was swapped for a link while it was opened), a FIFO, socket or
+ *   device, an unreadable file (the error keeps the system `code`, e.g. EACCES or ELOOP), and a
+ *   read that would return more than the cap (`object-too-large`, refused from the fstat size before
+ *   a byte is read). The core turns each rejection into a diagnostic for the skill.
  *
  * @param {string} dir the root directory
- * @param {{ maxEntries?: number }} [options] `maxEntries` (default 1,000,000) bounds one listing, so
- *   a tree of links that multiplies paths cannot exhaust memory; hitting it is a warning.
- * @returns {SkillStorage & { readonly root: string }}
+ * @param {{ maxEntries?: number; maxObjectBytes?: number }} [options] `maxEntries` (default
+ *   1,000,000) bounds one listing, so a tree of links that multiplies paths cannot exhaust memory;
+ *   hitting it is a warning. `maxObjectBytes`: the size cap (default 16 MiB,
+ *   `DEFAULT_MAX_OBJECT_BYTES`).
+ * @returns {SkillStorage & { readonly root: string; readonly maxObjectBytes: number }}
  */
 export function nodeFsStorage(dir, options = {}) {
   if (typeof dir !== "string" || dir === "") throw new TypeError("nodeFsStorage: dir must be a non-empty path");
   const root = path.resolve(dir);
-  const maxEntries = options.maxEntries ?? 1_000_000;
+  const maxEntries = options?.maxEntries ?? 1_000_000;
+  const cap = objectCap(options?.maxObjectBytes, "nodeFsStorage");
 
   /** @type {Map<string, { prefix: string; entries: ListEntry[]; warnings: ListWarning[]; expires: number }>} */
   const walks = new Map();
@@ -66,7 +107,82 @@ export function nodeFsStorage(dir, options = {}) {
   }
 
   function inside(rootRealPath, real) {
-    return real === rootRealPath || real.startsWith(rootRealPath + path.sep);
+    return real === rootRealPath || real.startsWith(rootRealPath.endsWith(path.sep) ? rootRealPath : rootRealPath + path.sep);
+  }
+
+  /**
+   * Whether the opened descriptor is a file inside the root. On Linux the kernel says which file
+   * the descriptor names (a readlink of /proc/self/fd/<fd>): exact, whatever happened to the path.
+   * Elsewhere the path is resolved again around a stat: it must resolve to the same path before
+   * and after, and the stat must give the descriptor's dev/ino. That leaves a window only for a
+   * swap and a swap back between those calls (no portable Node API opens a path relative to a
+   * directory descriptor, which would close it).
+   * @param {import("node:fs/promises").FileHandle} fh
+   * @param {import("node:fs").Stats} st fstat of fh
+   * @param {string} rootRealPath
+   * @param {string} real the path that was opened (a real path inside the root)
+   */
+  async function openedInside(fh, st, rootRealPath, real) {
+    let named;
+    try {
+      named = await readlink(FD_LINKS + fh.fd);
+    } catch {
+      named = null;
+    }
+    if (named !== null && path.isAbsolute(named)) return inside(rootRealPath, named);
+    try {
+      if ((await realpath(real)) !== real) return false;
+      const now = await stat(real);
+      if (now.dev !== st.dev || now.ino !== st.ino) return false;
+      return (await realpath(real)) === real;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The first bytes of the opened regular file: at most min(maxBytes, cap), refused when the file
+   * turns out to hold more than the cap and the read asked for more than the cap.
+   * @param {import("node:fs/promises").FileHandle} fh
+   * @param {number} size the fstat size
+   * @param {number | undefined} maxBytes
+   * @param {string} key
+   */
+  async function readOpened(fh, size, maxBytes, key) {
+    const limit = Math.min(maxBytes ?? Infinity, cap);
+    let buf = new Uint8Array(Math.min(size, limit));
+    let filled = 0;
+    while (filled < buf.length) {
+      const { bytesRead } = await fh.read(buf, filled, Math.min(buf.length - filled, READ_CHUNK), filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    if (filled < buf.length) return buf.slice(0, filled);
+    if (maxBytes !== undefined && maxBytes <= cap) return buf;
+    // A whole read (or one asking for more than the cap): the file may be longer than fstat said
+    // (it grew, or it is a file whose size reads 0); read on to its end, never past the cap.
+    const chunks = [buf];
+    let total = filled;
+    while (total < limit) {
+      const more = new Uint8Array(Math.min(GROW_CHUNK, limit - total));
+      const { bytesRead } = await fh.read(more, 0, more.length, total);
+      if (bytesRead === 0) break;
+      chunks.push(more.subarray(0, bytesRead));
+      total += bytesRead;
+    }
+    if (total === limit && (maxBytes === undefined || maxBytes > limit)) {
+      const probe = new Uint8Array(1);
+      const { bytesRead } = await fh.read(probe, 0, 1, total);
+      if (bytesRead > 0) throw objectTooLarge(key, null, cap);
+    }
+    if (chunks.length === 1) return buf;
+    buf = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) {
+      buf.set(c, at);
+      at += c.length;
+    }
+    return buf;
   }
 
   /**
@@ -79,7 +195,15 @@ export function nodeFsStorage(dir, options = {}) {
     /** @type {ListWarning[]} */
     const warnings = [];
     const rootRealPath = await rootReal();
-    if (rootRealPath === null) return { entries, warnings };
+    if (rootRealPath === null) {
+      warnings.push({ key: prefix, message: `the storage root directory ${root} does not exist` });
+      return { entries, warnings };
+    }
+    const rootStat = await stat(rootRealPath);
+    if (!rootStat.isDirectory()) {
+      warnings.push({ key: prefix, message: `the storage root ${root} is not a directory` });
+      return { entries, warnings };
+    }
 
     // The directory the prefix names: each component may itself be a link, so resolve it and check
     // that it stays inside the root.
@@ -93,20 +217,33 @@ export function nodeFsStorage(dir, options = {}) {
         warnings.push({ key: prefix, message: "symbolic link loop" });
         return { entries, warnings };
       }
-      throw e;
+      warnings.push({ key: prefix, message: `cannot resolve the prefix: ${e?.code ?? e?.message ?? e}` });
+      return { entries, warnings };
     }
     if (!inside(rootRealPath, startReal)) {
       warnings.push({ key: prefix, message: "symbolic link leads outside the storage root" });
       return { entries, warnings };
     }
-    const startStat = await stat(startReal);
+    let startStat;
+    try {
+      startStat = await stat(startReal);
+    } catch (e) {
+      warnings.push({ key: prefix, message: `cannot stat the prefix: ${e?.code ?? e?.message ?? e}` });
+      return { entries, warnings };
+    }
     if (!startStat.isDirectory()) return { entries, warnings };
     // The real paths of the directories from the root down to the start: a link below the start
     // that leads back to any of them is a loop, as it would be in a walk from the root.
     const ancestors = [rootRealPath];
     const parts = prefix.split("/").filter((s) => s !== "");
-    for (let i = 1; i <= parts.length; i++) {
-      ancestors.push(i === parts.length ? startReal : await realpath(path.join(root, ...parts.slice(0, i))));
+    try {
+      for (let i = 1; i <= parts.length; i++) {
+        ancestors.push(i === parts.length ? startReal : await realpath(path.join(root, ...parts.slice(0, i))));
+      }
+    } catch (e) {
+      // The tree changed under the listing.
+      warnings.push({ key: prefix, message: `cannot resolve the prefix: ${e?.code ?? e?.message ?? e}` });
+      return { entries, warnings };
     }
 
     let truncated = false;
@@ -218,6 +355,7 @@ export function nodeFsStorage(dir, options = {}) {
 
   return {
     root,
+    maxObjectBytes: cap,
 
     /**
      * @param {string} prefix
@@ -287,7 +425,7 @@ export function nodeFsStorage(dir, options = {}) {
         real = await realpath(path.join(root, ...key.split("/")));
       } catch (e) {
         if (e?.code === "ENOENT" || e?.code === "ENOTDIR") return null;
-        throw e;
+        throw keyed(key, e, e?.code === "ELOOP" ? "symbolic link loop" : "cannot resolve");
       }
       if (!inside(rootRealPath, real)) {
         throw new Error(`${key}: symbolic link leads outside the storage root`);
@@ -298,43 +436,32 @@ export function nodeFsStorage(dir, options = {}) {
         // FIFO must not wait for a writer (it is refused below).
         fh = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
       } catch (e) {
-        if (e?.code === "ENOENT") return null;
-        if (e?.code === "EISDIR") return null;
-        throw e;
+        if (e?.code === "ENOENT" || e?.code === "ENOTDIR" || e?.code === "EISDIR") return null;
+        if (e?.code === "ELOOP") throw keyed(key, e, "became a symbolic link while being opened");
+        if (e?.code === "ENXIO") {
+          // Linux refuses to open a socket (and a device with no driver behind it) with ENXIO.
+          const kind = await stat(real).then(kindOf, () => "a socket or a device");
+          throw new Error(`${key}: not a regular file (${kind}); it was not read`);
+        }
+        throw keyed(key, e);
       }
       try {
         const st = await fh.stat();
+        // Checked on the descriptor: a directory of the path swapped for a link between the
+        // realpath and the open must not serve a file from outside.
+        if (!(await openedInside(fh, st, rootRealPath, real))) {
+          throw new Error(`${key}: the file opened is outside the storage root (the path changed while it was opened)`);
+        }
         if (st.isDirectory()) return null;
-        if (!st.isFile()) throw new Error(`${key}: not a regular file`);
-        const want = maxBytes === undefined ? st.size : Math.min(maxBytes, st.size);
-        let buf = new Uint8Array(want);
-        let filled = 0;
-        while (filled < want) {
-          const { bytesRead } = await fh.read(buf, filled, want - filled, filled);
-          if (bytesRead === 0) break;
-          filled += bytesRead;
-        }
-        if (maxBytes === undefined) {
-          // The file may have grown since fstat: read on to the end.
-          const chunks = [buf.subarray(0, filled)];
-          let total = filled;
-          for (;;) {
-            const more = new Uint8Array(64 * 1024);
-            const { bytesRead } = await fh.read(more, 0, more.length, total);
-            if (bytesRead === 0) break;
-            chunks.push(more.subarray(0, bytesRead));
-            total += bytesRead;
-          }
-          if (chunks.length > 1) {
-            buf = new Uint8Array(total);
-            let at = 0;
-            for (const c of chunks) { buf.set(c, at); at += c.length; }
-            return buf;
-          }
-        }
-        return filled === buf.length ? buf : buf.slice(0, filled);
+        if (!st.isFile()) throw new Error(`${key}: not a regular file (${kindOf(st)}); it was not read`);
+        if (overCap(st.size, maxBytes, cap)) throw objectTooLarge(key, st.size, cap);
+        return await readOpened(fh, st.size, maxBytes, key);
+      } catch (e) {
+        // A system error of fstat or read (EIO, EISDIR ...) is named for the key; the refusals
+        // above are already.
+        throw typeof e?.syscall === "string" ? keyed(key, e) : e;
       } finally {
-        await fh.close();
+        await fh.close().catch(() => {});
       }
     },
   };

@@ -2,8 +2,8 @@
 #![allow(dead_code)]
 
 use serde_yaml::Value;
-use skillwasm::skill_md::fast;
-use skillwasm::skill_md::node::{resolve_plain, Node, Resolved, Style};
+use skillwasm::parse::fast;
+use skillwasm::parse::node::{resolve_plain, Node, Resolved, Style};
 use std::path::{Path, PathBuf};
 
 /// `../shared` beside the repository, where the corpus and the conformance cases live.

@@ -1,7 +1,9 @@
-// CLI behaviour beyond the reference cases: argument handling, path forms, exit codes.
+// CLI behaviour beyond the reference cases: argument handling, path forms, exit codes, special and
+// oversized files.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { assertBuilt, runCli } from "./helpers.mjs";
@@ -110,4 +112,50 @@ test("parse: lenient repairs, --strict refuses, --no-body", () => {
   assert.equal(r.status, 2);
   r = runCli(["parse", "nowhere"], cwd());
   assert.deepEqual([r.status, r.stdout, r.stderr], [1, "", "Error: Path does not exist: nowhere\n"]);
+});
+
+// Special files and huge files named on the command line: a clear refusal and exit 1, never a hang
+// (each run is killed after 15 s, which fails the test) and never a whole read.
+test("FIFOs, devices and files above 16 MiB are refused without being read", () => {
+  const special = path.join(root, "special");
+  mkdirSync(path.join(special, "fifo-skill"), { recursive: true });
+  mkdirSync(path.join(special, "device-skill"), { recursive: true });
+  mkdirSync(path.join(special, "huge-skill"), { recursive: true });
+  mkdirSync(path.join(special, "at-cap"), { recursive: true });
+  for (const fifo of ["fifo", "fifo-skill/SKILL.md"]) {
+    const mk = spawnSync("mkfifo", [path.join(special, fifo)]);
+    assert.equal(mk.status, 0, `mkfifo failed: ${mk.stderr}`);
+  }
+  symlinkSync("/dev/zero", path.join(special, "device-skill", "SKILL.md"));
+  // 3 GiB, sparse: no disk used, and a read of it whole would fail or take long.
+  writeFileSync(path.join(special, "huge-skill", "SKILL.md"), "---\nname: huge-skill\ndescription: d\n---\n");
+  truncateSync(path.join(special, "huge-skill", "SKILL.md"), 3 * 1024 ** 3);
+  // Exactly at the cap: still read (a valid skill padded with spaces in the body).
+  const head = "---\nname: at-cap\ndescription: d\n---\n";
+  writeFileSync(path.join(special, "at-cap", "SKILL.md"), head + " ".repeat(16 * 1024 * 1024 - head.length));
+  const opts = { cwd: special, timeout: 15_000 };
+
+  for (const args of [["parse", "fifo"], ["read-properties", "fifo"], ["to-prompt", "fifo"]]) {
+    const r = runCli(args, opts);
+    assert.deepEqual([r.status, r.stdout], [1, ""], `${args}: ${r.stderr}`);
+    assert.equal(r.stderr, "Error: Not a regular file or directory: fifo (a FIFO)\n", args.join(" "));
+  }
+  let r = runCli(["validate", "fifo"], opts);
+  assert.deepEqual([r.status, r.stderr], [1, "Validation failed for fifo:\n  - Not a directory: fifo (a FIFO)\n"]);
+  r = runCli(["parse", "/dev/zero"], opts);
+  assert.deepEqual([r.status, r.stderr], [1, "Error: Not a regular file or directory: /dev/zero (a character device)\n"]);
+
+  for (const cmd of ["parse", "read-properties", "validate", "to-prompt"]) {
+    r = runCli([cmd, "fifo-skill"], opts);
+    assert.equal(r.status, 1, `${cmd} fifo-skill: ${r.stderr}`);
+    assert.match(r.stderr, /Cannot read .*fifo-skill\/SKILL\.md: not a regular file \(a FIFO\); it was not read/, cmd);
+    r = runCli([cmd, "device-skill"], opts);
+    assert.equal(r.status, 1, `${cmd} device-skill: ${r.stderr}`);
+    assert.match(r.stderr, /device-skill\/SKILL\.md: not a regular file \(a character device\)/, cmd);
+    r = runCli([cmd, "huge-skill"], opts);
+    assert.equal(r.status, 1, `${cmd} huge-skill: ${r.stderr}`);
+    assert.match(r.stderr, /huge-skill\/SKILL\.md: 3221225472 bytes, above the 16777216-byte limit for a SKILL\.md; it was not read/, cmd);
+  }
+  r = runCli(["validate", "at-cap"], opts);
+  assert.deepEqual([r.status, r.stdout], [0, "Valid skill: at-cap\n"], r.stderr);
 });

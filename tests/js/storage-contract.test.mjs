@@ -1,6 +1,7 @@
 // The storage contract (support/contract.mjs) against every adapter in the built package: memory,
 // Node fs (a temp directory), IndexedDB (fake-indexeddb) and R2 (inside workerd, through miniflare).
 // The same checks run in real Chromium in storage-indexeddb-chromium.test.mjs.
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import FDBDatabase from "fake-indexeddb/lib/FDBDatabase";
@@ -29,18 +30,38 @@ function contractSuite(name, setup) {
 
 contractSuite("memoryStorage", async () => {
   const storage = pkg.memoryStorage(FIXTURE);
-  return { ctx: { storage } };
+  return {
+    ctx: {
+      storage,
+      capped: async (maxObjectBytes) => pkg.memoryStorage(FIXTURE, { maxObjectBytes }),
+      empty: async () => pkg.memoryStorage(),
+    },
+  };
 });
 
 contractSuite("memoryStorage from a Map", async () => {
-  const storage = pkg.memoryStorage(new Map(Object.entries(FIXTURE)));
-  return { ctx: { storage } };
+  const files = new Map(Object.entries(FIXTURE));
+  const storage = pkg.memoryStorage(files);
+  return {
+    ctx: {
+      storage,
+      capped: async (maxObjectBytes) => pkg.memoryStorage(files, { maxObjectBytes }),
+      empty: async () => pkg.memoryStorage(new Map()),
+    },
+  };
 });
 
 contractSuite("nodeFsStorage", async () => {
   const dir = tempDir("contract");
   writeTree(dir, Object.fromEntries(Object.keys(FIXTURE).map((k) => [k, fixtureBytes(k)])));
-  return { ctx: { storage: pkg.nodeFsStorage(dir) }, teardown: () => removeDir(dir) };
+  return {
+    ctx: {
+      storage: pkg.nodeFsStorage(dir),
+      capped: async (maxObjectBytes) => pkg.nodeFsStorage(dir, { maxObjectBytes }),
+      empty: async () => pkg.nodeFsStorage(path.join(dir, "no-such-directory")),
+    },
+    teardown: () => removeDir(dir),
+  };
 });
 
 // Every IndexedDB transaction the adapter opens, on any fake-indexeddb database.
@@ -55,9 +76,24 @@ contractSuite("indexedDbStorage (fake-indexeddb)", async () => {
   const indexedDB = new IDBFactory();
   const storage = pkg.indexedDbStorage({ dbName: "contract", storeName: "files", indexedDB, IDBKeyRange });
   await pkg.putSkillFiles(storage, FIXTURE);
+  const others = [];
+  const another = (options) => {
+    const s = pkg.indexedDbStorage({ storeName: "files", indexedDB, IDBKeyRange, ...options });
+    others.push(s);
+    return s;
+  };
   return {
-    ctx: { storage, touches: async () => idbTransactions },
-    teardown: () => storage.close(),
+    ctx: {
+      storage,
+      touches: async () => idbTransactions,
+      capped: async (maxObjectBytes) => another({ dbName: "contract", maxObjectBytes }),
+      empty: async () => another({ dbName: "contract-never-filled" }),
+      wholeValueReads: true,
+    },
+    teardown: () => {
+      storage.close();
+      for (const s of others) s.close();
+    },
   };
 });
 
@@ -71,6 +107,8 @@ contractSuite("r2Storage (workerd, real R2 binding)", async () => {
   return {
     ctx: {
       storage: worker.storage("fixture/"),
+      capped: async (maxObjectBytes) => worker.storage("fixture/", { maxObjectBytes }),
+      empty: async () => worker.storage("nothing-here/"),
       touches: async () => {
         const c = await worker.counts();
         return c.list + c.get + c.head;

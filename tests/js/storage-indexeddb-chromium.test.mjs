@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { ARGS, CHROMIUM, CI, missing } from "./support/chromium.mjs";
 import { PKG, assertBuilt } from "./helpers.mjs";
-import { FIXTURE_KEYS } from "./support/contract.mjs";
+import { CONTRACT, FIXTURE_KEYS } from "./support/contract.mjs";
 import { removeDir, tempDir } from "./support/fixtures.mjs";
 import { serveStatic } from "./support/static-server.mjs";
 
@@ -39,7 +39,20 @@ async function contractInPage() {
   const before = transactions;
   await sw.deleteKeys(storage, ["installed/pdf-tools/SKILL.md", "installed/pdf-tools/scripts/fill.py"]);
   const deleteTransactions = transactions - before;
-  const results = await runContract({ storage, touches: async () => transactions });
+  const others = [];
+  const another = (options) => {
+    const s = sw.indexedDbStorage({ storeName: "files", ...options });
+    others.push(s);
+    return s;
+  };
+  const results = await runContract({
+    storage,
+    touches: async () => transactions,
+    capped: async (maxObjectBytes) => another({ dbName: "skillwasm-contract", maxObjectBytes }),
+    empty: async () => another({ dbName: "skillwasm-contract-never-filled" }),
+    wholeValueReads: true,
+  });
+  for (const s of others) s.close();
   await sw.putSkillFiles(storage, { "SKILL.md": skill, "scripts/fill.py": "print(1)\n" }, { prefix: "installed/pdf-tools/" });
   const parsed = sw.parseSkill(await storage.read("installed/pdf-tools/SKILL.md"), { dirName: "pdf-tools" });
   storage.close();
@@ -99,7 +112,7 @@ describe("indexedDbStorage in Chromium", { skip }, () => {
       const out = await page.evaluate(contractInPage);
       const failed = out.results.filter((r) => !r.ok);
       assert.deepEqual(failed, [], failed.map((r) => `${r.name}\n${r.error}`).join("\n\n"));
-      assert.equal(out.results.length, 9);
+      assert.equal(out.results.length, CONTRACT.length);
       assert.equal(out.written, FIXTURE_KEYS.length);
       assert.equal(out.deleteTransactions, 1, "deleteKeys is one transaction");
       assert.equal(out.skillName, "pdf-tools");

@@ -1,11 +1,14 @@
 // nodeFsStorage on real temporary directories: nesting, symbolic links (to a file, to a directory,
-// loops, links leaving the root, dangling), special files, unreadable files and directories,
-// prefix-only reads, and 2,000+ directories listed completely across pages.
+// loops, links leaving the root, dangling), special files (FIFOs, sockets, devices), the size cap
+// (sparse 3 GiB files, procfs files longer than their size), unreadable files and directories,
+// prefix-only reads, a root that does not exist, a directory swapped for a link while reading,
+// and 2,000+ directories listed completely across pages.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
-  appendFileSync, chmodSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync,
+  appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync,
 } from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -267,5 +270,241 @@ describe("nodeFsStorage: 2,000+ directories", () => {
     const small = await listAll(storage, "", { limit: 7 });
     assert.equal(small.pages.length, Math.ceil(COUNT / 7));
     assert.deepEqual(keys(small.entries), keys(big.entries));
+  });
+});
+
+describe("nodeFsStorage: FIFOs, sockets, devices and the size cap", () => {
+  const MiB = 1024 * 1024;
+  let dir;
+  let server;
+  before(async () => {
+    dir = tempDir("fs-special");
+    writeTree(dir, {
+      "SKILL.md": "---\nname: x\ndescription: y\n---\n",
+      "top.md": "top",
+      "cap/at.bin": "a".repeat(1000),
+      "cap/over.bin": "o".repeat(1001),
+    });
+    const mk = spawnSync("mkfifo", [path.join(dir, "fifo")]);
+    assert.equal(mk.status, 0, `mkfifo failed: ${mk.stderr}`);
+    server = net.createServer();
+    await new Promise((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(path.join(dir, "sock"), resolve);
+    });
+    // 3 GiB, sparse: costs no disk; a whole read of it used to abort Node (a read longer than int32).
+    writeFileSync(path.join(dir, "huge.bin"), "");
+    truncateSync(path.join(dir, "huge.bin"), 3 * 1024 ** 3);
+    symlinkSync("/dev/zero", path.join(dir, "zero"));
+    symlinkSync("self-loop", path.join(dir, "self-loop"));
+  });
+  after(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    removeDir(dir);
+  });
+
+  test("a listing skips the FIFO and the socket with warnings that say what they are", async () => {
+    const page = await nodeFsStorage(dir).list("");
+    assert.deepEqual(keys(page.entries), ["SKILL.md", "cap/at.bin", "cap/over.bin", "huge.bin", "top.md"]);
+    assert.match(warningFor(page.warnings, "fifo")?.message ?? "", /not a regular file/);
+    assert.match(warningFor(page.warnings, "sock")?.message ?? "", /not a regular file/);
+    assert.match(warningFor(page.warnings, "zero")?.message ?? "", /outside the storage root/);
+  });
+
+  test("reading a FIFO or a socket is refused at once, with and without maxBytes", { timeout: 10_000 }, async () => {
+    const storage = nodeFsStorage(dir);
+    for (const opts of [undefined, { maxBytes: 10 }]) {
+      await assert.rejects(storage.read("fifo", opts), /fifo: not a regular file \(a FIFO\)/);
+      await assert.rejects(storage.read("sock", opts), /sock: not a regular file \(a socket\); it was not read/);
+    }
+  });
+
+  test("a character device inside the root is refused, never read: /dev/zero as /dev's zero and /'s dev/zero", { timeout: 10_000 }, async () => {
+    for (const [root, key] of [["/dev", "zero"], ["/dev", "null"], ["/", "dev/zero"], ["/", "dev/urandom"]]) {
+      const storage = nodeFsStorage(root);
+      await assert.rejects(storage.read(key), /not a regular file \(a character device\)/, `${root} ${key}`);
+      await assert.rejects(storage.read(key, { maxBytes: 16 }), /a character device/, `${root} ${key} with maxBytes`);
+    }
+    // A link to it from inside a root leaves the root.
+    await assert.rejects(nodeFsStorage(dir).read("zero"), /outside the storage root/);
+  });
+
+  test("a whole read above the cap is refused from the fstat size, at once; prefix reads within it are served", { timeout: 10_000 }, async () => {
+    const { DEFAULT_MAX_OBJECT_BYTES } = await importPkg();
+    assert.equal(DEFAULT_MAX_OBJECT_BYTES, 16 * MiB);
+    const storage = nodeFsStorage(dir);
+    assert.equal(storage.maxObjectBytes, 16 * MiB);
+    const start = Date.now();
+    const e = await storage.read("huge.bin").then(() => assert.fail("read whole"), (x) => x);
+    assert.equal(e.code, "object-too-large");
+    assert.equal(e.key, "huge.bin");
+    assert.equal(e.size, 3 * 1024 ** 3);
+    assert.equal(e.maxObjectBytes, 16 * MiB);
+    assert.match(e.message, /huge\.bin is 3221225472 bytes, above the size cap of 16777216 bytes/);
+    await assert.rejects(storage.read("huge.bin", { maxBytes: 16 * MiB + 1 }), { code: "object-too-large" });
+    assert.ok(Date.now() - start < 2_000, "refused without reading");
+    const head = await storage.read("huge.bin", { maxBytes: 16 * MiB });
+    assert.equal(head.length, 16 * MiB);
+    assert.equal(head.buffer.byteLength, 16 * MiB, "no more than the prefix was allocated");
+    assert.equal((await storage.read("huge.bin", { maxBytes: 10 })).length, 10);
+  });
+
+  test("maxObjectBytes: a file at the cap reads, one byte more is refused", async () => {
+    const storage = nodeFsStorage(dir, { maxObjectBytes: 1000 });
+    assert.equal((await storage.read("cap/at.bin")).length, 1000);
+    await assert.rejects(storage.read("cap/over.bin"), /cap\/over\.bin is 1001 bytes, above the size cap of 1000 bytes/);
+    assert.equal(dec.decode(await storage.read("cap/over.bin", { maxBytes: 4 })), "oooo");
+    for (const bad of [-1, 1.5, "10", 2 ** 31, Number.NaN]) {
+      assert.throws(() => nodeFsStorage(dir, { maxObjectBytes: bad }), TypeError, `maxObjectBytes ${bad}`);
+    }
+  });
+
+  test("a file longer than its fstat size (procfs) is read to its end, but never past the cap", { skip: !existsSync("/proc/self/status") }, async () => {
+    const whole = await nodeFsStorage("/proc/self").read("status");
+    assert.match(dec.decode(whole), /^Name:/, "stat says 0 bytes; the content is read anyway");
+    await assert.rejects(
+      nodeFsStorage("/proc/self", { maxObjectBytes: 64 }).read("status"),
+      /status holds more than 64 bytes, above the size cap of 64 bytes/,
+    );
+    assert.equal((await nodeFsStorage("/proc/self", { maxObjectBytes: 64 }).read("status", { maxBytes: 8 })).length, 0,
+      "a prefix read trusts fstat");
+  });
+
+  test("ENOTDIR and directories are null; ELOOP rejects with its code; nothing throws synchronously", async () => {
+    const storage = nodeFsStorage(dir);
+    assert.equal(await storage.read("top.md/below"), null);
+    assert.equal(await storage.read("cap"), null);
+    await assert.rejects(storage.read("self-loop"), (err) => err.code === "ELOOP" && /^self-loop: /.test(err.message));
+    const p = storage.read("../x");
+    assert.ok(p instanceof Promise);
+    await assert.rejects(p, TypeError);
+  });
+});
+
+describe("nodeFsStorage: a root that does not exist", () => {
+  let base;
+  before(() => {
+    base = tempDir("fs-noroot");
+    writeFileSync(path.join(base, "a-file"), "not a directory");
+  });
+  after(() => removeDir(base));
+
+  test("lists as an empty page with a warning that the directory does not exist", async () => {
+    const storage = nodeFsStorage(path.join(base, "missing"));
+    for (const prefix of ["", ".agents/skills/"]) {
+      const page = await storage.list(prefix);
+      assert.deepEqual(page.entries, []);
+      assert.equal(page.cursor, undefined);
+      assert.equal(page.warnings?.length, 1, JSON.stringify(page.warnings));
+      assert.equal(page.warnings[0].key, prefix);
+      assert.match(page.warnings[0].message, /the storage root directory .*missing does not exist/);
+    }
+    const file = await nodeFsStorage(path.join(base, "a-file")).list("");
+    assert.deepEqual(file.entries, []);
+    assert.match(file.warnings?.[0]?.message ?? "", /is not a directory/);
+    // An existing root with no such prefix is not worth a warning.
+    assert.equal((await nodeFsStorage(base).list(".agents/skills/")).warnings, undefined);
+  });
+
+  test("discovery reports it in registry.diagnostics() and keeps the other scopes", async () => {
+    const { SkillRegistry, memoryStorage } = await importPkg();
+    const reg = await SkillRegistry.discover({
+      scopes: [
+        { name: "gone", storage: nodeFsStorage(path.join(base, "missing")), trusted: true },
+        { name: "mem", storage: memoryStorage({ ".agents/skills/ok/SKILL.md": "---\nname: ok\ndescription: fine\n---\n" }), trusted: true },
+      ],
+    });
+    const skipped = reg.diagnostics().filter((d) => d.code === "storage-skipped" && d.path?.startsWith("gone:"));
+    assert.ok(skipped.length >= 1, JSON.stringify(reg.diagnostics(), null, 1));
+    assert.equal(skipped[0].severity, "warning");
+    assert.match(skipped[0].message, /does not exist/);
+    assert.deepEqual(reg.listMetas().map((m) => m.name), ["ok"]);
+  });
+
+  test("discovery turns a SKILL.md above the cap into storage-read-failed and loads the rest", async () => {
+    const { SkillRegistry } = await importPkg();
+    const root = path.join(base, "capped");
+    writeTree(root, {
+      ".agents/skills/small/SKILL.md": "---\nname: small\ndescription: fits\n---\n",
+      ".agents/skills/large/SKILL.md": `---\nname: large\ndescription: too big\n---\n${"x".repeat(5000)}`,
+    });
+    const reg = await SkillRegistry.discover({ project: nodeFsStorage(root, { maxObjectBytes: 2000 }), trustProject: true });
+    assert.deepEqual(reg.listMetas().map((m) => m.name), ["small"]);
+    const failed = reg.diagnostics().find((d) => d.code === "storage-read-failed");
+    assert.ok(failed, JSON.stringify(reg.diagnostics(), null, 1));
+    assert.match(failed.message, /large\/SKILL\.md is \d+ bytes, above the size cap of 2000 bytes/);
+  });
+});
+
+// The swapper runs in its own process, so its renames race the reads for real.
+const SWAP_SCRIPT = `
+const fs = require("node:fs");
+const path = require("node:path");
+const [root, outside, ms] = [process.env.ROOT, process.env.OUTSIDE, Number(process.env.MS)];
+const d = path.join(root, "d"), dReal = path.join(root, "d.real");
+const f = path.join(root, "e", "f"), fReal = path.join(root, "e", "f.real");
+const end = Date.now() + ms;
+let swaps = 0;
+while (Date.now() < end) {
+  fs.renameSync(d, dReal); fs.symlinkSync(path.join(outside, "d"), d);
+  fs.renameSync(f, fReal); fs.symlinkSync(path.join(outside, "d", "f"), f);
+  fs.unlinkSync(d); fs.renameSync(dReal, d);
+  fs.unlinkSync(f); fs.renameSync(fReal, f);
+  swaps++;
+}
+process.stdout.write(String(swaps));
+`;
+
+describe("nodeFsStorage: a directory or file swapped for a link leaving the root while reading", () => {
+  let base;
+  before(() => {
+    base = tempDir("fs-swap");
+    writeTree(path.join(base, "root"), { "d/f": "inside d", "e/f": "inside e" });
+    writeTree(path.join(base, "outside"), { "d/f": "OUTSIDE SECRET" });
+  });
+  after(() => removeDir(base));
+
+  // The exact check names the opened file through /proc/self/fd (Linux); elsewhere the adapter's
+  // dev/ino check only narrows the race, so this test would not hold there.
+  const noProc = !existsSync("/proc/self/fd") && "no /proc/self/fd on this system";
+  test("no read ever returns an outside byte", { timeout: 20_000, skip: noProc }, async () => {
+    const root = path.join(base, "root");
+    const storage = nodeFsStorage(root);
+    const child = spawn(process.execPath, ["-e", SWAP_SCRIPT], {
+      env: { ...process.env, ROOT: root, OUTSIDE: path.join(base, "outside"), MS: "1500" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let swaps = "";
+    let stderr = "";
+    child.stdout.on("data", (b) => { swaps += b; });
+    child.stderr.on("data", (b) => { stderr += b; });
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    let running = true;
+    exited.then(() => { running = false; });
+    const seen = { inside: 0, null: 0, refused: 0 };
+    const outsideBytes = [];
+    async function reader(key, opts) {
+      while (running) {
+        try {
+          const got = await storage.read(key, opts);
+          if (got === null) { seen.null++; continue; }
+          const text = dec.decode(got);
+          if (text !== "" && `inside ${key[0]}`.startsWith(text)) seen.inside++;
+          else outsideBytes.push(`${key}: ${text}`);
+        } catch (e) {
+          assert.ok(!(e instanceof TypeError), e.message);
+          seen.refused++;
+        }
+      }
+    }
+    await Promise.all([
+      ...Array.from({ length: 12 }, (_, i) => reader("d/f", i % 3 === 0 ? undefined : { maxBytes: i % 3 === 1 ? 100 : 3 })),
+      reader("e/f"), reader("e/f", { maxBytes: 100 }),
+    ]);
+    const code = await exited;
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(outsideBytes.slice(0, 5), [], `outside bytes were served (${outsideBytes.length} times)`);
+    assert.ok(Number(swaps) > 10, `the swapper swapped ${swaps} times`);
+    assert.ok(seen.inside > 0, `some reads saw the inside file: ${JSON.stringify(seen)}`);
   });
 });

@@ -127,6 +127,69 @@ describe("r2Storage in workerd with a real R2 binding", () => {
   });
 });
 
+describe("r2Storage size cap and failures in workerd", () => {
+  let worker;
+  before(async () => {
+    worker = await startWorker();
+    await worker.bucket.put("capped/big/SKILL.md", new Uint8Array(300_000).fill(65));
+    await worker.bucket.put("capped/small/SKILL.md", "---\nname: small\ndescription: d\n---\n");
+  });
+  after(() => worker?.dispose());
+
+  test("a read above the cap is refused from the get's metadata: one get, no body bytes from R2", async () => {
+    const storage = worker.storage("capped/", { maxObjectBytes: 100_000 });
+    for (const opts of [undefined, { maxBytes: 200_000 }]) {
+      await worker.resetCounts();
+      await assert.rejects(storage.read("big/SKILL.md", opts), {
+        code: "object-too-large",
+        message: /big\/SKILL\.md is 300000 bytes, above the size cap of 100000 bytes/,
+      });
+      const c = await worker.counts();
+      assert.deepEqual([c.list, c.get, c.head, c.bytesFromR2], [0, 1, 0, 0], JSON.stringify(c));
+      if (opts) assert.deepEqual(c.getRanges, [{ offset: 0, length: 100_001 }], "never more than the cap + 1 asked for");
+    }
+    await worker.resetCounts();
+    assert.equal((await storage.read("big/SKILL.md", { maxBytes: 4096 })).length, 4096);
+    assert.equal((await worker.counts()).bytesFromR2, 4096);
+  });
+
+  test("an empty prefix of a filled bucket costs one more list and no warning; a prefix holding nothing warns", async () => {
+    await worker.resetCounts();
+    const page = await worker.storage("capped/").list("nothing/");
+    assert.deepEqual([page.entries, page.warnings], [[], undefined]);
+    assert.equal((await worker.counts()).list, 2);
+    const none = await worker.storage("no-such-root/").list(".agents/skills/");
+    assert.deepEqual(none.entries, []);
+    assert.match(none.warnings?.[0]?.message ?? "", /nothing is stored under the prefix "no-such-root\/"/);
+  });
+});
+
+/** A bucket that fails in every way a binding can: throwing, rejecting, answering garbage. */
+function failingBucket(how) {
+  const fail = (what) => {
+    if (how === "throw") throw new Error(`${what} threw`);
+    if (how === "reject") return Promise.reject(new Error(`${what} rejected`));
+    return Promise.resolve(how === "null" ? null : 42);
+  };
+  return { list: () => fail("list"), get: () => fail("get"), head: () => fail("head") };
+}
+
+describe("r2Storage never throws synchronously", () => {
+  for (const how of ["throw", "reject", "null", "number"]) {
+    test(`a bucket whose calls ${how === "throw" || how === "reject" ? how : `answer ${how}`}: list and read reject or answer`, async () => {
+      const storage = r2Storage(failingBucket(how), { prefix: "p/" });
+      const calls = [() => storage.list(""), () => storage.read("a"), () => storage.read("a", { maxBytes: 10 })];
+      for (const call of calls) {
+        let p;
+        assert.doesNotThrow(() => { p = call(); });
+        const outcome = await p.then((v) => ({ v }), (e) => ({ e }));
+        if (how === "null" && outcome.v === null) continue; // get answering null is "missing"
+        assert.ok(outcome.e instanceof Error, `${how}: ${JSON.stringify(outcome)}`);
+      }
+    });
+  }
+});
+
 /** A bucket whose list answers are scripted, recording what it was asked. */
 function scriptedBucket(pages) {
   const calls = [];

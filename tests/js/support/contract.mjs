@@ -1,8 +1,12 @@
 // The storage contract as a list of checks that run anywhere (Node, workerd through a proxy, a
 // browser page): no node: imports and no test framework, only a tiny assertion helper. Each check
-// gets { storage, touches?, exactPages? } for a store holding FIXTURE:
+// gets { storage, touches?, exactPages?, capped, empty, wholeValueReads? } for a store holding FIXTURE:
 //   touches: optional async () => number, how many calls reached the underlying store so far
 //   exactPages: the adapter fills every page but the last (true for every shipped adapter)
+//   capped: async (maxObjectBytes) => a store holding FIXTURE made with that size cap
+//   empty: async () => a store of the same adapter whose root does not exist or holds nothing
+//   wholeValueReads: the adapter cannot read part of an object (IndexedDB), so it refuses every
+//     read of an object above the cap, prefix reads included
 
 const enc = new TextEncoder();
 
@@ -97,6 +101,30 @@ async function rejectsType(fn, what) {
     return e;
   }
   fail(`${what}: expected a TypeError, got ${show(result)}`);
+}
+
+async function rejectsError(fn, what) {
+  let result;
+  try {
+    result = await fn();
+  } catch (e) {
+    if (e?.name === "TypeError") fail(`${what}: expected an Error that is not a TypeError, got ${e.message}`);
+    ok(typeof e?.message === "string" && e.message !== "", `${what}: the error has a message`);
+    return e;
+  }
+  fail(`${what}: expected a rejection, got ${show(result)}`);
+}
+
+/** Calls fn, failing if it throws synchronously; the promise it returns is awaited to its settlement. */
+async function settlesWithoutThrowing(fn, what) {
+  let p;
+  try {
+    p = fn();
+  } catch (e) {
+    fail(`${what} threw synchronously instead of rejecting: ${e?.message}`);
+  }
+  ok(p !== null && typeof p?.then === "function", `${what} did not return a promise`);
+  return p.then(() => "resolved", () => "rejected");
 }
 
 /** Every page of a listing: { pages, entries }. Stops after maxPages (a cursor that never ends). */
@@ -240,6 +268,84 @@ export const CONTRACT = [
         await rejectsType(() => storage.read("a/x", { maxBytes }), `read(a/x, maxBytes ${show(maxBytes)})`);
       }
       if (touches) eq(await touches(), before, "calls that reached the store while rejecting bad input");
+    },
+  },
+  {
+    name: "a read above maxObjectBytes is refused before it is read; reads within the cap are served",
+    async run({ capped, touches, wholeValueReads = false }) {
+      const CAP = 5_000;
+      const big = fixtureBytes("big.bin"); // 10,000 bytes
+      const storage = await capped(CAP);
+      // The listing is not affected: the object is there, with its size.
+      const { entries } = await listAll(storage, "");
+      deepEq(keysOf(entries), FIXTURE_KEYS, "keys of list('') under a cap");
+      const listed = entries.find((e) => e.key === "big.bin");
+      if (listed.size !== undefined) eq(listed.size, big.length, "listed size of big.bin");
+
+      const before = touches ? await touches() : 0;
+      for (const opts of [undefined, { maxBytes: CAP + 1 }, { maxBytes: 50_000 }]) {
+        const e = await rejectsError(() => storage.read("big.bin", opts), `read(big.bin, ${show(opts)}) with cap ${CAP}`);
+        ok(e.message.includes("big.bin"), `the refusal names the key: ${e.message}`);
+        ok(e.message.includes(String(big.length)), `the refusal names the size: ${e.message}`);
+        ok(e.message.includes(String(CAP)), `the refusal names the cap: ${e.message}`);
+        eq(e.code, "object-too-large", "code of the refusal");
+      }
+      // One store call at most per refused read: the size came from metadata, not from the bytes.
+      if (touches) ok((await touches()) - before <= 3, `store calls for 3 refused reads: ${(await touches()) - before}`);
+
+      for (const n of [CAP, 100, 1]) {
+        if (wholeValueReads) {
+          await rejectsError(() => storage.read("big.bin", { maxBytes: n }), `read(big.bin, maxBytes ${n}) loads the value`);
+        } else {
+          bytesEq(await storage.read("big.bin", { maxBytes: n }), big.subarray(0, n), `read(big.bin, maxBytes ${n}) under cap ${CAP}`);
+        }
+      }
+      bytesEq(await storage.read("skills/pdf/SKILL.md"), fixtureBytes("skills/pdf/SKILL.md"), "a file under the cap reads whole");
+      eq(await storage.read("missing"), null, "a missing key under a cap");
+
+      // Cap 0: only empty objects and zero-byte prefixes.
+      const zero = await capped(0);
+      bytesEq(await zero.read("empty"), new Uint8Array(0), "read(empty) with cap 0");
+      const e = await rejectsError(() => zero.read("a/x"), "read(a/x) with cap 0");
+      eq(e.code, "object-too-large", "code of the refusal with cap 0");
+      if (!wholeValueReads) bytesEq(await zero.read("a/x", { maxBytes: 0 }), new Uint8Array(0), "read(a/x, maxBytes 0) with cap 0");
+    },
+  },
+  {
+    name: "a store root that does not exist lists as an empty page with a warning; reads are null",
+    async run({ storage, empty }) {
+      const none = await empty();
+      for (const prefix of ["", "skills/"]) {
+        const page = await none.list(prefix);
+        deepEq(page.entries, [], `entries of list(${show(prefix)}) of an empty root`);
+        eq(page.cursor, undefined, `cursor of list(${show(prefix)}) of an empty root`);
+        ok(Array.isArray(page.warnings) && page.warnings.length === 1, `one warning for list(${show(prefix)}): ${show(page.warnings)}`);
+        eq(page.warnings[0].key, prefix, "the warning's key is the prefix listed");
+        ok(typeof page.warnings[0].message === "string" && page.warnings[0].message.length > 10, "the warning says why");
+      }
+      eq(await none.read("skills/pdf/SKILL.md"), null, "read in an empty root");
+      // A store that holds something says nothing about a prefix that happens to be empty.
+      eq((await storage.list("zzz/")).warnings, undefined, "warnings of an empty prefix in a filled store");
+    },
+  },
+  {
+    name: "list and read never throw synchronously and always settle",
+    async run({ storage }) {
+      const calls = [
+        ["read('')", () => storage.read("")],
+        ["read(42)", () => storage.read(42)],
+        ["read(null)", () => storage.read(null)],
+        ["read(a/x, maxBytes -1)", () => storage.read("a/x", { maxBytes: -1 })],
+        ["read(a/x, opts null)", () => storage.read("a/x", null)],
+        ["list('a')", () => storage.list("a")],
+        ["list(undefined)", () => storage.list(undefined)],
+        ["list('', cursor 7)", () => storage.list("", { cursor: 7 })],
+        ["list('', opts null)", () => storage.list("", null)],
+      ];
+      for (const [what, fn] of calls) await settlesWithoutThrowing(fn, what);
+      // Answers that must resolve, not reject.
+      eq(await settlesWithoutThrowing(() => storage.read("a/x", null), "read(a/x, null)"), "resolved", "read with null opts");
+      eq(await settlesWithoutThrowing(() => storage.list("", null), "list('', null)"), "resolved", "list with null opts");
     },
   },
   {

@@ -62,7 +62,7 @@ export default {
       return Response.json({ written: keys.length });
     }
     try {
-      const storage = r2Storage(counted(env.SKILLS), { prefix: body.root ?? "" });
+      const storage = r2Storage(counted(env.SKILLS), { ...body.options, prefix: body.root ?? "" });
       if (url.pathname === "/list") {
         return Response.json({ ok: await storage.list(body.prefix, body.opts) });
       }
@@ -75,7 +75,7 @@ export default {
       }
       return new Response("not found", { status: 404 });
     } catch (e) {
-      return Response.json({ error: { name: e?.name ?? "Error", message: String(e?.message ?? e) } });
+      return Response.json({ error: { name: e?.name ?? "Error", message: String(e?.message ?? e), code: e?.code } });
     }
   },
 };

@@ -57,19 +57,23 @@ export async function startWorker({ script = "r2-worker.js", support = [] } = {}
     if (reply.error) {
       const e = new Error(reply.error.message);
       e.name = reply.error.name;
+      if (reply.error.code !== undefined) e.code = reply.error.code;
       throw e;
     }
     return reply.ok;
   }
 
-  /** A SkillStorage in this process whose calls run r2Storage inside the Worker. */
-  function storage(root = "") {
+  /**
+   * A SkillStorage in this process whose calls run r2Storage inside the Worker, made there with
+   * `{ prefix: root, ...options }`.
+   */
+  function storage(root = "", options = {}) {
     return {
       async list(prefix, opts) {
-        return unwrap(await post("/list", { root, prefix, opts }));
+        return unwrap(await post("/list", { root, options, prefix, opts }));
       },
       async read(key, opts) {
-        const r = unwrap(await post("/read", { root, key, opts }));
+        const r = unwrap(await post("/read", { root, options, key, opts }));
         if (r === null) return null;
         if (r.type !== "[object Uint8Array]") throw new Error(`the adapter returned ${r.type}, not a Uint8Array`);
         return new Uint8Array(Buffer.from(r.base64, "base64"));

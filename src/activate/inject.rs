@@ -1,0 +1,99 @@
+//! Skills the user invokes (`/name args`) or mentions (`$name`) in a message, read and wrapped as
+//! the tool wraps them, ready to go into the conversation.
+
+use super::invoke;
+use super::tool::{wrap_activation, ToolOptions};
+use crate::diagnostic::Diagnostic;
+use crate::discover::{FileRequest, FilesRequest, SkillMeta, SkillRegistry};
+use crate::parse::Skill;
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "tsify")]
+use tsify::Tsify;
+
+/// A skill the user invoked (`/name args`) or mentioned (`$name`), ready to go into the
+/// conversation: its instructions wrapped as the tool would wrap them, arguments substituted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Injected {
+    /// The skill's name.
+    pub name: String,
+    /// Invoked with `/name` or mentioned with `$name`.
+    pub kind: invoke::InvocationKind,
+    /// The arguments after a `/name` (empty for a mention).
+    pub arguments: String,
+    /// The instructions, wrapped in `<skill_content>`, arguments substituted.
+    pub content: String,
+    /// Bytes of the SKILL.md read.
+    pub size: u64,
+}
+
+/// What a user's message asks for: the skills to inject and the text to send on.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Injection {
+    /// The skills to put into the conversation, in the order the message names them.
+    pub injected: Vec<Injected>,
+    /// The message without a leading `/name args` (the text to send on).
+    pub remaining: String,
+    /// A leading `/name` that is no user-invocable skill.
+    pub unknown: Vec<String>,
+    /// Skills that could not be read.
+    pub errors: Vec<Diagnostic>,
+}
+
+/// A planned injection (see [`super::plan`] for why plans exist).
+pub struct InjectionPlan {
+    parsed: invoke::ParsedMessage,
+    reads: Vec<(invoke::Invocation, SkillMeta, FileRequest, Option<FilesRequest>)>,
+}
+
+/// Finds the user-invocable skills a message invokes or mentions and plans their reads.
+pub fn plan_injection(registry: &SkillRegistry, message: &str) -> InjectionPlan {
+    let skills: Vec<Skill> = registry.list_metas(None).into_iter().map(|m| m.skill).collect();
+    let parsed = invoke::parse_message(message, &skills);
+    let reads = parsed
+        .invocations
+        .iter()
+        .filter_map(|inv| {
+            let meta = registry.get(&inv.name)?;
+            let file = registry.file_request(&inv.name, None).ok()?;
+            Some((inv.clone(), meta, file, registry.files_request(&inv.name)))
+        })
+        .collect();
+    InjectionPlan { parsed, reads }
+}
+
+/// Reads what [`plan_injection`] planned and wraps each skill's instructions.
+pub async fn run_injection(plan: InjectionPlan, opts: &ToolOptions) -> Injection {
+    let mut out = Injection { remaining: plan.parsed.remaining, unknown: plan.parsed.unknown, ..Injection::default() };
+    for (inv, meta, file, files) in plan.reads {
+        let fetched = file.fetch().await;
+        let Some(body) = fetched.text else {
+            out.errors.extend(fetched.error);
+            continue;
+        };
+        let body = match inv.kind {
+            invoke::InvocationKind::Slash => {
+                let names = invoke::skill_argument_names(&meta.skill);
+                invoke::substitute_arguments_with(&body, &inv.arguments, &names, &invoke::SubstituteOptions::default())
+            }
+            invoke::InvocationKind::Mention => body,
+        };
+        let listed = match files {
+            Some(f) => f.fetch(opts.max_resources as usize).await,
+            None => Default::default(),
+        };
+        let content = wrap_activation(&meta, &body, &listed, opts);
+        out.injected.push(Injected {
+            name: inv.name,
+            kind: inv.kind,
+            arguments: inv.arguments,
+            content,
+            size: fetched.size,
+        });
+    }
+    out
+}

@@ -1,0 +1,12 @@
+//! Activation: the skill tool the model calls to load a skill (its definition, the
+//! `<skill_content>` it answers with, resource reads, the session that remembers what was loaded),
+//! skills the user invokes in a message, and the rules that come with an active skill:
+//! [`invoke`] (`/skill`, `$skill`, arguments, autocomplete) and [`permissions`] (`allowed-tools`).
+
+mod inject;
+pub mod invoke;
+pub mod permissions;
+mod tool;
+
+pub use inject::*;
+pub use tool::*;

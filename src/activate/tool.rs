@@ -1,0 +1,472 @@
+//! The skill tool: what the model calls to load a skill (`view_skill` by default; the client guide
+//! calls it `activate_skill`). Its definition carries the visible skills as an enum; a call
+//! without `path` returns the instructions wrapped in `<skill_content>` with the skill's directory
+//! and its files (listed, not read); a call with `path` returns that file. Nothing here throws:
+//! an unknown skill, a bad path or a missing file is a tool result that says so.
+
+use crate::content::{
+    neutralize_markup, open_tag, CONTENT_CLOSE, DEFAULT_TOOL_NAME, INVALID_INPUT_PREFIX, STATUS_ALREADY_LOADED,
+    UNKNOWN_SKILL_PREFIX,
+};
+use crate::diagnostic::Diagnostic;
+use crate::discover::{FileRequest, FilesRequest, SkillFiles, SkillMeta, SkillRegistry};
+use crate::text::escape_html;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[cfg(feature = "tsify")]
+use tsify::Tsify;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase", default)]
+/// How the skill tool is named, described and bounded.
+pub struct ToolOptions {
+    /// The tool's name (default `view_skill`; the client guide uses `activate_skill`).
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub tool_name: String,
+    /// Put the catalog in the tool's description (for hosts that do not put it in the prompt).
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub embed_catalog: bool,
+    /// Keep the frontmatter in the returned instructions.
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub keep_frontmatter: bool,
+    /// Files listed in `<skill_resources>` at most (default 50).
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub max_resources: u32,
+    /// Largest file a `path` call returns, in bytes (default 256 KiB).
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub max_file_bytes: u32,
+    /// How to show a scope's skill directories to the model: a path the scope's keys are relative
+    /// to (e.g. the project's absolute path). Without one, `scope:key` is shown.
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub scope_paths: BTreeMap<String, String>,
+}
+
+impl Default for ToolOptions {
+    fn default() -> Self {
+        ToolOptions {
+            tool_name: DEFAULT_TOOL_NAME.into(),
+            embed_catalog: false,
+            keep_frontmatter: false,
+            max_resources: 50,
+            max_file_bytes: 256 * 1024,
+            scope_paths: BTreeMap::new(),
+        }
+    }
+}
+
+/// The tool as a model API sees it: name, description, JSON schema of the input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ToolDefinition {
+    /// The tool's name.
+    pub name: String,
+    /// The tool's description (with the catalog when it is embedded).
+    pub description: String,
+    #[cfg_attr(feature = "tsify", tsify(type = "Record<string, unknown>"))]
+    /// The JSON schema of [`ToolInput`], the visible skills as the enum of `name`.
+    pub input_schema: serde_json::Value,
+}
+
+/// What the model passes.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase", default)]
+pub struct ToolInput {
+    /// The skill to load.
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// A file of the skill, relative to its directory; absent for the instructions.
+    pub path: Option<String>,
+    /// Return the instructions again even when this session loaded them already.
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub force: bool,
+}
+
+/// What the UI stream shows instead of the full result: activations are reduced to a line,
+/// file reads are shown whole.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ClientOutput {
+    /// The skill's name.
+    pub skill_name: String,
+    #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
+    /// The file read, or null for the instructions.
+    pub path: Option<String>,
+    /// The line (or the file) to show.
+    pub content: String,
+}
+
+/// One call's result: the text for the model, and facts for the host.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResult {
+    /// What goes back to the model.
+    pub content: String,
+    /// The call loaded nothing (an unknown skill, a bad path, a failed read).
+    pub is_error: bool,
+    /// The skill asked for.
+    pub skill_name: String,
+    #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
+    /// The file asked for, or null for the instructions.
+    pub path: Option<String>,
+    /// Bytes of the file (or SKILL.md) behind the result.
+    pub size: u64,
+    /// The instructions were loaded earlier in this session; a short pointer was returned.
+    pub already_loaded: bool,
+    /// What a UI shows instead of `content`.
+    pub client: ClientOutput,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// Why the call loaded nothing, when it did not.
+    pub error: Option<Diagnostic>,
+}
+
+/// One activation, for the host's analytics.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Activation {
+    /// The skill's name.
+    pub name: String,
+    #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
+    /// The file read, or null for the instructions.
+    pub path: Option<String>,
+    /// When, in the host's clock (milliseconds since the epoch in JS).
+    pub at: f64,
+    /// Bytes read.
+    pub size: u64,
+    /// 1-based position among this session's activations.
+    pub index: u32,
+}
+
+/// What a conversation has loaded, so a repeated activation returns a pointer, not the body again.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SkillSession {
+    /// Every activation so far, in order.
+    pub activations: Vec<Activation>,
+}
+
+impl SkillSession {
+    /// Records an activation of `name` (a file read when `path` is given) at `at`.
+    pub fn record(&mut self, name: &str, path: Option<&str>, at: f64, size: u64) {
+        let index = self.activations.len() as u32 + 1;
+        self.activations.push(Activation { name: name.into(), path: path.map(str::to_string), at, size, index });
+    }
+    /// The earlier load of `name`'s instructions, if any.
+    pub fn loaded(&self, name: &str) -> Option<&Activation> {
+        self.activations.iter().find(|a| a.name == name && a.path.is_none())
+    }
+}
+
+/// The tool definition for the visible skills, or None when there are none (then there is no
+/// tool to offer).
+pub fn tool_definition(visible: &[String], catalog: Option<&str>, opts: &ToolOptions) -> Option<ToolDefinition> {
+    if visible.is_empty() {
+        return None;
+    }
+    let mut description =
+        "Load a skill: call with a skill's name to get its instructions (and the list of its files), \
+         or with a name and a path relative to the skill's directory to read one of its files."
+            .to_string();
+    if let Some(c) = catalog {
+        description.push_str("\n\n");
+        description.push_str(c);
+    }
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "name": { "type": "string", "enum": visible, "description": "The skill's name." },
+            "path": { "type": "string", "description": "A file of the skill, relative to its directory. Leave out to load the instructions." }
+        },
+        "required": ["name"],
+        "additionalProperties": false
+    });
+    Some(ToolDefinition { name: opts.tool_name.clone(), description, input_schema: schema })
+}
+
+fn error_result(input: &ToolInput, d: Diagnostic, content: String) -> ToolResult {
+    ToolResult {
+        client: ClientOutput { skill_name: input.name.clone(), path: input.path.clone(), content: content.clone() },
+        content,
+        is_error: true,
+        skill_name: input.name.clone(),
+        path: input.path.clone(),
+        error: Some(d),
+        ..ToolResult::default()
+    }
+}
+
+/// Where a skill's directory is, as the model should see it.
+pub fn display_directory(meta: &SkillMeta, opts: &ToolOptions) -> String {
+    match opts.scope_paths.get(&meta.scope) {
+        Some(base) if meta.directory.is_empty() => base.trim_end_matches('/').to_string(),
+        Some(base) => format!("{}/{}", base.trim_end_matches('/'), meta.directory),
+        None => format!("{}:{}", meta.scope, meta.directory),
+    }
+}
+
+/// The instructions wrapped for the model.
+pub fn wrap_activation(meta: &SkillMeta, body: &str, files: &SkillFiles, opts: &ToolOptions) -> String {
+    let listing_failed = files.error.is_some();
+    let (files, complete) = (&files.files, files.complete);
+    let mut out = open_tag(&meta.skill.name, None);
+    out.push('\n');
+    // The body is the author's Markdown, shown as written, except for the wrapper's markup.
+    out.push_str(&neutralize_markup(body));
+    out.push_str("\n\n");
+    out.push_str(&format!("Skill directory: {}\n", display_directory(meta, opts)));
+    out.push_str(&format!(
+        "Relative paths in this skill resolve against the skill directory; read a file with {} and its path.\n",
+        opts.tool_name
+    ));
+    if let Some(c) = &meta.skill.compatibility {
+        out.push_str(&format!("Compatibility: {}\n", c.split_whitespace().collect::<Vec<_>>().join(" ")));
+    }
+    let cap = opts.max_resources as usize;
+    if listing_failed {
+        out.push_str("(The skill's files could not be listed.)\n");
+    } else if !files.is_empty() {
+        out.push_str("<skill_resources>\n");
+        for f in files.iter().take(cap) {
+            out.push_str(&escape_html(f));
+            out.push('\n');
+        }
+        if files.len() > cap && complete {
+            out.push_str(&format!("({} more files not listed)\n", files.len() - cap));
+        } else if files.len() > cap || !complete {
+            out.push_str("(more files not listed)\n");
+        }
+        out.push_str("</skill_resources>\n");
+    }
+    out.push_str(CONTENT_CLOSE);
+    out
+}
+
+/// A short result for instructions this session already has.
+pub fn already_loaded(meta: &SkillMeta, earlier: &Activation, opts: &ToolOptions) -> String {
+    format!(
+        "{}The instructions of this skill were loaded earlier in this conversation (activation {}); follow them from there. Call {} with force: true to load them again.{CONTENT_CLOSE}",
+        open_tag(&meta.skill.name, Some(STATUS_ALREADY_LOADED)),
+        earlier.index,
+        opts.tool_name
+    )
+}
+
+/// Media types by extension, for what binary files are.
+fn media_type(path: &str) -> &'static str {
+    let ext = path.rsplit('.').next().unwrap_or("").to_ascii_lowercase();
+    match ext.as_str() {
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "svg" => "image/svg+xml",
+        "pdf" => "application/pdf",
+        "zip" => "application/zip",
+        "gz" | "tgz" => "application/gzip",
+        "wasm" => "application/wasm",
+        "ttf" | "otf" | "woff" | "woff2" => "font",
+        "xlsx" | "docx" | "pptx" => "application/vnd.openxmlformats-officedocument",
+        _ => "application/octet-stream",
+    }
+}
+
+/// Runs one call of the tool. `visible` is what the tool's enum offers (a hidden skill is
+/// refused like an unknown one); `now` is the host's clock for the session record.
+pub async fn execute(
+    registry: &SkillRegistry,
+    session: &mut SkillSession,
+    input: &ToolInput,
+    visible: &[String],
+    opts: &ToolOptions,
+    now: f64,
+) -> ToolResult {
+    let plan = plan(registry, session, input, visible, opts);
+    let result = run(plan, opts).await;
+    if !result.is_error && !result.already_loaded {
+        session.record(&result.skill_name, result.path.as_deref(), now, result.size);
+    }
+    result
+}
+
+/// A planned call: everything needed to finish it without the registry (so a JS host never holds
+/// the registry across an await).
+pub enum ToolPlan {
+    /// Answered without a read.
+    Done(ToolResult),
+    /// Load a skill's instructions and list its files.
+    Activate {
+        /// The skill.
+        meta: Box<SkillMeta>,
+        /// The read of its SKILL.md.
+        file: FileRequest,
+        /// The listing of its files, when resources are listed.
+        files: Option<FilesRequest>,
+        /// The call.
+        input: ToolInput,
+    },
+    /// Read one file of a skill.
+    Read {
+        /// The read.
+        file: FileRequest,
+        /// The call.
+        input: ToolInput,
+    },
+}
+
+/// Plans a call: answers it at once when no read is needed (unknown skill, bad input, already
+/// loaded), or names the reads that finish it ([`run`]).
+pub fn plan(
+    registry: &SkillRegistry,
+    session: &SkillSession,
+    input: &ToolInput,
+    visible: &[String],
+    opts: &ToolOptions,
+) -> ToolPlan {
+    let unknown = || {
+        let msg = unknown_message(&input.name, visible);
+        ToolPlan::Done(error_result(input, Diagnostic::error("skill-unknown", msg.clone()), msg))
+    };
+    if !visible.iter().any(|v| v == &input.name) {
+        return unknown();
+    }
+    let Some(meta) = registry.get(&input.name) else { return unknown() };
+    match input.path.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
+        None => {
+            if let (false, Some(earlier)) = (input.force, session.loaded(&input.name)) {
+                let content = already_loaded(&meta, earlier, opts);
+                return ToolPlan::Done(ToolResult {
+                    client: ClientOutput {
+                        skill_name: input.name.clone(),
+                        path: None,
+                        content: "Skill already loaded.".into(),
+                    },
+                    content,
+                    skill_name: input.name.clone(),
+                    already_loaded: true,
+                    ..ToolResult::default()
+                });
+            }
+            match registry.file_request(&input.name, None) {
+                Ok(file) => {
+                    let file = if opts.keep_frontmatter { file.keep_frontmatter() } else { file };
+                    let files = registry.files_request(&input.name);
+                    ToolPlan::Activate {
+                        meta: Box::new(meta),
+                        file,
+                        files,
+                        input: ToolInput { path: None, ..input.clone() },
+                    }
+                }
+                Err(r) => ToolPlan::Done(from_file_error(input, r.error, visible)),
+            }
+        }
+        Some(path) => match registry.file_request(&input.name, Some(path)) {
+            Ok(mut file) => {
+                file.max_bytes = Some(opts.max_file_bytes);
+                ToolPlan::Read { file, input: input.clone() }
+            }
+            Err(r) => ToolPlan::Done(from_file_error(input, r.error, visible)),
+        },
+    }
+}
+
+/// The answer to a call for a skill the tool does not offer: what exists instead.
+pub fn unknown_message(name: &str, visible: &[String]) -> String {
+    if visible.is_empty() {
+        format!("{UNKNOWN_SKILL_PREFIX} '{name}'; no skills are available.")
+    } else {
+        format!("{UNKNOWN_SKILL_PREFIX} '{name}'. The skills are: {}.", visible.join(", "))
+    }
+}
+
+/// The answer to input that is not `{ name, path? }`.
+pub fn invalid_input(problem: &str, visible: &[String]) -> ToolResult {
+    let content =
+        format!("{INVALID_INPUT_PREFIX} {{ name, path? }} ({problem}). The skills are: {}.", visible.join(", "));
+    let input = ToolInput::default();
+    error_result(&input, Diagnostic::error("tool-input-invalid", content.clone()), content)
+}
+
+fn from_file_error(input: &ToolInput, error: Option<Diagnostic>, visible: &[String]) -> ToolResult {
+    let d = error.unwrap_or_else(|| Diagnostic::error("tool-failed", "the call failed"));
+    let content = match d.code.as_str() {
+        "skill-unknown" => unknown_message(&input.name, visible),
+        _ => d.message.clone(),
+    };
+    error_result(input, d, content)
+}
+
+/// Finishes a planned call: does its reads and builds the result.
+pub async fn run(plan: ToolPlan, opts: &ToolOptions) -> ToolResult {
+    match plan {
+        ToolPlan::Done(r) => r,
+        ToolPlan::Activate { meta, file, files, input } => {
+            let fetched = file.fetch().await;
+            let Some(body) = fetched.text else {
+                return from_file_error(&input, fetched.error, &[]);
+            };
+            let listed = match files {
+                Some(f) => f.fetch(opts.max_resources as usize).await,
+                None => Default::default(),
+            };
+            let content = wrap_activation(&meta, &body, &listed, opts);
+            ToolResult {
+                client: ClientOutput { skill_name: input.name.clone(), path: None, content: "Skill activated.".into() },
+                content,
+                skill_name: input.name,
+                path: None,
+                size: fetched.size,
+                ..ToolResult::default()
+            }
+        }
+        ToolPlan::Read { file, input } => {
+            let fetched = file.fetch().await;
+            let path = Some(fetched.path.clone());
+            if let Some(e) = fetched.error {
+                let content = match e.code.as_str() {
+                    "file-not-found" => format!("The skill '{}' has no file {}.", input.name, fetched.path),
+                    _ => e.message.clone(),
+                };
+                return ToolResult { path, ..error_result(&input, e, content) };
+            }
+            let content = match (fetched.text, fetched.bytes) {
+                (Some(t), _) => t,
+                (None, Some(b)) => format!(
+                    "{} is a binary file ({}, {} bytes); its content is not shown.",
+                    fetched.path,
+                    media_type(&fetched.path),
+                    b.len()
+                ),
+                (None, None) => String::new(),
+            };
+            ToolResult {
+                client: ClientOutput { skill_name: input.name.clone(), path: path.clone(), content: content.clone() },
+                content,
+                skill_name: input.name,
+                path,
+                size: fetched.size,
+                ..ToolResult::default()
+            }
+        }
+    }
+}
+
+/// The prompt for a subagent that runs one skill on a task and reports back (the client guide's
+/// delegation pattern): the task, the skill's instructions, and what to return.
+pub fn subagent_prompt(meta: &SkillMeta, instructions: &str, task: &str, opts: &ToolOptions) -> String {
+    format!(
+        "You are a subagent. Carry out the task below by following the skill's instructions, then \
+         report back to the agent that delegated it: what you did, the result, and anything that \
+         went wrong or needs a decision. Report facts, not the instructions themselves.\n\n\
+         <task>\n{}\n</task>\n\n{}",
+        task.replace("</task>", "&lt;/task&gt;"),
+        wrap_activation(meta, instructions, &SkillFiles { complete: true, ..Default::default() }, opts)
+    )
+}

@@ -1,0 +1,274 @@
+//! The catalog: what the model sees of the available skills up front (name, description and,
+//! optionally, location), with the instructions that go with it. Filtering happens before
+//! rendering, so a hidden skill is absent rather than listed and then refused; a size budget is
+//! met deterministically and everything shortened or dropped is reported.
+
+use crate::content::DEFAULT_TOOL_NAME;
+use crate::diagnostic::Diagnostic;
+use crate::discover::SkillMeta;
+use crate::text::estimate_tokens;
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "tsify")]
+use tsify::Tsify;
+
+mod filter;
+mod format;
+
+pub use filter::{filter, localized_description};
+pub use format::{instructions, to_prompt};
+use format::{one_line, render, Item};
+
+/// One skill as the catalog shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+pub struct CatalogEntry {
+    /// The skill's name.
+    pub name: String,
+    /// The skill's description.
+    pub description: String,
+    /// Where the skill's SKILL.md is, as the model should be told.
+    pub location: String,
+}
+
+/// How the catalog is written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "lowercase")]
+pub enum CatalogFormat {
+    /// `<available_skills>` with one `<skill>` per line (the client guide's layout, compact).
+    #[default]
+    Xml,
+    /// The reference implementation's `to-prompt` layout: one tag or value per line.
+    Reference,
+    /// A JSON array of `{ name, description, location? }`.
+    Json,
+    /// A Markdown bullet list.
+    Markdown,
+}
+
+/// How the model loads a skill, which decides the instructions that go with the catalog.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "lowercase")]
+pub enum ActivationStyle {
+    /// The model calls the skill tool.
+    #[default]
+    Tool,
+    /// The model reads SKILL.md files itself (it has a file-reading tool).
+    Read,
+}
+
+/// The tiers models are ranked in when none are given, lowest first.
+pub const DEFAULT_TIERS: [&str; 4] = ["lite", "standard", "pro", "ultra"];
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase", default)]
+/// What the catalog shows, how it is written, and how big it may be.
+pub struct CatalogOptions {
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// How the catalog is written (default `xml`).
+    pub format: CatalogFormat,
+    /// Show each skill's location (leave it out when the skill tool returns the directory).
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub include_location: bool,
+    /// `zh`, `zh-CN` ...: `description_zh` is shown where a skill has it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub locale: Option<String>,
+    /// Names the host has switched off.
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub disabled: Vec<String>,
+    /// The tier of the model the catalog is for; skills whose `min_tier` is higher are hidden.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub model_tier: Option<String>,
+    /// Tier names, lowest first (default: lite, standard, pro, ultra).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub tiers: Option<Vec<String>>,
+    /// The host's version, checked against `compatibility` values that are version ranges.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub host_version: Option<String>,
+    /// The most characters the catalog may take.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub budget_chars: Option<u32>,
+    /// The most estimated tokens the catalog may take.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub budget_tokens: Option<u32>,
+    /// Names to keep when skills must be dropped, most important first; the others go first,
+    /// last name first.
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub priority: Vec<String>,
+    /// Descriptions are not cut below this many characters (default 60).
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub min_description_chars: u32,
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// How the model loads a skill, for the instructions (default: through the tool).
+    pub activation: ActivationStyle,
+    /// The skill tool's name, for the instructions (default `view_skill`).
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub tool_name: String,
+    /// Replaces the built-in instructions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub instructions: Option<String>,
+}
+
+impl Default for CatalogOptions {
+    fn default() -> Self {
+        CatalogOptions {
+            format: CatalogFormat::Xml,
+            include_location: true,
+            locale: None,
+            disabled: Vec::new(),
+            model_tier: None,
+            tiers: None,
+            host_version: None,
+            budget_chars: None,
+            budget_tokens: None,
+            priority: Vec::new(),
+            min_description_chars: 60,
+            activation: ActivationStyle::Tool,
+            tool_name: DEFAULT_TOOL_NAME.to_string(),
+            instructions: None,
+        }
+    }
+}
+
+/// A skill left out of the catalog, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct HiddenSkill {
+    /// The skill's name.
+    pub name: String,
+    /// `disabled`, `not-permitted`, `model-invocation-disabled`, `tier` or `compatibility`.
+    pub reason: String,
+    /// Why it was hidden, for people.
+    pub message: String,
+}
+
+/// A rendered catalog, or the reason there is none, and what was left out or cut to fit.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct CatalogResult {
+    /// The catalog; null when no skill is visible (then there is nothing to show the model,
+    /// no instructions and no tool).
+    #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
+    pub text: Option<String>,
+    /// The instructions that go with it; null when there is no catalog.
+    #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
+    pub instructions: Option<String>,
+    /// The skills in the catalog, in its order.
+    pub skills: Vec<String>,
+    /// Skills filtered out before rendering.
+    pub hidden: Vec<HiddenSkill>,
+    /// Skills whose description was cut to fit the budget.
+    pub shortened: Vec<String>,
+    /// Skills dropped to fit the budget.
+    pub dropped: Vec<String>,
+    /// Characters of `text`.
+    pub chars: u32,
+    /// Estimated tokens of `text`.
+    pub tokens: u32,
+    /// Findings about the catalog (a skill's tier or compatibility that cannot be read ...).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Renders the catalog of the skills `filter` lets through, within the budget.
+pub fn render_catalog(
+    metas: &[SkillMeta],
+    opts: &CatalogOptions,
+    permitted: &dyn Fn(&SkillMeta) -> bool,
+) -> CatalogResult {
+    let (shown, hidden, diagnostics) = filter(metas, opts, permitted);
+    let mut result = CatalogResult { hidden, diagnostics, ..CatalogResult::default() };
+    let mut items: Vec<Item> = shown
+        .iter()
+        .map(|m| Item {
+            name: &m.skill.name,
+            description: one_line(localized_description(m, opts.locale.as_deref())),
+            location: opts.include_location.then_some(m.location.as_str()),
+        })
+        .collect();
+    if items.is_empty() {
+        return result;
+    }
+    let fits = |text: &str| {
+        opts.budget_chars.is_none_or(|b| text.chars().count() as u32 <= b)
+            && opts.budget_tokens.is_none_or(|b| estimate_tokens(text) <= b)
+    };
+    let mut text = render(&items, opts.format);
+    if !fits(&text) {
+        // 1. Cut the longest descriptions: the largest cap that fits, not below the floor.
+        let floor = opts.min_description_chars.max(8) as usize;
+        let longest = items.iter().map(|i| i.description.chars().count()).max().unwrap_or(0);
+        let originals: Vec<String> = items.iter().map(|i| i.description.clone()).collect();
+        let apply = |items: &mut Vec<Item>, cap: usize| {
+            for (i, o) in items.iter_mut().zip(&originals) {
+                i.description = truncate(o, cap);
+            }
+        };
+        let (mut lo, mut hi) = (floor, longest.max(floor));
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            apply(&mut items, mid);
+            if fits(&render(&items, opts.format)) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        apply(&mut items, lo);
+        result.shortened = items
+            .iter()
+            .zip(&originals)
+            .filter(|(i, o)| &i.description != *o)
+            .map(|(i, _)| i.name.to_string())
+            .collect();
+        text = render(&items, opts.format);
+        // 2. Drop skills, least important first, until it fits.
+        let importance = |name: &str| opts.priority.iter().position(|p| p == name).unwrap_or(usize::MAX);
+        while !fits(&text) && !items.is_empty() {
+            let victim = (0..items.len()).max_by(|&a, &b| {
+                importance(items[a].name).cmp(&importance(items[b].name)).then(items[a].name.cmp(items[b].name))
+            });
+            let Some(v) = victim else { break };
+            result.dropped.push(items.remove(v).name.to_string());
+            text = render(&items, opts.format);
+        }
+        result.shortened.retain(|n| !result.dropped.contains(n));
+        if items.is_empty() {
+            result
+                .diagnostics
+                .push(Diagnostic::warning("catalog-budget", "no skill fits the budget; the catalog is empty"));
+            return result;
+        }
+    }
+    result.skills = items.iter().map(|i| i.name.to_string()).collect();
+    result.chars = text.chars().count() as u32;
+    result.tokens = estimate_tokens(&text);
+    result.instructions =
+        Some(opts.instructions.clone().unwrap_or_else(|| instructions(opts.activation, &opts.tool_name)));
+    result.text = Some(text);
+    result
+}
+
+/// Cuts `s` to at most `cap` characters at a word boundary where one is near, ending in `…`.
+fn truncate(s: &str, cap: usize) -> String {
+    if s.chars().count() <= cap {
+        return s.to_string();
+    }
+    let keep: String = s.chars().take(cap.saturating_sub(1)).collect();
+    let cut = match keep.rfind(' ') {
+        Some(i) if i * 4 >= keep.len() * 3 => &keep[..i],
+        _ => keep.as_str(),
+    };
+    format!("{}…", cut.trim_end())
+}

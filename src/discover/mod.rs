@@ -1,0 +1,11 @@
+//! Discovery: which skills each scope's store holds (scopes, roots, scan bounds, trust,
+//! precedence), and the [`SkillRegistry`] that keeps what was found: a cache per scope, cheap
+//! refreshes, snapshots a cold start can begin from, metadata and file reads.
+
+mod registry;
+mod scan;
+mod types;
+
+pub use registry::*;
+pub use scan::*;
+pub use types::*;

@@ -1,0 +1,440 @@
+//! The SkillRegistry: the skills of every scope, discovered once, cached per scope, refreshed
+//! cheaply, and serialisable to a snapshot a cold start can begin from without one store call.
+
+use super::scan::{self, Discovery, ScopeHandle, SkillRecord};
+use super::types::{DiscoverOptions, FileResult, RefreshReport, SkillMeta, SkillRef};
+use crate::diagnostic::Diagnostic;
+use crate::parse::{parse_skill, ParseOptions};
+use crate::store::keys;
+use crate::store::{self, CallStats, Storage, StorageStats};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// The snapshot format's name and version.
+pub const SNAPSHOT_FORMAT: &str = "skillwasm-registry/1";
+
+/// The skills of every scope: discovered once, cached, refreshed cheaply, serialisable to a
+/// snapshot.
+pub struct SkillRegistry {
+    scopes: Vec<ScopeHandle>,
+    options: DiscoverOptions,
+    records: Vec<SkillRecord>,
+    /// Skill name -> index of the record that wins it.
+    winners: BTreeMap<String, usize>,
+    /// Per record: the index of the record that hides it.
+    shadowed_by: Vec<Option<usize>>,
+    diagnostics: Vec<Diagnostic>,
+    stats: Rc<CallStats>,
+}
+
+/// A file read the registry has planned: everything needed to do it without the registry.
+pub struct FileRequest {
+    name: String,
+    path: String,
+    key: String,
+    storage: Rc<dyn Storage>,
+    stats: Rc<CallStats>,
+    /// Reading SKILL.md itself: the body is returned, frontmatter stripped.
+    instructions: Option<ParseOptions>,
+    /// Read at most this many bytes; a file longer than that is refused, not cut.
+    pub max_bytes: Option<u32>,
+}
+
+/// A listing of one skill's files the registry has planned.
+pub struct FilesRequest {
+    directory: String,
+    storage: Rc<dyn Storage>,
+    stats: Rc<CallStats>,
+    page_size: u32,
+}
+
+/// A skill's files, relative to its directory, SKILL.md left out.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SkillFiles {
+    /// The skill-relative paths, in lexicographic order.
+    pub files: Vec<String>,
+    /// False when the listing stopped before the end (there are more files than `files`).
+    pub complete: bool,
+    /// Why the listing failed, when it did.
+    pub error: Option<Diagnostic>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Snapshot {
+    format: String,
+    scopes: Vec<SnapshotScope>,
+    records: Vec<SkillRecord>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize, PartialEq)]
+struct SnapshotScope {
+    name: String,
+    roots: Vec<String>,
+    trusted: bool,
+}
+
+impl SkillRegistry {
+    /// Discovers the skills of `scopes` (in precedence order).
+    pub async fn discover(scopes: Vec<ScopeHandle>, options: DiscoverOptions) -> SkillRegistry {
+        let stats = Rc::new(CallStats::default());
+        let found = scan::discover(&scopes, &options, &[], &stats).await;
+        let mut r = SkillRegistry::empty(scopes, options, stats);
+        r.apply(found);
+        r
+    }
+
+    fn empty(scopes: Vec<ScopeHandle>, options: DiscoverOptions, stats: Rc<CallStats>) -> SkillRegistry {
+        SkillRegistry {
+            scopes,
+            options,
+            records: Vec::new(),
+            winners: BTreeMap::new(),
+            shadowed_by: Vec::new(),
+            diagnostics: Vec::new(),
+            stats,
+        }
+    }
+
+    /// Re-lists every scope and re-reads only the SKILL.md files whose size or etag changed.
+    pub async fn refresh(&mut self) -> RefreshReport {
+        let found = scan::discover(&self.scopes, &self.options, &self.records, &self.stats).await;
+        self.apply(found)
+    }
+
+    /// What `refresh` needs, for callers that cannot hold the registry across an await.
+    pub fn refresh_inputs(&self) -> (Vec<ScopeHandle>, DiscoverOptions, Vec<SkillRecord>, Rc<CallStats>) {
+        (self.scopes.clone(), self.options.clone(), self.records.clone(), self.stats.clone())
+    }
+
+    /// Replaces the registry's content with a discovery and says what changed.
+    pub fn apply(&mut self, found: Discovery) -> RefreshReport {
+        let old = std::mem::take(&mut self.records);
+        let key = |r: &SkillRecord| (r.scope.clone(), r.location.clone());
+        let name_of = |r: &SkillRecord| r.skill.as_ref().map(|s| s.name.clone()).unwrap_or_default();
+        let as_ref =
+            |r: &SkillRecord| SkillRef { name: name_of(r), scope: r.scope.clone(), location: r.location.clone() };
+        let mut report = RefreshReport::default();
+        for r in &found.records {
+            match old.iter().find(|o| key(o) == key(r)) {
+                None => report.added.push(as_ref(r)),
+                Some(o) if o.etag != r.etag || o.size != r.size || o.skill != r.skill => report.changed.push(as_ref(r)),
+                Some(_) => {}
+            }
+        }
+        for o in &old {
+            if !found.records.iter().any(|r| key(r) == key(o)) {
+                report.removed.push(as_ref(o));
+            }
+        }
+        self.records = found.records;
+        self.diagnostics = found.diagnostics;
+        self.resolve();
+        report
+    }
+
+    /// Decides which record wins each name, and reports the shadowed ones.
+    fn resolve(&mut self) {
+        self.winners.clear();
+        self.shadowed_by = vec![None; self.records.len()];
+        for i in scan::precedence(&self.scopes, &self.records) {
+            let Some(skill) = &self.records[i].skill else { continue };
+            match self.winners.get(&skill.name) {
+                None => {
+                    self.winners.insert(skill.name.clone(), i);
+                }
+                Some(&w) => {
+                    self.shadowed_by[i] = Some(w);
+                    let (a, b) = (&self.records[w], &self.records[i]);
+                    let mut d = Diagnostic::warning(
+                        "skill-shadowed",
+                        format!(
+                            "skill '{}' at {}:{} is shadowed by the one at {}:{}",
+                            skill.name, b.scope, b.location, a.scope, a.location
+                        ),
+                    );
+                    d.path = Some(format!("{}:{}", b.scope, b.location));
+                    self.diagnostics.push(d);
+                }
+            }
+        }
+    }
+
+    fn meta(&self, i: usize) -> Option<SkillMeta> {
+        let r = &self.records[i];
+        let skill = r.skill.clone()?;
+        Some(SkillMeta {
+            skill,
+            scope: r.scope.clone(),
+            location: r.location.clone(),
+            directory: r.directory.clone(),
+            diagnostics: r.diagnostics.clone(),
+            shadowed_by: self
+                .shadowed_by
+                .get(i)
+                .copied()
+                .flatten()
+                .map(|w| format!("{}:{}", self.records[w].scope, self.records[w].location)),
+        })
+    }
+
+    /// The visible skills (one per name, the winner), by name; only those of `scope` when given.
+    pub fn list_metas(&self, scope: Option<&str>) -> Vec<SkillMeta> {
+        self.winners
+            .values()
+            .filter(|&&i| scope.is_none_or(|s| self.records[i].scope == s))
+            .filter_map(|&i| self.meta(i))
+            .collect()
+    }
+
+    /// Every loaded skill of every scope, shadowed ones included (they carry `shadowedBy`), in
+    /// precedence order.
+    pub fn list_metas_across(&self) -> Vec<SkillMeta> {
+        scan::precedence(&self.scopes, &self.records).into_iter().filter_map(|i| self.meta(i)).collect()
+    }
+
+    /// The skill that wins `name`.
+    pub fn get(&self, name: &str) -> Option<SkillMeta> {
+        self.winners.get(name).and_then(|&i| self.meta(i))
+    }
+
+    /// The names of the visible skills.
+    pub fn names(&self) -> Vec<String> {
+        self.winners.keys().cloned().collect()
+    }
+
+    /// Everything found: scope-level findings, then each skill's diagnostics (with its location
+    /// as `path`), refused skills included.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        let mut out = self.diagnostics.clone();
+        for r in &self.records {
+            for d in &r.diagnostics {
+                let mut d = d.clone();
+                d.path = Some(format!("{}:{}", r.scope, r.location));
+                out.push(d);
+            }
+        }
+        out
+    }
+
+    /// The store calls made so far.
+    pub fn stats(&self) -> StorageStats {
+        StorageStats {
+            list_calls: self.stats.list_calls.get(),
+            read_calls: self.stats.read_calls.get(),
+            bytes_read: self.stats.bytes_read.get(),
+        }
+    }
+
+    /// Plans a read of `name`'s SKILL.md body (`rel_path` None) or of one of its files. Unknown
+    /// skills and paths that leave the skill directory are answered here, before any store call.
+    pub fn file_request(&self, name: &str, rel_path: Option<&str>) -> Result<FileRequest, Box<FileResult>> {
+        let refuse = |path: &str, d: Diagnostic| {
+            Box::new(FileResult {
+                name: name.to_string(),
+                path: path.to_string(),
+                error: Some(d),
+                ..FileResult::default()
+            })
+        };
+        let Some(&i) = self.winners.get(name) else {
+            let names = self.names().join(", ");
+            return Err(refuse(
+                rel_path.unwrap_or("SKILL.md"),
+                Diagnostic::error("skill-unknown", format!("no skill named '{name}'; the skills are: {names}")),
+            ));
+        };
+        let r = &self.records[i];
+        let Some(scope) = self.scopes.iter().find(|s| s.name == r.scope) else {
+            return Err(refuse(
+                "SKILL.md",
+                Diagnostic::error("scope-unknown", format!("scope '{}' is not configured", r.scope)),
+            ));
+        };
+        let (path, key, instructions) = match rel_path {
+            None => {
+                let dir_name = r.directory.rsplit('/').next().filter(|d| !d.is_empty()).map(str::to_string);
+                (
+                    "SKILL.md".to_string(),
+                    r.location.clone(),
+                    Some(ParseOptions { dir_name, mode: self.options.mode, ..ParseOptions::default() }),
+                )
+            }
+            Some(rel) => match keys::resolve_in_skill(&r.directory, rel) {
+                Ok(key) => (key[r.directory.len()..].trim_start_matches('/').to_string(), key, None),
+                Err(e) => return Err(refuse(rel, Diagnostic::error("path-invalid", e.0))),
+            },
+        };
+        Ok(FileRequest {
+            name: name.to_string(),
+            path,
+            key,
+            storage: scope.storage.clone(),
+            stats: self.stats.clone(),
+            instructions,
+            max_bytes: None,
+        })
+    }
+
+    /// Plans a listing of `name`'s files.
+    pub fn files_request(&self, name: &str) -> Option<FilesRequest> {
+        let r = &self.records[*self.winners.get(name)?];
+        let scope = self.scopes.iter().find(|s| s.name == r.scope)?;
+        Some(FilesRequest {
+            directory: r.directory.clone(),
+            storage: scope.storage.clone(),
+            stats: self.stats.clone(),
+            page_size: self.options.page_size.max(1),
+        })
+    }
+
+    /// Reads the SKILL.md body (frontmatter stripped) or a file of the skill.
+    pub async fn read_file(&self, name: &str, rel_path: Option<&str>) -> FileResult {
+        match self.file_request(name, rel_path) {
+            Ok(req) => req.fetch().await,
+            Err(refused) => *refused,
+        }
+    }
+
+    /// The registry as bytes: metadata, locations, diagnostics and the sizes and etags it was
+    /// built from. Storage handles are not in it; `from_snapshot` takes them again.
+    pub fn snapshot(&self) -> Vec<u8> {
+        let snap = Snapshot {
+            format: SNAPSHOT_FORMAT.to_string(),
+            scopes: self
+                .scopes
+                .iter()
+                .map(|s| SnapshotScope { name: s.name.clone(), roots: s.roots.clone(), trusted: s.trusted })
+                .collect(),
+            records: self.records.clone(),
+            diagnostics: self.diagnostics.clone(),
+        };
+        serde_json::to_vec(&snap).unwrap_or_default()
+    }
+
+    /// Starts from a snapshot with no store call. The scopes must be configured as they were when
+    /// it was taken (same names, roots and trust); `refresh` then finds what changed since.
+    pub fn from_snapshot(
+        bytes: &[u8],
+        scopes: Vec<ScopeHandle>,
+        options: DiscoverOptions,
+    ) -> Result<SkillRegistry, Diagnostic> {
+        let snap: Snapshot = serde_json::from_slice(bytes)
+            .map_err(|e| Diagnostic::error("snapshot-invalid", format!("the snapshot cannot be read: {e}")))?;
+        if snap.format != SNAPSHOT_FORMAT {
+            return Err(Diagnostic::error(
+                "snapshot-invalid",
+                format!("snapshot format {:?} is not {SNAPSHOT_FORMAT:?}", snap.format),
+            ));
+        }
+        let configured: Vec<SnapshotScope> = scopes
+            .iter()
+            .map(|s| SnapshotScope { name: s.name.clone(), roots: s.roots.clone(), trusted: s.trusted })
+            .collect();
+        if configured != snap.scopes {
+            return Err(Diagnostic::error(
+                "snapshot-mismatch",
+                "the snapshot was taken with other scopes, roots or trust than these; discover afresh",
+            ));
+        }
+        let mut r = SkillRegistry::empty(scopes, options, Rc::new(CallStats::default()));
+        r.records = snap.records;
+        r.diagnostics = snap.diagnostics;
+        r.diagnostics.retain(|d| d.code != "skill-shadowed");
+        r.resolve();
+        Ok(r)
+    }
+}
+
+impl FilesRequest {
+    /// Lists the skill directory (SKILL.md and files of skills nested inside left out), stopping
+    /// once more than max(4 × `cap`, 1000) keys are known (`complete` is then false).
+    pub async fn fetch(self, cap: usize) -> SkillFiles {
+        let prefix = if self.directory.is_empty() { String::new() } else { format!("{}/", self.directory) };
+        // Enough to count a normal skill's files exactly; a huge directory is cut short.
+        let limit = cap.saturating_mul(4).max(1000);
+        let mut stopped = false;
+        let listed = store::list_all(&*self.storage, &prefix, self.page_size, &self.stats, |e| {
+            stopped = e.len() > limit;
+            stopped
+        })
+        .await;
+        match listed {
+            Ok(page) => {
+                let rel: Vec<&str> = page.entries.iter().filter_map(|e| e.key.strip_prefix(&prefix)).collect();
+                let nested: Vec<String> =
+                    rel.iter().filter_map(|k| k.strip_suffix("/SKILL.md")).map(|d| format!("{d}/")).collect();
+                let files = rel
+                    .into_iter()
+                    .filter(|k| *k != "SKILL.md" && !nested.iter().any(|d| k.starts_with(d.as_str())))
+                    // Hidden files and the contents of skipped directories are not resources.
+                    .filter(|k| !k.split('/').any(scan::is_skipped_dir))
+                    .map(str::to_string)
+                    .collect();
+                SkillFiles { files, complete: !stopped, error: None }
+            }
+            Err(e) => SkillFiles {
+                files: Vec::new(),
+                complete: false,
+                error: Some(Diagnostic::error("storage-list-failed", format!("listing the skill's files failed: {e}"))),
+            },
+        }
+    }
+}
+
+impl FileRequest {
+    /// Reads the whole SKILL.md, frontmatter kept.
+    pub fn keep_frontmatter(mut self) -> Self {
+        self.instructions = None;
+        self
+    }
+
+    /// Does the read; never fails (a failure is the result's `error`).
+    pub async fn fetch(self) -> FileResult {
+        let mut out = FileResult { name: self.name, path: self.path, ..FileResult::default() };
+        let ask = self.max_bytes.map(|m| m.saturating_add(1));
+        match store::read_checked(&*self.storage, &self.key, ask, &self.stats).await {
+            Ok(Some(bytes)) if self.max_bytes.is_some_and(|m| bytes.len() > m as usize) => {
+                out.size = bytes.len() as u64;
+                out.error = Some(Diagnostic::error(
+                    "file-too-large",
+                    format!(
+                        "{} is larger than {} bytes, the most this returns",
+                        out.path,
+                        self.max_bytes.unwrap_or_default()
+                    ),
+                ));
+            }
+            Err(e) => {
+                out.error = Some(Diagnostic::error("storage-read-failed", format!("reading {} failed: {e}", out.path)))
+            }
+            Ok(None) => {
+                out.error = Some(Diagnostic::error("file-not-found", format!("the skill has no file {}", out.path)))
+            }
+            Ok(Some(bytes)) => {
+                out.size = bytes.len() as u64;
+                match self.instructions {
+                    Some(opts) => {
+                        let parsed = parse_skill(&bytes, &opts);
+                        match parsed.skill.and_then(|s| s.body) {
+                            Some(body) => out.text = Some(body),
+                            None => {
+                                out.error =
+                                    Some(parsed.diagnostics.into_iter().find(|d| d.is_error()).unwrap_or_else(|| {
+                                        Diagnostic::error("skill-unreadable", "the SKILL.md no longer parses")
+                                    }))
+                            }
+                        }
+                    }
+                    // Text is UTF-8 without NUL bytes (a NUL is the usual sign of a binary file).
+                    None if bytes.contains(&0) => out.bytes = Some(bytes),
+                    None => match String::from_utf8(bytes) {
+                        Ok(t) => out.text = Some(t),
+                        Err(e) => out.bytes = Some(e.into_bytes()),
+                    },
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,401 @@
+//! Discovery: which skills each scope's store holds, read with as few store calls as it allows.
+//!
+//! Per scope, in the order the host gives (earlier scopes take precedence):
+//! 1. List each root (`.agents/skills/`, `.<client>/skills/` by default) in pages. A skill is a
+//!    directory holding a file named exactly `SKILL.md` (optionally `skill.md`, with a warning).
+//!    `.git/`, `node_modules/` and other dot-directories are skipped; directories deeper than
+//!    `maxDepth` below the root are not searched, and a root stops being listed after
+//!    `maxDirectories` directories; both bounds are reported when hit.
+//! 2. An untrusted scope stops here: it is reported with the number of skills it holds, and none
+//!    of them is read.
+//! 3. Each SKILL.md is read with a prefix read (`prefixBytes`), `concurrency` reads in flight at
+//!    once; only a file whose frontmatter does not fit is read again in full. A file whose size and
+//!    etag match the previous discovery is not read at all (this is what `refresh` uses).
+//!
+//! Within a scope the order is fixed: roots in the order given, then shallower directories first,
+//! then keys in lexicographic order. The first skill of a name wins across all scopes; every other
+//! one is reported as shadowed, with both locations.
+
+use super::types::DiscoverOptions;
+use crate::diagnostic::Diagnostic;
+use crate::parse::{parse_skill, ParseOptions, Skill};
+use crate::store::{self, CallStats, ListEntry, Storage};
+use futures_util::stream::{self, StreamExt};
+use std::collections::{BTreeMap, HashSet};
+use std::rc::Rc;
+
+/// A scope as discovery sees it: a name, a store, the roots to search in it, and trust.
+#[derive(Clone)]
+pub struct ScopeHandle {
+    /// The scope's name (`project`, `user`, `org`, `builtin` or one the host names).
+    pub name: String,
+    /// The list prefixes searched for skills, in order.
+    pub roots: Vec<String>,
+    /// Whether the scope's files may be read.
+    pub trusted: bool,
+    /// The scope's store.
+    pub storage: Rc<dyn Storage>,
+}
+
+/// The default roots of a scope: `.agents/skills/` and, when the host names its client,
+/// `.<client>/skills/`.
+pub fn default_roots(client: Option<&str>) -> Vec<String> {
+    let mut roots = vec![".agents/skills/".to_string()];
+    if let Some(c) = client.map(str::trim).filter(|c| !c.is_empty() && *c != "agents") {
+        roots.push(format!(".{}/skills/", c.trim_start_matches('.')));
+    }
+    roots
+}
+
+/// Directories discovery does not enter, and whose files are not a skill's: `.git/`,
+/// `node_modules/` and every other dot-directory.
+pub fn is_skipped_dir(segment: &str) -> bool {
+    segment.starts_with('.') || segment == "node_modules"
+}
+
+/// A root as a list prefix: `""` or ending in `/`.
+pub fn normalize_root(root: &str) -> String {
+    let r = root.trim().trim_start_matches("./").trim_matches('/');
+    if r.is_empty() || r == "." {
+        String::new()
+    } else {
+        format!("{r}/")
+    }
+}
+
+/// One SKILL.md found, read or not, and what came of it. Kept in snapshots.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SkillRecord {
+    /// The scope it was found in.
+    pub scope: String,
+    /// Index of the root it was found under, in the scope's root list (for ordering).
+    pub root: usize,
+    /// The key of its directory.
+    pub directory: String,
+    /// The key of the SKILL.md.
+    pub location: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The listed size, when the store gave one.
+    pub size: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The listed etag, when the store gave one.
+    pub etag: Option<String>,
+    /// None when the skill was refused (the diagnostics say why).
+    pub skill: Option<Skill>,
+    /// What was found wrong with it.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl SkillRecord {
+    fn depth(&self) -> usize {
+        if self.directory.is_empty() {
+            0
+        } else {
+            self.directory.matches('/').count() + 1
+        }
+    }
+    /// Whether a fresh listing entry still describes what this record was built from.
+    fn unchanged(&self, size: Option<u64>, etag: Option<&str>) -> bool {
+        match (self.etag.as_deref(), etag) {
+            (Some(a), Some(b)) => a == b && (self.size.is_none() || size.is_none() || self.size == size),
+            (None, None) => self.size.is_some() && self.size == size,
+            _ => false,
+        }
+    }
+}
+
+/// What one discovery produced.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    /// Every SKILL.md found, in precedence order within each scope.
+    pub records: Vec<SkillRecord>,
+    /// Findings about scopes and roots rather than single skills.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+struct Candidate {
+    scope: usize,
+    root: usize,
+    directory: String,
+    location: String,
+    size: Option<u64>,
+    etag: Option<String>,
+    lowercase: bool,
+}
+
+/// Walks the listed keys of one root, keeping the skill directories and the scan bounds.
+struct RootScan<'a> {
+    root: &'a str,
+    opts: &'a DiscoverOptions,
+    seen_keys: usize,
+    dirs: HashSet<String>,
+    found: BTreeMap<String, (String, Option<u64>, Option<String>, bool)>,
+    too_deep: Vec<String>,
+    cap_hit: bool,
+}
+
+impl<'a> RootScan<'a> {
+    fn new(root: &'a str, opts: &'a DiscoverOptions) -> Self {
+        RootScan {
+            root,
+            opts,
+            seen_keys: 0,
+            dirs: HashSet::new(),
+            found: BTreeMap::new(),
+            too_deep: Vec::new(),
+            cap_hit: false,
+        }
+    }
+
+    /// Takes the entries not seen yet; true when the directory cap is hit (stop listing).
+    fn feed(&mut self, entries: &[ListEntry]) -> bool {
+        for e in &entries[self.seen_keys..] {
+            self.seen_keys += 1;
+            let Some(rel) = e.key.strip_prefix(self.root) else { continue };
+            let mut parts: Vec<&str> = rel.split('/').collect();
+            let file = parts.pop().unwrap_or_default();
+            if parts.iter().any(|p| is_skipped_dir(p)) {
+                continue;
+            }
+            // Count every directory on the way down, so the cap bounds the work done.
+            let mut path = String::new();
+            for p in &parts {
+                if !path.is_empty() {
+                    path.push('/');
+                }
+                path.push_str(p);
+                if !self.dirs.contains(&path) {
+                    if self.dirs.len() >= self.opts.max_directories as usize {
+                        self.cap_hit = true;
+                        return true;
+                    }
+                    self.dirs.insert(path.clone());
+                }
+            }
+            let lowercase = match file {
+                "SKILL.md" => false,
+                "skill.md" if self.opts.accept_lowercase_skill_md => true,
+                _ => continue,
+            };
+            let directory = format!("{}{}", self.root, parts.join("/")).trim_end_matches('/').to_string();
+            if parts.len() > self.opts.max_depth as usize {
+                self.too_deep.push(e.key.clone());
+                continue;
+            }
+            let replace = match self.found.get(&directory) {
+                None => true,
+                Some(existing) => existing.3 && !lowercase, // SKILL.md beats skill.md
+            };
+            if replace {
+                self.found.insert(directory, (e.key.clone(), e.size, e.etag.clone(), lowercase));
+            }
+        }
+        false
+    }
+}
+
+/// Discovers the skills of every scope. `previous` records whose file is unchanged are reused
+/// without a read.
+pub async fn discover(
+    scopes: &[ScopeHandle],
+    opts: &DiscoverOptions,
+    previous: &[SkillRecord],
+    stats: &CallStats,
+) -> Discovery {
+    let mut out = Discovery::default();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    for (si, scope) in scopes.iter().enumerate() {
+        let mut scope_found = 0usize;
+        for (ri, root) in scope.roots.iter().enumerate() {
+            let mut scan = RootScan::new(root, opts);
+            let listed =
+                store::list_all(&*scope.storage, root, opts.page_size.max(1), stats, |entries| scan.feed(entries))
+                    .await;
+            let page = match listed {
+                Ok(p) => p,
+                Err(e) => {
+                    out.diagnostics.push(scope_diag(
+                        Diagnostic::error(
+                            "storage-list-failed",
+                            format!("listing {root:?} in scope '{}' failed: {e}", scope.name),
+                        ),
+                        &scope.name,
+                        root,
+                    ));
+                    continue;
+                }
+            };
+            for (key, message) in page.warnings {
+                out.diagnostics.push(scope_diag(
+                    Diagnostic::warning("storage-skipped", format!("{key}: {message}")),
+                    &scope.name,
+                    &key,
+                ));
+            }
+            if scan.cap_hit {
+                out.diagnostics.push(scope_diag(
+                    Diagnostic::warning(
+                        "scan-directory-cap",
+                        format!(
+                            "stopped scanning {root:?} in scope '{}' after {} directories; skills beyond them were not found",
+                            scope.name, opts.max_directories
+                        ),
+                    ),
+                    &scope.name,
+                    root,
+                ));
+            }
+            if let Some(first) = scan.too_deep.first() {
+                out.diagnostics.push(scope_diag(
+                    Diagnostic::warning(
+                        "scan-depth-limit",
+                        format!(
+                            "{} SKILL.md file(s) deeper than {} directories below {root:?} were not loaded (first: {first})",
+                            scan.too_deep.len(),
+                            opts.max_depth
+                        ),
+                    ),
+                    &scope.name,
+                    first,
+                ));
+            }
+            scope_found += scan.found.len();
+            if scope.trusted {
+                for (directory, (location, size, etag, lowercase)) in scan.found {
+                    candidates.push(Candidate { scope: si, root: ri, directory, location, size, etag, lowercase });
+                }
+            }
+        }
+        if !scope.trusted {
+            out.diagnostics.push(Diagnostic::info(
+                "scope-untrusted",
+                format!("scope '{}' is not trusted, so it was not read: it holds {scope_found} skill(s)", scope.name),
+            ));
+        }
+    }
+
+    // Reuse what has not changed; read the rest, a bounded number at a time.
+    let mut jobs = Vec::new();
+    let mut records: Vec<Option<SkillRecord>> = Vec::with_capacity(candidates.len());
+    for (i, c) in candidates.iter().enumerate() {
+        let scope = &scopes[c.scope].name;
+        match previous
+            .iter()
+            .find(|r| &r.scope == scope && r.location == c.location && r.unchanged(c.size, c.etag.as_deref()))
+        {
+            Some(r) => records.push(Some(SkillRecord { root: c.root, directory: c.directory.clone(), ..r.clone() })),
+            None => {
+                records.push(None);
+                jobs.push(i);
+            }
+        }
+    }
+    let loaded: Vec<(usize, SkillRecord)> = stream::iter(jobs)
+        .map(|i| {
+            let c = &candidates[i];
+            let scope = &scopes[c.scope];
+            async move { (i, load(scope, c, opts, stats).await) }
+        })
+        .buffer_unordered(opts.concurrency.max(1) as usize)
+        .collect()
+        .await;
+    for (i, r) in loaded {
+        records[i] = Some(r);
+    }
+    out.records = records.into_iter().flatten().collect();
+    mark_nested(&mut out.records);
+    out
+}
+
+fn scope_diag(mut d: Diagnostic, scope: &str, path: &str) -> Diagnostic {
+    d.path = Some(format!("{scope}:{path}"));
+    d
+}
+
+async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats: &CallStats) -> SkillRecord {
+    let mut record = SkillRecord {
+        scope: scope.name.clone(),
+        root: c.root,
+        directory: c.directory.clone(),
+        location: c.location.clone(),
+        size: c.size,
+        etag: c.etag.clone(),
+        skill: None,
+        diagnostics: Vec::new(),
+    };
+    if c.lowercase {
+        record.diagnostics.push(Diagnostic::warning(
+            "skill-md-lowercase",
+            "the file is named skill.md; the specification names it SKILL.md",
+        ));
+    }
+    let dir_name = c.directory.rsplit('/').next().filter(|d| !d.is_empty()).map(str::to_string);
+    let mut parse_opts = ParseOptions { dir_name, mode: opts.mode, include_body: Some(false), partial: false };
+    let prefix = opts.prefix_bytes.max(64);
+    let first = match store::read_checked(&*scope.storage, &c.location, Some(prefix), stats).await {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => {
+            record.diagnostics.push(Diagnostic::error("storage-missing", "the file was listed but is gone"));
+            return record;
+        }
+        Err(e) => {
+            record.diagnostics.push(Diagnostic::error("storage-read-failed", format!("reading the file failed: {e}")));
+            return record;
+        }
+    };
+    // A prefix read that came back full may have stopped short of the end.
+    parse_opts.partial = first.len() >= prefix as usize && c.size.is_none_or(|s| s > first.len() as u64);
+    let mut result = parse_skill(&first, &parse_opts);
+    if result.incomplete {
+        parse_opts.partial = false;
+        match store::read_checked(&*scope.storage, &c.location, None, stats).await {
+            Ok(Some(all)) => result = parse_skill(&all, &parse_opts),
+            Ok(None) => {
+                record.diagnostics.push(Diagnostic::error("storage-missing", "the file was listed but is gone"));
+                return record;
+            }
+            Err(e) => {
+                record
+                    .diagnostics
+                    .push(Diagnostic::error("storage-read-failed", format!("reading the whole file failed: {e}")));
+                return record;
+            }
+        }
+    }
+    record.skill = result.skill;
+    record.diagnostics.extend(result.diagnostics);
+    record
+}
+
+/// Skills inside another skill's directory are loaded as skills of their own, and said so.
+fn mark_nested(records: &mut [SkillRecord]) {
+    let dirs: Vec<(String, String)> = records.iter().map(|r| (r.scope.clone(), r.directory.clone())).collect();
+    for r in records.iter_mut() {
+        let outer = dirs.iter().filter(|(s, d)| {
+            s == &r.scope && d != &r.directory && (d.is_empty() || r.directory.starts_with(&format!("{d}/")))
+        });
+        if let Some((_, d)) = outer.max_by_key(|(_, d)| d.len()) {
+            r.diagnostics.push(Diagnostic::warning(
+                "skill-nested",
+                format!("this skill is inside the skill directory {d:?}; it is loaded as a skill of its own"),
+            ));
+        }
+    }
+}
+
+/// Orders records by precedence: scope order, then root order, then depth, then key.
+pub fn precedence(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Vec<usize> {
+    let scope_index = |name: &str| scopes.iter().position(|s| s.name == name).unwrap_or(usize::MAX);
+    let mut order: Vec<usize> = (0..records.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (ra, rb) = (&records[a], &records[b]);
+        (scope_index(&ra.scope), ra.root, ra.depth(), &ra.location).cmp(&(
+            scope_index(&rb.scope),
+            rb.root,
+            rb.depth(),
+            &rb.location,
+        ))
+    });
+    order
+}

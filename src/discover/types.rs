@@ -1,0 +1,138 @@
+//! What discovery and the registry hand out: skill metadata, file reads, refresh reports, options.
+
+use crate::diagnostic::Diagnostic;
+use crate::parse::{Mode, Skill};
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "tsify")]
+use tsify::Tsify;
+
+/// A skill as the registry knows it: its fields (no body), where it lives, what was found wrong
+/// with it, and whether a skill of higher precedence with the same name hides it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct SkillMeta {
+    #[serde(flatten)]
+    /// The skill's fields (without the body).
+    pub skill: Skill,
+    /// The scope it was found in (`project`, `user`, `org`, `builtin` or one the host named).
+    pub scope: String,
+    /// The key of its SKILL.md in the scope's store.
+    pub location: String,
+    /// The key of its directory (`""` for a skill at the store's root).
+    pub directory: String,
+    /// What was found wrong with it.
+    pub diagnostics: Vec<Diagnostic>,
+    /// `scope:location` of the skill that hides this one, when one does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub shadowed_by: Option<String>,
+}
+
+/// A file of a skill, as `readFile` returns it: text when it is UTF-8, bytes otherwise, or the
+/// reason there is none.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct FileResult {
+    /// The skill's name.
+    pub name: String,
+    /// The skill-relative path (`SKILL.md` for the instructions).
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// The contents, when they are UTF-8 (for SKILL.md, the body without the frontmatter).
+    pub text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "serde_bytes")]
+    #[cfg_attr(feature = "tsify", tsify(optional, type = "Uint8Array"))]
+    /// The contents, when they are not UTF-8.
+    pub bytes: Option<Vec<u8>>,
+    /// Size in bytes of what was read.
+    pub size: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// Why there are no contents, when there are none.
+    pub error: Option<Diagnostic>,
+}
+
+/// One skill named in a refresh report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct SkillRef {
+    /// The skill's name.
+    pub name: String,
+    /// The scope it is in.
+    pub scope: String,
+    /// The key of its SKILL.md.
+    pub location: String,
+}
+
+/// What `refresh()` found changed since the last discovery (or the snapshot it started from).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct RefreshReport {
+    /// Skills that were not there before.
+    pub added: Vec<SkillRef>,
+    /// Skills whose SKILL.md changed.
+    pub changed: Vec<SkillRef>,
+    /// Skills that are gone.
+    pub removed: Vec<SkillRef>,
+}
+
+/// How discovery scans and reads. Every field has a default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase", default)]
+pub struct DiscoverOptions {
+    /// The host's client name: adds `.<client>/skills/` to the default roots.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub client: Option<String>,
+    /// Trust the project scope (it is not read otherwise).
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub trust_project: bool,
+    /// SKILL.md reads in flight at once (default 8).
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub concurrency: u32,
+    /// Bytes of each SKILL.md read first (default 4096); the rest only when the frontmatter is longer.
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub prefix_bytes: u32,
+    /// Directory levels below a root that are searched (default 6).
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub max_depth: u32,
+    /// Directories per root after which the scan stops (default 2000).
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub max_directories: u32,
+    /// Keys per list call (default 1000).
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub page_size: u32,
+    /// Accept `skill.md` (with a warning) where there is no `SKILL.md`.
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub accept_lowercase_skill_md: bool,
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// How SKILL.md files are parsed (default lenient).
+    pub mode: Mode,
+    /// Milliseconds a store call may take before it counts as failed (JS stores; default 10000).
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub timeout_ms: u32,
+}
+
+impl Default for DiscoverOptions {
+    fn default() -> Self {
+        DiscoverOptions {
+            client: None,
+            trust_project: false,
+            concurrency: 8,
+            prefix_bytes: 4096,
+            max_depth: 6,
+            max_directories: 2000,
+            page_size: 1000,
+            accept_lowercase_skill_md: false,
+            mode: Mode::Lenient,
+            timeout_ms: 10_000,
+        }
+    }
+}

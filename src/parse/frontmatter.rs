@@ -1,0 +1,106 @@
+//! Frontmatter text to top-level fields: the fast path for the common YAML subset, serde_yaml for
+//! the rest, and repair of sloppy YAML when serde_yaml refuses it.
+
+use super::node::{self, Node};
+use super::types::Mode;
+use super::{fast, repair};
+use crate::diagnostic::Diagnostic;
+
+/// Frontmatter larger than this is refused before any YAML parsing (real ones are under 4 KiB).
+pub const MAX_FRONTMATTER_BYTES: usize = 64 * 1024;
+
+/// The YAML cannot be parsed, even after repair.
+pub const CODE_YAML_INVALID: &str = "yaml-invalid";
+/// The frontmatter is not a mapping.
+pub const CODE_NOT_MAPPING: &str = "frontmatter-not-mapping";
+/// The frontmatter is larger than [`MAX_FRONTMATTER_BYTES`].
+pub const CODE_TOO_LARGE: &str = "frontmatter-too-large";
+
+/// One top-level frontmatter key, its value and the file line of the key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    /// The key.
+    pub key: String,
+    /// Its value.
+    pub value: Node,
+    /// The 1-based file line of the key, when it is known.
+    pub line: Option<u32>,
+}
+
+/// Parses frontmatter text whose first line is file line `first_line`. Returns the top-level
+/// fields in order and the repairs made, or the diagnostic that refuses the file.
+pub fn parse_frontmatter(src: &str, first_line: u32, mode: Mode) -> Result<(Vec<Field>, Vec<Diagnostic>), Diagnostic> {
+    if src.len() > MAX_FRONTMATTER_BYTES {
+        return Err(Diagnostic::error(
+            CODE_TOO_LARGE,
+            format!("the frontmatter is {} bytes; at most {} are read", src.len(), MAX_FRONTMATTER_BYTES),
+        )
+        .at_line(Some(first_line)));
+    }
+    if let Some(entries) = fast::parse(src) {
+        let fields = entries
+            .into_iter()
+            .map(|e| Field { key: e.key, value: e.value, line: Some(first_line + e.line as u32) })
+            .collect();
+        return Ok((fields, Vec::new()));
+    }
+    match serde_yaml::from_str::<serde_yaml::Value>(src) {
+        Ok(value) => Ok((fields_from_yaml(&value, src, first_line)?, Vec::new())),
+        Err(err) => {
+            let refused = yaml_error(src, first_line);
+            if mode == Mode::Strict || repair::is_resource_limit(&err) {
+                return Err(refused);
+            }
+            let Some(repaired) = repair::repair(src, first_line) else { return Err(refused) };
+            match serde_yaml::from_str::<serde_yaml::Value>(&repaired.text) {
+                Ok(value) => Ok((fields_from_yaml(&value, &repaired.text, first_line)?, repaired.notes)),
+                Err(_) => Err(refused),
+            }
+        }
+    }
+}
+
+/// The parser's error for `src`, with line numbers of the file: the text is parsed again behind
+/// as many empty lines as precede it, so the message and the diagnostic count lines alike.
+fn yaml_error(src: &str, first_line: u32) -> Diagnostic {
+    let padded = "\n".repeat(first_line.saturating_sub(1) as usize) + src;
+    match serde_yaml::from_str::<serde_yaml::Value>(&padded) {
+        Err(err) => {
+            let line = err.location().map(|l| l.line() as u32);
+            Diagnostic::error(CODE_YAML_INVALID, format!("Invalid YAML in frontmatter: {err}")).at_line(line)
+        }
+        Ok(_) => Diagnostic::error(CODE_YAML_INVALID, "Invalid YAML in frontmatter").at_line(Some(first_line)),
+    }
+}
+
+fn fields_from_yaml(value: &serde_yaml::Value, src: &str, first_line: u32) -> Result<Vec<Field>, Diagnostic> {
+    let raw = |path: &[&str]| node::raw_plain_value(src, path);
+    match value {
+        serde_yaml::Value::Null => Ok(Vec::new()),
+        serde_yaml::Value::Mapping(_) => match Node::from_yaml(value, &raw, &mut Vec::new()) {
+            Node::Map(entries) => Ok(entries
+                .into_iter()
+                .map(|(key, value)| {
+                    let line = key_line(src, &key).map(|i| first_line + i);
+                    Field { key, value, line }
+                })
+                .collect()),
+            _ => Err(not_mapping(first_line)),
+        },
+        _ => Err(not_mapping(first_line)),
+    }
+}
+
+fn not_mapping(first_line: u32) -> Diagnostic {
+    Diagnostic::error(CODE_NOT_MAPPING, "SKILL.md frontmatter must be a YAML mapping").at_line(Some(first_line))
+}
+
+/// 0-based line of a top-level `key:` in `src`.
+fn key_line(src: &str, key: &str) -> Option<u32> {
+    src.split('\n')
+        .position(|l| {
+            let l = l.trim_start_matches(['"', '\'']);
+            l.strip_prefix(key).is_some_and(|r| r.trim_start_matches(['"', '\'']).starts_with(':'))
+        })
+        .map(|i| i as u32)
+}

@@ -1,0 +1,116 @@
+//! SKILL.md bytes to a typed [`Skill`] and diagnostics: the fences (BOM, CRLF, leading blank
+//! lines), the frontmatter's YAML (a fast path for the common subset, serde_yaml for the rest),
+//! repair of sloppy YAML, and the specification's rules, lenient and strict.
+
+pub mod fast;
+pub mod fence;
+mod frontmatter;
+pub mod node;
+pub mod repair;
+mod types;
+pub mod validate;
+
+pub use frontmatter::{
+    parse_frontmatter, Field, CODE_NOT_MAPPING, CODE_TOO_LARGE, CODE_YAML_INVALID, MAX_FRONTMATTER_BYTES,
+};
+pub use types::{Mode, ParseOptions, ParseResult, Skill};
+
+use fence::FenceError;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Parses and validates one SKILL.md. Never panics and never fails: a refused skill is
+/// `skill: None` with at least one error diagnostic.
+pub fn parse_skill(bytes: &[u8], opts: &ParseOptions) -> ParseResult {
+    let mut result = ParseResult::default();
+    let split = match fence::split(bytes, opts.partial) {
+        Ok(s) => s,
+        Err(FenceError::Incomplete) => {
+            result.incomplete = true;
+            return result;
+        }
+        Err(FenceError::Refused(d)) => {
+            result.diagnostics.push(d);
+            return result;
+        }
+    };
+    result.diagnostics.extend(split.diagnostics.iter().cloned());
+    let (fields, repairs) = match parse_frontmatter(split.frontmatter(), split.first_line, opts.mode) {
+        Ok(ok) => ok,
+        Err(d) => {
+            result.diagnostics.push(d);
+            return result;
+        }
+    };
+    result.diagnostics.extend(repairs);
+    let mut skill = validate::build_skill(&fields, opts.dir_name.as_deref(), opts.mode, &mut result.diagnostics);
+    if let Some(s) = skill.as_mut() {
+        s.body_line = Some(split.body_line());
+        // A prefix holds only part of the body: leave it out rather than hand back a fragment.
+        if opts.include_body() && !opts.partial {
+            match split.body() {
+                Ok(body) => s.body = Some(body),
+                Err(d) => {
+                    result.diagnostics.push(d);
+                    skill = None;
+                }
+            }
+        }
+    }
+    result.skill = skill;
+    result
+}
+
+/// The reference CLI's `read-properties` output: the spec fields, absent ones left out.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkillProperties {
+    /// The skill's name.
+    pub name: String,
+    /// The skill's description.
+    pub description: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The `license` field.
+    pub license: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The `compatibility` field.
+    pub compatibility: Option<String>,
+    #[serde(rename = "allowed-tools", skip_serializing_if = "Option::is_none")]
+    /// The `allowed-tools` field as written (a list joined by spaces).
+    pub allowed_tools: Option<String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    /// The `metadata` entries.
+    pub metadata: BTreeMap<String, String>,
+}
+
+/// Reads the properties as the reference's `read_properties` does: only a broken file or a missing
+/// or empty name or description fails (the name rules are `validate`'s business).
+pub fn read_properties(bytes: &[u8]) -> Result<SkillProperties, Vec<String>> {
+    let split = fence::split(bytes, false).map_err(|e| match e {
+        FenceError::Refused(d) => vec![d.message],
+        FenceError::Incomplete => vec![fence::MSG_UNCLOSED.to_string()],
+    })?;
+    let (fields, _) =
+        parse_frontmatter(split.frontmatter(), split.first_line, Mode::Strict).map_err(|d| vec![d.message])?;
+    let mut diags = Vec::new();
+    // Lenient: no rule beyond "name and description are there"; the skill carries the fields.
+    let skill = validate::build_skill(&fields, None, Mode::Lenient, &mut diags);
+    let raw_tools = fields.iter().find(|f| f.key == "allowed-tools").and_then(|f| match &f.value {
+        node::Node::Scalar { text, .. } => Some(text.clone()),
+        node::Node::Seq(items) => Some(items.iter().filter_map(|i| i.as_text()).collect::<Vec<_>>().join(" ")),
+        _ => None,
+    });
+    match skill {
+        Some(s) => Ok(SkillProperties {
+            name: s.name,
+            description: s.description,
+            license: s.license,
+            compatibility: s.compatibility,
+            allowed_tools: raw_tools,
+            metadata: s.metadata,
+        }),
+        None => Err(diags.into_iter().filter(|d| d.is_error()).map(|d| d.message).collect()),
+    }
+}
+
+#[cfg(test)]
+mod tests;

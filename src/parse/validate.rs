@@ -1,0 +1,533 @@
+//! The specification's rules, turned into diagnostics, and the typed [`Skill`] built from the
+//! frontmatter fields.
+//!
+//! One rule set serves both modes. Lenient (the default, as the client guide asks) loads the skill
+//! and warns; it refuses only a skill without a usable description (or without a name and a
+//! directory to take one from). Strict reports the specification's rules as errors, worded and
+//! ordered as the reference implementation (skills-ref) words and orders them.
+
+use super::node::{resolve_plain, Node, Resolved, Style};
+use super::{Field, Mode, Skill};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::text::nfkc;
+use std::collections::BTreeMap;
+
+/// Longest name the specification allows, in characters.
+pub const MAX_NAME_CHARS: usize = 64;
+/// Longest description the specification allows, in characters.
+pub const MAX_DESCRIPTION_CHARS: usize = 1024;
+/// Longest compatibility the specification allows, in characters.
+pub const MAX_COMPATIBILITY_CHARS: usize = 500;
+
+/// The fields the specification defines.
+pub const SPEC_FIELDS: [&str; 6] = ["allowed-tools", "compatibility", "description", "license", "metadata", "name"];
+/// Fields clients use beyond the specification that this library reads.
+pub const EXTENSION_FIELDS: [&str; 4] = ["argument-hint", "disable-model-invocation", "min_tier", "user-invocable"];
+
+/// Builds the skill from its frontmatter fields and checks it. Returns None (with at least one
+/// error diagnostic) when the skill is refused.
+pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: &mut Vec<Diagnostic>) -> Option<Skill> {
+    let errors_before = count_errors(diags);
+    let field = |k: &str| fields.iter().find(|f| f.key == k);
+    let rule = |code: &str, msg: String, line: Option<u32>| {
+        let sev = if mode == Mode::Strict { Severity::Error } else { Severity::Warning };
+        Diagnostic::new(sev, code, msg).at_line(line)
+    };
+    let mut skill = Skill { user_invocable: true, ..Skill::default() };
+
+    // Fields nobody defined.
+    if mode == Mode::Strict {
+        let mut unexpected: Vec<&str> =
+            fields.iter().map(|f| f.key.as_str()).filter(|k| !SPEC_FIELDS.contains(k)).collect();
+        unexpected.sort_unstable();
+        if !unexpected.is_empty() {
+            let allowed: Vec<String> = SPEC_FIELDS.iter().map(|f| format!("'{f}'")).collect();
+            diags.push(
+                Diagnostic::error(
+                    "unexpected-fields",
+                    format!(
+                        "Unexpected fields in frontmatter: {}. Only [{}] are allowed.",
+                        unexpected.join(", "),
+                        allowed.join(", ")
+                    ),
+                )
+                .at_line(fields.iter().find(|f| !SPEC_FIELDS.contains(&f.key.as_str())).and_then(|f| f.line)),
+            );
+        }
+    }
+
+    // name
+    match field("name") {
+        None => match (mode, dir_name) {
+            (Mode::Lenient, Some(dir)) => {
+                diags.push(Diagnostic::warning(
+                    "name-missing",
+                    format!("Missing required field in frontmatter: name; the directory name '{dir}' is used"),
+                ));
+                skill.name = dir.to_string();
+            }
+            _ => diags.push(Diagnostic::error("name-missing", "Missing required field in frontmatter: name")),
+        },
+        Some(f) => match text_value(&f.value).map(str::trim).filter(|t| !t.is_empty()) {
+            None => {
+                let msg = "Field 'name' must be a non-empty string";
+                match (mode, dir_name) {
+                    (Mode::Lenient, Some(dir)) => {
+                        diags.push(
+                            Diagnostic::warning("name-invalid", format!("{msg}; the directory name '{dir}' is used"))
+                                .at_line(f.line),
+                        );
+                        skill.name = dir.to_string();
+                    }
+                    _ => diags.push(Diagnostic::error("name-invalid", msg).at_line(f.line)),
+                }
+            }
+            Some(name) => {
+                for (code, msg) in name_rules(name, dir_name) {
+                    diags.push(rule(code, msg, f.line));
+                }
+                skill.name = name.to_string();
+            }
+        },
+    }
+
+    // description
+    match field("description") {
+        None => {
+            diags.push(Diagnostic::error("description-missing", "Missing required field in frontmatter: description"))
+        }
+        Some(f) => match text_value(&f.value).map(str::trim).filter(|t| !t.is_empty()) {
+            None => diags.push(
+                Diagnostic::error("description-invalid", "Field 'description' must be a non-empty string")
+                    .at_line(f.line),
+            ),
+            Some(d) => {
+                let n = d.chars().count();
+                if n > MAX_DESCRIPTION_CHARS {
+                    diags.push(rule(
+                        "description-too-long",
+                        format!("Description exceeds {MAX_DESCRIPTION_CHARS} character limit ({n} chars)"),
+                        f.line,
+                    ));
+                }
+                skill.description = d.to_string();
+            }
+        },
+    }
+
+    // compatibility
+    if let Some(f) = field("compatibility") {
+        match text_value(&f.value) {
+            Some(c) => {
+                let n = c.chars().count();
+                if n > MAX_COMPATIBILITY_CHARS {
+                    diags.push(rule(
+                        "compatibility-too-long",
+                        format!("Compatibility exceeds {MAX_COMPATIBILITY_CHARS} character limit ({n} chars)"),
+                        f.line,
+                    ));
+                }
+                skill.compatibility = Some(c.to_string());
+            }
+            None if f.value.is_null() => {}
+            None => diags.push(rule("compatibility-invalid", "Field 'compatibility' must be a string".into(), f.line)),
+        }
+    }
+
+    for f in fields {
+        let lenient_warning = |code: &str, msg: String| Diagnostic::warning(code, msg).at_line(f.line);
+        match f.key.as_str() {
+            "name" | "description" | "compatibility" => {}
+            "license" => match text_value(&f.value) {
+                Some(t) => skill.license = Some(t.to_string()),
+                None if f.value.is_null() => {}
+                None => diags.push(lenient_warning(
+                    "field-not-string",
+                    format!("'license' is a {}; it was ignored", f.value.kind()),
+                )),
+            },
+            "metadata" => read_metadata(f, &mut skill, diags),
+            "allowed-tools" => match &f.value {
+                Node::Scalar { text, .. } => skill.allowed_tools = split_tools(text),
+                Node::Seq(items) => {
+                    skill.allowed_tools = items
+                        .iter()
+                        .filter_map(|i| i.as_text().map(str::trim))
+                        .filter(|t| !t.is_empty())
+                        .map(str::to_string)
+                        .collect()
+                }
+                Node::Map(_) => diags.push(lenient_warning(
+                    "allowed-tools-invalid",
+                    "'allowed-tools' is a mapping; it was ignored".into(),
+                )),
+            },
+            "argument-hint" => match &f.value {
+                Node::Scalar { text, .. } => skill.argument_hint = Some(text.clone()),
+                Node::Seq(items) => {
+                    let parts: Vec<&str> = items.iter().filter_map(Node::as_text).collect();
+                    let hint = format!("[{}]", parts.join(", "));
+                    diags.push(lenient_warning(
+                        "field-not-string",
+                        format!("'argument-hint' was read as a YAML list; it is kept as the text {hint} (quote it to be sure)"),
+                    ));
+                    skill.argument_hint = Some(hint);
+                }
+                Node::Map(_) => diags
+                    .push(lenient_warning("field-not-string", "'argument-hint' is a mapping; it was ignored".into())),
+            },
+            "min_tier" => match text_value(&f.value) {
+                Some(t) => skill.min_tier = Some(t.trim().to_string()),
+                None => diags.push(lenient_warning(
+                    "field-not-string",
+                    format!("'min_tier' is a {}; it was ignored", f.value.kind()),
+                )),
+            },
+            "disable-model-invocation" => {
+                if let Some(b) = read_bool(f, diags) {
+                    skill.disable_model_invocation = b;
+                }
+            }
+            "user-invocable" => {
+                if let Some(b) = read_bool(f, diags) {
+                    skill.user_invocable = b;
+                }
+            }
+            key => {
+                if let Some(lang) = key.strip_prefix("description_").filter(|l| !l.is_empty()) {
+                    match text_value(&f.value).map(str::trim).filter(|t| !t.is_empty()) {
+                        Some(t) => {
+                            skill.localized_descriptions.insert(lang.to_string(), t.to_string());
+                        }
+                        None => diags.push(lenient_warning(
+                            "field-not-string",
+                            format!("'{key}' is not a non-empty string; it was ignored"),
+                        )),
+                    }
+                    continue;
+                }
+                if mode == Mode::Lenient {
+                    let hint = match key {
+                        "tools" => " (did you mean 'allowed-tools'?)",
+                        "desc" | "summary" => " (did you mean 'description'?)",
+                        _ => "",
+                    };
+                    diags.push(lenient_warning(
+                        "unknown-field",
+                        format!("unknown field '{key}'{hint}; kept in 'extra'"),
+                    ));
+                }
+                skill.extra.insert(key.to_string(), f.value.to_json());
+            }
+        }
+    }
+
+    (count_errors(diags) == errors_before).then_some(skill)
+}
+
+fn count_errors(diags: &[Diagnostic]) -> usize {
+    diags.iter().filter(|d| d.is_error()).count()
+}
+
+/// The text of a scalar that is not null; None for null, lists and maps.
+fn text_value(node: &Node) -> Option<&str> {
+    match node {
+        Node::Scalar { text, style } if *style != Style::Plain || resolve_plain(text) != Resolved::Null => Some(text),
+        _ => None,
+    }
+}
+
+/// The specification's name rules, in the reference's order and words.
+pub fn name_rules(name: &str, dir_name: Option<&str>) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    let name = nfkc(name.trim());
+    let n = name.chars().count();
+    if n > MAX_NAME_CHARS {
+        out.push((
+            "name-too-long",
+            format!("Skill name '{name}' exceeds {MAX_NAME_CHARS} character limit ({n} chars)"),
+        ));
+    }
+    let has_upper =
+        if name.is_ascii() { name.bytes().any(|b| b.is_ascii_uppercase()) } else { name != name.to_lowercase() };
+    if has_upper {
+        out.push(("name-not-lowercase", format!("Skill name '{name}' must be lowercase")));
+    }
+    if name.starts_with('-') || name.ends_with('-') {
+        out.push(("name-hyphen-edge", "Skill name cannot start or end with a hyphen".to_string()));
+    }
+    if name.contains("--") {
+        out.push(("name-consecutive-hyphens", "Skill name cannot contain consecutive hyphens".to_string()));
+    }
+    if !name.chars().all(|c| c.is_alphanumeric() || c == '-') {
+        out.push((
+            "name-invalid-chars",
+            format!("Skill name '{name}' contains invalid characters. Only letters, digits, and hyphens are allowed."),
+        ));
+    }
+    if let Some(dir) = dir_name {
+        if nfkc(dir) != name {
+            out.push(("name-dir-mismatch", format!("Directory name '{dir}' must match skill name '{name}'")));
+        }
+    }
+    out
+}
+
+/// `allowed-tools` as a list: space-separated per the specification, or comma-separated; a space
+/// inside parentheses (`Bash(git add:*)`) does not split.
+pub fn split_tools(text: &str) -> Vec<String> {
+    let commas = {
+        let mut depth = 0i32;
+        text.chars().any(|c| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                _ => {}
+            }
+            c == ',' && depth <= 0
+        })
+    };
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut depth = 0i32;
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = (depth - 1).max(0),
+            _ => {}
+        }
+        let splits = depth == 0 && if commas { c == ',' } else { c.is_whitespace() };
+        if splits {
+            if !cur.trim().is_empty() {
+                out.push(cur.trim().to_string());
+            }
+            cur.clear();
+        } else {
+            cur.push(c);
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+fn read_bool(f: &Field, diags: &mut Vec<Diagnostic>) -> Option<bool> {
+    if let Node::Scalar { text, style: Style::Plain } = &f.value {
+        if let Resolved::Bool(b) = resolve_plain(text) {
+            return Some(b);
+        }
+    }
+    let shown = f.value.as_text().map(|t| format!("'{t}'")).unwrap_or_else(|| format!("a {}", f.value.kind()));
+    diags.push(
+        Diagnostic::warning(
+            "field-not-boolean",
+            format!("'{}' should be true or false, not {shown}; it was ignored", f.key),
+        )
+        .at_line(f.line),
+    );
+    None
+}
+
+fn read_metadata(f: &Field, skill: &mut Skill, diags: &mut Vec<Diagnostic>) {
+    let entries = match &f.value {
+        Node::Map(entries) => entries,
+        v if v.is_null() => return,
+        v => {
+            diags.push(
+                Diagnostic::warning(
+                    "metadata-not-mapping",
+                    format!("'metadata' should be a mapping of strings, not a {}; it was ignored", v.kind()),
+                )
+                .at_line(f.line),
+            );
+            return;
+        }
+    };
+    let mut map = BTreeMap::new();
+    for (k, v) in entries {
+        let text = match v {
+            Node::Scalar { text, style } => {
+                if *style == Style::Plain && resolve_plain(text) != Resolved::String {
+                    diags.push(
+                        Diagnostic::warning(
+                            "metadata-not-string",
+                            format!(
+                                "metadata '{k}' is a YAML {} ({text}); it is kept as the text \"{text}\"",
+                                v.kind()
+                            ),
+                        )
+                        .at_line(f.line),
+                    );
+                }
+                text.clone()
+            }
+            structured => {
+                let json = structured.to_json();
+                diags.push(
+                    Diagnostic::info(
+                        "metadata-structured",
+                        format!(
+                            "metadata '{k}' is a {}; it is kept structured in metadataStructured and as JSON text",
+                            structured.kind()
+                        ),
+                    )
+                    .at_line(f.line),
+                );
+                let text = json.to_string();
+                skill.metadata_structured.insert(k.clone(), json);
+                text
+            }
+        };
+        map.insert(k.clone(), text);
+    }
+    skill.metadata = map;
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity;
+    use crate::parse::{Mode, ParseOptions, ParseResult};
+
+    fn run(src: &str, dir: Option<&str>, mode: Mode) -> ParseResult {
+        let opts = ParseOptions { dir_name: dir.map(str::to_string), mode, ..Default::default() };
+        crate::parse::parse_skill(src.as_bytes(), &opts)
+    }
+    fn errors(r: &ParseResult) -> Vec<&str> {
+        r.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| d.message.as_str()).collect()
+    }
+    fn warnings(r: &ParseResult) -> Vec<&str> {
+        r.diagnostics.iter().filter(|d| d.severity == Severity::Warning).map(|d| d.code.as_str()).collect()
+    }
+
+    const BAD_NAME: &str = "---\nname: My--Skill_\ndescription: d\nfoo: 1\nbar: 2\ncompatibility: COMPAT\n---\n";
+
+    #[test]
+    fn strict_reports_the_reference_messages_in_order() {
+        let src = BAD_NAME.replace("COMPAT", &"c".repeat(501));
+        let r = run(&src, Some("other"), Mode::Strict);
+        assert!(r.skill.is_none());
+        assert_eq!(
+            errors(&r),
+            [
+                "Unexpected fields in frontmatter: bar, foo. Only ['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name'] are allowed.",
+                "Skill name 'My--Skill_' must be lowercase",
+                "Skill name cannot contain consecutive hyphens",
+                "Skill name 'My--Skill_' contains invalid characters. Only letters, digits, and hyphens are allowed.",
+                "Directory name 'other' must match skill name 'My--Skill_'",
+                "Compatibility exceeds 500 character limit (501 chars)",
+            ]
+        );
+    }
+
+    #[test]
+    fn lenient_loads_the_same_skill_with_warnings() {
+        let src = BAD_NAME.replace("COMPAT", &"c".repeat(501));
+        let r = run(&src, Some("other"), Mode::Lenient);
+        let s = r.skill.as_ref().expect("lenient loads it");
+        assert_eq!(s.name, "My--Skill_");
+        assert_eq!(
+            warnings(&r),
+            [
+                "name-not-lowercase",
+                "name-consecutive-hyphens",
+                "name-invalid-chars",
+                "name-dir-mismatch",
+                "compatibility-too-long",
+                "unknown-field",
+                "unknown-field"
+            ]
+        );
+        assert!(errors(&r).is_empty());
+    }
+
+    #[test]
+    fn lenient_refuses_only_without_a_description() {
+        for src in
+            ["---\nname: a\n---\n", "---\nname: a\ndescription: '  '\n---\n", "---\nname: a\ndescription:\n---\n"]
+        {
+            let r = run(src, Some("a"), Mode::Lenient);
+            assert!(r.skill.is_none(), "{src}");
+            assert_eq!(errors(&r).len(), 1, "{src}");
+        }
+        // A missing name falls back to the directory name, with a warning.
+        let r = run("---\ndescription: d\n---\n", Some("dir-name"), Mode::Lenient);
+        assert_eq!(r.skill.as_ref().map(|s| s.name.as_str()), Some("dir-name"));
+        assert_eq!(warnings(&r), ["name-missing"]);
+        // Without a directory to take it from, it is refused.
+        assert!(run("---\ndescription: d\n---\n", None, Mode::Lenient).skill.is_none());
+    }
+
+    #[test]
+    fn long_fields_and_unicode_names() {
+        let long_name = "a".repeat(70);
+        let r = run(
+            &format!("---\nname: {long_name}\ndescription: {}\n---\n", "x".repeat(1100)),
+            Some(&long_name),
+            Mode::Strict,
+        );
+        assert_eq!(
+            errors(&r),
+            [
+                format!("Skill name '{long_name}' exceeds 64 character limit (70 chars)").as_str(),
+                "Description exceeds 1024 character limit (1100 chars)"
+            ]
+        );
+        // NFKC: a decomposed name matches a precomposed directory name.
+        assert!(
+            errors(&run("---\nname: cafe\u{301}\ndescription: d\n---\n", Some("caf\u{e9}"), Mode::Strict)).is_empty()
+        );
+        assert!(errors(&run("---\nname: мой-навык\ndescription: d\n---\n", Some("мой-навык"), Mode::Strict)).is_empty());
+        assert_eq!(
+            errors(&run("---\nname: НАВЫК\ndescription: d\n---\n", Some("НАВЫК"), Mode::Strict)),
+            ["Skill name 'НАВЫК' must be lowercase"]
+        );
+        assert_eq!(
+            errors(&run("---\nname: -a\ndescription: d\n---\n", None, Mode::Strict)),
+            ["Skill name cannot start or end with a hyphen"]
+        );
+    }
+
+    #[test]
+    fn strict_treats_extension_fields_as_unexpected_lenient_reads_them() {
+        let src = "---\nname: a\ndescription: d\nuser-invocable: false\n---\n";
+        assert_eq!(errors(&run(src, None, Mode::Strict)).len(), 1);
+        let r = run(src, None, Mode::Lenient);
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+        assert!(!r.skill.unwrap().user_invocable);
+    }
+
+    #[test]
+    fn wrong_types_are_warnings_in_lenient_mode() {
+        let r = run(
+            "---\nname: a\ndescription: d\nuser-invocable: maybe\nmetadata: [x]\ntools: Read\nlicense: [MIT]\n---\n",
+            None,
+            Mode::Lenient,
+        );
+        let s = r.skill.as_ref().unwrap();
+        assert!(s.user_invocable);
+        assert!(s.metadata.is_empty() && s.license.is_none());
+        assert_eq!(warnings(&r), ["field-not-boolean", "metadata-not-mapping", "unknown-field", "field-not-string"]);
+        assert!(r.diagnostics[2].message.contains("did you mean 'allowed-tools'"));
+        assert_eq!(r.diagnostics[0].line, Some(4));
+    }
+
+    #[test]
+    fn metadata_values_that_are_not_strings_warn_and_keep_their_text() {
+        let r = run("---\nname: a\ndescription: d\nmetadata:\n  version: 1.0\n  author: me\n---\n", None, Mode::Strict);
+        assert!(errors(&r).is_empty());
+        assert_eq!(r.skill.unwrap().metadata.get("version").map(String::as_str), Some("1.0"));
+        assert_eq!(
+            warnings(&run("---\nname: a\ndescription: d\nmetadata:\n  version: 1.0\n---\n", None, Mode::Lenient)),
+            ["metadata-not-string"]
+        );
+    }
+
+    #[test]
+    fn tools_split_on_spaces_or_commas_outside_parentheses() {
+        assert_eq!(super::split_tools("Bash(git add:*) Read"), ["Bash(git add:*)", "Read"]);
+        assert_eq!(super::split_tools(" Read,Write , Bash(a, b) "), ["Read", "Write", "Bash(a, b)"]);
+        assert_eq!(super::split_tools(""), Vec::<String>::new());
+        assert_eq!(super::split_tools("Bash(unclosed Read"), ["Bash(unclosed Read"]);
+    }
+}

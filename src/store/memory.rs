@@ -1,0 +1,82 @@
+//! An in-memory [`Storage`], for Rust hosts and tests.
+
+use super::{ListEntry, ListPage, LocalFuture, Storage, StorageError};
+use std::collections::BTreeMap;
+
+/// An in-memory store, for Rust hosts and tests. Etags are a hash of the content.
+#[derive(Debug, Default, Clone)]
+pub struct MemoryStorage {
+    files: std::rc::Rc<std::cell::RefCell<BTreeMap<String, Vec<u8>>>>,
+}
+
+impl MemoryStorage {
+    /// A store holding `files` (key, bytes).
+    pub fn new<K: Into<String>, V: Into<Vec<u8>>>(files: impl IntoIterator<Item = (K, V)>) -> Self {
+        let s = Self::default();
+        for (k, v) in files {
+            s.put(k, v);
+        }
+        s
+    }
+    /// Adds or replaces an object.
+    pub fn put(&self, key: impl Into<String>, bytes: impl Into<Vec<u8>>) {
+        self.files.borrow_mut().insert(key.into(), bytes.into());
+    }
+    /// Removes an object.
+    pub fn remove(&self, key: &str) {
+        self.files.borrow_mut().remove(key);
+    }
+}
+
+fn fnv1a(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in bytes {
+        h = (h ^ u64::from(*b)).wrapping_mul(0x100000001b3);
+    }
+    format!("{h:016x}")
+}
+
+impl Storage for MemoryStorage {
+    fn list<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+    ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
+        Box::pin(async move {
+            let files = self.files.borrow();
+            let start = match cursor {
+                Some(c) => std::ops::Bound::Excluded(c.to_string()),
+                None => std::ops::Bound::Included(prefix.to_string()),
+            };
+            let mut entries = Vec::new();
+            let mut more = false;
+            for (k, v) in files.range((start, std::ops::Bound::Unbounded)) {
+                if !k.starts_with(prefix) {
+                    break;
+                }
+                if entries.len() as u32 >= limit.max(1) {
+                    more = true;
+                    break;
+                }
+                entries.push(ListEntry { key: k.clone(), size: Some(v.len() as u64), etag: Some(fnv1a(v)) });
+            }
+            let cursor = if more { entries.last().map(|e| e.key.clone()) } else { None };
+            Ok(ListPage { entries, cursor, warnings: Vec::new() })
+        })
+    }
+
+    fn read<'a>(
+        &'a self,
+        key: &'a str,
+        max_bytes: Option<u32>,
+    ) -> LocalFuture<'a, Result<Option<Vec<u8>>, StorageError>> {
+        Box::pin(async move {
+            let files = self.files.borrow();
+            Ok(files.get(key).map(|v| match max_bytes {
+                Some(m) => v[..v.len().min(m as usize)].to_vec(),
+                None => v.clone(),
+            }))
+        })
+    }
+}

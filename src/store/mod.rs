@@ -1,0 +1,113 @@
+//! The storage port: what the core needs from a store, and nothing else. Shaped like an object
+//! store (R2, IndexedDB and HTTP are; a directory is easy to present so): list keys under a prefix
+//! in pages, read an object's bytes (optionally only the first bytes).
+//!
+//! What an implementation promises:
+//! - `list` returns every key under `prefix`, at any depth, in lexicographic order, in pages; a
+//!   page may hold fewer keys than `limit`; `cursor` is set exactly when more keys follow.
+//! - `read` returns the object's bytes, at most `max_bytes` of them from the start when asked, or
+//!   `None` when there is no such object.
+//! - Keys are relative and `/`-separated; the core checks every key and prefix
+//!   ([`keys`]) before it calls, and implementations check again.
+//! - Failures are `Err(StorageError)`; the core turns them into diagnostics on the skills they
+//!   touch and carries on.
+
+use serde::{Deserialize, Serialize};
+use std::cell::Cell;
+use std::future::Future;
+use std::pin::Pin;
+
+#[cfg(feature = "tsify")]
+use tsify::Tsify;
+
+pub mod keys;
+mod memory;
+mod paging;
+
+pub use memory::MemoryStorage;
+pub use paging::{list_all, read_checked, MAX_PAGES};
+
+/// A boxed future that need not be `Send` (wasm is single-threaded; JS promises are not `Send`).
+pub type LocalFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// One key of a listing, with what the store knows of the object.
+pub struct ListEntry {
+    /// The object's key.
+    pub key: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Its size in bytes, when the store knows it.
+    pub size: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Its etag (any string that changes when the content does), when the store has one.
+    pub etag: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// One page of a listing.
+pub struct ListPage {
+    /// The keys of this page, in lexicographic order.
+    pub entries: Vec<ListEntry>,
+    /// Where the next page starts; set exactly when more keys follow.
+    pub cursor: Option<String>,
+    /// What the store skipped and why (a symlink loop, an unreadable directory ...).
+    pub warnings: Vec<(String, String)>,
+}
+
+/// A store call that failed: threw, rejected, answered with the wrong type, or timed out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StorageError(pub String);
+
+impl std::fmt::Display for StorageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A store: list keys under a prefix in pages, read an object (see the module docs).
+pub trait Storage {
+    /// Keys under `prefix`, at any depth, from `cursor` on, at most `limit` of them.
+    fn list<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+    ) -> LocalFuture<'a, Result<ListPage, StorageError>>;
+    /// The bytes of `key` (at most `max_bytes` of them from the start), or `None` when there is no
+    /// such object.
+    fn read<'a>(
+        &'a self,
+        key: &'a str,
+        max_bytes: Option<u32>,
+    ) -> LocalFuture<'a, Result<Option<Vec<u8>>, StorageError>>;
+}
+
+/// Calls made to the stores, for hosts that watch their costs (and for tests that bound them).
+#[derive(Debug, Default)]
+pub struct CallStats {
+    /// List calls.
+    pub list_calls: Cell<u64>,
+    /// Read calls.
+    pub read_calls: Cell<u64>,
+    /// Bytes read.
+    pub bytes_read: Cell<u64>,
+}
+
+impl CallStats {
+    pub(crate) fn bump(c: &Cell<u64>, n: u64) {
+        c.set(c.get() + n);
+    }
+}
+
+/// Store calls made so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct StorageStats {
+    /// List calls.
+    pub list_calls: u64,
+    /// Read calls.
+    pub read_calls: u64,
+    /// Bytes read.
+    pub bytes_read: u64,
+}

@@ -1,0 +1,353 @@
+//! Text helpers shared by every stage: escaping per output format, the token estimate used by
+//! every budget, code regions of Markdown, and NFKC normalisation.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// Characters counted for a token estimate: ASCII and other. Counts add up (`+`), so a text can
+/// be measured piece by piece and estimated once at the end.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TokenCount {
+    /// ASCII characters.
+    pub ascii: u64,
+    /// Characters of other scripts.
+    pub other: u64,
+}
+
+impl TokenCount {
+    /// The characters of `s`.
+    pub fn of(s: &str) -> Self {
+        s.chars().fold(TokenCount::default(), |n, c| {
+            if c.is_ascii() {
+                TokenCount { ascii: n.ascii + 1, ..n }
+            } else {
+                TokenCount { other: n.other + 1, ..n }
+            }
+        })
+    }
+
+    /// The estimate: about four characters of ASCII text per token, one per character of other
+    /// scripts (CJK text runs close to one token per character).
+    pub fn tokens(self) -> u64 {
+        self.ascii.div_ceil(4) + self.other
+    }
+}
+
+impl std::ops::Add for TokenCount {
+    type Output = TokenCount;
+
+    fn add(self, more: TokenCount) -> TokenCount {
+        TokenCount { ascii: self.ascii + more.ascii, other: self.other + more.other }
+    }
+}
+
+/// A rough token count of `s`, for budgets ([`TokenCount`]'s estimate, capped at `u32::MAX`).
+pub fn estimate_tokens(s: &str) -> u32 {
+    TokenCount::of(s).tokens().min(u32::MAX as u64) as u32
+}
+
+/// HTML/XML escaping of `&`, `<`, `>`, `"` and `'` (as the reference's `html.escape`), for the
+/// reference layout and attribute values.
+pub fn escape_html(s: &str) -> String {
+    escape(s, true)
+}
+
+/// Escaping for XML element text: `&`, `<` and `>` (quotes need none there, and each escaped
+/// quote would cost tokens).
+pub fn escape_xml_text(s: &str) -> String {
+    escape(s, false)
+}
+
+fn escape(s: &str, quotes: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' if quotes => out.push_str("&quot;"),
+            '\'' if quotes => out.push_str("&#x27;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Characters Markdown reads as syntax, escaped so a name stays literal text.
+pub fn escape_markdown(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Byte ranges `[start, end)` of `text` that are code: fenced code blocks (``` or ~~~, three or
+/// more, indented up to three spaces, with or without an info string; an unclosed fence runs to
+/// the end, as in CommonMark) and inline code spans (a run of N backticks closed by the next run
+/// of exactly N backticks within the same paragraph; a backslash before the opening run escapes
+/// its first backtick). Sorted and disjoint. Indented code blocks, and fences inside block quotes
+/// or list items, are not recognised.
+pub fn code_ranges(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let len = bytes.len();
+    let mut out = Vec::new();
+    let mut pos = 0usize;
+    // (fence char, fence length, start of the opening line)
+    let mut fence: Option<(u8, usize, usize)> = None;
+    let mut prose_start = 0usize;
+    while pos < len {
+        let line_end = bytes[pos..].iter().position(|&b| b == b'\n').map_or(len, |i| pos + i);
+        let next = if line_end < len { line_end + 1 } else { len };
+        let line = &bytes[pos..line_end];
+        match fence {
+            Some((ch, n, start)) => {
+                if is_closing_fence(line, ch, n) {
+                    out.push((start, next));
+                    fence = None;
+                    prose_start = next;
+                }
+            }
+            None => {
+                if let Some((ch, n)) = opening_fence(line) {
+                    inline_spans(bytes, prose_start, pos, &mut out);
+                    fence = Some((ch, n, pos));
+                } else if line.iter().all(|b| b.is_ascii_whitespace()) {
+                    inline_spans(bytes, prose_start, pos, &mut out);
+                    prose_start = next;
+                }
+            }
+        }
+        pos = next;
+    }
+    match fence {
+        Some((_, _, start)) => out.push((start, len)),
+        None => inline_spans(bytes, prose_start, len, &mut out),
+    }
+    out
+}
+
+fn fence_indent(line: &[u8]) -> Option<usize> {
+    let spaces = line.iter().take_while(|&&b| b == b' ').count();
+    (spaces <= 3).then_some(spaces)
+}
+
+fn opening_fence(line: &[u8]) -> Option<(u8, usize)> {
+    let i = fence_indent(line)?;
+    let ch = *line.get(i)?;
+    if ch != b'`' && ch != b'~' {
+        return None;
+    }
+    let n = line[i..].iter().take_while(|&&b| b == ch).count();
+    if n < 3 {
+        return None;
+    }
+    // A backtick fence's info string may not contain a backtick (that is an inline span).
+    if ch == b'`' && line[i + n..].contains(&b'`') {
+        return None;
+    }
+    Some((ch, n))
+}
+
+fn is_closing_fence(line: &[u8], ch: u8, n: usize) -> bool {
+    let Some(i) = fence_indent(line) else { return false };
+    let run = line[i..].iter().take_while(|&&b| b == ch).count();
+    run >= n && line[i + run..].iter().all(|b| b.is_ascii_whitespace())
+}
+
+/// Inline code spans within `[a, b)`, appended to `out` in order.
+fn inline_spans(bytes: &[u8], a: usize, b: usize, out: &mut Vec<(usize, usize)>) {
+    if a >= b {
+        return;
+    }
+    // Backtick runs: (start, length, first backtick escaped by a backslash).
+    let mut runs: Vec<(usize, usize, bool)> = Vec::new();
+    let mut i = a;
+    while i < b {
+        if bytes[i] == b'`' {
+            let start = i;
+            while i < b && bytes[i] == b'`' {
+                i += 1;
+            }
+            let slashes = bytes[a..start].iter().rev().take_while(|&&c| c == b'\\').count();
+            runs.push((start, i - start, slashes % 2 == 1));
+        } else {
+            i += 1;
+        }
+    }
+    if runs.len() < 2 {
+        return;
+    }
+    // For each length, the indices of the runs of that length, and a cursor into them.
+    let mut by_len: HashMap<usize, (Vec<usize>, usize)> = HashMap::new();
+    for (idx, r) in runs.iter().enumerate() {
+        by_len.entry(r.1).or_default().0.push(idx);
+    }
+    let mut idx = 0usize;
+    while idx < runs.len() {
+        let (start, n, escaped) = runs[idx];
+        let (open_start, open_len) = if escaped { (start + 1, n - 1) } else { (start, n) };
+        if open_len == 0 {
+            idx += 1;
+            continue;
+        }
+        let close = by_len.get_mut(&open_len).and_then(|(list, cur)| {
+            while *cur < list.len() && list[*cur] <= idx {
+                *cur += 1;
+            }
+            list.get(*cur).copied()
+        });
+        match close {
+            Some(j) => {
+                let (cs, cl, _) = runs[j];
+                out.push((open_start, cs + cl));
+                idx = j + 1;
+            }
+            None => idx += 1,
+        }
+    }
+}
+
+/// Walks increasing byte positions and tells whether each is inside one of `ranges`.
+pub(crate) struct CodeCursor<'a> {
+    ranges: &'a [(usize, usize)],
+    i: usize,
+}
+
+impl<'a> CodeCursor<'a> {
+    pub(crate) fn new(ranges: &'a [(usize, usize)]) -> Self {
+        CodeCursor { ranges, i: 0 }
+    }
+    /// `pos` must not decrease between calls.
+    pub(crate) fn in_code(&mut self, pos: usize) -> bool {
+        while let Some(&(_, end)) = self.ranges.get(self.i) {
+            if end <= pos {
+                self.i += 1;
+            } else {
+                break;
+            }
+        }
+        matches!(self.ranges.get(self.i), Some(&(start, _)) if start <= pos)
+    }
+}
+
+/// Converts increasing byte offsets into UTF-16 code unit offsets.
+pub(crate) struct Utf16Cursor<'a> {
+    text: &'a str,
+    byte: usize,
+    units: usize,
+}
+
+impl<'a> Utf16Cursor<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        Utf16Cursor { text, byte: 0, units: 0 }
+    }
+    pub(crate) fn at(&mut self, byte: usize) -> usize {
+        if byte < self.byte {
+            // Not expected; recount from the start rather than fail.
+            self.byte = 0;
+            self.units = 0;
+        }
+        let end = byte.min(self.text.len());
+        if let Some(slice) = self.text.get(self.byte..end) {
+            self.units += slice.chars().map(char::len_utf16).sum::<usize>();
+            self.byte = end;
+        }
+        self.units
+    }
+}
+
+/// The NFKC normalisation a host installed with [`set_nfkc`].
+static NFKC: OnceLock<fn(&str) -> String> = OnceLock::new();
+
+/// Installs the NFKC normalisation [`nfkc`] uses instead of its built-in one. The wasm façade
+/// installs the host's `String.prototype.normalize` at start (every JS runtime has the Unicode
+/// tables, so the module does not carry them). The first installation wins; returns whether this
+/// one was taken.
+pub fn set_nfkc(normalize: fn(&str) -> String) -> bool {
+    NFKC.set(normalize).is_ok()
+}
+
+/// Unicode NFKC normalisation, as the reference applies it to names: the installed function
+/// ([`set_nfkc`]), else the unicode-normalization crate (the `nfkc-tables` feature, on by
+/// default), else the text unchanged.
+pub fn nfkc(s: &str) -> Cow<'_, str> {
+    if s.is_ascii() {
+        return Cow::Borrowed(s); // ASCII is NFKC-stable
+    }
+    match NFKC.get() {
+        Some(normalize) => Cow::Owned(normalize(s)),
+        None => builtin_nfkc(s),
+    }
+}
+
+#[cfg(feature = "nfkc-tables")]
+fn builtin_nfkc(s: &str) -> Cow<'_, str> {
+    use unicode_normalization::UnicodeNormalization;
+    Cow::Owned(s.nfkc().collect())
+}
+
+#[cfg(not(feature = "nfkc-tables"))]
+fn builtin_nfkc(s: &str) -> Cow<'_, str> {
+    Cow::Borrowed(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_ranges_fences_and_spans() {
+        let t = "a `b` c\n```js\nx\n```\nd ``e ` f`` g";
+        let r = code_ranges(t);
+        let parts: Vec<&str> = r.iter().map(|&(a, b)| &t[a..b]).collect();
+        assert_eq!(parts, vec!["`b`", "```js\nx\n```\n", "``e ` f``"]);
+    }
+
+    #[test]
+    fn code_ranges_tilde_indented_unclosed_and_longer_close() {
+        let t = "x\n   ~~~~ info\n~~~\nstill\n~~~~~\ny";
+        let r = code_ranges(t);
+        assert_eq!(r.len(), 1);
+        assert_eq!(&t[r[0].0..r[0].1], "   ~~~~ info\n~~~\nstill\n~~~~~\n");
+        let t = "x\n```\nnever closed $pdf";
+        let r = code_ranges(t);
+        assert_eq!(&t[r[0].0..r[0].1], "```\nnever closed $pdf");
+        // Four spaces: not a fence.
+        assert!(code_ranges("    ```\nx").is_empty());
+    }
+
+    #[test]
+    fn code_ranges_unmatched_and_escaped_backticks() {
+        assert!(code_ranges("a `b c").is_empty());
+        assert!(code_ranges("a ``b` c").is_empty());
+        // Escaped opening backtick: the span starts at the next one.
+        let t = r"\``x`";
+        let r = code_ranges(t);
+        assert_eq!(r.iter().map(|&(a, b)| &t[a..b]).collect::<Vec<_>>(), vec!["`x`"]);
+        // A blank line ends the paragraph: no span across it.
+        assert!(code_ranges("a `b\n\nc` d").is_empty());
+        assert_eq!(code_ranges("a `b\nc` d").len(), 1);
+    }
+
+    #[test]
+    fn code_ranges_many_backticks_is_linear() {
+        let t: String = (1..2000).map(|n| "`".repeat(n % 50 + 1) + " x ").collect();
+        let _ = code_ranges(&t);
+    }
+
+    #[test]
+    fn token_estimate() {
+        assert_eq!(estimate_tokens(""), 0);
+        assert_eq!(estimate_tokens("abcd"), 1);
+        assert_eq!(estimate_tokens("abcde"), 2);
+        assert_eq!(estimate_tokens("日本語"), 3);
+        let parts = TokenCount::of("ab") + TokenCount::of("cd日");
+        assert_eq!(parts, TokenCount::of("abcd日"));
+        assert_eq!(parts.tokens(), 2);
+    }
+}
