@@ -107,14 +107,51 @@ function isStale(obj) {
 }
 
 // The error a failed call throws: a trap is recorded and rethrown as it is; the glue's own
-// stale-object check becomes an InstanceResetError naming the class.
-function failure(error, self, args) {
+// stale-object check becomes an InstanceResetError naming the class, and its class check a
+// TypeError (like every other wrong argument).
+function failure(error, self, args, what) {
   if (noteTrap(error)) return error;
   if (error instanceof Error && /stale object from previous Wasm instance/.test(error.message)) {
     const stale = [self, ...args].find(isStale);
     return staleError(stale?.constructor?.name ?? "object");
   }
+  const expected = error instanceof Error && !(error instanceof TypeError) ? /^expected instance of (\w+)$/.exec(error.message) : null;
+  if (expected !== null) return new TypeError(`${what}: expected a ${expected[1]} (the ${paramName(expected[1])} argument)`);
   return error;
+}
+
+// SkillRegistry -> registry: the name the parameters of that class go by.
+function paramName(className) {
+  const bare = className.replace(/^Skill(?=[A-Z])/, "");
+  return bare.charAt(0).toLowerCase() + bare.slice(1);
+}
+
+// The members that return a promise: a wrong argument rejects it instead of throwing (callers
+// that only attach `.catch` see every failure).
+const ASYNC_MEMBERS = new Set([
+  "SkillRegistry.discover",
+  "SkillRegistry#readFile",
+  "SkillRegistry#refresh",
+  "SkillTool#execute",
+  "SkillTool#invoke",
+  "SkillTool#subagentPrompt",
+  "SkillTool#reattach",
+]);
+
+// Objects of the module's classes must be live: a freed one (or an object made from a prototype,
+// with no Rust value behind it) would hand wasm a null pointer, which the glue answers by throwing
+// through Rust frames. Checked here, before the call.
+function checkLive(classes, value, what, role) {
+  if (value === null || typeof value !== "object") return;
+  for (const C of classes) {
+    if (value instanceof C) {
+      const ptr = value.__wbg_ptr;
+      if (typeof ptr !== "number" || ptr === 0) {
+        throw new TypeError(`${what}: ${role} is a ${C.name} that was freed or never made by the package`);
+      }
+      return;
+    }
+  }
 }
 
 // The promise an async export returns, settled even when the instance dies under it.
@@ -222,30 +259,53 @@ export function guardModule(glue) {
     throw new Error("skillwasm: the wasm-bindgen output lacks __wbg_reset_state (build with --experimental-reset-state-function)");
   }
 
-  function guardFunction(fn) {
-    return function guarded(...args) {
-      if (lost !== null) replace(glue);
-      let result;
-      try {
-        result = fn.apply(this, args);
-      } catch (error) {
-        throw failure(error, this, args);
-      }
+  const classes = Object.values(glue).filter(isClass);
+
+  // Runs `call`; for an async member a synchronous failure becomes a rejection.
+  function run(what, call) {
+    if (!ASYNC_MEMBERS.has(what)) {
+      const result = call();
       return result instanceof Promise ? settle(result) : result;
+    }
+    let result;
+    try {
+      result = call();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return result instanceof Promise ? settle(result) : result;
+  }
+
+  function guardFunction(fn, what) {
+    return function guarded(...args) {
+      return run(what, () => {
+        if (lost !== null) replace(glue);
+        args.forEach((a, i) => checkLive(classes, a, what, `argument ${i + 1}`));
+        try {
+          return fn.apply(this, args);
+        } catch (error) {
+          throw failure(error, this, args, what);
+        }
+      });
     };
   }
 
-  function guardMethod(fn, className) {
+  function guardMethod(fn, C, key) {
+    const className = C.name;
+    const what = `${className}#${String(key)}`;
     return function guardedMethod(...args) {
-      if (lost !== null) replace(glue);
-      if (isStale(this)) throw staleError(className);
-      let result;
-      try {
-        result = fn.apply(this, args);
-      } catch (error) {
-        throw failure(error, this, args);
-      }
-      return result instanceof Promise ? settle(result) : result;
+      return run(what, () => {
+        if (lost !== null) replace(glue);
+        if (!(this instanceof C)) throw new TypeError(`${what}: this is not a ${className}`);
+        if (isStale(this)) throw staleError(className);
+        checkLive(classes, this, what, "this");
+        args.forEach((a, i) => checkLive(classes, a, what, `argument ${i + 1}`));
+        try {
+          return fn.apply(this, args);
+        } catch (error) {
+          throw failure(error, this, args, what);
+        }
+      });
     };
   }
 
@@ -254,9 +314,9 @@ export function guardModule(glue) {
     for (const key of Reflect.ownKeys(proto)) {
       if (key === "constructor" || key === "__destroy_into_raw" || key === "free" || key === Symbol.dispose) continue;
       const d = Object.getOwnPropertyDescriptor(proto, key);
-      if (typeof d.value === "function") d.value = guardMethod(d.value, C.name);
-      if (typeof d.get === "function") d.get = guardMethod(d.get, C.name);
-      if (typeof d.set === "function") d.set = guardMethod(d.set, C.name);
+      if (typeof d.value === "function") d.value = guardMethod(d.value, C, key);
+      if (typeof d.get === "function") d.get = guardMethod(d.get, C, key);
+      if (typeof d.set === "function") d.set = guardMethod(d.set, C, key);
       Object.defineProperty(proto, key, d);
     }
     // free() of an object whose instance is gone only detaches it: its memory went with the
@@ -264,10 +324,12 @@ export function guardModule(glue) {
     const generatedFree = proto.free;
     if (typeof generatedFree === "function") {
       const guardedFree = function free() {
+        if (!(this instanceof C)) throw new TypeError(`${C.name}#free: this is not a ${C.name}`);
         if (lost !== null || isStale(this)) {
           this.__destroy_into_raw();
           return;
         }
+        checkLive(classes, this, `${C.name}#free`, "this");
         return generatedFree.call(this);
       };
       proto.free = guardedFree;
@@ -277,18 +339,22 @@ export function guardModule(glue) {
       if (key === "prototype" || key === "length" || key === "name" || key === "__wrap") continue;
       const d = Object.getOwnPropertyDescriptor(C, key);
       if (typeof d.value !== "function") continue;
-      d.value = guardFunction(d.value);
+      d.value = guardFunction(d.value, `${C.name}.${String(key)}`);
       Object.defineProperty(C, key, d);
     }
+    // A class whose Rust side has no constructor is made only by the package (discover, ...).
+    const constructible = /^class\s[^{]*\{[\s\S]*?\bconstructor\s*\(/.test(Function.prototype.toString.call(C));
     // The constructor: the same class (instanceof, the glue's own checks and its __wrap keep
     // working), constructed after the instance is live.
     return new Proxy(C, {
       construct(target, args, newTarget) {
+        if (!constructible) throw new TypeError(`${C.name} has no public constructor: use its static methods`);
         if (lost !== null) replace(glue);
+        args.forEach((a, i) => checkLive(classes, a, `new ${C.name}`, `argument ${i + 1}`));
         try {
           return Reflect.construct(target, args, newTarget);
         } catch (error) {
-          throw failure(error, undefined, args);
+          throw failure(error, undefined, args, `new ${C.name}`);
         }
       },
     });
@@ -308,7 +374,7 @@ export function guardModule(glue) {
     } else if (isClass(value)) {
       out[name] = guardClass(value);
     } else if (typeof value === "function") {
-      out[name] = guardFunction(value);
+      out[name] = guardFunction(value, name);
     } else {
       out[name] = value;
     }

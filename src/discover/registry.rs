@@ -38,6 +38,10 @@ pub struct FileRequest {
     instructions: Option<ParseOptions>,
     /// Read at most this many bytes; a file longer than that is refused, not cut.
     pub max_bytes: Option<u32>,
+    /// The size cap (`maxObjectBytes`): no read asks for more, whatever `max_bytes` says.
+    cap: u32,
+    /// The size the listing gave, when it gave one (a file listed above the cap is not read).
+    listed_size: Option<u64>,
 }
 
 /// A listing of one skill's files the registry has planned.
@@ -273,6 +277,8 @@ impl SkillRegistry {
             stats: self.stats.clone(),
             instructions,
             max_bytes: None,
+            cap: self.options.max_object_bytes.max(1),
+            listed_size: if rel_path.is_none() { r.size } else { None },
         })
     }
 
@@ -392,17 +398,21 @@ impl FileRequest {
     /// Does the read; never fails (a failure is the result's `error`).
     pub async fn fetch(self) -> FileResult {
         let mut out = FileResult { name: self.name, path: self.path, ..FileResult::default() };
-        let ask = self.max_bytes.map(|m| m.saturating_add(1));
+        let most = self.max_bytes.map_or(self.cap, |m| m.min(self.cap));
+        if let Some(d) =
+            self.listed_size.and_then(|s| store::limits::check_size("file-too-large", &out.path, s, self.cap))
+        {
+            out.error = Some(d);
+            return out;
+        }
+        // One byte more than the most tells a file above it from one at it.
+        let ask = Some(most.saturating_add(1));
         match store::read_checked(&*self.storage, &self.key, ask, &self.stats).await {
-            Ok(Some(bytes)) if self.max_bytes.is_some_and(|m| bytes.len() > m as usize) => {
+            Ok(Some(bytes)) if bytes.len() > most as usize => {
                 out.size = bytes.len() as u64;
                 out.error = Some(Diagnostic::error(
                     "file-too-large",
-                    format!(
-                        "{} is larger than {} bytes, the most this returns",
-                        out.path,
-                        self.max_bytes.unwrap_or_default()
-                    ),
+                    format!("{} is larger than {most} bytes, the most this returns", out.path),
                 ));
             }
             Err(e) => {

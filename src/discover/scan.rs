@@ -19,7 +19,7 @@
 use super::types::DiscoverOptions;
 use crate::diagnostic::Diagnostic;
 use crate::parse::{parse_skill, ParseOptions, Skill};
-use crate::store::{self, CallStats, ListEntry, Storage};
+use crate::store::{self, limits, CallStats, ListEntry, Storage};
 use futures_util::stream::{self, StreamExt};
 use std::collections::{BTreeMap, HashSet};
 use std::rc::Rc;
@@ -331,8 +331,14 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
         ));
     }
     let dir_name = c.directory.rsplit('/').next().filter(|d| !d.is_empty()).map(str::to_string);
-    let mut parse_opts = ParseOptions { dir_name, mode: opts.mode, include_body: Some(false), partial: false };
-    let prefix = opts.prefix_bytes.max(64);
+    let parse_opts = ParseOptions { dir_name, mode: opts.mode, include_body: Some(false), partial: false };
+    let cap = opts.max_object_bytes.max(1);
+    // Refused from the listed size, before any read.
+    if let Some(d) = c.size.and_then(|s| limits::check_size("skill-too-large", "the SKILL.md", s, cap)) {
+        record.diagnostics.push(d);
+        return record;
+    }
+    let prefix = opts.prefix_bytes.clamp(64, cap);
     let first = match store::read_checked(&*scope.storage, &c.location, Some(prefix), stats).await {
         Ok(Some(bytes)) => bytes,
         Ok(None) => {
@@ -344,13 +350,17 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
             return record;
         }
     };
-    // A prefix read that came back full may have stopped short of the end.
-    parse_opts.partial = first.len() >= prefix as usize && c.size.is_none_or(|s| s > first.len() as u64);
-    let mut result = parse_skill(&first, &parse_opts);
-    if result.incomplete {
-        parse_opts.partial = false;
-        match store::read_checked(&*scope.storage, &c.location, None, stats).await {
-            Ok(Some(all)) => result = parse_skill(&all, &parse_opts),
+    let result = match limits::parse_prefix(&first, prefix, c.size, &parse_opts) {
+        Some(result) => result,
+        // One byte more than the cap tells a file above it from one at it.
+        None => match store::read_checked(&*scope.storage, &c.location, Some(cap.saturating_add(1)), stats).await {
+            Ok(Some(all)) => match limits::check_size("skill-too-large", "the SKILL.md", all.len() as u64, cap) {
+                Some(d) => {
+                    record.diagnostics.push(d);
+                    return record;
+                }
+                None => parse_skill(&all, &parse_opts),
+            },
             Ok(None) => {
                 record.diagnostics.push(Diagnostic::error("storage-missing", "the file was listed but is gone"));
                 return record;
@@ -361,8 +371,8 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
                     .push(Diagnostic::error("storage-read-failed", format!("reading the whole file failed: {e}")));
                 return record;
             }
-        }
-    }
+        },
+    };
     record.skill = result.skill;
     record.diagnostics.extend(result.diagnostics);
     record

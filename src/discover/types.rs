@@ -100,6 +100,10 @@ pub struct DiscoverOptions {
     /// Bytes of each SKILL.md read first (default 4096); the rest only when the frontmatter is longer.
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub prefix_bytes: u32,
+    /// Largest SKILL.md or resource read, in bytes (default 16 MiB). A file listed as larger is
+    /// refused before it is read; a read that brings more is refused too.
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub max_object_bytes: u32,
     /// Directory levels below a root that are searched (default 6).
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub max_depth: u32,
@@ -126,7 +130,8 @@ impl Default for DiscoverOptions {
             client: None,
             trust_project: false,
             concurrency: 8,
-            prefix_bytes: 4096,
+            prefix_bytes: crate::store::PREFIX_BYTES,
+            max_object_bytes: crate::store::DEFAULT_MAX_OBJECT_BYTES,
             max_depth: 6,
             max_directories: 2000,
             page_size: 1000,

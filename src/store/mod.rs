@@ -21,9 +21,11 @@ use std::pin::Pin;
 use tsify::Tsify;
 
 pub mod keys;
+pub mod limits;
 mod memory;
 mod paging;
 
+pub use limits::{DEFAULT_MAX_OBJECT_BYTES, PREFIX_BYTES};
 pub use memory::MemoryStorage;
 pub use paging::{list_all, read_checked, MAX_PAGES};
 

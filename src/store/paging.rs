@@ -1,15 +1,21 @@
 //! Listing in pages and checked reads: every key is checked before the store sees it, and a store
-//! that misbehaves (repeats a cursor, never ends, ignores `maxBytes`) is bounded here.
+//! that misbehaves (repeats a cursor, never ends, sends more than asked) is bounded here.
 
 use super::keys;
 use super::{CallStats, ListEntry, ListPage, Storage, StorageError};
+use std::collections::HashSet;
 
-/// Most pages a single listing may take, so a store that always answers with a cursor cannot
+/// Most pages a single listing may take, so a store that always answers with a new cursor cannot
 /// keep the core busy forever.
 pub const MAX_PAGES: usize = 100_000;
 
+/// Most keys a single listing may gather (a store that answers huge pages cannot fill memory).
+pub const MAX_LISTED_KEYS: usize = 2_000_000;
+
 /// Lists every key under `prefix`, page by page. `stop` is asked after each page and ends the
-/// listing early when it says so (a scan bound was hit).
+/// listing early when it says so (a scan bound was hit). A cursor the store gave before (at any
+/// earlier page, not only the last) ends the listing with an error: the store goes round in a
+/// cycle.
 pub async fn list_all(
     storage: &dyn Storage,
     prefix: &str,
@@ -20,16 +26,26 @@ pub async fn list_all(
     keys::check_prefix(prefix).map_err(|e| StorageError(e.0))?;
     let mut all = ListPage::default();
     let mut cursor: Option<String> = None;
+    let mut seen: HashSet<String> = HashSet::new();
     for _ in 0..MAX_PAGES {
         CallStats::bump(&stats.list_calls, 1);
         let page = storage.list(prefix, cursor.as_deref(), page_size).await?;
-        if page.cursor.is_some() && page.cursor == cursor {
-            return Err(StorageError("the store returned the same cursor twice".into()));
+        if let Some(c) = &page.cursor {
+            if !seen.insert(c.clone()) {
+                return Err(StorageError(format!(
+                    "the store returned the cursor {:?} a second time (after {} pages): the listing goes round in a cycle",
+                    clip(c),
+                    seen.len() + 1
+                )));
+            }
         }
         // A store must answer for the prefix it was asked about; anything else is dropped.
         all.entries
             .extend(page.entries.into_iter().filter(|e| e.key.starts_with(prefix) && keys::check_key(&e.key).is_ok()));
         all.warnings.extend(page.warnings);
+        if all.entries.len() > MAX_LISTED_KEYS {
+            return Err(StorageError(format!("listing {prefix:?} gave more than {MAX_LISTED_KEYS} keys")));
+        }
         if stop(&all.entries) {
             return Ok(all);
         }
@@ -41,7 +57,15 @@ pub async fn list_all(
     Err(StorageError(format!("listing {prefix:?} did not end after {MAX_PAGES} pages")))
 }
 
-/// Reads `key` after checking it.
+fn clip(s: &str) -> &str {
+    match s.char_indices().nth(80) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    }
+}
+
+/// Reads `key` after checking it. A store that sends more than `max_bytes` is refused: it either
+/// ignores the contract or the object is not the one asked about.
 pub async fn read_checked(
     storage: &dyn Storage,
     key: &str,
@@ -53,10 +77,69 @@ pub async fn read_checked(
     let out = storage.read(key, max_bytes).await?;
     if let Some(b) = &out {
         CallStats::bump(&stats.bytes_read, b.len() as u64);
-        if max_bytes.is_some_and(|m| b.len() > m as usize) {
-            // A store that ignores maxBytes is still usable: cut what it sent.
-            return Ok(Some(b[..max_bytes.unwrap_or_default() as usize].to_vec()));
+        if let Some(m) = max_bytes.filter(|m| b.len() > *m as usize) {
+            return Err(StorageError(format!("the store sent {} bytes when at most {m} were asked for", b.len())));
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::LocalFuture;
+    use futures_executor::block_on;
+    use std::cell::Cell;
+
+    /// Pages `a`, `b`, `c`, ... whose cursors cycle after `period` pages.
+    struct Cycling {
+        period: u32,
+        calls: Cell<u32>,
+    }
+
+    impl Storage for Cycling {
+        fn list<'a>(
+            &'a self,
+            _prefix: &'a str,
+            _cursor: Option<&'a str>,
+            _limit: u32,
+        ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
+            let n = self.calls.get();
+            self.calls.set(n + 1);
+            let period = self.period;
+            Box::pin(async move {
+                Ok(ListPage {
+                    entries: vec![ListEntry { key: format!("k{n}"), size: None, etag: None }],
+                    cursor: Some(format!("c{}", n % period)),
+                    warnings: Vec::new(),
+                })
+            })
+        }
+        fn read<'a>(
+            &'a self,
+            _key: &'a str,
+            _max: Option<u32>,
+        ) -> LocalFuture<'a, Result<Option<Vec<u8>>, StorageError>> {
+            Box::pin(async { Ok(Some(vec![0; 100])) })
+        }
+    }
+
+    #[test]
+    fn any_repeated_cursor_ends_the_listing() {
+        for period in [1, 2, 5] {
+            let store = Cycling { period, calls: Cell::new(0) };
+            let err = block_on(list_all(&store, "", 10, &CallStats::default(), |_| false)).err();
+            assert!(err.is_some_and(|e| e.0.contains("cycle")), "period {period}");
+            assert_eq!(store.calls.get(), period + 1, "period {period}");
+        }
+    }
+
+    #[test]
+    fn a_read_above_what_was_asked_is_refused() {
+        let store = Cycling { period: 1, calls: Cell::new(0) };
+        let stats = CallStats::default();
+        assert!(block_on(read_checked(&store, "a", Some(10), &stats)).is_err());
+        assert_eq!(block_on(read_checked(&store, "a", Some(100), &stats)).ok().flatten().map(|b| b.len()), Some(100));
+        assert!(block_on(read_checked(&store, "a", None, &stats)).is_ok());
+    }
 }

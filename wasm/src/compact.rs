@@ -2,7 +2,7 @@
 //! cross the boundary as JSON text (one `JSON.stringify` in, one `JSON.parse` out), which is far
 //! cheaper for long conversations than converting message by message.
 
-use super::options_error;
+use super::{convert, options_error};
 use serde::Serialize;
 use skillwasm::compact::{self, CompactOptions, SkillContent};
 use skillwasm::Diagnostic;
@@ -16,22 +16,28 @@ export type Transcript = unknown[];
 export type CompactResult = (Compacted & { error?: undefined }) | { error: Diagnostic; transcript?: undefined; report?: undefined };
 "#;
 
-fn transcript_value(transcript: &JsValue) -> Result<serde_json::Value, JsValue> {
-    let text = js_sys::JSON::stringify(transcript)
-        .map_err(|_| options_error("the transcript cannot be serialised to JSON"))?;
-    let text: String = text.into();
-    serde_json::from_str(&text).map_err(|e| options_error(&format!("the transcript is not JSON: {e}")))
-}
-
-fn options(options: JsValue) -> Result<CompactOptions, JsValue> {
-    if options.is_undefined() || options.is_null() {
-        return Ok(CompactOptions::default());
+/// A transcript as the core reads it. A value that is no object goes on as it is (the core
+/// answers `transcript-not-array`); an object that cannot be read within the bounds (too deep, too
+/// large, cyclic, a getter that throws) is an `{ error }` of its own.
+pub(crate) fn transcript_value(transcript: &JsValue) -> Result<serde_json::Value, Diagnostic> {
+    use serde_json::Value;
+    if !transcript.is_object() {
+        return Ok(if let Some(s) = transcript.as_string() {
+            Value::String(s)
+        } else if let Some(b) = transcript.as_bool() {
+            Value::Bool(b)
+        } else {
+            transcript.as_f64().and_then(serde_json::Number::from_f64).map_or(Value::Null, Value::Number)
+        });
     }
-    serde_wasm_bindgen::from_value(super::defined(options))
-        .map_err(|e| options_error(&format!("transcript options: {e}")))
+    convert::data(transcript).map_err(|e| Diagnostic::error("transcript-unreadable", e.describe("the transcript")))
 }
 
-fn out<T: Serialize>(result: Result<T, Diagnostic>) -> Result<JsValue, JsValue> {
+pub(crate) fn options(options: &JsValue, what: &str) -> Result<CompactOptions, JsValue> {
+    convert::options(options, &format!("{what}: opts"))
+}
+
+pub(crate) fn out<T: Serialize>(result: Result<T, Diagnostic>) -> Result<JsValue, JsValue> {
     #[derive(Serialize)]
     struct Failed {
         error: Diagnostic,
@@ -49,7 +55,8 @@ fn out<T: Serialize>(result: Result<T, Diagnostic>) -> Result<JsValue, JsValue> 
 pub fn detect_transcript_format(
     #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
 ) -> Result<JsValue, JsValue> {
-    out::<Option<compact::TranscriptFormat>>(Ok(compact::detect_format(&transcript_value(&transcript)?)))
+    let format = transcript_value(&transcript).ok().and_then(|t| compact::detect_format(&t));
+    out::<Option<compact::TranscriptFormat>>(Ok(format))
 }
 
 /// Every skill tool call and result, and `<skill_content>` that arrived otherwise, with positions and sizes.
@@ -58,7 +65,8 @@ pub fn find_skill_content(
     #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
     #[wasm_bindgen(unchecked_param_type = "CompactOptions")] opts: JsValue,
 ) -> Result<JsValue, JsValue> {
-    out(compact::find(&transcript_value(&transcript)?, &options(opts)?))
+    let opts = options(&opts, "findSkillContent")?;
+    out(transcript_value(&transcript).and_then(|t| compact::find(&t, &opts)))
 }
 
 /// Replaces activations (not file reads) with `{ skillName, path, totalChars, totalLines }`,
@@ -68,7 +76,8 @@ pub fn compact_skill_content(
     #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
     #[wasm_bindgen(unchecked_param_type = "CompactOptions")] opts: JsValue,
 ) -> Result<JsValue, JsValue> {
-    out(compact::compact_to_metadata(&transcript_value(&transcript)?, &options(opts)?))
+    let opts = options(&opts, "compactSkillContent")?;
+    out(transcript_value(&transcript).and_then(|t| compact::compact_to_metadata(&t, &opts)))
 }
 
 /// Indexes of the messages that hold skill content (and the calls paired with them): a host's
@@ -78,7 +87,8 @@ pub fn protected_messages(
     #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
     #[wasm_bindgen(unchecked_param_type = "CompactOptions")] opts: JsValue,
 ) -> Result<JsValue, JsValue> {
-    out(compact::protect(&transcript_value(&transcript)?, &options(opts)?))
+    let opts = options(&opts, "protectedMessages")?;
+    out(transcript_value(&transcript).and_then(|t| compact::protect(&t, &opts)))
 }
 
 /// Drops the oldest unprotected messages (calls and results together) until the transcript fits
@@ -86,11 +96,13 @@ pub fn protected_messages(
 #[wasm_bindgen(js_name = pruneTranscript, unchecked_return_type = "CompactResult")]
 pub fn prune_transcript(
     #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
-    budget_tokens: f64,
+    #[wasm_bindgen(unchecked_param_type = "number")] budget_tokens: JsValue,
     #[wasm_bindgen(unchecked_param_type = "CompactOptions")] opts: JsValue,
 ) -> Result<JsValue, JsValue> {
+    let budget_tokens = convert::number(&budget_tokens, "pruneTranscript: budgetTokens")?;
+    let opts = options(&opts, "pruneTranscript")?;
     let budget = if budget_tokens.is_finite() && budget_tokens > 0.0 { budget_tokens as u64 } else { 0 };
-    out(compact::prune(&transcript_value(&transcript)?, budget, &options(opts)?))
+    out(transcript_value(&transcript).and_then(|t| compact::prune(&t, budget, &opts)))
 }
 
 /// Puts back the latest instructions of skills that were in use (within `perSkillTokens` and
@@ -99,12 +111,20 @@ pub fn prune_transcript(
 pub fn reattach_skills(
     #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
     #[wasm_bindgen(unchecked_param_type = "SkillContent[]")] contents: JsValue,
-    catalog: Option<String>,
+    #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] catalog: JsValue,
     #[wasm_bindgen(unchecked_param_type = "CompactOptions")] opts: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let contents: Vec<SkillContent> = serde_wasm_bindgen::from_value(contents)
-        .map_err(|e| options_error(&format!("reattachSkills contents: {e}")))?;
-    out(compact::reattach(&transcript_value(&transcript)?, &contents, catalog.as_deref(), &options(opts)?))
+    if !contents.is_object() {
+        return Err(options_error(&format!(
+            "reattachSkills: contents must be an array of {{ name, content }}, not {}",
+            convert::kind_of(&contents)
+        )));
+    }
+    let value = convert::data(&contents).map_err(|e| options_error(&e.describe("reattachSkills: contents")))?;
+    let contents: Vec<SkillContent> = convert::deserialize_list(value, "reattachSkills: contents")?;
+    let catalog = convert::opt_string(&catalog, "reattachSkills: catalog")?;
+    let opts = options(&opts, "reattachSkills")?;
+    out(transcript_value(&transcript).and_then(|t| compact::reattach(&t, &contents, catalog.as_deref(), &opts)))
 }
 
 /// Replaces later repeats of an activation with a pointer to the first.
@@ -113,5 +133,6 @@ pub fn dedupe_skill_content(
     #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
     #[wasm_bindgen(unchecked_param_type = "CompactOptions")] opts: JsValue,
 ) -> Result<JsValue, JsValue> {
-    out(compact::dedupe(&transcript_value(&transcript)?, &options(opts)?))
+    let opts = options(&opts, "dedupeSkillContent")?;
+    out(transcript_value(&transcript).and_then(|t| compact::dedupe(&t, &opts)))
 }

@@ -2,7 +2,7 @@
 //! substitution, autocomplete, allowed-tools decisions, skill-directory checks.
 
 use super::registry::JsSkillRegistry;
-use super::{options_error, to_js};
+use super::{convert, to_js};
 use skillwasm::activate::invoke::{self, SubstituteOptions};
 use skillwasm::activate::permissions::{self, PermissionContext};
 use skillwasm::Skill;
@@ -15,65 +15,89 @@ fn skills(registry: &JsSkillRegistry) -> Vec<Skill> {
 /// The `/name args` at the start of a message and the `$name` mentions in it (outside code),
 /// for the registry's user-invocable skills.
 #[wasm_bindgen(js_name = parseMessage, unchecked_return_type = "ParsedMessage")]
-pub fn parse_message(registry: &JsSkillRegistry, text: &str) -> Result<JsValue, JsValue> {
-    to_js(&invoke::parse_message(text, &skills(registry))).map_err(JsValue::from)
+pub fn parse_message(
+    registry: &JsSkillRegistry,
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+) -> Result<JsValue, JsValue> {
+    let text = convert::string(&text, "parseMessage: text")?;
+    to_js(&invoke::parse_message(&text, &skills(registry))).map_err(JsValue::from)
 }
 
 /// Ranked suggestions for a partial `/name` (exact, prefix, word, then fuzzy matches).
 #[wasm_bindgen(unchecked_return_type = "Suggestion[]")]
-pub fn autocomplete(registry: &JsSkillRegistry, partial: &str, limit: Option<u32>) -> Result<JsValue, JsValue> {
-    to_js(&invoke::autocomplete(partial, &skills(registry), limit.unwrap_or(10) as usize)).map_err(JsValue::from)
+pub fn autocomplete(
+    registry: &JsSkillRegistry,
+    #[wasm_bindgen(unchecked_param_type = "string")] partial: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] limit: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let partial = convert::string(&partial, "autocomplete: partial")?;
+    let limit = convert::opt_number(&limit.unwrap_or_default(), "autocomplete: limit")?.map_or(10, |n| {
+        if n.is_finite() && n > 0.0 {
+            n.min(u32::MAX.into()) as usize
+        } else {
+            0
+        }
+    });
+    to_js(&invoke::autocomplete(&partial, &skills(registry), limit)).map_err(JsValue::from)
 }
 
 /// `$ARGUMENTS`, `$0`…`$9`, `$ARGUMENTS[N]` and the names of `argumentHint`, substituted in a
 /// skill body outside code.
 #[wasm_bindgen(js_name = substituteArguments)]
 pub fn substitute_arguments(
-    body: &str,
-    arguments: &str,
-    argument_hint: Option<String>,
+    #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] arguments: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] argument_hint: JsValue,
     #[wasm_bindgen(unchecked_param_type = "SubstituteOptions")] options: JsValue,
 ) -> Result<String, JsValue> {
-    let opts: SubstituteOptions = if options.is_undefined() || options.is_null() {
-        SubstituteOptions::default()
-    } else {
-        serde_wasm_bindgen::from_value(super::defined(options))
-            .map_err(|e| options_error(&format!("substituteArguments options: {e}")))?
-    };
+    let body = convert::string(&body, "substituteArguments: body")?;
+    let arguments = convert::string(&arguments, "substituteArguments: arguments")?;
+    let argument_hint = convert::opt_string(&argument_hint, "substituteArguments: argumentHint")?;
+    let opts: SubstituteOptions = convert::options(&options, "substituteArguments: options")?;
     let names = argument_hint.as_deref().map(invoke::argument_names).unwrap_or_default();
-    Ok(invoke::substitute_arguments_with(body, arguments, &names, &opts))
+    Ok(invoke::substitute_arguments_with(&body, &arguments, &names, &opts))
 }
 
 /// Whether one of the active skills' `allowed-tools` pre-approves this call (and which entry).
 #[wasm_bindgen(js_name = isToolAllowed, unchecked_return_type = "ToolDecision")]
 pub fn is_tool_allowed(
     registry: &JsSkillRegistry,
-    active_skills: Vec<String>,
-    tool: &str,
+    #[wasm_bindgen(unchecked_param_type = "string[]")] active_skills: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] tool: JsValue,
     input: JsValue,
     #[wasm_bindgen(unchecked_param_type = "PermissionContext")] context: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let input: Option<serde_json::Value> = if input.is_undefined() || input.is_null() {
+    let active_skills = convert::string_array(&active_skills, "isToolAllowed: activeSkills")?;
+    let tool = convert::string(&tool, "isToolAllowed: tool")?;
+    let ctx: PermissionContext = convert::options(&context, "isToolAllowed: context")?;
+    // The input comes from the model: one that cannot be read is never pre-approved.
+    let input = if input.is_undefined() || input.is_null() {
         None
     } else {
-        Some(serde_wasm_bindgen::from_value(input).map_err(|e| options_error(&format!("isToolAllowed input: {e}")))?)
-    };
-    let ctx: PermissionContext = if context.is_undefined() || context.is_null() {
-        PermissionContext::default()
-    } else {
-        serde_wasm_bindgen::from_value(super::defined(context))
-            .map_err(|e| options_error(&format!("isToolAllowed context: {e}")))?
+        match convert::data(&input) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                let reason = format!("not pre-approved: {}", e.describe("the tool input"));
+                let denied = permissions::ToolDecision { allowed: false, skill: None, pattern: None, reason };
+                return to_js(&denied).map_err(JsValue::from);
+            }
+        }
     };
     let reg = registry.inner.borrow();
     let metas: Vec<_> = active_skills.iter().filter_map(|n| reg.get(n)).collect();
     let active: Vec<&Skill> = metas.iter().map(|m| &m.skill).collect();
-    to_js(&permissions::is_tool_allowed_with(&active, tool, input.as_ref(), &ctx)).map_err(JsValue::from)
+    to_js(&permissions::is_tool_allowed_with(&active, &tool, input.as_ref(), &ctx)).map_err(JsValue::from)
 }
 
 /// Whether `path` lies inside one of `skillDirectories` (lexically: `..`, encoded dots and NUL
 /// refused), for hosts that allowlist reads of bundled resources.
 #[wasm_bindgen(js_name = isInSkillDirectory)]
-pub fn is_in_skill_directory(path: &str, skill_directories: Vec<String>) -> bool {
+pub fn is_in_skill_directory(
+    #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[]")] skill_directories: JsValue,
+) -> Result<bool, JsValue> {
+    let path = convert::string(&path, "isInSkillDirectory: path")?;
+    let skill_directories = convert::string_array(&skill_directories, "isInSkillDirectory: skillDirectories")?;
     let dirs: Vec<&str> = skill_directories.iter().map(String::as_str).collect();
-    permissions::is_in_skill_directory(path, &dirs)
+    Ok(permissions::is_in_skill_directory(&path, &dirs))
 }

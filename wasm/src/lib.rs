@@ -3,18 +3,18 @@
 //! exception. Only a call with arguments of the wrong type (a programming error) throws.
 
 mod compact;
+mod convert;
 mod invoke;
 mod registry;
 mod storage;
 mod tool;
 
-use js_sys::{Array, Uint8Array};
+use convert::BytesError;
 use serde::Serialize;
 use skillwasm::disclose::CatalogEntry;
+use skillwasm::store::{limits, DEFAULT_MAX_OBJECT_BYTES, PREFIX_BYTES};
 use skillwasm::{Diagnostic, ParseOptions, ParseResult};
-use tsify::Ts;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -35,155 +35,132 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError
     value.serialize(&serializer).map_err(|e| JsError::new(&e.to_string()))
 }
 
-/// Without bodies, a parse needs only the frontmatter: copy this much of each file into wasm
-/// first, and the whole file only when the closing fence is not in it.
-const PREFIX_BYTES: u32 = 2 * 1024;
-
-/// Parses a string, Uint8Array or ArrayBuffer; None for any other value.
-fn parse_input(input: &JsValue, opts: &ParseOptions) -> Option<ParseResult> {
-    let array = if let Some(a) = input.dyn_ref::<Uint8Array>() {
-        a.clone()
-    } else if let Some(s) = input.as_string() {
-        return Some(skillwasm::parse_skill(s.as_bytes(), opts));
-    } else {
-        Uint8Array::new(input.dyn_ref::<js_sys::ArrayBuffer>()?)
-    };
-    if !opts.include_body() && !opts.partial && array.length() > PREFIX_BYTES {
-        let prefix = array.subarray(0, PREFIX_BYTES).to_vec();
-        let result = skillwasm::parse_skill(&prefix, &ParseOptions { partial: true, ..opts.clone() });
-        if !result.incomplete {
-            return Some(result);
+/// Parses one SKILL.md input (already read within the cap). Without bodies only the frontmatter
+/// is needed: the core's prefix-read policy decides from the first bytes, and the whole input is
+/// copied only when the closing fence is not in them.
+fn parse_bytes(bytes: convert::Bytes, opts: &ParseOptions) -> ParseResult {
+    if !opts.include_body() && !opts.partial {
+        let first = bytes.prefix(PREFIX_BYTES as usize);
+        if let Some(result) = limits::parse_prefix(&first, PREFIX_BYTES, Some(bytes.size() as u64), opts) {
+            return result;
         }
     }
-    Some(skillwasm::parse_skill(&array.to_vec(), opts))
+    skillwasm::parse_skill(&bytes.into_vec(), opts)
 }
 
-/// The bytes of a string, Uint8Array or ArrayBuffer argument.
-fn input_bytes(input: &JsValue) -> Option<Vec<u8>> {
-    if let Some(s) = input.as_string() {
-        return Some(s.into_bytes());
-    }
-    if let Some(a) = input.dyn_ref::<Uint8Array>() {
-        return Some(a.to_vec());
-    }
-    if let Some(b) = input.dyn_ref::<js_sys::ArrayBuffer>() {
-        return Some(Uint8Array::new(b).to_vec());
-    }
-    None
+/// The result for an input above the cap: an error diagnostic, nothing parsed.
+fn too_large(size: u64) -> ParseResult {
+    let message = format!(
+        "the input is {size} bytes (or characters), more than the {DEFAULT_MAX_OBJECT_BYTES} a SKILL.md may have"
+    );
+    ParseResult { diagnostics: vec![Diagnostic::error("skill-too-large", message)], ..ParseResult::default() }
 }
 
-fn options(opts: Option<Ts<ParseOptions>>) -> Result<ParseOptions, JsError> {
-    match opts {
-        Some(o) => serde_wasm_bindgen::from_value(defined(o.js_value()))
-            .map_err(|e| JsError::new(&format!("parse options: {e}"))),
-        None => Ok(ParseOptions::default()),
-    }
-}
-
-/// A shallow copy of a plain object without the keys whose value is `undefined`, so that
-/// `{ path: undefined }` means what it means in JS: no path. Other values are returned as they are.
-pub(crate) fn defined(v: JsValue) -> JsValue {
-    if !v.is_object() || js_sys::Array::is_array(&v) || v.is_function() {
-        return v;
-    }
-    let out = js_sys::Object::new();
-    for entry in js_sys::Object::entries(v.unchecked_ref()).iter() {
-        let pair: js_sys::Array = entry.unchecked_into();
-        let value = pair.get(1);
-        if !value.is_undefined() {
-            let _ = js_sys::Reflect::set(&out, &pair.get(0), &value);
-        }
-    }
-    out.into()
-}
-
-#[wasm_bindgen]
-extern "C" {
-    /// `{ input, dirName }`, read through plain property getters.
-    type BatchItem;
-    #[wasm_bindgen(method, getter)]
-    fn input(this: &BatchItem) -> JsValue;
-    #[wasm_bindgen(method, getter, js_name = dirName)]
-    fn dir_name(this: &BatchItem) -> Option<String>;
+fn not_bytes(what: &str, input: &JsValue) -> JsValue {
+    convert::type_error(&format!(
+        "{what} must be a string, a Uint8Array or an ArrayBuffer, not {}",
+        convert::kind_of(input)
+    ))
 }
 
 /// Parses and validates one SKILL.md.
 #[wasm_bindgen(js_name = parseSkill, unchecked_return_type = "ParseResult")]
 pub fn parse_skill(
     #[wasm_bindgen(unchecked_param_type = "SkillInput")] input: JsValue,
-    opts: Option<Ts<ParseOptions>>,
-) -> Result<JsValue, JsError> {
-    let opts = options(opts)?;
-    let result =
-        parse_input(&input, &opts).ok_or_else(|| JsError::new("parseSkill: input must be a string or a Uint8Array"))?;
-    to_js(&result)
+    #[wasm_bindgen(unchecked_optional_param_type = "ParseOptions")] opts: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let opts: ParseOptions = convert::options(&opts.unwrap_or_default(), "parseSkill: opts")?;
+    let result = match convert::bytes(&input, DEFAULT_MAX_OBJECT_BYTES) {
+        Ok(bytes) => parse_bytes(bytes, &opts),
+        Err(BytesError::TooLarge(n)) => too_large(n),
+        Err(BytesError::NotBytes) => return Err(not_bytes("parseSkill: input", &input)),
+    };
+    to_js(&result).map_err(JsValue::from)
 }
+
+/// Most items in one `parseSkills` batch.
+const MAX_BATCH: u32 = 1_000_000;
 
 /// Parses many SKILL.md files in one call (one crossing of the JS/wasm boundary). `opts` apply
 /// to every item; an item's own `dirName` wins. A bad item gets an error diagnostic of its own.
 #[wasm_bindgen(js_name = parseSkills, unchecked_return_type = "ParseResult[]")]
 pub fn parse_skills(
-    #[wasm_bindgen(unchecked_param_type = "Array<SkillInput | SkillBatchItem>")] inputs: Array,
-    opts: Option<Ts<ParseOptions>>,
-) -> Result<JsValue, JsError> {
-    let opts = options(opts)?;
-    let mut results = Vec::with_capacity(inputs.length() as usize);
-    for item in inputs.iter() {
-        let parsed = match parse_input(&item, &opts) {
-            Some(r) => Some(r),
-            None if item.is_object() => {
-                let item: &BatchItem = item.unchecked_ref();
-                match item.dir_name() {
-                    Some(dir) => parse_input(&item.input(), &ParseOptions { dir_name: Some(dir), ..opts.clone() }),
-                    None => parse_input(&item.input(), &opts),
+    #[wasm_bindgen(unchecked_param_type = "Array<SkillInput | SkillBatchItem>")] inputs: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ParseOptions")] opts: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let opts: ParseOptions = convert::options(&opts.unwrap_or_default(), "parseSkills: opts")?;
+    let items =
+        convert::batch(&inputs, MAX_BATCH).map_err(|e| convert::type_error(&format!("parseSkills: inputs {e}")))?;
+    let invalid = |message: String| ParseResult {
+        diagnostics: vec![Diagnostic::error("input-invalid", message)],
+        ..ParseResult::default()
+    };
+    let mut results = Vec::new();
+    for item in items {
+        let result = match item {
+            convert::BatchItem::Unreadable(message) => invalid(format!("this item cannot be read: {message}")),
+            convert::BatchItem::Input { input, dir_name } => {
+                let opts = match dir_name {
+                    Some(dir) => ParseOptions { dir_name: Some(dir), ..opts.clone() },
+                    None => opts.clone(),
+                };
+                match convert::bytes(&input, DEFAULT_MAX_OBJECT_BYTES) {
+                    Ok(bytes) => parse_bytes(bytes, &opts),
+                    Err(BytesError::TooLarge(n)) => too_large(n),
+                    Err(BytesError::NotBytes) => {
+                        invalid("this item is neither a string, a Uint8Array nor { input, dirName }".to_string())
+                    }
                 }
             }
-            None => None,
-        };
-        let result = match parsed {
-            Some(r) => r,
-            None => ParseResult {
-                diagnostics: vec![Diagnostic::error(
-                    "input-invalid",
-                    "this item is neither a string, a Uint8Array nor { input, dirName }",
-                )],
-                ..ParseResult::default()
-            },
         };
         results.push(result);
     }
-    to_js(&results)
+    to_js(&results).map_err(JsValue::from)
 }
 
 /// The reference CLI's `read-properties` for one SKILL.md.
 #[wasm_bindgen(js_name = readProperties, unchecked_return_type = "PropertiesResult")]
 pub fn read_properties(
     #[wasm_bindgen(unchecked_param_type = "SkillInput")] input: JsValue,
-) -> Result<JsValue, JsError> {
-    let bytes =
-        input_bytes(&input).ok_or_else(|| JsError::new("readProperties: input must be a string or a Uint8Array"))?;
+) -> Result<JsValue, JsValue> {
     #[derive(Serialize)]
     struct Out {
         properties: Option<skillwasm::SkillProperties>,
         errors: Vec<String>,
     }
-    let out = match skillwasm::read_properties(&bytes) {
-        Ok(p) => Out { properties: Some(p), errors: Vec::new() },
-        Err(errors) => Out { properties: None, errors },
+    let out = match convert::bytes(&input, DEFAULT_MAX_OBJECT_BYTES) {
+        Ok(bytes) => match skillwasm::read_properties(&bytes.into_vec()) {
+            Ok(p) => Out { properties: Some(p), errors: Vec::new() },
+            Err(errors) => Out { properties: None, errors },
+        },
+        Err(BytesError::TooLarge(n)) => Out {
+            properties: None,
+            errors: vec![format!(
+                "the input is {n} bytes, more than the {DEFAULT_MAX_OBJECT_BYTES} a SKILL.md may have"
+            )],
+        },
+        Err(BytesError::NotBytes) => return Err(not_bytes("readProperties: input", &input)),
     };
-    to_js(&out)
+    to_js(&out).map_err(JsValue::from)
 }
 
 /// The reference `<available_skills>` XML for the given entries.
 #[wasm_bindgen(js_name = toPrompt)]
-pub fn to_prompt(entries: Vec<Ts<CatalogEntry>>) -> Result<String, JsError> {
-    let entries = entries.iter().map(|e| e.to_rust()).collect::<Result<Vec<_>, _>>()?;
+pub fn to_prompt(#[wasm_bindgen(unchecked_param_type = "CatalogEntry[]")] entries: JsValue) -> Result<String, JsValue> {
+    if !entries.is_object() {
+        return Err(convert::type_error(&format!(
+            "toPrompt: entries must be an array of {{ name, description, location }}, not {}",
+            convert::kind_of(&entries)
+        )));
+    }
+    let value = convert::data(&entries).map_err(|e| convert::type_error(&e.describe("toPrompt: entries")))?;
+    let entries: Vec<CatalogEntry> = convert::deserialize_list(value, "toPrompt: entries")?;
     Ok(skillwasm::to_prompt(&entries))
 }
 
 /// A TypeError for a call with options of the wrong shape (a programming error, so it throws).
 pub(crate) fn options_error(message: &str) -> JsValue {
-    js_sys::TypeError::new(message).into()
+    convert::type_error(message)
 }
 
 /// NFKC through the host's `String.prototype.normalize`.

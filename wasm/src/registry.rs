@@ -2,8 +2,9 @@
 //! keeps it borrowed across an await, so calls may overlap (a `readFile` during a `refresh`).
 
 use super::storage::JsStorage;
-use super::{options_error, to_js};
-use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
+use super::{convert, options_error, to_js};
+use js_sys::Promise;
+use serde_json::Value;
 use skillwasm::discover::DiscoverOptions;
 use skillwasm::discover::SkillRegistry;
 use skillwasm::discover::{default_roots, normalize_root, ScopeHandle};
@@ -11,7 +12,6 @@ use skillwasm::store::keys;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_REGISTRY: &'static str = r#"
@@ -39,41 +39,52 @@ export interface RegistryOptions extends DiscoverOptions {
 
 const DEFAULT_SCOPES: [&str; 4] = ["project", "user", "org", "builtin"];
 
-fn field(obj: &JsValue, key: &str) -> JsValue {
-    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
 /// Splits the JS options into the discovery options (plain data) and the scopes (with stores).
-fn parse_options(options: &JsValue) -> Result<(Vec<ScopeHandle>, DiscoverOptions), JsValue> {
+/// The options are read once, within the bounds; the stores are handed back unread.
+fn parse_options(options: &JsValue, what: &str) -> Result<(Vec<ScopeHandle>, DiscoverOptions), JsValue> {
     if !options.is_object() {
-        return Err(options_error(
-            "SkillRegistry options must be an object with scopes or project/user/org/builtin stores",
-        ));
+        return Err(options_error(&format!(
+            "{what} must be an object with scopes or project/user/org/builtin stores, not {}",
+            convert::kind_of(options)
+        )));
     }
-    let plain = Object::assign(&Object::new(), options.unchecked_ref());
-    for k in ["scopes", "project", "user", "org", "builtin"] {
-        let _ = Reflect::delete_property(&plain, &JsValue::from_str(k));
-    }
-    let opts: DiscoverOptions = serde_wasm_bindgen::from_value(super::defined(plain.into()))
-        .map_err(|e| options_error(&format!("SkillRegistry options: {e}")))?;
+    let holes = ["scopes.*.storage", "project", "user", "org", "builtin", "!scopes.*.roots.*"];
+    let (mut value, taken) = convert::options_value(options, what, &holes)?;
+    let scope_list = value.as_object_mut().and_then(|o| o.remove("scopes")).unwrap_or_default();
+    let opts: DiscoverOptions = convert::deserialize(value, what)?;
+    let storage = |path: &str| taken.iter().find(|(p, _)| p == path).map(|(_, v)| v.clone()).unwrap_or_default();
     let mut scopes = Vec::new();
-    let scope_list = field(options, "scopes");
-    if let Some(list) = scope_list.dyn_ref::<Array>() {
-        for s in list.iter() {
-            let name = field(&s, "name").as_string().ok_or_else(|| options_error("every scope needs a string name"))?;
-            let roots = match field(&s, "roots").dyn_into::<Array>() {
-                Ok(r) => r
-                    .iter()
-                    .map(|v| v.as_string().ok_or_else(|| options_error("roots must be strings")))
-                    .collect::<Result<Vec<_>, _>>()?,
-                Err(_) => default_roots(opts.client.as_deref()),
+    if let Value::Array(list) = scope_list {
+        for (i, s) in list.into_iter().enumerate() {
+            let at = format!("{what}.scopes[{i}]");
+            let Value::Object(mut s) = s else { return Err(options_error(&format!("{at} must be an object"))) };
+            let name = match s.remove("name") {
+                Some(Value::String(name)) => name,
+                _ => return Err(options_error(&format!("{at}.name: every scope needs a string name"))),
             };
-            let trusted = field(&s, "trusted").as_bool().unwrap_or(name != "project" || opts.trust_project);
-            scopes.push(handle(name, field(&s, "storage"), roots, trusted, &opts)?);
+            let roots = match s.remove("roots") {
+                None | Some(Value::Null) => default_roots(opts.client.as_deref()),
+                Some(Value::Array(roots)) => roots
+                    .into_iter()
+                    .map(|v| match v {
+                        Value::String(r) => Ok(r),
+                        _ => Err(options_error(&format!("{at}.roots: roots must be strings"))),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+                Some(_) => return Err(options_error(&format!("{at}.roots must be an array of strings"))),
+            };
+            let trusted = match s.remove("trusted") {
+                None | Some(Value::Null) => name != "project" || opts.trust_project,
+                Some(Value::Bool(t)) => t,
+                Some(_) => return Err(options_error(&format!("{at}.trusted must be a boolean"))),
+            };
+            scopes.push(handle(name, storage(&format!("scopes.{i}.storage")), roots, trusted, &opts)?);
         }
+    } else if !scope_list.is_null() {
+        return Err(options_error(&format!("{what}.scopes must be an array of scopes")));
     } else {
         for name in DEFAULT_SCOPES {
-            let storage = field(options, name);
+            let storage = storage(name);
             if storage.is_undefined() || storage.is_null() {
                 continue;
             }
@@ -82,9 +93,9 @@ fn parse_options(options: &JsValue) -> Result<(Vec<ScopeHandle>, DiscoverOptions
         }
     }
     if scopes.is_empty() {
-        return Err(options_error(
-            "SkillRegistry needs at least one scope (scopes: [...] or project/user/org/builtin)",
-        ));
+        return Err(options_error(&format!(
+            "{what}: SkillRegistry needs at least one scope (scopes: [...] or project/user/org/builtin)"
+        )));
     }
     Ok((scopes, opts))
 }
@@ -96,8 +107,8 @@ fn handle(
     trusted: bool,
     opts: &DiscoverOptions,
 ) -> Result<ScopeHandle, JsValue> {
-    let storage =
-        JsStorage::new(storage, opts.timeout_ms.max(1)).map_err(|e| options_error(&format!("scope '{name}': {e}")))?;
+    let storage = JsStorage::new(storage, opts.timeout_ms.max(1), opts.max_object_bytes.max(1))
+        .map_err(|e| options_error(&format!("scope '{name}': {e}")))?;
     let roots = roots
         .iter()
         .map(|r| {
@@ -122,7 +133,7 @@ impl JsSkillRegistry {
     pub async fn discover(
         #[wasm_bindgen(unchecked_param_type = "RegistryOptions")] options: JsValue,
     ) -> Result<JsSkillRegistry, JsValue> {
-        let (scopes, opts) = parse_options(&options)?;
+        let (scopes, opts) = parse_options(&options, "SkillRegistry.discover: options")?;
         let registry = SkillRegistry::discover(scopes, opts).await;
         Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(registry)) })
     }
@@ -131,19 +142,39 @@ impl JsSkillRegistry {
     /// roots and trust. Throws when the snapshot does not fit them (then discover afresh).
     #[wasm_bindgen(js_name = fromSnapshot)]
     pub fn from_snapshot(
-        bytes: Uint8Array,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
         #[wasm_bindgen(unchecked_param_type = "RegistryOptions")] options: JsValue,
     ) -> Result<JsSkillRegistry, JsValue> {
-        let (scopes, opts) = parse_options(&options)?;
-        let registry = SkillRegistry::from_snapshot(&bytes.to_vec(), scopes, opts)
+        let bytes = match convert::bytes(&bytes, convert::MAX_SNAPSHOT_BYTES) {
+            Ok(b) if !bytes.is_string() => b.into_vec(),
+            Err(convert::BytesError::TooLarge(n)) => {
+                return Err(js_sys::Error::new(&format!(
+                    "snapshot-invalid: the snapshot is {n} bytes, more than {}",
+                    convert::MAX_SNAPSHOT_BYTES
+                ))
+                .into())
+            }
+            _ => {
+                return Err(options_error(&format!(
+                    "SkillRegistry.fromSnapshot: bytes must be a Uint8Array (a snapshot), not {}",
+                    convert::kind_of(&bytes)
+                )))
+            }
+        };
+        let (scopes, opts) = parse_options(&options, "SkillRegistry.fromSnapshot: options")?;
+        let registry = SkillRegistry::from_snapshot(&bytes, scopes, opts)
             .map_err(|d| JsValue::from(js_sys::Error::new(&format!("{}: {}", d.code, d.message))))?;
         Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(registry)) })
     }
 
     /// The visible skills, one per name (the one of highest precedence), sorted by name.
     #[wasm_bindgen(js_name = listMetas, unchecked_return_type = "SkillMeta[]")]
-    pub fn list_metas(&self, scope: Option<String>) -> Result<JsValue, JsError> {
-        to_js(&self.inner.borrow().list_metas(scope.as_deref()))
+    pub fn list_metas(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "string")] scope: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let scope = convert::opt_string(&scope.unwrap_or_default(), "SkillRegistry.listMetas: scope")?;
+        to_js(&self.inner.borrow().list_metas(scope.as_deref())).map_err(JsValue::from)
     }
 
     /// Every loaded skill of every scope, shadowed ones too (with `shadowedBy`), in precedence order.
@@ -154,8 +185,9 @@ impl JsSkillRegistry {
 
     /// The skill that wins `name`, or null.
     #[wasm_bindgen(unchecked_return_type = "SkillMeta | null")]
-    pub fn get(&self, name: &str) -> Result<JsValue, JsError> {
-        to_js(&self.inner.borrow().get(name))
+    pub fn get(&self, #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue) -> Result<JsValue, JsValue> {
+        let name = convert::string(&name, "SkillRegistry.get: name")?;
+        to_js(&self.inner.borrow().get(&name)).map_err(JsValue::from)
     }
 
     /// The names of the visible skills.
@@ -179,8 +211,19 @@ impl JsSkillRegistry {
     /// skill (text, or bytes when it is not UTF-8). Unknown skills and paths that leave the skill
     /// directory are answered with an `error` before the store is touched; never rejects.
     #[wasm_bindgen(js_name = readFile, unchecked_return_type = "Promise<FileResult>")]
-    pub fn read_file(&self, name: &str, rel_path: Option<String>) -> Promise {
-        let planned = self.inner.borrow().file_request(name, rel_path.as_deref());
+    pub fn read_file(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "string")] rel_path: Option<JsValue>,
+    ) -> Promise {
+        let (name, rel_path) = match (
+            convert::string(&name, "SkillRegistry.readFile: name"),
+            convert::opt_string(&rel_path.unwrap_or_default(), "SkillRegistry.readFile: relPath"),
+        ) {
+            (Ok(n), Ok(p)) => (n, p),
+            (Err(e), _) | (_, Err(e)) => return Promise::reject(&e),
+        };
+        let planned = self.inner.borrow().file_request(&name, rel_path.as_deref());
         wasm_bindgen_futures::future_to_promise(async move {
             let result = match planned {
                 Ok(req) => req.fetch().await,

@@ -1,13 +1,12 @@
 //! `JsStorage`: a JS object with `list` and `read` seen as a [`Storage`]. Whatever the object
 //! does (throws, rejects, answers with the wrong type, never answers) becomes a `StorageError`.
 
-use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use super::convert::{self, BytesError, StoreAnswer};
+use js_sys::{Function, Object, Reflect};
+use serde_json::Value;
 use skillwasm::store::{ListEntry, ListPage, LocalFuture, Storage, StorageError};
-use std::cell::RefCell;
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_STORAGE: &'static str = r#"
@@ -48,107 +47,88 @@ export interface SkillStorage {
 }
 "#;
 
+/// A JS store seen as a [`Storage`]. Every answer is read through the bounded converter.
 pub struct JsStorage {
     this: JsValue,
     list: Function,
     read: Function,
     timeout_ms: u32,
+    max_object_bytes: u32,
 }
 
-fn get(obj: &JsValue, key: &str) -> JsValue {
-    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-fn describe(v: &JsValue) -> String {
-    if v.is_null() {
-        "null".into()
-    } else if v.is_undefined() {
-        "undefined".into()
-    } else if let Some(s) = v.as_string() {
-        format!("the string {s:?}")
-    } else if let Some(e) = v.dyn_ref::<js_sys::Error>() {
-        String::from(e.message())
-    } else {
-        v.js_typeof().as_string().map(|t| format!("a {t}")).unwrap_or_else(|| "a value".into())
-    }
-}
+/// Most entries (and warnings) one page may hold.
+pub const MAX_PAGE_ENTRIES: usize = 250_000;
 
 impl JsStorage {
-    /// Wraps `obj`, which must have `list` and `read` functions.
-    pub fn new(obj: JsValue, timeout_ms: u32) -> Result<JsStorage, String> {
-        let list = get(&obj, "list")
-            .dyn_into::<Function>()
-            .map_err(|_| "a storage must have a list(prefix, opts) function".to_string())?;
-        let read = get(&obj, "read")
-            .dyn_into::<Function>()
-            .map_err(|_| "a storage must have a read(key, opts) function".to_string())?;
-        Ok(JsStorage { this: obj, list, read, timeout_ms })
+    /// Wraps `obj`, which must have `list` and `read` functions. Calls wait at most `timeout_ms`;
+    /// no read brings more than `max_object_bytes` (+1, to tell an object at the cap from one above).
+    pub fn new(obj: JsValue, timeout_ms: u32, max_object_bytes: u32) -> Result<JsStorage, String> {
+        let function = |key: &str| {
+            // Reflect.get is a catching import: a throwing getter or trap is an Err here.
+            Reflect::get(&obj, &JsValue::from_str(key)).ok().and_then(|f| f.dyn_into::<Function>().ok())
+        };
+        let list = function("list").ok_or_else(|| "a storage must have a list(prefix, opts) function".to_string())?;
+        let read = function("read").ok_or_else(|| "a storage must have a read(key, opts) function".to_string())?;
+        Ok(JsStorage { this: obj, list, read, timeout_ms, max_object_bytes })
     }
 
     /// Calls `f(a, b)` and waits for its answer, at most `timeout_ms`.
     async fn call(&self, what: &str, f: &Function, a: &JsValue, b: &JsValue) -> Result<JsValue, StorageError> {
-        let ret = f.call2(&self.this, a, b).map_err(|e| StorageError(format!("{what} threw: {}", describe(&e))))?;
-        if !ret.has_type::<Promise>() && !get(&ret, "then").is_function() {
-            return Ok(ret);
+        match convert::call_store(f, &self.this, a, b, self.timeout_ms).await {
+            StoreAnswer::Value(v) => Ok(v),
+            StoreAnswer::Failed(e) => Err(StorageError(format!("{what} {e}"))),
+            StoreAnswer::TimedOut => Err(StorageError(format!("{what} did not answer within {} ms", self.timeout_ms))),
         }
-        let answer = Promise::resolve(&ret);
-        let timer: Rc<RefCell<Option<JsValue>>> = Rc::default();
-        let ms = self.timeout_ms;
-        let timer_slot = timer.clone();
-        let timeout = Promise::new(&mut |_resolve, reject| {
-            let set_timeout = get(&js_sys::global(), "setTimeout");
-            if let Ok(set_timeout) = set_timeout.dyn_into::<Function>() {
-                let message = JsValue::from_str("__skillwasm_timeout__");
-                let bound = reject.bind1(&JsValue::NULL, &message);
-                *timer_slot.borrow_mut() = set_timeout.call2(&JsValue::NULL, &bound, &JsValue::from(ms)).ok();
-            }
-        });
-        let raced = Promise::race(&Array::of2(&answer, &timeout));
-        let result = JsFuture::from(raced).await;
-        if let Some(id) = timer.borrow_mut().take() {
-            if let Ok(clear) = get(&js_sys::global(), "clearTimeout").dyn_into::<Function>() {
-                let _ = clear.call1(&JsValue::NULL, &id);
-            }
-        }
-        result.map_err(|e| {
-            if e.as_string().as_deref() == Some("__skillwasm_timeout__") {
-                StorageError(format!("{what} did not answer within {ms} ms"))
-            } else {
-                StorageError(format!("{what} rejected: {}", describe(&e)))
-            }
-        })
     }
 }
 
+/// A page as JSON (read once, within the bounds) to a [`ListPage`].
 fn parse_page(v: &JsValue) -> Result<ListPage, StorageError> {
-    let bad = || StorageError(format!("list answered with {} instead of {{ entries, cursor? }}", describe(v)));
+    let bad = |what: &str| StorageError(format!("list answered with {what} instead of {{ entries, cursor? }}"));
     if !v.is_object() {
-        return Err(bad());
+        return Err(bad(&convert::kind_of(v)));
     }
-    let entries = get(v, "entries").dyn_into::<Array>().map_err(|_| bad())?;
-    let mut page = ListPage::default();
-    for e in entries.iter() {
-        let key = get(&e, "key")
-            .as_string()
-            .ok_or_else(|| StorageError(format!("a list entry has no string key: {}", describe(&e))))?;
-        let size = get(&e, "size").as_f64().filter(|s| *s >= 0.0 && s.is_finite()).map(|s| s as u64);
-        let etag = get(&e, "etag").as_string();
-        page.entries.push(ListEntry { key, size, etag });
+    // Keys with a lone surrogate get a NUL, which the key check refuses: that entry is dropped.
+    let (value, _) = convert::json(v, &["~entries.*.key"]).map_err(|e| StorageError(e.describe("the page")))?;
+    let Value::Object(mut page) = value else { return Err(bad("an array")) };
+    let Some(Value::Array(entries)) = page.remove("entries") else { return Err(bad("no entries array")) };
+    if entries.len() > MAX_PAGE_ENTRIES {
+        return Err(StorageError(format!(
+            "list answered with {} entries in one page, more than {MAX_PAGE_ENTRIES}",
+            entries.len()
+        )));
     }
-    let cursor = get(v, "cursor");
-    page.cursor = cursor.as_string().filter(|c| !c.is_empty());
-    if page.cursor.is_none() && !cursor.is_undefined() && !cursor.is_null() && cursor.as_string().is_none() {
-        return Err(StorageError(format!("list answered with a cursor that is {}", describe(&cursor))));
+    let mut out = ListPage::default();
+    for e in entries {
+        let Some(key) = e.get("key").and_then(Value::as_str) else {
+            let shown = serde_json::to_string(&e).unwrap_or_default();
+            let shown: String = shown.chars().take(80).collect();
+            return Err(StorageError(format!("a list entry has no string key: {shown}")));
+        };
+        let size = e.get("size").and_then(Value::as_f64).filter(|s| *s >= 0.0 && s.is_finite()).map(|s| s as u64);
+        let etag = e.get("etag").and_then(Value::as_str).map(str::to_string);
+        out.entries.push(ListEntry { key: key.to_string(), size, etag });
     }
-    if let Ok(warnings) = get(v, "warnings").dyn_into::<Array>() {
-        for w in warnings.iter() {
-            page.warnings.push((
-                get(&w, "key").as_string().unwrap_or_default(),
-                get(&w, "message").as_string().unwrap_or_default(),
-            ));
+    match page.remove("cursor") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(c)) => out.cursor = Some(c).filter(|c| !c.is_empty()),
+        Some(other) => {
+            let kind = match other {
+                Value::Bool(_) => "a boolean",
+                Value::Number(_) => "a number",
+                Value::Array(_) => "an array",
+                _ => "an object",
+            };
+            return Err(StorageError(format!("list answered with a cursor that is {kind}")));
         }
     }
-    Ok(page)
+    if let Some(Value::Array(warnings)) = page.remove("warnings") {
+        for w in warnings.into_iter().take(MAX_PAGE_ENTRIES) {
+            let text = |k: &str| w.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+            out.warnings.push((text("key"), text("message")));
+        }
+    }
+    Ok(out)
 }
 
 impl Storage for JsStorage {
@@ -179,20 +159,23 @@ impl Storage for JsStorage {
             if let Some(m) = max_bytes {
                 let _ = Reflect::set(&opts, &"maxBytes".into(), &JsValue::from(m));
             }
-            let v = self.call(&format!("read({key:?})"), &self.read, &JsValue::from_str(key), &opts).await?;
+            let what = format!("read({key:?})");
+            let v = self.call(&what, &self.read, &JsValue::from_str(key), &opts).await?;
             if v.is_null() || v.is_undefined() {
-                Ok(None)
-            } else if let Some(a) = v.dyn_ref::<Uint8Array>() {
-                Ok(Some(a.to_vec()))
-            } else if let Some(s) = v.as_string() {
-                Ok(Some(s.into_bytes()))
-            } else if let Some(b) = v.dyn_ref::<js_sys::ArrayBuffer>() {
-                Ok(Some(Uint8Array::new(b).to_vec()))
-            } else {
-                Err(StorageError(format!(
-                    "read({key:?}) answered with {} instead of bytes, a string or null",
-                    describe(&v)
-                )))
+                return Ok(None);
+            }
+            // Never more than was asked for, nor more than the cap (+1: the caller tells "at the
+            // cap" from "above it"), and nothing copied before the length is known.
+            let most = max_bytes.unwrap_or(u32::MAX).min(self.max_object_bytes.saturating_add(1));
+            match convert::bytes(&v, most) {
+                Ok(b) => Ok(Some(b.into_vec())),
+                Err(BytesError::TooLarge(n)) => Err(StorageError(format!(
+                    "{what} answered with {n} bytes (or characters), more than the {most} asked for"
+                ))),
+                Err(BytesError::NotBytes) => Err(StorageError(format!(
+                    "{what} answered with {} instead of bytes, a string or null",
+                    convert::kind_of(&v)
+                ))),
             }
         })
     }

@@ -2,8 +2,8 @@
 //! permission predicate is a JS function called once per skill; everything else runs in the core.
 
 use super::registry::JsSkillRegistry;
-use super::{options_error, to_js};
-use js_sys::{Function, Object, Promise, Reflect};
+use super::{convert, options_error, to_js};
+use js_sys::{Function, Promise};
 use skillwasm::activate::{self, SkillSession, ToolInput, ToolOptions};
 use skillwasm::disclose::{self, CatalogOptions};
 use skillwasm::discover::SkillMeta;
@@ -27,8 +27,17 @@ export interface SkillToolOptions extends ToolOptions {
 }
 "#;
 
-fn predicate(options: &JsValue) -> Option<Function> {
-    Reflect::get(options, &"permitted".into()).ok().and_then(|f| f.dyn_into::<Function>().ok())
+/// The `permitted` predicate among the values the options conversion left unread.
+fn predicate(taken: &convert::Taken, what: &str) -> Result<Option<Function>, JsValue> {
+    match taken.iter().find(|(path, _)| path == "permitted") {
+        None => Ok(None),
+        Some((_, f)) if f.is_undefined() || f.is_null() => Ok(None),
+        Some((_, f)) => {
+            f.clone().dyn_into::<Function>().map(Some).map_err(|_| {
+                options_error(&format!("{what}.permitted must be a function, not {}", convert::kind_of(f)))
+            })
+        }
+    }
 }
 
 /// The predicate as the core wants it: a throwing or non-boolean answer counts as "no".
@@ -42,20 +51,6 @@ fn permitted_by(f: &Option<Function>) -> impl Fn(&SkillMeta) -> bool + '_ {
     }
 }
 
-fn plain_options<T: serde::de::DeserializeOwned + Default>(options: &JsValue, drop: &[&str]) -> Result<T, JsValue> {
-    if options.is_undefined() || options.is_null() {
-        return Ok(T::default());
-    }
-    if !options.is_object() {
-        return Err(options_error("options must be an object"));
-    }
-    let plain = Object::assign(&Object::new(), options.unchecked_ref());
-    for k in drop {
-        let _ = Reflect::delete_property(&plain, &JsValue::from_str(k));
-    }
-    serde_wasm_bindgen::from_value(super::defined(plain.into())).map_err(|e| options_error(&format!("options: {e}")))
-}
-
 /// Renders the catalog of a registry's visible skills (filtered, localised, within the budget).
 /// `text` is null when no skill is visible: then there is no catalog, no instructions, no tool.
 #[wasm_bindgen(js_name = renderCatalog, unchecked_return_type = "CatalogResult")]
@@ -63,8 +58,8 @@ pub fn render_catalog(
     registry: &JsSkillRegistry,
     #[wasm_bindgen(unchecked_param_type = "RenderCatalogOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let opts: CatalogOptions = plain_options(&options, &["permitted"])?;
-    let f = if options.is_object() { predicate(&options) } else { None };
+    let (opts, taken): (CatalogOptions, _) = convert::options_with(&options, "renderCatalog: options", &["permitted"])?;
+    let f = predicate(&taken, "renderCatalog: options")?;
     let metas = registry.inner.borrow().list_metas(None);
     let result = disclose::render_catalog(&metas, &opts, &permitted_by(&f));
     to_js(&result).map_err(JsValue::from)
@@ -93,8 +88,9 @@ impl JsSkillSession {
 
     /// Whether the instructions of `name` were loaded in this session.
     #[wasm_bindgen(js_name = isLoaded)]
-    pub fn is_loaded(&self, name: &str) -> bool {
-        self.inner.borrow().loaded(name).is_some()
+    pub fn is_loaded(&self, #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue) -> Result<bool, JsValue> {
+        let name = convert::string(&name, "SkillSession.isLoaded: name")?;
+        Ok(self.inner.borrow().loaded(&name).is_some())
     }
 
     /// Forgets everything (e.g. after the transcript was compacted without the skill content).
@@ -132,20 +128,21 @@ impl JsSkillTool {
         registry: &JsSkillRegistry,
         #[wasm_bindgen(unchecked_param_type = "SkillToolOptions")] options: JsValue,
     ) -> Result<JsSkillTool, JsValue> {
-        let tool: ToolOptions = plain_options(&options, &["catalog", "permitted"])?;
-        let catalog: CatalogOptions = if options.is_object() {
-            plain_options(&Reflect::get(&options, &"catalog".into()).unwrap_or(JsValue::UNDEFINED), &[])?
+        let (mut value, taken) = if options.is_undefined() || options.is_null() {
+            (serde_json::Value::Object(Default::default()), Vec::new())
         } else {
-            CatalogOptions::default()
+            convert::options_value(&options, "SkillTool: options", &["permitted"])?
         };
+        let catalog = value.as_object_mut().and_then(|o| o.remove("catalog")).unwrap_or_default();
+        let tool: ToolOptions = convert::deserialize(value, "SkillTool: options")?;
+        let catalog: CatalogOptions = match catalog {
+            serde_json::Value::Null => CatalogOptions::default(),
+            c @ serde_json::Value::Object(_) => convert::deserialize(c, "SkillTool: options.catalog")?,
+            _ => return Err(options_error("SkillTool: options.catalog must be an object")),
+        };
+        let permitted = predicate(&taken, "SkillTool: options")?;
         let session = Rc::default();
-        Ok(JsSkillTool {
-            registry: registry.inner.clone(),
-            session,
-            tool,
-            catalog,
-            permitted: options.is_object().then(|| predicate(&options)).flatten(),
-        })
+        Ok(JsSkillTool { registry: registry.inner.clone(), session, tool, catalog, permitted })
     }
 
     /// The tool for the model: `{ name, description, inputSchema }` with the visible skills as the
@@ -167,14 +164,17 @@ impl JsSkillTool {
     /// result with `isError` and a message that lists what exists.
     #[wasm_bindgen(unchecked_return_type = "Promise<ToolResult>")]
     pub fn execute(&self, #[wasm_bindgen(unchecked_param_type = "ToolInput")] input: JsValue) -> Promise {
-        let parsed: Result<ToolInput, _> = serde_wasm_bindgen::from_value(super::defined(input));
+        // The input comes from the model: whatever it is, the answer is a result, never a throw.
+        let parsed: Result<ToolInput, String> = convert::data(&input)
+            .map_err(|e| e.describe("the input"))
+            .and_then(|v| serde_json::from_value(v).map_err(|e| e.to_string()));
         let (visible, _) = self.visible();
         let plan = match parsed {
             Ok(input) => Ok((
                 activate::plan(&self.registry.borrow(), &self.session.borrow(), &input, &visible, &self.tool),
                 input,
             )),
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(e),
         };
         let session = self.session.clone();
         let tool = self.tool.clone();
@@ -211,7 +211,18 @@ impl JsSkillTool {
     /// The prompt for a subagent that runs the skill `name` on `task` and reports back; null when
     /// the skill is not offered.
     #[wasm_bindgen(js_name = subagentPrompt, unchecked_return_type = "Promise<string | null>")]
-    pub fn subagent_prompt(&self, name: String, task: String) -> Promise {
+    pub fn subagent_prompt(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] task: JsValue,
+    ) -> Promise {
+        let (name, task) = match (
+            convert::string(&name, "SkillTool.subagentPrompt: name"),
+            convert::string(&task, "SkillTool.subagentPrompt: task"),
+        ) {
+            (Ok(n), Ok(t)) => (n, t),
+            (Err(e), _) | (_, Err(e)) => return Promise::reject(&e),
+        };
         let (visible, _) = self.visible();
         let registry = self.registry.borrow();
         let planned = if visible.contains(&name) {
@@ -235,7 +246,11 @@ impl JsSkillTool {
     /// mentions (`$name`), wrapped for the conversation and recorded in the session, and the text
     /// to send on. Never rejects.
     #[wasm_bindgen(unchecked_return_type = "Promise<Injection>")]
-    pub fn invoke(&self, message: String) -> Promise {
+    pub fn invoke(&self, #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue) -> Promise {
+        let message = match convert::string(&message, "SkillTool.invoke: message") {
+            Ok(m) => m,
+            Err(e) => return Promise::reject(&e),
+        };
         let plan = activate::plan_injection(&self.registry.borrow(), &message);
         let session = self.session.clone();
         let tool = self.tool.clone();
@@ -259,6 +274,11 @@ impl JsSkillTool {
         #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CompactOptions")] options: JsValue,
     ) -> Promise {
+        let opts = match super::compact::options(&options, "SkillTool.reattach") {
+            Ok(o) => o,
+            Err(e) => return Promise::reject(&e),
+        };
+        let transcript = super::compact::transcript_value(&transcript);
         let (visible, catalog) = self.visible();
         let mut names: Vec<String> = Vec::new();
         for a in self.session.borrow().activations.iter().rev() {
@@ -296,8 +316,9 @@ impl JsSkillTool {
                     contents.push(skillwasm::compact::SkillContent { name: r.skill_name, content: r.content });
                 }
             }
-            let contents = to_js(&contents).map_err(JsValue::from)?;
-            super::compact::reattach_skills(transcript, contents, catalog_text, options)
+            super::compact::out(
+                transcript.and_then(|t| skillwasm::compact::reattach(&t, &contents, catalog_text.as_deref(), &opts)),
+            )
         })
     }
 }

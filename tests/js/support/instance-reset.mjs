@@ -2,24 +2,27 @@
 // imports it, the Chromium test serves it to the page, the workerd test bundles it beside the
 // package's modules. It takes the package's namespace and returns a plain JSON report.
 //
-// The traps are real, reached through the public API: the Rust code copies an input of
-// `length` bytes into a Vec::with_capacity(length), and a length past isize::MAX (2 GiB - 1 in
-// wasm32) is a capacity overflow, which aborts (panic = "abort": an `unreachable` trap).
-// `trapInputs.huge` is such an input for real (a 2 GiB + 16 Uint8Array: zero pages the host maps
-// lazily, so it is cheap where the runtime allows it); `trapInputs.lying` is a Uint8Array whose
-// `length` getter says the same of 8 bytes, for runtimes that cap buffers below 2 GiB.
+// The traps are real: the live instance is made to abort (an allocation no wasm32 heap can
+// satisfy: `unreachable`) from inside a call the engine is making, in a getter the engine reads or
+// a store function it calls. Hostile inputs no longer trap the engine (they are refused before
+// anything is copied), so the trap comes from the raw exports, which `initSync` of a live module
+// returns. The engine passes a WebAssembly.RuntimeError thrown under it on to the guard, as it
+// does any trap.
 
-/** Inputs whose copy into wasm memory traps. */
+/** Makes the live instance of `sw` trap. */
+export function trapNow(sw) {
+  sw.initSync(undefined).__wbindgen_malloc(2 ** 32 - 16, 8);
+}
+
+/** Values whose reading by the engine traps the instance. */
 export const trapInputs = {
-  huge: () => new Uint8Array(2 ** 31 + 16),
-  lying: () => {
-    class LyingLength extends Uint8Array {
-      get length() {
-        return 2 ** 31 + 16;
-      }
-    }
-    return new LyingLength(8);
-  },
+  /** Parse options whose `mode` getter traps. */
+  getter: (sw) => ({
+    get mode() {
+      trapNow(sw);
+      return "lenient";
+    },
+  }),
 };
 
 const DOC = "---\nname: demo\ndescription: A demo skill.\n---\nDemo body.\n";
@@ -56,10 +59,10 @@ async function settled(p, ms = 5000) {
   }
 }
 
-/** True when `make` gives an input that traps this build (then the scenario can run). */
+/** True when `make` gives options that trap this build (then the scenario can run). */
 export function traps(sw, make) {
   try {
-    sw.parseSkill(make());
+    sw.parseSkill(DOC, make(sw));
     return false;
   } catch (e) {
     return e instanceof WebAssembly.RuntimeError;
@@ -72,13 +75,13 @@ export function traps(sw, make) {
  * async call is pending, the stale callbacks of that dead instance answering after the reset,
  * and the next async call.
  */
-export async function resetScenario(sw, input = "lying") {
+export async function resetScenario(sw, input = "getter") {
   const trapInput = trapInputs[input];
   const events = [];
   const off = sw.onInstanceReset((e) => events.push({ error: e.error?.name ?? null, runtimeError: e.error instanceof WebAssembly.RuntimeError, count: e.count }));
   const resetsBefore = sw.instanceResets();
   const mem = sw.memoryStorage(FILES);
-  let poison = null; // a key whose read answers with the trapping input
+  let poison = null; // a key whose read traps the instance
   let release;
   const gate = new Promise((resolve) => {
     release = resolve;
@@ -86,9 +89,10 @@ export async function resetScenario(sw, input = "lying") {
   let gated = null; // a key whose read waits for the gate
   const storage = {
     list: (prefix, opts) => mem.list(prefix, opts),
-    async read(key, opts) {
-      if (key === poison) return trapInput();
-      if (key === gated) await gate;
+    // Not async: the trap happens inside the engine's call, as a synchronous store's would.
+    read(key, opts) {
+      if (key === poison) trapNow(sw);
+      if (key === gated) return gate.then(() => mem.read(key, opts));
       return mem.read(key, opts);
     },
   };
@@ -103,7 +107,7 @@ export async function resetScenario(sw, input = "lying") {
   r.before = { names: registry.names(), parsed: sw.parseSkill(DOC).skill?.name ?? null };
 
   // A trap in a synchronous call: the caller gets the RuntimeError, the listener is told.
-  r.syncTrap = outcome(() => sw.parseSkill(trapInput()));
+  r.syncTrap = outcome(() => sw.parseSkill(DOC, trapInput(sw)));
   r.eventsAfterSyncTrap = events.length;
   // The next call runs on a new instance.
   r.afterSyncTrap = outcome(() => sw.parseSkill(DOC).skill?.name);
@@ -160,7 +164,7 @@ export async function resetScenario(sw, input = "lying") {
   off();
   r.eventsAfterOff = outcome(() => {
     try {
-      sw.parseSkill(trapInput());
+      sw.parseSkill(DOC, trapInput(sw));
     } catch {}
     return sw.parseSkill(DOC).skill?.name;
   });

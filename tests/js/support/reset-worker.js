@@ -27,13 +27,13 @@ export default {
       case "/parse":
         return Response.json({ name: sw.parseSkill(DOC).skill?.name ?? null, resets: sw.instanceResets(), keptRegistry: keptState() });
       case "/trap":
-        sw.parseSkill(trapInputs.lying());
+        sw.parseSkill(DOC, trapInputs.getter(sw));
         return new Response("the trap did not happen", { status: 200 });
       case "/keep":
         kept = await sw.SkillRegistry.discover({ builtin: sw.memoryStorage({ ".agents/skills/demo/SKILL.md": DOC }) });
         return Response.json({ names: kept.names() });
       case "/scenario":
-        return Response.json(await resetScenario(sw, url.searchParams.get("input") ?? "lying"));
+        return Response.json(await resetScenario(sw, url.searchParams.get("input") ?? "getter"));
       default:
         return new Response("not found", { status: 404 });
     }

@@ -1,0 +1,363 @@
+// The boundary's reading side, imported by the wasm glue (wasm/src/convert.rs). Every value a
+// caller hands the engine (options, tool input, transcripts, store answers, batch items) is read
+// here, once, before any Rust state is touched: getters, Proxy traps, toJSON and thenables run
+// inside try/catch, so no JS exception ever unwinds through a Rust frame. What comes back to Rust
+// is JSON text or a tagged error (for data), a fresh Uint8Array view read through the intrinsic
+// typed-array getters (for bytes), or a promise that always settles (for store calls).
+//
+// The bounds (depth, nodes, characters, bytes) are passed in by Rust, which documents them. No
+// skill logic lives here: only reading values safely.
+
+// Intrinsics, taken when the module loads: a value's own `length`, `subarray` or `set` (which a
+// subclass or a Proxy may redefine) is never used.
+const TypedArrayProto = Object.getPrototypeOf(Uint8Array.prototype);
+const getter = (proto, key) => Object.getOwnPropertyDescriptor(proto, key).get;
+const taTag = getter(TypedArrayProto, Symbol.toStringTag);
+const taByteLength = getter(TypedArrayProto, "byteLength");
+const taByteOffset = getter(TypedArrayProto, "byteOffset");
+const taBuffer = getter(TypedArrayProto, "buffer");
+const taLength = getter(TypedArrayProto, "length");
+const abByteLength = getter(ArrayBuffer.prototype, "byteLength");
+const call = Function.prototype.call.bind(Function.prototype.call);
+const isArray = Array.isArray;
+const keysOf = Object.keys;
+const stringify = JSON.stringify;
+const NativeU8 = Uint8Array;
+const NativePromise = Promise;
+const toWellFormed = String.prototype.toWellFormed;
+const isWellFormed = String.prototype.isWellFormed;
+const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const RuntimeError = typeof WebAssembly === "object" ? WebAssembly.RuntimeError : undefined;
+
+/** `s` with every lone surrogate replaced by U+FFFD (what UTF-8 encoding does anyway). */
+function wellFormed(s) {
+  if (typeof toWellFormed === "function") return call(toWellFormed, s);
+  return s.replace(LONE, "\uFFFD");
+}
+
+/** Whether `s` has no lone surrogate. */
+export function isWellFormedString(s) {
+  if (typeof isWellFormed === "function") return call(isWellFormed, s);
+  LONE.lastIndex = 0;
+  return !LONE.test(s);
+}
+
+// A trap of a wasm instance (ours, re-entered from a getter) is not data: the instance is gone,
+// and the package's guard must see it.
+function rethrowTrap(e) {
+  if (RuntimeError !== undefined && e instanceof RuntimeError) throw e;
+}
+
+/** A short description of a thrown value; never throws. */
+function describe(e) {
+  try {
+    if (e instanceof Error) {
+      const name = typeof e.name === "string" ? e.name : "Error";
+      const message = typeof e.message === "string" ? e.message : "";
+      return clip(message || name);
+    }
+    if (typeof e === "string") return clip(stringify(wellFormed(e)));
+    if (e === null) return "null";
+    return `a ${typeof e}`;
+  } catch {
+    return "a value that cannot be described";
+  }
+}
+
+function clip(s) {
+  return wellFormed(s.length > 200 ? `${s.slice(0, 200)}…` : s);
+}
+
+class Bound {
+  constructor(kind, message) {
+    this.kind = kind;
+    this.message = message;
+  }
+}
+
+// Path of the position `stack` describes, as JS would write it: `.scopes[0].roots`.
+function pathOf(stack, key) {
+  let p = "";
+  const segment = (k) => {
+    p += typeof k === "number" ? `[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${stringify(wellFormed(k))}]`;
+  };
+  const n = stack.length;
+  for (let i = 1; i < Math.min(n, 7); i++) segment(stack[i].at);
+  if (n > 7) p += "…";
+  if (key !== undefined) segment(key);
+  return p;
+}
+
+/**
+ * The JSON text of `root`, read once with an explicit stack (so depth costs no native stack):
+ * `"J" + text`, or `"E" + kind + "|" + path + "|" + message` where kind is `d` (deeper than
+ * `maxDepth`), `n` (more than `maxNodes` values or `maxChars` characters), `c` (a cycle), `t` (a
+ * value JSON has no form for: a bigint) or `x` (a getter, trap or toJSON threw).
+ *
+ * JSON's rules otherwise: own enumerable string keys; `toJSON` is honoured; properties that are
+ * undefined, functions or symbols are left out (null inside arrays); NaN and infinities are null;
+ * lone surrogates become U+FFFD. `holes` lists dotted paths (`*` for any key or index) whose
+ * values are not read but handed back as `[path, value]` pairs pushed to `taken` (stores and
+ * callbacks inside options). A path written `!path` is instead one whose strings must be
+ * well-formed (kind `t` otherwise: keys and roots), and `~path` one whose lone surrogates become
+ * U+0000, which no key may hold (so the engine refuses that key and keeps the rest).
+ */
+export function boundedJson(root, maxDepth, maxNodes, maxChars, holes, taken) {
+  const out = [];
+  let chars = 0;
+  let nodes = 0;
+  const stack = [];
+  const open = new Set();
+  const split = (prefix) => {
+    const list = holes.filter((h) => (prefix === "" ? h[0] !== "!" && h[0] !== "~" : h[0] === prefix));
+    return list.length > 0 ? list.map((h) => (prefix === "" ? h : h.slice(1)).split(".")) : null;
+  };
+  const patterns = split("");
+  const strict = split("!");
+  const marked = split("~");
+  const matches = (list, segs) => list.some((p) => p.length === segs.length && p.every((s, i) => s === "*" || s === segs[i]));
+  const segsAt = (at) => {
+    const segs = [];
+    for (let i = 1; i < stack.length; i++) segs.push(String(stack[i].at));
+    if (at !== null) segs.push(String(at));
+    return segs;
+  };
+  const put = (s) => {
+    chars += s.length;
+    if (chars > maxChars) throw new Bound("n", `more than ${maxChars} characters of JSON`);
+    out.push(s);
+  };
+  const hole = (key) => {
+    if (patterns === null || stack.length > 4) return null;
+    const segs = segsAt(key);
+    return matches(patterns, segs) ? segs.join(".") : null;
+  };
+  const text = (v, at) => {
+    if ((strict === null && marked === null) || isWellFormedString(v)) return wellFormed(v);
+    const segs = segsAt(at);
+    if (strict !== null && matches(strict, segs)) throw new Bound("t", "a lone surrogate, which no key or root can hold");
+    if (marked !== null && matches(marked, segs)) return v.replace(LONE, "\u0000");
+    return wellFormed(v);
+  };
+  // Writes a value; a container is opened (pushed) and written by the loop below.
+  const write = (v, at) => {
+    if (++nodes > maxNodes) throw new Bound("n", `more than ${maxNodes} values`);
+    switch (typeof v) {
+      case "string":
+        put(stringify(text(v, at)));
+        return;
+      case "number":
+        put(Number.isFinite(v) ? stringify(v) : "null");
+        return;
+      case "boolean":
+        put(v ? "true" : "false");
+        return;
+      case "bigint":
+        throw new Bound("t", "a bigint has no JSON form");
+      case "undefined":
+      case "function":
+      case "symbol":
+        put("null");
+        return;
+      default:
+        break;
+    }
+    if (v === null) {
+      put("null");
+      return;
+    }
+    if (stack.length >= maxDepth) throw new Bound("d", `nested deeper than ${maxDepth} levels`);
+    if (open.has(v)) throw new Bound("c", "it contains itself (a cycle)");
+    const budget = maxNodes - nodes;
+    if (isArray(v)) {
+      const n = v.length;
+      if (typeof n !== "number" || !(n >= 0) || n % 1 !== 0) throw new Bound("t", "an array without a valid length");
+      if (n > budget) throw new Bound("n", `an array of ${n} items, more than ${maxNodes} values`);
+      put("[");
+      stack.push({ v, at, array: true, n, i: 0, keys: null, written: 0 });
+    } else {
+      if (call(taTag, v) !== undefined && call(taLength, v) > budget) {
+        throw new Bound("n", `a typed array of more than ${maxNodes} values`);
+      }
+      const keys = keysOf(v);
+      if (keys.length > budget) throw new Bound("n", `an object of ${keys.length} keys, more than ${maxNodes} values`);
+      put("{");
+      stack.push({ v, at, array: false, n: keys.length, i: 0, keys, written: 0 });
+    }
+    open.add(v);
+  };
+  const prepare = (v, key) => {
+    if (v !== null && typeof v === "object") {
+      const toJSON = v.toJSON;
+      if (typeof toJSON === "function") return call(toJSON, v, String(key));
+    }
+    return v;
+  };
+  let key;
+  try {
+    write(prepare(root, ""), null);
+    while (stack.length > 0) {
+      const f = stack[stack.length - 1];
+      if (f.i >= f.n) {
+        put(f.array ? "]" : "}");
+        open.delete(f.v);
+        stack.pop();
+        key = undefined;
+        continue;
+      }
+      key = f.array ? f.i : f.keys[f.i];
+      f.i += 1;
+      if (f.array) {
+        if (f.written++ > 0) put(",");
+        write(prepare(f.v[key], key), key);
+        continue;
+      }
+      const taken_at = hole(key);
+      if (taken_at !== null) {
+        taken.push([taken_at, f.v[key]]);
+        continue;
+      }
+      const item = prepare(f.v[key], key);
+      if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
+      put(`${f.written++ > 0 ? "," : ""}${stringify(wellFormed(key))}:`);
+      write(item, key);
+    }
+    return `J${out.join("")}`;
+  } catch (e) {
+    rethrowTrap(e);
+    const where = pathOf(stack, key);
+    if (e instanceof Bound) return `E${e.kind}|${where}|${e.message}`;
+    return `Ex|${where}|reading it threw: ${describe(e)}`;
+  }
+}
+
+/**
+ * Bytes of a string, Uint8Array (Node's Buffer included) or ArrayBuffer, read through the
+ * intrinsic getters: the string itself when its length is at most `max` (UTF-8 may take up to 3
+ * bytes per unit: Rust checks again), a fresh Uint8Array view of at most `max` bytes, the length
+ * (a number) when it is above `max`, or null for any other value.
+ */
+export function boundedBytes(v, max) {
+  try {
+    if (typeof v === "string") return v.length > max ? v.length : v;
+    if (v === null || (typeof v !== "object" && typeof v !== "function")) return null;
+    if (call(taTag, v) === "Uint8Array") {
+      const n = call(taByteLength, v);
+      if (n > max) return n;
+      // A detached buffer reads as empty.
+      if (n === 0) return new NativeU8(0);
+      return new NativeU8(call(taBuffer, v), call(taByteOffset, v), n);
+    }
+    if (call(taTag, v) !== undefined) return null;
+    let n;
+    try {
+      n = call(abByteLength, v);
+    } catch {
+      return null;
+    }
+    if (n > max) return n;
+    return n === 0 ? new NativeU8(0) : new NativeU8(v, 0, n);
+  } catch (e) {
+    rethrowTrap(e);
+    return null;
+  }
+}
+
+/** -1 when `v` is no string, else its length in UTF-16 units (never reads anything). */
+export function stringLength(v) {
+  return typeof v === "string" ? v.length : -1;
+}
+
+/**
+ * Calls a store's `fn` on `self` and waits for the answer at most `ms` milliseconds. Always
+ * resolves (never rejects, never stays pending), to `[0, answer]`, `[1, what went wrong]` or
+ * `[2]` (no answer in time). A thenable is read the way `await` reads it: a `then` getter that
+ * throws is a rejection, a second resolution is ignored.
+ */
+export function callStore(fn, self, a, b, ms) {
+  let ret;
+  try {
+    ret = call(fn, self, a, b);
+  } catch (e) {
+    rethrowTrap(e);
+    return NativePromise.resolve([1, `threw: ${describe(e)}`]);
+  }
+  return new NativePromise((resolve) => {
+    let done = false;
+    let timer;
+    const finish = (r) => {
+      if (done) return;
+      done = true;
+      if (timer !== undefined) {
+        try {
+          clearTimeout(timer);
+        } catch {
+          // No timers here: nothing to clear.
+        }
+      }
+      resolve(r);
+    };
+    try {
+      timer = setTimeout(() => finish([2]), ms);
+    } catch {
+      // No timers in this runtime: the store's own answer is awaited.
+    }
+    new NativePromise((res) => res(ret)).then(
+      (v) => finish([0, v]),
+      (e) => finish([1, `rejected: ${describe(e)}`]),
+    );
+  });
+}
+
+/** A caught exception as text, for errors Rust reports (never throws). */
+export function describeError(e) {
+  return describe(e);
+}
+
+function isArrayBuffer(v) {
+  try {
+    call(abByteLength, v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The items of a parseSkills batch: an error message (a string) when `inputs` is no array or
+ * claims more than `maxItems` items, else an array of `[input, dirName]` (an item given as
+ * `{ input, dirName }` is unwrapped) or `[undefined, undefined, message]` for an item that cannot
+ * be read. Item values are handed back unread: Rust reads them with boundedBytes.
+ */
+export function batchItems(inputs, maxItems) {
+  try {
+    if (!isArray(inputs)) return "must be an array";
+    const n = inputs.length;
+    if (typeof n !== "number" || !(n >= 0) || n % 1 !== 0) return "has no valid length";
+    if (n > maxItems) return `claims ${n} items, more than the ${maxItems} a batch may hold`;
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      try {
+        const item = inputs[i];
+        if (item === null || typeof item !== "object" || call(taTag, item) !== undefined || isArrayBuffer(item)) {
+          out.push([item, undefined]);
+          continue;
+        }
+        const input = item.input;
+        const dirName = item.dirName;
+        if (dirName !== undefined && dirName !== null && typeof dirName !== "string") {
+          out.push([undefined, undefined, `its dirName is a ${typeof dirName}, not a string`]);
+        } else {
+          out.push([input, dirName ?? undefined]);
+        }
+      } catch (e) {
+        rethrowTrap(e);
+        out.push([undefined, undefined, `reading it threw: ${describe(e)}`]);
+      }
+    }
+    return out;
+  } catch (e) {
+    rethrowTrap(e);
+    return `cannot be read: reading it threw: ${describe(e)}`;
+  }
+}
