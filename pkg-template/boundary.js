@@ -91,12 +91,14 @@ function pathOf(stack, key) {
 /**
  * The JSON text of `root`, read once with an explicit stack (so depth costs no native stack):
  * `"J" + text`, or `"E" + kind + "|" + path + "|" + message` where kind is `d` (deeper than
- * `maxDepth`), `n` (more than `maxNodes` values or `maxChars` characters), `c` (a cycle), `t` (a
- * value JSON has no form for: a bigint) or `x` (a getter, trap or toJSON threw).
+ * `maxDepth`), `n` (more than `maxNodes` values or `maxChars` characters), `t` (a value JSON has
+ * no form for: a bigint) or `x` (a getter, trap or toJSON threw).
  *
  * JSON's rules otherwise: own enumerable string keys; `toJSON` is honoured; properties that are
  * undefined, functions or symbols are left out (null inside arrays); NaN and infinities are null;
- * lone surrogates become U+FFFD. `holes` lists dotted paths (`*` for any key or index) whose
+ * lone surrogates become U+FFFD. A value that contains itself is cut there: the inner reference
+ * reads as null (a host object with a back-reference under a key the engine ignores still works;
+ * under a key it reads, null is the wrong type). `holes` lists dotted paths (`*` for any key or index) whose
  * values are not read but handed back as `[path, value]` pairs pushed to `taken` (stores and
  * callbacks inside options). A path written `!path` is instead one whose strings must be
  * well-formed (kind `t` otherwise: keys and roots), and `~path` one whose lone surrogates become
@@ -167,7 +169,10 @@ export function boundedJson(root, maxDepth, maxNodes, maxChars, holes, taken) {
       return;
     }
     if (stack.length >= maxDepth) throw new Bound("d", `nested deeper than ${maxDepth} levels`);
-    if (open.has(v)) throw new Bound("c", "it contains itself (a cycle)");
+    if (open.has(v)) {
+      put("null");
+      return;
+    }
     const budget = maxNodes - nodes;
     if (isArray(v)) {
       const n = v.length;
@@ -235,14 +240,26 @@ export function boundedJson(root, maxDepth, maxNodes, maxChars, holes, taken) {
  * Bytes of a string, Uint8Array (Node's Buffer included) or ArrayBuffer, read through the
  * intrinsic getters: the string itself when its length is at most `max` (UTF-8 may take up to 3
  * bytes per unit: Rust checks again), a fresh Uint8Array view of at most `max` bytes, the length
- * (a number) when it is above `max`, or null for any other value.
+ * (a number) when it is above `max`, or null for any other value. With `strict` (store answers),
+ * a Uint8Array whose own `length` disagrees with its bytes is refused: `[why]`.
  */
-export function boundedBytes(v, max) {
+export function boundedBytes(v, max, strict) {
   try {
     if (typeof v === "string") return v.length > max ? v.length : v;
     if (v === null || (typeof v !== "object" && typeof v !== "function")) return null;
     if (call(taTag, v) === "Uint8Array") {
       const n = call(taByteLength, v);
+      if (strict) {
+        // A store's answer must be what it says it is: a `length` that lies (or throws) is refused.
+        let claimed;
+        try {
+          claimed = v.length;
+        } catch (e) {
+          rethrowTrap(e);
+          return [`a Uint8Array whose length getter throws (${describe(e)})`];
+        }
+        if (claimed !== n) return [`a Uint8Array whose length says ${typeof claimed === "number" ? claimed : describe(claimed)} but holds ${n} bytes`];
+      }
       if (n > max) return n;
       // A detached buffer reads as empty.
       if (n === 0) return new NativeU8(0);

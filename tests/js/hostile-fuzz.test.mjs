@@ -26,6 +26,8 @@ import {
 } from "./support/hostile.mjs";
 import { SPECS, fixtures, prepare } from "./support/hostile-cases.mjs";
 
+const { guardModule } = await import(pathToFileURL(path.join(PKG, "instance.js")).href);
+
 const RUNS = Number(process.env.SKILLWASM_FUZZ_RUNS ?? 40);
 const SEED = process.env.SKILLWASM_FUZZ_SEED === undefined ? undefined : Number(process.env.SKILLWASM_FUZZ_SEED);
 const PATH = process.env.SKILLWASM_FUZZ_PATH;
@@ -41,7 +43,8 @@ let copies = 0;
 async function freshPackage() {
   const glue = await import(`${pathToFileURL(path.join(PKG, "skillwasm.js")).href}?fuzz=${copies++}`);
   const exports = glue.initSync({ module: wasmModule });
-  const pkg = { ...node, ...glue };
+  // Guarded as the package guards its own glue (exports.js): that is what callers get.
+  const pkg = { ...node, ...guardModule(glue) };
   return { pkg, sp: () => exports[STACK_POINTER_EXPORT].value };
 }
 

@@ -226,6 +226,47 @@ describe("the Cloudflare Worker example in workerd over a real R2 binding", { sk
     assert.equal(bad.status, 400);
   });
 
+  test("hundreds of hostile POST /tool bodies leave the Worker answering normally", async () => {
+    const nest = (depth, open, close, leaf = '"x"') => open.repeat(depth) + leaf + close.repeat(depth);
+    const name = skills[0].name;
+    // Bodies as an unauthenticated caller would send them (text: JSON.parse happens in the Worker).
+    const bodies = [
+      `{"name":${nest(5000, "[", "]")}}`,
+      `{"name":"${name}","path":${nest(3000, '{"a":', "}")}}`,
+      `{"name":${nest(100, '{"a":', "}")}}`,
+      `{"name":"${name}","extra":${nest(2000, "[", "]")}}`,
+      JSON.stringify({ name: "x".repeat(2 * MiB) }),
+      JSON.stringify({ name, path: "a/".repeat(100_000) }),
+      JSON.stringify({ name: Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, i])) }),
+      JSON.stringify({ name, extra: Array.from({ length: 100_000 }, (_, i) => i) }),
+      `{"name":"\ud800${name}"}`,
+      `{"name":"${name}","path":"\udc00/x"}`,
+      `{"name":null}`,
+      `{"name":1e999}`,
+      `{"name":["${name}"]}`,
+      `{"__proto__":{"name":"${name}"}}`,
+      `{"name":"${name}","path":"../../etc/passwd"}`,
+      `{"name":"${name}","force":"yes"}`,
+      "[]",
+      `"${name}"`,
+      "{",
+    ];
+    const before = { catalog: await (await worker.fetch("/catalog")).text(), tool: await getJson("/tool"), act: await postTool({ name }) };
+    const statuses = new Map();
+    for (let i = 0; i < 300; i++) {
+      const res = await worker.fetch("/tool", { method: "POST", headers: { "content-type": "application/json" }, body: bodies[i % bodies.length] });
+      const text = await res.text();
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      assert.ok(res.status === 200 || res.status === 400, `body ${i % bodies.length}: HTTP ${res.status} ${text.slice(0, 200)}`);
+      if (res.status === 200) assert.equal(typeof JSON.parse(text).isError, "boolean");
+    }
+    assert.ok((statuses.get(200) ?? 0) > 100, `most bodies reach the tool: ${JSON.stringify([...statuses])}`);
+    assert.equal(await (await worker.fetch("/catalog")).text(), before.catalog, "the same catalog");
+    assert.deepEqual(await getJson("/tool"), before.tool, "the same tool definition");
+    assert.deepEqual(await postTool({ name }), before.act, "the same activation");
+    assert.equal((await getJson("/status")).skills, SKILLS);
+  });
+
   test("refused uploads: traversal, oversized, no SKILL.md, no skill in it; nothing is written", async () => {
     const before = await keys();
     const skillMd = { rel: "SKILL.md", bytes: Buffer.from("---\nname: evil\ndescription: Tries things.\n---\nBody\n") };

@@ -44,7 +44,7 @@ extern "C" {
         taken: &Array,
     ) -> Result<String, JsValue>;
     #[wasm_bindgen(catch, js_name = boundedBytes)]
-    fn bounded_bytes(v: &JsValue, max: u32) -> Result<JsValue, JsValue>;
+    fn bounded_bytes(v: &JsValue, max: u32, strict: bool) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = stringLength)]
     fn string_length(v: &JsValue) -> f64;
     #[wasm_bindgen(catch, js_name = callStore)]
@@ -67,8 +67,6 @@ pub enum Unreadable {
     TooDeep(String),
     /// More than [`MAX_NODES`] values or [`MAX_JSON_CHARS`] characters.
     TooLarge(String),
-    /// It contains itself.
-    Cyclic(String),
     /// A value JSON has no form for (a bigint), or an array without a valid length.
     Unsupported(String),
     /// A getter, a Proxy trap or `toJSON` threw.
@@ -88,7 +86,6 @@ impl Unreadable {
         match kind {
             "d" => Unreadable::TooDeep(full),
             "n" => Unreadable::TooLarge(full),
-            "c" => Unreadable::Cyclic(full),
             "t" => Unreadable::Unsupported(full),
             _ => Unreadable::Threw(full),
         }
@@ -96,11 +93,9 @@ impl Unreadable {
 
     fn parts(&self) -> (&str, &str) {
         let s = match self {
-            Unreadable::TooDeep(s)
-            | Unreadable::TooLarge(s)
-            | Unreadable::Cyclic(s)
-            | Unreadable::Unsupported(s)
-            | Unreadable::Threw(s) => s.as_str(),
+            Unreadable::TooDeep(s) | Unreadable::TooLarge(s) | Unreadable::Unsupported(s) | Unreadable::Threw(s) => {
+                s.as_str()
+            }
         };
         s.split_once('\u{0}').unwrap_or(("", s))
     }
@@ -278,12 +273,14 @@ pub enum Bytes {
 }
 
 /// Why bytes could not be had.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BytesError {
     /// Not a string, a Uint8Array or an ArrayBuffer.
     NotBytes,
     /// Longer than the cap (the length it claims, in bytes or UTF-16 units).
     TooLarge(u64),
+    /// A store's Uint8Array whose own `length` lies or throws (why).
+    Lying(String),
 }
 
 impl Bytes {
@@ -316,9 +313,16 @@ impl Bytes {
 }
 
 /// A string, Uint8Array or ArrayBuffer of at most `max` bytes. Nothing is copied before its
-/// length is known to be within the cap.
+/// length is known to be within the cap; the caller's own `length`, `subarray` or `set` are never
+/// used for the copy, and a Uint8Array whose own `length` disagrees with its bytes (or throws) is
+/// refused ([`BytesError::Lying`]).
 pub fn bytes(v: &JsValue, max: u32) -> Result<Bytes, BytesError> {
-    let got = bounded_bytes(v, max).map_err(pass_traps).map_err(|_| BytesError::NotBytes)?;
+    let got = bounded_bytes(v, max, true).map_err(pass_traps).map_err(|_| BytesError::NotBytes)?;
+    if Array::is_array(&got) {
+        // [why], made by boundary.js.
+        let why: Array = got.unchecked_into();
+        return Err(BytesError::Lying(why.get(0).as_string().unwrap_or_default()));
+    }
     if let Some(n) = got.as_f64() {
         return Err(BytesError::TooLarge(n.max(0.0) as u64));
     }

@@ -74,6 +74,7 @@ pub fn parse_skill(
         Ok(bytes) => parse_bytes(bytes, &opts),
         Err(BytesError::TooLarge(n)) => too_large(n),
         Err(BytesError::NotBytes) => return Err(not_bytes("parseSkill: input", &input)),
+        Err(BytesError::Lying(why)) => return Err(convert::type_error(&format!("parseSkill: input is {why}"))),
     };
     to_js(&result).map_err(JsValue::from)
 }
@@ -107,6 +108,7 @@ pub fn parse_skills(
                 match convert::bytes(&input, DEFAULT_MAX_OBJECT_BYTES) {
                     Ok(bytes) => parse_bytes(bytes, &opts),
                     Err(BytesError::TooLarge(n)) => too_large(n),
+                    Err(BytesError::Lying(why)) => invalid(format!("this item is {why}")),
                     Err(BytesError::NotBytes) => {
                         invalid("this item is neither a string, a Uint8Array nor { input, dirName }".to_string())
                     }
@@ -140,6 +142,7 @@ pub fn read_properties(
             )],
         },
         Err(BytesError::NotBytes) => return Err(not_bytes("readProperties: input", &input)),
+        Err(BytesError::Lying(why)) => return Err(convert::type_error(&format!("readProperties: input is {why}"))),
     };
     to_js(&out).map_err(JsValue::from)
 }

@@ -172,6 +172,7 @@ impl Storage for JsStorage {
                 Err(BytesError::TooLarge(n)) => Err(StorageError(format!(
                     "{what} answered with {n} bytes (or characters), more than the {most} asked for"
                 ))),
+                Err(BytesError::Lying(why)) => Err(StorageError(format!("{what} answered with {why}"))),
                 Err(BytesError::NotBytes) => Err(StorageError(format!(
                     "{what} answered with {} instead of bytes, a string or null",
                     convert::kind_of(&v)
