@@ -4,6 +4,7 @@
 //! and its files (listed, not read); a call with `path` returns that file. Nothing here throws:
 //! an unknown skill, a bad path or a missing file is a tool result that says so.
 
+use super::session::{Activation, SkillSession};
 use crate::content::{
     neutralize_markup, open_tag, CONTENT_CLOSE, DEFAULT_TOOL_NAME, INVALID_INPUT_PREFIX, STATUS_ALREADY_LOADED,
     UNKNOWN_SKILL_PREFIX,
@@ -127,43 +128,6 @@ pub struct ToolResult {
     pub error: Option<Diagnostic>,
 }
 
-/// One activation, for the host's analytics.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "tsify", derive(Tsify))]
-#[serde(rename_all = "camelCase")]
-pub struct Activation {
-    /// The skill's name.
-    pub name: String,
-    #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
-    /// The file read, or null for the instructions.
-    pub path: Option<String>,
-    /// When, in the host's clock (milliseconds since the epoch in JS).
-    pub at: f64,
-    /// Bytes read.
-    pub size: u64,
-    /// 1-based position among this session's activations.
-    pub index: u32,
-}
-
-/// What a conversation has loaded, so a repeated activation returns a pointer, not the body again.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SkillSession {
-    /// Every activation so far, in order.
-    pub activations: Vec<Activation>,
-}
-
-impl SkillSession {
-    /// Records an activation of `name` (a file read when `path` is given) at `at`.
-    pub fn record(&mut self, name: &str, path: Option<&str>, at: f64, size: u64) {
-        let index = self.activations.len() as u32 + 1;
-        self.activations.push(Activation { name: name.into(), path: path.map(str::to_string), at, size, index });
-    }
-    /// The earlier load of `name`'s instructions, if any.
-    pub fn loaded(&self, name: &str) -> Option<&Activation> {
-        self.activations.iter().find(|a| a.name == name && a.path.is_none())
-    }
-}
-
 /// The tool definition for the visible skills, or None when there are none (then there is no
 /// tool to offer).
 pub fn tool_definition(visible: &[String], catalog: Option<&str>, opts: &ToolOptions) -> Option<ToolDefinition> {
@@ -182,7 +146,8 @@ pub fn tool_definition(visible: &[String], catalog: Option<&str>, opts: &ToolOpt
         "type": "object",
         "properties": {
             "name": { "type": "string", "enum": visible, "description": "The skill's name." },
-            "path": { "type": "string", "description": "A file of the skill, relative to its directory. Leave out to load the instructions." }
+            "path": { "type": "string", "description": "A file of the skill, relative to its directory. Leave out to load the instructions." },
+            "force": { "type": "boolean", "description": "Load the instructions again although they were loaded earlier in this conversation (when they are no longer in your context)." }
         },
         "required": ["name"],
         "additionalProperties": false
@@ -289,9 +254,7 @@ pub async fn execute(
 ) -> ToolResult {
     let plan = plan(registry, session, input, visible, opts);
     let result = run(plan, opts).await;
-    if !result.is_error && !result.already_loaded {
-        session.record(&result.skill_name, result.path.as_deref(), now, result.size);
-    }
+    session.record_result(&result, now);
     result
 }
 
@@ -392,6 +355,64 @@ pub fn invalid_input(problem: &str, visible: &[String]) -> ToolResult {
         format!("{INVALID_INPUT_PREFIX} {{ name, path? }} ({problem}). The skills are: {}.", visible.join(", "));
     let input = ToolInput::default();
     error_result(&input, Diagnostic::error("tool-input-invalid", content.clone()), content)
+}
+
+/// The answer to a call of another tool than this one (a model API hands every call over; this
+/// answers only its own): an error result, worded so that compaction reads it as one.
+pub fn other_tool(called: &str, visible: &[String], opts: &ToolOptions) -> ToolResult {
+    let content = format!(
+        "{INVALID_INPUT_PREFIX} a call of {} (this call is for '{}', a tool this does not answer). The skills are: {}.",
+        opts.tool_name,
+        escape_html(called),
+        visible.join(", ")
+    );
+    error_result(&ToolInput::default(), Diagnostic::error("tool-unknown", content.clone()), content)
+}
+
+/// What a model API hands over as a call's arguments: JSON text (OpenAI) or a value (Anthropic,
+/// the AI SDK).
+#[derive(Debug, Clone, PartialEq)]
+pub enum CallArguments {
+    /// Arguments as JSON text, parsed here.
+    Json(String),
+    /// Arguments already parsed.
+    Value(serde_json::Value),
+}
+
+/// Reads a call's arguments as [`ToolInput`], or says why they are not one (for [`invalid_input`]).
+pub fn read_arguments(args: &CallArguments) -> Result<ToolInput, String> {
+    let value = match args {
+        CallArguments::Json(text) if text.trim().is_empty() => serde_json::Value::Object(Default::default()),
+        CallArguments::Json(text) => {
+            serde_json::from_str(text).map_err(|e| format!("the tool arguments are not JSON: {e}"))?
+        }
+        CallArguments::Value(v) => v.clone(),
+    };
+    serde_json::from_value(value).map_err(|e| e.to_string())
+}
+
+/// The skill `name` planned for a subagent: its metadata and the read of its instructions. None
+/// when the tool does not offer it (a subagent runs what the model could load).
+pub struct SubagentPlan {
+    meta: Box<SkillMeta>,
+    file: FileRequest,
+}
+
+/// Plans [`subagent_prompt`] for `name` among the `visible` skills.
+pub fn plan_subagent(registry: &SkillRegistry, visible: &[String], name: &str) -> Option<SubagentPlan> {
+    if !visible.iter().any(|v| v == name) {
+        return None;
+    }
+    let meta = registry.get(name)?;
+    let file = registry.file_request(name, None).ok()?;
+    Some(SubagentPlan { meta: Box::new(meta), file })
+}
+
+/// Reads the planned skill's instructions and builds the subagent's prompt; None when they
+/// cannot be read.
+pub async fn run_subagent(plan: SubagentPlan, task: &str, opts: &ToolOptions) -> Option<String> {
+    let body = plan.file.fetch().await.text?;
+    Some(subagent_prompt(&plan.meta, &body, task, opts))
 }
 
 fn from_file_error(input: &ToolInput, error: Option<Diagnostic>, visible: &[String]) -> ToolResult {

@@ -15,7 +15,7 @@ use tsify::Tsify;
 mod filter;
 mod format;
 
-pub use filter::{filter, localized_description};
+pub use filter::{audiences, filter, localized_description, Audience, Audiences};
 pub use format::{instructions, to_prompt};
 use format::{one_line, render, Item};
 
@@ -188,6 +188,17 @@ pub fn render_catalog(
     permitted: &dyn Fn(&SkillMeta) -> bool,
 ) -> CatalogResult {
     let (shown, hidden, diagnostics) = filter(metas, opts, permitted);
+    render_shown(&shown, hidden, diagnostics, opts)
+}
+
+/// Renders the catalog of skills already filtered (`shown`, in order), within the budget; `hidden`
+/// and `diagnostics` are what the filtering found, passed on in the result.
+pub fn render_shown(
+    shown: &[&SkillMeta],
+    hidden: Vec<HiddenSkill>,
+    diagnostics: Vec<Diagnostic>,
+    opts: &CatalogOptions,
+) -> CatalogResult {
     let mut result = CatalogResult { hidden, diagnostics, ..CatalogResult::default() };
     let mut items: Vec<Item> = shown
         .iter()

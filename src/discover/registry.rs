@@ -25,6 +25,9 @@ pub struct SkillRegistry {
     shadowed_by: Vec<Option<usize>>,
     diagnostics: Vec<Diagnostic>,
     stats: Rc<CallStats>,
+    /// Bumped by every change of content (discovery, refresh, snapshot), so that what is computed
+    /// from the skills (visibility, catalogs) is computed once per generation.
+    generation: u64,
 }
 
 /// A file read the registry has planned: everything needed to do it without the registry.
@@ -93,7 +96,13 @@ impl SkillRegistry {
             shadowed_by: Vec::new(),
             diagnostics: Vec::new(),
             stats,
+            generation: 0,
         }
+    }
+
+    /// Which content this is: a new number after every discovery, refresh or snapshot load.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Re-lists every scope and re-reads only the SKILL.md files whose size or etag changed.
@@ -135,6 +144,7 @@ impl SkillRegistry {
 
     /// Decides which record wins each name, and reports the shadowed ones.
     fn resolve(&mut self) {
+        self.generation += 1;
         self.winners.clear();
         self.shadowed_by = vec![None; self.records.len()];
         for i in scan::precedence(&self.scopes, &self.records) {

@@ -16,14 +16,14 @@ export type Transcript = unknown[];
 export type CompactResult = (Compacted & { error?: undefined }) | { error: Diagnostic; transcript?: undefined; report?: undefined };
 "#;
 
-fn transcript_value(transcript: &JsValue) -> Result<serde_json::Value, JsValue> {
+pub(crate) fn transcript_value(transcript: &JsValue) -> Result<serde_json::Value, JsValue> {
     let text = js_sys::JSON::stringify(transcript)
         .map_err(|_| options_error("the transcript cannot be serialised to JSON"))?;
     let text: String = text.into();
     serde_json::from_str(&text).map_err(|e| options_error(&format!("the transcript is not JSON: {e}")))
 }
 
-fn options(options: JsValue) -> Result<CompactOptions, JsValue> {
+pub(crate) fn options(options: JsValue) -> Result<CompactOptions, JsValue> {
     if options.is_undefined() || options.is_null() {
         return Ok(CompactOptions::default());
     }
@@ -31,7 +31,7 @@ fn options(options: JsValue) -> Result<CompactOptions, JsValue> {
         .map_err(|e| options_error(&format!("transcript options: {e}")))
 }
 
-fn out<T: Serialize>(result: Result<T, Diagnostic>) -> Result<JsValue, JsValue> {
+pub(crate) fn out<T: Serialize>(result: Result<T, Diagnostic>) -> Result<JsValue, JsValue> {
     #[derive(Serialize)]
     struct Failed {
         error: Diagnostic,

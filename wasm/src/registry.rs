@@ -3,11 +3,9 @@
 
 use super::storage::JsStorage;
 use super::{options_error, to_js};
-use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
-use skillwasm::discover::DiscoverOptions;
-use skillwasm::discover::SkillRegistry;
-use skillwasm::discover::{default_roots, normalize_root, ScopeHandle};
-use skillwasm::store::keys;
+use js_sys::{Array, Promise, Reflect, Uint8Array};
+use skillwasm::discover::ScopeHandle;
+use skillwasm::host::{resolve_scopes, ScopeSpec, SkillHost, SkillsConfig, DEFAULT_SCOPES};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -15,104 +13,99 @@ use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_REGISTRY: &'static str = r#"
+/**
+ * A store for a scope. `location` says where its keys are, so that the model is shown locations
+ * it can use: an absolute directory (`nodeFsStorage`), or a URI (`r2:/prefix/`,
+ * `indexeddb://db/store/`, `memory:/`). Read once, when the scope is configured.
+ */
+export type ScopeStorage = SkillStorage & { readonly location?: string };
 /** One scope: a name, a store, the roots to search in it, and whether it is trusted. */
 export interface ScopeConfig {
   name: string;
-  storage: SkillStorage;
+  storage: ScopeStorage;
   /** List prefixes to search; default `.agents/skills/` and `.<client>/skills/`. */
   roots?: string[];
   /** Default: true, except for a scope named "project" (trusted only with `trustProject`). */
   trusted?: boolean;
 }
 /**
- * Where the skills are and how to find them. Either `scopes` (in precedence order, first wins),
- * or the named default scopes `project`, `user`, `org`, `builtin` (in that precedence).
+ * The one configuration of a host's skills: where they are (either `scopes`, in precedence
+ * order, first wins, or the named default scopes `project`, `user`, `org`, `builtin`, in that
+ * precedence), how they are found, who sees which (`disabled`, `permitted`, `modelTier`,
+ * `hostVersion`), how the catalog is written and how the tool answers. The catalog, the tool,
+ * `/name` and `$name`, autocomplete, subagent prompts and the transcript operations run through
+ * the tool all read it.
  */
-export interface RegistryOptions extends DiscoverOptions {
+export type RegistryOptions = SkillsConfig & {
   scopes?: ScopeConfig[];
-  project?: SkillStorage;
-  user?: SkillStorage;
-  org?: SkillStorage;
-  builtin?: SkillStorage;
-}
+  project?: ScopeStorage;
+  user?: ScopeStorage;
+  org?: ScopeStorage;
+  builtin?: ScopeStorage;
+  /** The host's permission check, called once per skill per discovery or refresh. */
+  permitted?: SkillPredicate;
+};
 "#;
-
-const DEFAULT_SCOPES: [&str; 4] = ["project", "user", "org", "builtin"];
 
 fn field(obj: &JsValue, key: &str) -> JsValue {
     Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// Splits the JS options into the discovery options (plain data) and the scopes (with stores).
-fn parse_options(options: &JsValue) -> Result<(Vec<ScopeHandle>, DiscoverOptions), JsValue> {
+/// Splits the JS options into the configuration (plain data and the predicate) and the scopes.
+fn parse_options(options: &JsValue) -> Result<(Vec<ScopeHandle>, SkillsConfig), JsValue> {
     if !options.is_object() {
         return Err(options_error(
             "SkillRegistry options must be an object with scopes or project/user/org/builtin stores",
         ));
     }
-    let plain = Object::assign(&Object::new(), options.unchecked_ref());
-    for k in ["scopes", "project", "user", "org", "builtin"] {
-        let _ = Reflect::delete_property(&plain, &JsValue::from_str(k));
-    }
-    let opts: DiscoverOptions = serde_wasm_bindgen::from_value(super::defined(plain.into()))
-        .map_err(|e| options_error(&format!("SkillRegistry options: {e}")))?;
-    let mut scopes = Vec::new();
+    let drop = ["scopes", "project", "user", "org", "builtin", "permitted"];
+    let mut config: SkillsConfig = super::tool::plain_options(options, &drop, "SkillRegistry options")?;
+    config.permitted = super::tool::predicate(options);
+    let timeout = config.discover.timeout_ms.max(1);
+    let mut specs = Vec::new();
     let scope_list = field(options, "scopes");
     if let Some(list) = scope_list.dyn_ref::<Array>() {
         for s in list.iter() {
             let name = field(&s, "name").as_string().ok_or_else(|| options_error("every scope needs a string name"))?;
             let roots = match field(&s, "roots").dyn_into::<Array>() {
-                Ok(r) => r
-                    .iter()
-                    .map(|v| v.as_string().ok_or_else(|| options_error("roots must be strings")))
-                    .collect::<Result<Vec<_>, _>>()?,
-                Err(_) => default_roots(opts.client.as_deref()),
+                Ok(r) => Some(
+                    r.iter()
+                        .map(|v| v.as_string().ok_or_else(|| options_error("roots must be strings")))
+                        .collect::<Result<Vec<_>, _>>()?,
+                ),
+                Err(_) => None,
             };
-            let trusted = field(&s, "trusted").as_bool().unwrap_or(name != "project" || opts.trust_project);
-            scopes.push(handle(name, field(&s, "storage"), roots, trusted, &opts)?);
+            specs.push(spec(name, field(&s, "storage"), roots, field(&s, "trusted").as_bool(), timeout)?);
         }
     } else {
         for name in DEFAULT_SCOPES {
             let storage = field(options, name);
-            if storage.is_undefined() || storage.is_null() {
-                continue;
+            if !storage.is_undefined() && !storage.is_null() {
+                specs.push(spec(name.to_string(), storage, None, None, timeout)?);
             }
-            let trusted = name != "project" || opts.trust_project;
-            scopes.push(handle(name.to_string(), storage, default_roots(opts.client.as_deref()), trusted, &opts)?);
         }
     }
-    if scopes.is_empty() {
-        return Err(options_error(
-            "SkillRegistry needs at least one scope (scopes: [...] or project/user/org/builtin)",
-        ));
-    }
-    Ok((scopes, opts))
+    let scopes = resolve_scopes(&specs, &config).map_err(|e| options_error(&e))?;
+    Ok((scopes, config))
 }
 
-fn handle(
+fn spec(
     name: String,
     storage: JsValue,
-    roots: Vec<String>,
-    trusted: bool,
-    opts: &DiscoverOptions,
-) -> Result<ScopeHandle, JsValue> {
-    let storage =
-        JsStorage::new(storage, opts.timeout_ms.max(1)).map_err(|e| options_error(&format!("scope '{name}': {e}")))?;
-    let roots = roots
-        .iter()
-        .map(|r| {
-            let r = normalize_root(r);
-            keys::check_prefix(&r).map(|_| r).map_err(|e| options_error(&format!("scope '{name}': root {e}")))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(ScopeHandle { name, roots, trusted, storage: Rc::new(storage) })
+    roots: Option<Vec<String>>,
+    trusted: Option<bool>,
+    timeout_ms: u32,
+) -> Result<ScopeSpec, JsValue> {
+    let location = field(&storage, "location").as_string();
+    let storage = JsStorage::new(storage, timeout_ms).map_err(|e| options_error(&format!("scope '{name}': {e}")))?;
+    Ok(ScopeSpec { name, storage: Rc::new(storage), roots, trusted, location })
 }
 
 /// The skills of every scope, discovered once and kept: metadata, diagnostics, file reads,
 /// refresh and snapshots.
 #[wasm_bindgen(js_name = SkillRegistry)]
 pub struct JsSkillRegistry {
-    pub(crate) inner: Rc<RefCell<SkillRegistry>>,
+    pub(crate) inner: Rc<RefCell<SkillHost>>,
 }
 
 #[wasm_bindgen(js_class = SkillRegistry)]
@@ -122,9 +115,9 @@ impl JsSkillRegistry {
     pub async fn discover(
         #[wasm_bindgen(unchecked_param_type = "RegistryOptions")] options: JsValue,
     ) -> Result<JsSkillRegistry, JsValue> {
-        let (scopes, opts) = parse_options(&options)?;
-        let registry = SkillRegistry::discover(scopes, opts).await;
-        Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(registry)) })
+        let (scopes, config) = parse_options(&options)?;
+        let host = SkillHost::discover(scopes, config).await;
+        Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(host)) })
     }
 
     /// Starts from `snapshot()` bytes with no store call; the options must name the same scopes,
@@ -134,45 +127,45 @@ impl JsSkillRegistry {
         bytes: Uint8Array,
         #[wasm_bindgen(unchecked_param_type = "RegistryOptions")] options: JsValue,
     ) -> Result<JsSkillRegistry, JsValue> {
-        let (scopes, opts) = parse_options(&options)?;
-        let registry = SkillRegistry::from_snapshot(&bytes.to_vec(), scopes, opts)
+        let (scopes, config) = parse_options(&options)?;
+        let host = SkillHost::from_snapshot(&bytes.to_vec(), scopes, config)
             .map_err(|d| JsValue::from(js_sys::Error::new(&format!("{}: {}", d.code, d.message))))?;
-        Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(registry)) })
+        Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(host)) })
     }
 
     /// The visible skills, one per name (the one of highest precedence), sorted by name.
     #[wasm_bindgen(js_name = listMetas, unchecked_return_type = "SkillMeta[]")]
     pub fn list_metas(&self, scope: Option<String>) -> Result<JsValue, JsError> {
-        to_js(&self.inner.borrow().list_metas(scope.as_deref()))
+        to_js(&self.inner.borrow().registry().list_metas(scope.as_deref()))
     }
 
     /// Every loaded skill of every scope, shadowed ones too (with `shadowedBy`), in precedence order.
     #[wasm_bindgen(js_name = listMetasAcross, unchecked_return_type = "SkillMeta[]")]
     pub fn list_metas_across(&self) -> Result<JsValue, JsError> {
-        to_js(&self.inner.borrow().list_metas_across())
+        to_js(&self.inner.borrow().registry().list_metas_across())
     }
 
     /// The skill that wins `name`, or null.
     #[wasm_bindgen(unchecked_return_type = "SkillMeta | null")]
     pub fn get(&self, name: &str) -> Result<JsValue, JsError> {
-        to_js(&self.inner.borrow().get(name))
+        to_js(&self.inner.borrow().registry().get(name))
     }
 
     /// The names of the visible skills.
     pub fn names(&self) -> Vec<String> {
-        self.inner.borrow().names()
+        self.inner.borrow().registry().names()
     }
 
     /// Everything found, scope-level and per skill (with `path` = `scope:location`).
     #[wasm_bindgen(unchecked_return_type = "Diagnostic[]")]
     pub fn diagnostics(&self) -> Result<JsValue, JsError> {
-        to_js(&self.inner.borrow().diagnostics())
+        to_js(&self.inner.borrow().registry().diagnostics())
     }
 
     /// Store calls made so far (discovery, refreshes and file reads).
     #[wasm_bindgen(unchecked_return_type = "StorageStats")]
     pub fn stats(&self) -> Result<JsValue, JsError> {
-        to_js(&self.inner.borrow().stats())
+        to_js(&self.inner.borrow().registry().stats())
     }
 
     /// Without `relPath`: the SKILL.md body, frontmatter stripped. With it: that file of the
@@ -180,7 +173,7 @@ impl JsSkillRegistry {
     /// directory are answered with an `error` before the store is touched; never rejects.
     #[wasm_bindgen(js_name = readFile, unchecked_return_type = "Promise<FileResult>")]
     pub fn read_file(&self, name: &str, rel_path: Option<String>) -> Promise {
-        let planned = self.inner.borrow().file_request(name, rel_path.as_deref());
+        let planned = self.inner.borrow().registry().file_request(name, rel_path.as_deref());
         wasm_bindgen_futures::future_to_promise(async move {
             let result = match planned {
                 Ok(req) => req.fetch().await,
@@ -190,21 +183,20 @@ impl JsSkillRegistry {
         })
     }
 
-    /// Re-lists every scope, re-reads only SKILL.md files whose size or etag changed, and says
-    /// what was added, changed and removed. Never rejects.
+    /// Re-lists every scope, re-reads only SKILL.md files whose size or etag changed, decides
+    /// who sees which skill again (`permitted` is called once per skill), and says what was added,
+    /// changed and removed. Never rejects.
     #[wasm_bindgen(unchecked_return_type = "Promise<RefreshReport>")]
     pub fn refresh(&self) -> Promise {
         let inner = self.inner.clone();
         wasm_bindgen_futures::future_to_promise(async move {
-            let (scopes, opts, records, stats) = inner.borrow().refresh_inputs();
-            let found = skillwasm::discover::discover(&scopes, &opts, &records, &stats).await;
-            let report = inner.borrow_mut().apply(found);
+            let report = SkillHost::refresh_shared(&inner).await;
             to_js(&report).map_err(JsValue::from)
         })
     }
 
     /// The registry as bytes, for `SkillRegistry.fromSnapshot`.
     pub fn snapshot(&self) -> Vec<u8> {
-        self.inner.borrow().snapshot()
+        self.inner.borrow().registry().snapshot()
     }
 }
