@@ -64,6 +64,8 @@ export interface AdapterOptions {
 
 /** A store held in memory; also mutable, for tests and bundled skills. */
 export interface MemoryStorage extends SkillStorage {
+  /** `"memory:/"`: the model is shown its skills as `memory:/<key>`. */
+  readonly location: string;
   /** The size cap of this store, in bytes. */
   readonly maxObjectBytes: number;
   read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | null>;
@@ -105,7 +107,10 @@ export function nodeFsStorage(
   dir: string,
   options?: AdapterOptions & { maxEntries?: number },
 ): SkillStorage & {
+  /** The absolute root directory. */
   readonly root: string;
+  /** The same absolute directory: the model is shown its skills' paths under it. */
+  readonly location: string;
   readonly maxObjectBytes: number;
   read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | null>;
 };
@@ -134,9 +139,12 @@ export interface R2BucketLike {
  */
 export function r2Storage(
   bucket: R2BucketLike,
-  options?: AdapterOptions & { prefix?: string },
+  /** `bucketName` names the bucket in the locations the model is shown (a binding does not say it). */
+  options?: AdapterOptions & { prefix?: string; bucketName?: string },
 ): SkillStorage & {
   readonly prefix: string;
+  /** `r2://<bucketName>/<prefix>`, or `r2:/<prefix>` without a bucket name. */
+  readonly location: string;
   readonly maxObjectBytes: number;
   read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | null>;
 };
@@ -152,6 +160,8 @@ export interface IndexedDbStorage extends SkillStorage {
   close(): void;
   readonly dbName: string;
   readonly storeName: string;
+  /** `indexeddb://<dbName>/<storeName>/` (URI-encoded names). */
+  readonly location: string;
   /** The size cap of this store, in bytes. */
   readonly maxObjectBytes: number;
 }
@@ -223,7 +233,11 @@ export function openAiTool(
   options?: { api?: "chat" | "responses" },
 ): { type: "function"; function?: { name: string; description: string; parameters: Record<string, unknown> }; name?: string; description?: string; parameters?: Record<string, unknown> } | null;
 
-/** The `role: "tool"` message answering an OpenAI Chat Completions tool call. Never rejects. */
+/**
+ * The `role: "tool"` message answering an OpenAI Chat Completions tool call, with the tool's own
+ * answer (`SkillTool.executeCall`): a call of another tool and arguments that are not JSON are
+ * its error results. Never rejects.
+ */
 export function openAiToolMessage(
   tool: SkillTool,
   call: { id: string; function: { name: string; arguments: string } },
@@ -232,10 +246,13 @@ export function openAiToolMessage(
 /** An Anthropic Messages tool. */
 export function anthropicTool(tool: SkillTool): { name: string; description: string; input_schema: Record<string, unknown> } | null;
 
-/** The `tool_result` block answering an Anthropic `tool_use` block. Never rejects. */
+/**
+ * The `tool_result` block answering an Anthropic `tool_use` block (a block naming another tool gets
+ * the tool's error result). Never rejects.
+ */
 export function anthropicToolResult(
   tool: SkillTool,
-  block: { id: string; input: unknown },
+  block: { id: string; name?: string; input: unknown },
 ): Promise<{ type: "tool_result"; tool_use_id: string; content: string; is_error?: true }>;
 
 /** A malformed archive (`status` 400) or one over a limit (413). */

@@ -175,3 +175,87 @@ fn answers_to_other_tools_and_bad_json_are_errors_compaction_reads_as_errors() {
     assert!(!ok.is_error);
     assert_eq!(tool.session().borrow().activations.len(), 1);
 }
+
+#[test]
+fn locations_the_model_is_shown_are_usable_and_agree() {
+    let files = || {
+        vec![
+            (".agents/skills/pdf/SKILL.md".to_string(), "---\nname: pdf\ndescription: P.\n---\nBody.\n".to_string()),
+            (".agents/skills/pdf/forms.md".to_string(), "# Forms\n".to_string()),
+        ]
+    };
+    let store = |f: Vec<(String, String)>| -> Rc<dyn Storage> { Rc::new(MemoryStorage::new(f)) };
+    let specs = [
+        ScopeSpec {
+            name: "project".into(),
+            storage: store(files()),
+            roots: None,
+            trusted: Some(true),
+            location: Some("/srv/app".into()),
+        },
+        ScopeSpec {
+            name: "user".into(),
+            storage: store(files()),
+            roots: None,
+            trusted: None,
+            location: Some("memory:/".into()),
+        },
+        ScopeSpec { name: "org".into(), storage: store(files()), roots: None, trusted: None, location: None },
+    ];
+    let config = SkillsConfig::default();
+    let host = block_on(SkillHost::discover(resolve_scopes(&specs, &config).unwrap(), config));
+    let reg = host.registry();
+    let paths: Vec<String> = reg.list_metas_across().into_iter().map(|m| m.path).collect();
+    assert_eq!(
+        paths,
+        [
+            "/srv/app/.agents/skills/pdf/SKILL.md",
+            "memory:/.agents/skills/pdf/SKILL.md",
+            "store://org/.agents/skills/pdf/SKILL.md"
+        ]
+    );
+    let catalog = host.catalog();
+    assert!(catalog.text.as_deref().unwrap().contains("<location>/srv/app/.agents/skills/pdf/SKILL.md</location>"));
+    let tool = SkillTool::new(Rc::new(RefCell::new(host)));
+    let r =
+        block_on(tool.execute(Ok(skillwasm::activate::ToolInput { name: "pdf".into(), ..Default::default() }), 0.0));
+    assert!(r.content.contains("\nSkill directory: /srv/app/.agents/skills/pdf\n"), "{}", r.content);
+}
+
+#[test]
+fn scoped_listing_and_reads_reach_shadowed_skills() {
+    let md = |d: &str| format!("---\nname: pdf\ndescription: {d}\n---\n{d} body.\n");
+    let project: Rc<dyn Storage> =
+        Rc::new(MemoryStorage::new([(".agents/skills/pdf/SKILL.md".to_string(), md("Project"))]));
+    let user: Rc<dyn Storage> = Rc::new(MemoryStorage::new([
+        (".agents/skills/pdf/SKILL.md".to_string(), md("User")),
+        (".agents/skills/pdf/notes.md".to_string(), "user notes".to_string()),
+    ]));
+    let specs = [
+        ScopeSpec {
+            name: "project".into(),
+            storage: project,
+            roots: None,
+            trusted: Some(true),
+            location: Some("/p".into()),
+        },
+        ScopeSpec { name: "user".into(), storage: user, roots: None, trusted: None, location: Some("/u/".into()) },
+    ];
+    let config = SkillsConfig::default();
+    let host = block_on(SkillHost::discover(resolve_scopes(&specs, &config).unwrap(), config));
+    let reg = host.registry();
+    let user_metas = reg.list_metas(Some("user"));
+    assert_eq!(user_metas.len(), 1);
+    assert_eq!(user_metas[0].shadowed_by.as_deref(), Some("project:.agents/skills/pdf/SKILL.md"));
+    let body = block_on(reg.read_scoped_file("user", "pdf", None)).unwrap();
+    assert_eq!(body.content, skillwasm::discover::FileContent::Text("User body.".into()));
+    assert_eq!(body.path, "/u/.agents/skills/pdf/SKILL.md");
+    let notes = block_on(reg.read_scoped_file("user", "pdf", Some("notes.md"))).unwrap();
+    assert_eq!(
+        (notes.content, notes.path.as_str()),
+        (skillwasm::discover::FileContent::Text("user notes".into()), "/u/.agents/skills/pdf/notes.md")
+    );
+    assert!(block_on(reg.read_scoped_file("project", "pdf", Some("notes.md"))).is_none());
+    assert!(block_on(reg.read_scoped_file("org", "pdf", None)).is_none());
+    assert!(block_on(reg.read_scoped_file("user", "pdf", Some("../x"))).is_none());
+}

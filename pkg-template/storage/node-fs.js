@@ -80,7 +80,8 @@ function keyed(key, e, what = "cannot read") {
  *   1,000,000) bounds one listing, so a tree of links that multiplies paths cannot exhaust memory;
  *   hitting it is a warning. `maxObjectBytes`: the size cap (default 16 MiB,
  *   `DEFAULT_MAX_OBJECT_BYTES`).
- * @returns {SkillStorage & { readonly root: string; readonly maxObjectBytes: number }}
+ * @returns {SkillStorage & { readonly root: string; readonly location: string; readonly maxObjectBytes: number }}
+ *   `root` and `location`: the absolute directory (what the model is shown skills' paths under)
  */
 export function nodeFsStorage(dir, options = {}) {
   if (typeof dir !== "string" || dir === "") throw new TypeError("nodeFsStorage: dir must be a non-empty path");
@@ -355,6 +356,8 @@ export function nodeFsStorage(dir, options = {}) {
 
   return {
     root,
+    /** Where the keys are: the absolute root directory (read once when a scope is configured). */
+    location: root,
     maxObjectBytes: cap,
 
     /**

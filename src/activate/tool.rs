@@ -38,9 +38,9 @@ pub struct ToolOptions {
     /// Largest file a `path` call returns, in bytes (default 256 KiB).
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub max_file_bytes: u32,
-    /// How to show a scope's skill directories to the model: a path the scope's keys are relative
-    /// to (e.g. the project's absolute path). Without one, `scope:key` is shown.
-    #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// Per scope, the path (or URI) its keys are relative to in the skill directory shown to the
+    /// model (e.g. the project's absolute path); overrides where the registry says the skill is.
+    #[cfg_attr(feature = "tsify", tsify(optional, type = "Record<string, string>"))]
     pub scope_paths: BTreeMap<String, String>,
 }
 
@@ -167,13 +167,10 @@ fn error_result(input: &ToolInput, d: Diagnostic, content: String) -> ToolResult
     }
 }
 
-/// Where a skill's directory is, as the model should see it.
+/// Where a skill's directory is, as the model is shown it: under the tool's `scope_paths` when
+/// it has one for the skill's scope, else where the registry says (an absolute path or a URI).
 pub fn display_directory(meta: &SkillMeta, opts: &ToolOptions) -> String {
-    match opts.scope_paths.get(&meta.scope) {
-        Some(base) if meta.directory.is_empty() => base.trim_end_matches('/').to_string(),
-        Some(base) => format!("{}/{}", base.trim_end_matches('/'), meta.directory),
-        None => format!("{}:{}", meta.scope, meta.directory),
-    }
+    meta.shown_directory(&opts.scope_paths)
 }
 
 /// The instructions wrapped for the model.

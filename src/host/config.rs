@@ -95,7 +95,7 @@ pub struct SkillsConfig {
     pub max_file_bytes: u32,
     /// Per scope, the path (or URI) its keys are relative to, as the model is shown it; overrides
     /// the location the scope's store gives.
-    #[cfg_attr(feature = "tsify", tsify(optional))]
+    #[cfg_attr(feature = "tsify", tsify(optional, type = "Record<string, string>"))]
     pub scope_paths: BTreeMap<String, String>,
     /// The host's permission check (a function, so not part of the serialised form).
     #[serde(skip)]
@@ -157,6 +157,7 @@ impl SkillsConfig {
             activation: self.activation,
             tool_name: self.tool_name.clone(),
             instructions: self.instructions.clone(),
+            scope_paths: self.scope_paths.clone(),
         }
     }
 
@@ -224,15 +225,30 @@ pub struct ScopeSpec {
     pub location: Option<String>,
 }
 
+/// The scopes discovery searches, and where each one's keys are for the model.
+#[derive(Clone)]
+pub struct Scopes {
+    /// In precedence order.
+    pub handles: Vec<ScopeHandle>,
+    /// Scope name -> absolute directory or URI: `scopePaths` where the host gives one, else the
+    /// store's `location`.
+    pub locations: BTreeMap<String, String>,
+}
+
 /// The scopes discovery searches, with the defaults applied: roots from the client, trust from
-/// `trustProject` for the project scope. Roots are normalised and checked. An empty list, a
-/// repeated name or a bad root is refused (a programming error of the host).
-pub fn resolve_scopes(specs: &[ScopeSpec], config: &SkillsConfig) -> Result<Vec<ScopeHandle>, String> {
+/// `trustProject` for the project scope, locations from `scopePaths` or the stores. Roots are
+/// normalised and checked. An empty list, a repeated name or a bad root is refused (a
+/// programming error of the host).
+pub fn resolve_scopes(specs: &[ScopeSpec], config: &SkillsConfig) -> Result<Scopes, String> {
     if specs.is_empty() {
         return Err("SkillRegistry needs at least one scope (scopes: [...] or project/user/org/builtin)".into());
     }
     let mut out: Vec<ScopeHandle> = Vec::with_capacity(specs.len());
+    let mut locations = BTreeMap::new();
     for s in specs {
+        if let Some(l) = config.scope_paths.get(&s.name).or(s.location.as_ref()).filter(|l| !l.is_empty()) {
+            locations.insert(s.name.clone(), l.clone());
+        }
         if out.iter().any(|o| o.name == s.name) {
             return Err(format!("scope '{}' is given twice", s.name));
         }
@@ -247,7 +263,7 @@ pub fn resolve_scopes(specs: &[ScopeSpec], config: &SkillsConfig) -> Result<Vec<
         let trusted = s.trusted.unwrap_or(s.name != "project" || config.discover.trust_project);
         out.push(ScopeHandle { name: s.name.clone(), roots, trusted, storage: s.storage.clone() });
     }
-    Ok(out)
+    Ok(Scopes { handles: out, locations })
 }
 
 #[cfg(test)]
@@ -264,13 +280,20 @@ mod tests {
     fn scope_defaults_and_trust() {
         let mut config = SkillsConfig::default();
         config.discover.client = Some("myagent".into());
-        let scopes = resolve_scopes(&[spec("project"), spec("user")], &config).unwrap();
+        let user = ScopeSpec { location: Some("/home/me".into()), ..spec("user") };
+        let resolved = resolve_scopes(&[spec("project"), user], &config).unwrap();
+        assert_eq!(resolved.locations.get("user").map(String::as_str), Some("/home/me"));
+        assert!(!resolved.locations.contains_key("project"));
+        let scopes = resolved.handles;
         assert_eq!(scopes[0].roots, [".agents/skills/", ".myagent/skills/"]);
         assert_eq!((scopes[0].trusted, scopes[1].trusted), (false, true));
         config.discover.trust_project = true;
-        assert!(resolve_scopes(&[spec("project")], &config).unwrap()[0].trusted);
+        assert!(resolve_scopes(&[spec("project")], &config).unwrap().handles[0].trusted);
         let own = ScopeSpec { roots: Some(vec!["skills".into()]), trusted: Some(false), ..spec("org") };
-        let scopes = resolve_scopes(&[own], &config).unwrap();
+        config.scope_paths.insert("org".into(), "/srv/org".into());
+        let resolved = resolve_scopes(&[ScopeSpec { location: Some("memory:/".into()), ..own }], &config).unwrap();
+        assert_eq!(resolved.locations.get("org").map(String::as_str), Some("/srv/org"), "scopePaths win");
+        let scopes = resolved.handles;
         assert_eq!((scopes[0].roots.as_slice(), scopes[0].trusted), (["skills/".to_string()].as_slice(), false));
         assert!(resolve_scopes(&[], &config).is_err());
         assert!(resolve_scopes(&[spec("a"), spec("a")], &config).is_err());

@@ -2,12 +2,12 @@
 //! visibility that configuration implies. It is what the JS `SkillRegistry` is; the catalog, user
 //! invocation and autocomplete read it, and [`super::SkillTool`] serves from it.
 
-use super::config::SkillsConfig;
+use super::config::{Scopes, SkillsConfig};
 use super::view::View;
 use crate::activate::invoke::{self, ParsedMessage, Suggestion};
 use crate::diagnostic::Diagnostic;
 use crate::disclose::CatalogResult;
-use crate::discover::{self, RefreshReport, ScopeHandle, SkillRegistry};
+use crate::discover::{self, RefreshReport, SkillRegistry};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -27,19 +27,29 @@ impl SkillHost {
     }
 
     /// Discovers the skills of `scopes` (see [`super::resolve_scopes`]) as `config` says.
-    pub async fn discover(scopes: Vec<ScopeHandle>, config: SkillsConfig) -> SkillHost {
-        let registry = SkillRegistry::discover(scopes, config.discover.clone()).await;
+    pub async fn discover(scopes: Scopes, config: SkillsConfig) -> SkillHost {
+        let mut registry = SkillRegistry::discover(scopes.handles, config.discover.clone()).await;
+        registry.set_locations(scopes.locations);
         SkillHost::new(registry, config)
     }
 
     /// Starts from a snapshot with no store call (the scopes must be those it was taken with).
-    pub fn from_snapshot(
-        bytes: &[u8],
-        scopes: Vec<ScopeHandle>,
-        config: SkillsConfig,
-    ) -> Result<SkillHost, Diagnostic> {
-        let registry = SkillRegistry::from_snapshot(bytes, scopes, config.discover.clone())?;
+    pub fn from_snapshot(bytes: &[u8], scopes: Scopes, config: SkillsConfig) -> Result<SkillHost, Diagnostic> {
+        let mut registry = SkillRegistry::from_snapshot(bytes, scopes.handles, config.discover.clone())?;
+        registry.set_locations(scopes.locations);
         Ok(SkillHost::new(registry, config))
+    }
+
+    /// Reads a file of `scope`'s skill `name` (shadowed or not), see
+    /// [`SkillRegistry::read_scoped_file`]; the host is borrowed only while the read is planned.
+    pub async fn read_scoped_file_shared(
+        cell: &RefCell<SkillHost>,
+        scope: &str,
+        name: &str,
+        rel_path: Option<&str>,
+    ) -> Option<discover::ScopedFile> {
+        let planned = cell.borrow().registry.scoped_file_request(scope, name, rel_path)?.ok()?;
+        planned.fetch_scoped().await
     }
 
     /// The registry.

@@ -3,6 +3,8 @@
 // the tool's activations, file reads, sessions and refusals.
 import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { importPkg } from "./helpers.mjs";
 import {
   FORMATS, corpusInMemory, corpusOnDisk, counted, estimateTokens, oneLine, escapeXml, escapeXmlText, unescapeXml, count, skillMd,
@@ -53,7 +55,9 @@ function checkCatalog(registry, format, r) {
       assert.deepEqual(list.map((e) => e.name), r.skills);
       for (const e of list) {
         assert.equal(e.description, desc(e.name), e.name);
-        assert.equal(e.location, registry.get(e.name).location);
+        // The location the model can use: the store's base joined with the SKILL.md key.
+        assert.equal(e.location, registry.get(e.name).path);
+        assert.ok(e.location.endsWith(registry.get(e.name).location));
       }
       break;
     }
@@ -187,8 +191,11 @@ describe("catalogs of the whole corpus", () => {
   test("the same skill activates alike from memory and from disk, except for its directory", async () => {
     const a = await new SkillTool(memory.registry, {}).execute({ name: "pdf" });
     const b = await new SkillTool(disk.registry, {}).execute({ name: "pdf" });
-    assert.match(a.content, /^Skill directory: project:\.agents\/skills\/letta-ai__skills\/tools\/pdf$/m);
-    assert.match(b.content, /^Skill directory: builtin:skills\/letta-ai__skills\/tools\/pdf$/m);
+    // Usable locations: a URI naming the memory store, an absolute path for the directory on disk.
+    assert.match(a.content, /^Skill directory: memory:\/\.agents\/skills\/letta-ai__skills\/tools\/pdf$/m);
+    const dir = b.content.match(/^Skill directory: (.*)$/m)[1];
+    assert.ok(path.isAbsolute(dir) && dir.endsWith("/skills/letta-ai__skills/tools/pdf"), dir);
+    assert.ok(existsSync(path.join(dir, "SKILL.md")), dir);
     const strip = (s) => s.replace(/^Skill directory: .*$/m, "");
     assert.equal(strip(a.content), strip(b.content));
     assert.match(a.content, /<skill_resources>\nLICENSE\.txt\nagents\/openai\.yaml\nassets\/pdf-small\.svg\n<\/skill_resources>/);
@@ -419,7 +426,7 @@ describe("activation and file reads", () => {
     const c = r.content;
     assert.ok(c.startsWith(`<skill_content name="kit">\n${BODY}`), c.slice(0, 200));
     assert.ok(!c.includes("description: A kit") && !c.includes("author: someone"));
-    assert.match(c, /^Skill directory: project:\.agents\/skills\/kit$/m);
+    assert.match(c, /^Skill directory: memory:\/\.agents\/skills\/kit$/m);
     assert.match(c, /^Relative paths in this skill resolve against the skill directory; read a file with view_skill and its path\.$/m);
     assert.match(c, /^Compatibility: Requires Python 3\.10\+$/m);
     const resources = c.slice(c.indexOf("<skill_resources>\n") + 18, c.indexOf("</skill_resources>")).trimEnd().split("\n");

@@ -3,7 +3,7 @@
 // autocomplete; the predicate called once per skill per generation; the session following compaction.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { importPkg, ROOT } from "./helpers.mjs";
 
@@ -114,4 +114,51 @@ test("framework answers take their text from the core: other tools and bad JSON 
   assert.equal(block.is_error, true);
   assert.match(block.content, /'calculator'/);
   assert.deepEqual(tool.session.activations(), []);
+});
+
+test("every location the model is shown is usable: absolute on disk, a URI naming the store otherwise", async () => {
+  const { nodeFsStorage, r2Storage, indexedDbStorage } = await importPkg();
+  const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const dir = mkdtempSync(path.join(tmpdir(), "skillwasm-loc-"));
+  try {
+    mkdirSync(path.join(dir, ".agents", "skills", "disk"), { recursive: true });
+    writeFileSync(path.join(dir, ".agents", "skills", "disk", "SKILL.md"), skillMd("disk", {}));
+    writeFileSync(path.join(dir, ".agents", "skills", "disk", "notes.md"), "disk notes");
+    const fsStore = nodeFsStorage(path.relative(process.cwd(), dir) || ".");
+    assert.equal(fsStore.location, dir);
+    const registry = await SkillRegistry.discover({
+      project: fsStore,
+      user: memoryStorage({ ".agents/skills/mem/SKILL.md": skillMd("mem", {}), ".agents/skills/disk/SKILL.md": skillMd("disk", {}) }),
+      trustProject: true,
+      activation: "read",
+    });
+    const disk = registry.get("disk");
+    assert.equal(disk.path, path.join(dir, ".agents/skills/disk/SKILL.md"));
+    assert.equal(registry.get("mem").path, "memory:/.agents/skills/mem/SKILL.md");
+    // The file-read catalog shows paths that exist from anywhere.
+    const catalog = renderCatalog(registry, { format: "json" });
+    for (const e of JSON.parse(catalog.text)) assert.equal(e.location, registry.get(e.name).path);
+    assert.ok(existsSync(JSON.parse(catalog.text).find((e) => e.name === "disk").location));
+    const tool = new SkillTool(registry);
+    assert.match((await tool.execute({ name: "disk" })).content, new RegExp(`^Skill directory: ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/\\.agents/skills/disk$`, "m"));
+    // scopePaths still overrides, in the catalog and the tool alike.
+    const over = new SkillTool(registry, { scopePaths: { user: "/srv/user" } });
+    assert.match((await over.execute({ name: "mem" })).content, /^Skill directory: \/srv\/user\/\.agents\/skills\/mem$/m);
+    assert.match(over.catalog().text, /<location>\/srv\/user\/\.agents\/skills\/mem\/SKILL\.md<\/location>/);
+    // Scoped listings and reads reach the shadowed copy.
+    assert.deepEqual(registry.listMetas("user").map((m) => [m.name, m.shadowedBy ?? null]), [["disk", "project:.agents/skills/disk/SKILL.md"], ["mem", null]]);
+    assert.deepEqual(await registry.readScopedFile("project", "disk", "notes.md"), { content: "disk notes", path: path.join(dir, ".agents/skills/disk/notes.md") });
+    assert.deepEqual(await registry.readScopedFile("user", "disk"), { content: "# disk\n\nDo the disk thing.", path: "memory:/.agents/skills/disk/SKILL.md" });
+    assert.equal(await registry.readScopedFile("user", "disk", "notes.md"), null);
+    assert.equal(await registry.readScopedFile("org", "disk"), null);
+    assert.equal(await registry.readScopedFile("project", "disk", "../../x"), null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const bucket = { list: async () => ({ objects: [], truncated: false }), get: async () => null, head: async () => null };
+  assert.equal(r2Storage(bucket, { prefix: "skills" }).location, "r2:/skills/");
+  assert.equal(r2Storage(bucket, { prefix: "skills/", bucketName: "team-skills" }).location, "r2://team-skills/skills/");
+  assert.throws(() => r2Storage(bucket, { bucketName: "Bad Name" }), TypeError);
+  assert.equal(indexedDbStorage({ dbName: "my db", storeName: "skills", indexedDB: { open() {} }, IDBKeyRange: { bound() {}, lowerBound() {} } }).location, "indexeddb://my%20db/skills/");
 });

@@ -4,8 +4,7 @@
 use super::storage::JsStorage;
 use super::{options_error, to_js};
 use js_sys::{Array, Promise, Reflect, Uint8Array};
-use skillwasm::discover::ScopeHandle;
-use skillwasm::host::{resolve_scopes, ScopeSpec, SkillHost, SkillsConfig, DEFAULT_SCOPES};
+use skillwasm::host::{resolve_scopes, ScopeSpec, Scopes, SkillHost, SkillsConfig, DEFAULT_SCOPES};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -52,7 +51,7 @@ fn field(obj: &JsValue, key: &str) -> JsValue {
 }
 
 /// Splits the JS options into the configuration (plain data and the predicate) and the scopes.
-fn parse_options(options: &JsValue) -> Result<(Vec<ScopeHandle>, SkillsConfig), JsValue> {
+fn parse_options(options: &JsValue) -> Result<(Scopes, SkillsConfig), JsValue> {
     if !options.is_object() {
         return Err(options_error(
             "SkillRegistry options must be an object with scopes or project/user/org/builtin stores",
@@ -133,7 +132,8 @@ impl JsSkillRegistry {
         Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(host)) })
     }
 
-    /// The visible skills, one per name (the one of highest precedence), sorted by name.
+    /// The visible skills, one per name (the one of highest precedence), sorted by name. With
+    /// `scope`: every skill of that scope, shadowed ones included (with `shadowedBy`).
     #[wasm_bindgen(js_name = listMetas, unchecked_return_type = "SkillMeta[]")]
     pub fn list_metas(&self, scope: Option<String>) -> Result<JsValue, JsError> {
         to_js(&self.inner.borrow().registry().list_metas(scope.as_deref()))
@@ -180,6 +180,19 @@ impl JsSkillRegistry {
                 Err(refused) => *refused,
             };
             to_js(&result).map_err(JsValue::from)
+        })
+    }
+
+    /// A file of the skill `name` of `scope` (the one that scope holds, shadowed or not): without
+    /// `relPath` the SKILL.md body, frontmatter stripped. Resolves to `{ content, path }` (text,
+    /// or bytes when it is not UTF-8; `path` as the model is shown it), or null when the scope
+    /// holds no such skill, the path is refused or the file cannot be read (`readFile` says why).
+    #[wasm_bindgen(js_name = readScopedFile, unchecked_return_type = "Promise<ScopedFile | null>")]
+    pub fn read_scoped_file(&self, scope: String, name: String, rel_path: Option<String>) -> Promise {
+        let inner = self.inner.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let got = SkillHost::read_scoped_file_shared(&inner, &scope, &name, rel_path.as_deref()).await;
+            to_js(&got).map_err(JsValue::from)
         })
     }
 

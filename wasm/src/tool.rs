@@ -81,8 +81,9 @@ fn overrides(options: &JsValue, nested: Option<&str>) -> Result<serde_json::Map<
 #[wasm_bindgen(js_name = renderCatalog, unchecked_return_type = "CatalogResult")]
 pub fn render_catalog(
     registry: &JsSkillRegistry,
-    #[wasm_bindgen(unchecked_param_type = "RenderCatalogOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "RenderCatalogOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
+    let options = options.unwrap_or_default();
     let over = overrides(&options, None)?;
     let permitted = if options.is_object() { predicate(&options) } else { None };
     let host = registry.inner.borrow();
@@ -135,10 +136,10 @@ impl JsSkillSession {
     pub fn observe(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CompactOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let t = transcript_value(&transcript)?;
-        out(host::observe(&mut self.inner.borrow_mut(), &t, &transcript_options(options)?))
+        out(host::observe(&mut self.inner.borrow_mut(), &t, &transcript_options(options.unwrap_or_default())?))
     }
 }
 
@@ -163,8 +164,9 @@ impl JsSkillTool {
     #[wasm_bindgen(constructor)]
     pub fn new(
         registry: &JsSkillRegistry,
-        #[wasm_bindgen(unchecked_param_type = "SkillToolOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SkillToolOptions")] options: Option<JsValue>,
     ) -> Result<JsSkillTool, JsValue> {
+        let options = options.unwrap_or_default();
         let over = overrides(&options, Some("catalog"))?;
         let permitted = if options.is_object() { predicate(&options) } else { None };
         let host = registry.inner.clone();
@@ -208,7 +210,11 @@ impl JsSkillTool {
     /// tool is an error result) and its arguments, JSON text (OpenAI) or a value (Anthropic).
     /// Never rejects; arguments that are not JSON are an error result.
     #[wasm_bindgen(js_name = executeCall, unchecked_return_type = "Promise<ToolResult>")]
-    pub fn execute_call(&self, tool_name: Option<String>, arguments: JsValue) -> Promise {
+    pub fn execute_call(
+        &self,
+        tool_name: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "string | unknown")] arguments: JsValue,
+    ) -> Promise {
         let args = match arguments.as_string() {
             Some(text) => CallArguments::Json(text),
             None => CallArguments::Value(
@@ -256,11 +262,11 @@ impl JsSkillTool {
     pub fn reattach(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CompactOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] options: Option<JsValue>,
     ) -> Promise {
         let tool = self.inner.clone();
         wasm_bindgen_futures::future_to_promise(async move {
-            let (t, opts) = (transcript_value(&transcript)?, transcript_options(options)?);
+            let (t, opts) = (transcript_value(&transcript)?, transcript_options(options.unwrap_or_default())?);
             out(tool.reattach(&t, &opts).await)
         })
     }
@@ -271,9 +277,9 @@ impl JsSkillTool {
     pub fn compact_skill_content(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CompactOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        out(self.inner.compact(&transcript_value(&transcript)?, &transcript_options(options)?))
+        out(self.inner.compact(&transcript_value(&transcript)?, &transcript_options(options.unwrap_or_default())?))
     }
 
     /// `pruneTranscript` with this tool's name, and the session follows what is left.
@@ -282,10 +288,14 @@ impl JsSkillTool {
         &self,
         #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
         budget_tokens: f64,
-        #[wasm_bindgen(unchecked_param_type = "CompactOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let budget = if budget_tokens.is_finite() && budget_tokens > 0.0 { budget_tokens as u64 } else { 0 };
-        out(self.inner.prune(&transcript_value(&transcript)?, budget, &transcript_options(options)?))
+        out(self.inner.prune(
+            &transcript_value(&transcript)?,
+            budget,
+            &transcript_options(options.unwrap_or_default())?,
+        ))
     }
 
     /// `dedupeSkillContent` with this tool's name, and the session follows the result.
@@ -293,8 +303,8 @@ impl JsSkillTool {
     pub fn dedupe_skill_content(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CompactOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        out(self.inner.dedupe(&transcript_value(&transcript)?, &transcript_options(options)?))
+        out(self.inner.dedupe(&transcript_value(&transcript)?, &transcript_options(options.unwrap_or_default())?))
     }
 }

@@ -36,6 +36,7 @@ export function counted(store) {
   const c = { lists: 0, reads: 0, keys: [] };
   return {
     c,
+    location: store.location,
     list(prefix, opts) {
       c.lists++;
       return store.list(prefix, opts);
