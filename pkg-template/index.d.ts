@@ -273,6 +273,40 @@ export function anthropicToolResult(
   block: { id: string; input: unknown },
 ): Promise<{ type: "tool_result"; tool_use_id: string; content: string; is_error?: true }>;
 
+// ---------------------------------------------------------------------------------------------
+// Transcript operations: what they report beside the transcript.
+// ---------------------------------------------------------------------------------------------
+import type { Diagnostic } from "./skillwasm.js";
+
+/**
+ * The codes of the `notes` of a transcript operation (`Found.notes`, `CompactReport.notes`).
+ * Content is attributed to a skill only where the skill tool or the host put it: a result of the
+ * skill tool (one of the `toolName`s given; without them `view_skill` or any tool that answered a
+ * call with a genuine `<skill_content>` answer for the skill the call names), or a block the
+ * tool wrote at the start or the end of a user message. What could not be attributed is a note:
+ * - `skill-content-unattributed` (warning): `<skill_content>` markup in a user's text or in another
+ *   tool's result that is no block the tool wrote (quoted in the middle of the user's words, an
+ *   imitation, left unclosed);
+ * - `skill-result-unrecognised` (warning): a result of the skill tool that is not an answer the
+ *   tool writes, or answers for another skill than the call named (it counts as an `error` use);
+ * - `skill-content-other-tool` (info): a genuine answer under a tool that is not one of the
+ *   `toolName`s given;
+ * - `format-assumed` (info), `prune-cannot-fit` (warning), `already-reattached` (info).
+ */
+export type TranscriptNoteCode =
+  | "skill-content-unattributed"
+  | "skill-result-unrecognised"
+  | "skill-content-other-tool"
+  | "format-assumed"
+  | "prune-cannot-fit"
+  | "already-reattached";
+
+/**
+ * One note of a transcript operation: a diagnostic (`{ severity, code, message }`) whose message
+ * begins with `message N: ` when it is about the message at index N.
+ */
+export type TranscriptNote = Diagnostic & { code: TranscriptNoteCode };
+
 /** A malformed archive (`status` 400) or one over a limit (413). */
 export class ZipError extends Error {
   readonly status: 400 | 413;

@@ -67,6 +67,9 @@ export async function openAiToolMessage(tool, call) {
   try {
     input = JSON.parse(call.function.arguments || "{}");
   } catch (e) {
+    // This opening is one of the protocol's error openings (BAD_ARGUMENTS_PREFIX in the core's
+    // content module): compaction reads the answer as an error, never as an activation
+    // (tests/js/compact.test.mjs holds the two together).
     return { role: "tool", tool_call_id: call.id, content: `The tool arguments are not JSON: ${e.message}` };
   }
   const result = await tool.execute(input);

@@ -70,6 +70,13 @@ export const escapeXml = (s) =>
 export const unescapeXml = (s) =>
   s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, "&");
 
+/**
+ * Markdown text read back: the entities and backslash escapes the core's `markdown_text` writes,
+ * undone (so a rendered line can be compared with the value it shows).
+ */
+export const unescapeMarkdown = (s) =>
+  s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&").replace(/\\([\\`*_[\]#|~\-+=.)])/g, "$1");
+
 /** How many times `needle` occurs in `hay`. */
 export const count = (hay, needle) => hay.split(needle).length - 1;
 
