@@ -13,7 +13,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::store::{self, CallStats, Storage};
 use futures_util::stream::{self, StreamExt};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The most bytes of one `.gitignore` that are read and used.
 pub const MAX_GITIGNORE_BYTES: u32 = 64 * 1024;
@@ -233,22 +233,35 @@ impl Gitignore {
     }
 }
 
-/// The `.gitignore` files that apply to a scan, and the verdicts already reached per directory.
+/// The `.gitignore` files that apply to a scan, by the directory holding each, and the verdicts
+/// already reached per directory: a path costs a lookup per directory above it, whatever the
+/// number of files.
 #[derive(Debug, Default)]
 pub(crate) struct IgnoreSet {
-    /// Shallowest first.
-    files: Vec<Gitignore>,
+    files: HashMap<String, Gitignore>,
     dirs: HashMap<String, bool>,
 }
 
 impl IgnoreSet {
+    /// Adds a file (a later one for the same directory replaces it).
+    pub(crate) fn add(&mut self, file: Gitignore) {
+        self.files.insert(file.base.clone(), file);
+    }
+
+    /// What the files above `path` say of it, the deepest one that has a matching rule winning.
     fn excluded(&self, path: &str, is_dir: bool) -> bool {
         let mut verdict = None;
-        for f in &self.files {
-            if let Some(rel) = f.relative(path) {
-                if let Some(v) = f.decide(rel, is_dir) {
+        let mut base = "";
+        loop {
+            if let Some(f) = self.files.get(base) {
+                if let Some(v) = f.relative(path).and_then(|rel| f.decide(rel, is_dir)) {
                     verdict = Some(v);
                 }
+            }
+            let rest = if base.is_empty() { path } else { &path[base.len() + 1..] };
+            match rest.find('/') {
+                Some(i) => base = &path[..path.len() - rest.len() + i],
+                None => break,
             }
         }
         verdict == Some(true)
@@ -287,10 +300,19 @@ pub(crate) fn directories_to_read(root: &str, skill_dirs: &[&str], listed: &[Str
         out.push(above.clone());
         above = if above.is_empty() { part.to_string() } else { format!("{above}/{part}") };
     }
-    let mut wanted: Vec<&String> = listed
-        .iter()
-        .filter(|d| skill_dirs.iter().any(|s| *s != d.as_str() && (d.is_empty() || s.starts_with(&format!("{d}/")))))
-        .collect();
+    // Every directory strictly above a skill directory: a set, so that the filter is linear.
+    let mut parents: HashSet<&str> = HashSet::new();
+    for s in skill_dirs {
+        let mut at = s.len();
+        while let Some(i) = s[..at].rfind('/') {
+            if !parents.insert(&s[..i]) {
+                break;
+            }
+            at = i;
+        }
+        parents.insert("");
+    }
+    let mut wanted: Vec<&String> = listed.iter().filter(|d| parents.contains(d.as_str())).collect();
     wanted.sort_by_key(|d| (d.matches('/').count(), d.len()));
     wanted.dedup();
     out.extend(wanted.into_iter().cloned());
@@ -329,7 +351,7 @@ pub(crate) async fn load(
                     diagnostics.push((key.clone(), Diagnostic::warning("gitignore-too-large", message)));
                 }
                 let text = String::from_utf8_lossy(&bytes);
-                set.files.push(Gitignore::parse(&dir, &text));
+                set.add(Gitignore::parse(&dir, &text));
             }
             Ok(None) => {}
             Err(e) => diagnostics.push((
@@ -338,7 +360,6 @@ pub(crate) async fn load(
             )),
         }
     }
-    set.files.sort_by_key(|f| if f.base.is_empty() { 0 } else { f.base.matches('/').count() + 1 });
     (set, diagnostics)
 }
 

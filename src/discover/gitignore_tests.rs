@@ -1,5 +1,13 @@
 use super::*;
 
+fn set_of(files: &[(&str, &str)]) -> IgnoreSet {
+    let mut set = IgnoreSet::default();
+    for (base, text) in files {
+        set.add(Gitignore::parse(base, text));
+    }
+    set
+}
+
 fn ignored(text: &str, path: &str, is_dir: bool) -> bool {
     Gitignore::parse("", text).decide(path, is_dir) == Some(true)
 }
@@ -66,19 +74,16 @@ fn negation_later_rule_wins() {
 
 #[test]
 fn a_path_inside_an_excluded_directory_stays_ignored() {
-    let mut set = IgnoreSet { files: vec![Gitignore::parse("", "wip/\n!wip/keep/\n")], ..IgnoreSet::default() };
+    let mut set = set_of(&[("", "wip/\n!wip/keep/\n")]);
     assert!(set.is_ignored("wip/keep/SKILL.md"));
-    let mut set = IgnoreSet { files: vec![Gitignore::parse("", "wip/*\n!wip/keep/\n")], ..IgnoreSet::default() };
+    let mut set = set_of(&[("", "wip/*\n!wip/keep/\n")]);
     assert!(!set.is_ignored("wip/keep/SKILL.md"), "the directory itself was not excluded");
     assert!(set.is_ignored("wip/other/SKILL.md"));
 }
 
 #[test]
 fn deeper_files_override_and_apply_only_below_themselves() {
-    let mut set = IgnoreSet {
-        files: vec![Gitignore::parse("", "drafts/\n"), Gitignore::parse("s/team", "!drafts/\nold-*\n")],
-        ..IgnoreSet::default()
-    };
+    let mut set = set_of(&[("s/team", "!drafts/\nold-*\n"), ("", "drafts/\n")]);
     assert!(set.is_ignored("s/drafts/x/SKILL.md"));
     assert!(!set.is_ignored("s/team/drafts/x/SKILL.md"));
     assert!(set.is_ignored("s/team/old-pdf/SKILL.md"));
@@ -110,4 +115,23 @@ fn hostile_patterns_stay_cheap() {
     let deep = vec!["**"; 500].join("/") + "/x";
     let g = Gitignore::parse("", &deep);
     assert_eq!(g.decide(&["d"; 200].join("/"), true), None);
+}
+
+#[test]
+fn many_files_and_skills_stay_linear() {
+    // 20,000 skills, each group with a .gitignore of its own: the lookups go by directory.
+    let mut set = IgnoreSet::default();
+    let mut listed = Vec::new();
+    let mut dirs = Vec::new();
+    for g in 0..2000 {
+        set.add(Gitignore::parse(&format!("s/g{g}"), "wip-*\n"));
+        listed.push(format!("s/g{g}"));
+        for k in 0..10 {
+            dirs.push(format!("s/g{g}/{}-{k}", if k == 0 { "wip" } else { "ok" }));
+        }
+    }
+    let refs: Vec<&str> = dirs.iter().map(String::as_str).collect();
+    assert_eq!(directories_to_read("s/", &refs, &listed).len(), 2001, "\"\" above the root, then each group");
+    let ignored = dirs.iter().filter(|d| set.is_ignored(&format!("{d}/SKILL.md"))).count();
+    assert_eq!(ignored, 2000);
 }
