@@ -1,5 +1,8 @@
 // Types shared by every entry point (node, workerd, browser): the generated wasm-bindgen
-// declarations plus `init`.
+// declarations plus `init`. Among the generated ones, besides the registry, the tool and the
+// transcript functions: the storage contract (`SkillStorage`, `ListPage`, `ListSkip`, the skip
+// hint of `list`) and discovery's small rules for code outside a registry: `isSkippedDirectory`,
+// `skillFileNames`, `frontmatterSpan` (`FrontmatterSpan`) and `estimateTokens`.
 export * from "./skillwasm.js";
 import type { InitInput, SkillStorage } from "./skillwasm.js";
 
@@ -123,7 +126,9 @@ export function memoryStorage(
 /**
  * A directory of the local filesystem (node entry only). One listing walks the subtree once
  * (a realpath and a stat of the root, readdir per directory, stat per file and link) and serves its
- * pages from that walk. Symbolic links are followed only when they stay inside the root; loops,
+ * pages from that walk. The directories a `skip` hint names ({@link ListSkip}: what discovery
+ * drops anyway, `.git`, `node_modules` and dot-directories) are not entered at all: no readdir, no
+ * stat, no key from them; a malformed `skip` rejects with a TypeError. Symbolic links are followed only when they stay inside the root; loops,
  * links leaving the root, dangling links, unreadable directories, FIFOs, sockets and devices are
  * skipped and reported in `warnings`; a root that does not exist (or is not a directory) is an
  * empty page with a warning saying so. Etag: `size-mtimeMs`.
