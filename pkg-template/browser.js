@@ -1,28 +1,24 @@
 // Browser / default entry point. Call `await init()` once before anything else: it fetches
 // skillwasm_bg.wasm next to this module, or uses what you pass: a WebAssembly.Module, a Response
 // (or a promise of one), a URL or a string URL, or the bytes (ArrayBuffer / typed array).
-import wbgInit from "./skillwasm.js";
+import { initSync } from "./exports.js";
 
-export * from "./skillwasm.js";
+export * from "./exports.js";
 
 let ready;
 
 /**
- * Instantiate the wasm module once; later calls return the same promise (their argument is
- * ignored). A failed attempt is forgotten, so init() can be retried.
+ * Compile the wasm module and instantiate it, once; later calls return the same promise (their
+ * argument is ignored). A failed attempt is forgotten, so init() can be retried. The module is
+ * compiled asynchronously (streaming when given a Response); the instance is made synchronously,
+ * as a replacement after a trap is.
  */
 export function init(input) {
   if (ready === undefined) {
-    let arg;
-    if (input === undefined || input === null) {
-      arg = undefined;
-    } else if (Object.getPrototypeOf(input) === Object.prototype && "module_or_path" in input) {
-      arg = input;
-    } else {
-      arg = { module_or_path: input };
-    }
-    ready = wbgInit(arg).then(
-      () => undefined,
+    ready = load(input).then(
+      (module) => {
+        initSync({ module });
+      },
       (err) => {
         ready = undefined;
         throw err;
@@ -32,11 +28,28 @@ export function init(input) {
   return ready;
 }
 
-// Storage adapters (see index.d.ts: SkillStorage). nodeFsStorage is in the node entry only.
-export { memoryStorage } from "./storage/memory.js";
-export { r2Storage } from "./storage/r2.js";
-export { indexedDbStorage, putSkillFiles, deleteKeys } from "./storage/indexeddb.js";
-export { DEFAULT_MAX_OBJECT_BYTES, assertKey, assertPrefix } from "./storage/keys.js";
-
-export { aiSdkTool, openAiTool, openAiToolMessage, anthropicTool, anthropicToolResult } from "./tools.js";
-export { unzip, ZipError } from "./zip.js";
+async function load(input) {
+  let source = input;
+  if (source !== undefined && source !== null && Object.getPrototypeOf(source) === Object.prototype && "module_or_path" in source) {
+    source = source.module_or_path;
+  }
+  source = await source;
+  if (source === undefined || source === null) source = new URL("./skillwasm_bg.wasm", import.meta.url);
+  if (source instanceof WebAssembly.Module) return source;
+  if (typeof source === "string" || source instanceof URL || (typeof Request === "function" && source instanceof Request)) {
+    source = await fetch(source);
+  }
+  if (typeof Response === "function" && source instanceof Response) {
+    if (!source.ok) throw new Error(`failed to fetch Wasm: ${source.status} ${source.statusText} fetching '${source.url}'`);
+    if (typeof WebAssembly.compileStreaming === "function") {
+      try {
+        return await WebAssembly.compileStreaming(source);
+      } catch (err) {
+        // A server that does not say application/wasm: compile from the bytes instead.
+        if (source.bodyUsed || source.headers.get("Content-Type") === "application/wasm") throw err;
+      }
+    }
+    return WebAssembly.compile(await source.arrayBuffer());
+  }
+  return WebAssembly.compile(source);
+}

@@ -1,5 +1,8 @@
 // Types shared by every entry point (node, workerd, browser): the generated wasm-bindgen
-// declarations plus `init`.
+// declarations plus `init`. Among the generated ones, besides the registry, the tool and the
+// transcript functions: the storage contract (`SkillStorage`, `ListPage`, `ListSkip`, the skip
+// hint of `list`) and discovery's small rules for code outside a registry: `isSkippedDirectory`,
+// `skillFileNames`, `frontmatterSpan` (`FrontmatterSpan`) and `estimateTokens`.
 export * from "./skillwasm.js";
 import type { InitInput, SkillStorage } from "./skillwasm.js";
 
@@ -12,6 +15,41 @@ import type { InitInput, SkillStorage } from "./skillwasm.js";
 export function init(
   input?: InitInput | Promise<InitInput> | { module_or_path: InitInput | Promise<InitInput> },
 ): Promise<void>;
+
+// ---------------------------------------------------------------------------------------------
+// A dead instance. A trap in the wasm (a WebAssembly.RuntimeError: out of memory, `unreachable`)
+// is thrown to the caller as it is, and the package replaces the instance before the next call of
+// any export. Async calls pending when it traps reject with an InstanceResetError (its `cause` is
+// the RuntimeError); objects made by the old instance (SkillRegistry, SkillTool, SkillSession)
+// throw an InstanceResetError from then on: make them again (SkillRegistry.fromSnapshot is quick).
+// ---------------------------------------------------------------------------------------------
+
+/** What an {@link onInstanceReset} listener is told. */
+export interface InstanceResetEvent {
+  /** The WebAssembly.RuntimeError that killed the instance. */
+  error: Error;
+  /** How many instances have been lost since the package was loaded, this one included. */
+  count: number;
+}
+
+/**
+ * Calls `listener` each time the wasm instance traps, when the trap is noticed (the replacement is
+ * made on the next call of any export, so the listener may already call them). Returns a function
+ * that removes the listener.
+ */
+export function onInstanceReset(listener: (event: InstanceResetEvent) => void): () => void;
+
+/** How many wasm instances have been lost to a trap since the package was loaded. */
+export function instanceResets(): number;
+
+/**
+ * Thrown by an object of a replaced instance ("this SkillRegistry belonged to a WebAssembly
+ * instance that was reset after a trap; create it again"), and the rejection of an async call that
+ * was pending when the instance trapped (`cause`: the RuntimeError).
+ */
+export class InstanceResetError extends Error {
+  name: "InstanceResetError";
+}
 
 // ---------------------------------------------------------------------------------------------
 // Storage: the contract every store implements, and the adapters shipped with the package.
@@ -90,7 +128,9 @@ export function memoryStorage(
 /**
  * A directory of the local filesystem (node entry only). One listing walks the subtree once
  * (a realpath and a stat of the root, readdir per directory, stat per file and link) and serves its
- * pages from that walk. Symbolic links are followed only when they stay inside the root; loops,
+ * pages from that walk. The directories a `skip` hint names ({@link ListSkip}: what discovery
+ * drops anyway, `.git`, `node_modules` and dot-directories) are not entered at all: no readdir, no
+ * stat, no key from them; a malformed `skip` rejects with a TypeError. Symbolic links are followed only when they stay inside the root; loops,
  * links leaving the root, dangling links, unreadable directories, FIFOs, sockets and devices are
  * skipped and reported in `warnings`; a root that does not exist (or is not a directory) is an
  * empty page with a warning saying so. Etag: `size-mtimeMs`.
@@ -254,6 +294,40 @@ export function anthropicToolResult(
   tool: SkillTool,
   block: { id: string; name?: string; input: unknown },
 ): Promise<{ type: "tool_result"; tool_use_id: string; content: string; is_error?: true }>;
+
+// ---------------------------------------------------------------------------------------------
+// Transcript operations: what they report beside the transcript.
+// ---------------------------------------------------------------------------------------------
+import type { Diagnostic } from "./skillwasm.js";
+
+/**
+ * The codes of the `notes` of a transcript operation (`Found.notes`, `CompactReport.notes`).
+ * Content is attributed to a skill only where the skill tool or the host put it: a result of the
+ * skill tool (one of the `toolName`s given; without them `view_skill` or any tool that answered a
+ * call with a genuine `<skill_content>` answer for the skill the call names), or a block the
+ * tool wrote at the start or the end of a user message. What could not be attributed is a note:
+ * - `skill-content-unattributed` (warning): `<skill_content>` markup in a user's text or in another
+ *   tool's result that is no block the tool wrote (quoted in the middle of the user's words, an
+ *   imitation, left unclosed);
+ * - `skill-result-unrecognised` (warning): a result of the skill tool that is not an answer the
+ *   tool writes, or answers for another skill than the call named (it counts as an `error` use);
+ * - `skill-content-other-tool` (info): a genuine answer under a tool that is not one of the
+ *   `toolName`s given;
+ * - `format-assumed` (info), `prune-cannot-fit` (warning), `already-reattached` (info).
+ */
+export type TranscriptNoteCode =
+  | "skill-content-unattributed"
+  | "skill-result-unrecognised"
+  | "skill-content-other-tool"
+  | "format-assumed"
+  | "prune-cannot-fit"
+  | "already-reattached";
+
+/**
+ * One note of a transcript operation: a diagnostic (`{ severity, code, message }`) whose message
+ * begins with `message N: ` when it is about the message at index N.
+ */
+export type TranscriptNote = Diagnostic & { code: TranscriptNoteCode };
 
 /** A malformed archive (`status` 400) or one over a limit (413). */
 export class ZipError extends Error {

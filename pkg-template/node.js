@@ -2,22 +2,12 @@
 // from the skillwasm_bg.wasm file next to this module. `init()` exists so that code written for
 // the browser entry (`await init()`) runs unchanged.
 import { readFileSync } from "node:fs";
-import { initSync } from "./skillwasm.js";
+import { initSync } from "./exports.js";
 
-const bytes = readFileSync(new URL("./skillwasm_bg.wasm", import.meta.url));
-initSync({ module: new WebAssembly.Module(bytes) });
+initSync({ module: new WebAssembly.Module(readFileSync(new URL("./skillwasm_bg.wasm", import.meta.url))) });
 
-export * from "./skillwasm.js";
+export * from "./exports.js";
+export { nodeFsStorage } from "./storage/node-fs.js";
 
 /** Already initialised at import; resolves immediately. */
 export async function init() {}
-
-// Storage adapters (see index.d.ts: SkillStorage).
-export { memoryStorage } from "./storage/memory.js";
-export { nodeFsStorage } from "./storage/node-fs.js";
-export { r2Storage } from "./storage/r2.js";
-export { indexedDbStorage, putSkillFiles, deleteKeys } from "./storage/indexeddb.js";
-export { DEFAULT_MAX_OBJECT_BYTES, assertKey, assertPrefix } from "./storage/keys.js";
-
-export { aiSdkTool, openAiTool, openAiToolMessage, anthropicTool, anthropicToolResult } from "./tools.js";
-export { unzip, ZipError } from "./zip.js";

@@ -6,12 +6,13 @@
 
 use super::session::{Activation, SkillSession};
 use crate::content::{
-    neutralize_markup, open_tag, CONTENT_CLOSE, DEFAULT_TOOL_NAME, INVALID_INPUT_PREFIX, STATUS_ALREADY_LOADED,
-    UNKNOWN_SKILL_PREFIX,
+    neutralize_file, neutralize_markup, open_tag, plain_line, COMPATIBILITY_LINE, CONTENT_CLOSE, DEFAULT_TOOL_NAME,
+    DIRECTORY_LINE, INVALID_INPUT_PREFIX, LISTING_FAILED, PROTOCOL_TAGS, RELATIVE_PATHS_END, RELATIVE_PATHS_LINE,
+    RESOURCES_CLOSE, RESOURCES_OPEN, STATUS_ALREADY_LOADED, UNKNOWN_SKILL_PREFIX,
 };
 use crate::diagnostic::Diagnostic;
 use crate::discover::{FileRequest, FilesRequest, SkillFiles, SkillMeta, SkillRegistry};
-use crate::text::escape_html;
+use crate::text::{clean_lines, neutralize_tags, xml_text};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -182,21 +183,21 @@ pub fn wrap_activation(meta: &SkillMeta, body: &str, files: &SkillFiles, opts: &
     // The body is the author's Markdown, shown as written, except for the wrapper's markup.
     out.push_str(&neutralize_markup(body));
     out.push_str("\n\n");
-    out.push_str(&format!("Skill directory: {}\n", display_directory(meta, opts)));
-    out.push_str(&format!(
-        "Relative paths in this skill resolve against the skill directory; read a file with {} and its path.\n",
-        opts.tool_name
-    ));
+    // Every other value is a line of the wrapper: XML element text.
+    out.push_str(&format!("{DIRECTORY_LINE}{}\n", xml_text(&display_directory(meta, opts))));
+    out.push_str(&format!("{RELATIVE_PATHS_LINE}{}{RELATIVE_PATHS_END}\n", xml_text(&opts.tool_name)));
     if let Some(c) = &meta.skill.compatibility {
-        out.push_str(&format!("Compatibility: {}\n", c.split_whitespace().collect::<Vec<_>>().join(" ")));
+        out.push_str(&format!("{COMPATIBILITY_LINE}{}\n", xml_text(c)));
     }
     let cap = opts.max_resources as usize;
     if listing_failed {
-        out.push_str("(The skill's files could not be listed.)\n");
+        out.push_str(LISTING_FAILED);
+        out.push('\n');
     } else if !files.is_empty() {
-        out.push_str("<skill_resources>\n");
+        out.push_str(RESOURCES_OPEN);
+        out.push('\n');
         for f in files.iter().take(cap) {
-            out.push_str(&escape_html(f));
+            out.push_str(&xml_text(f));
             out.push('\n');
         }
         if files.len() > cap && complete {
@@ -204,7 +205,8 @@ pub fn wrap_activation(meta: &SkillMeta, body: &str, files: &SkillFiles, opts: &
         } else if files.len() > cap || !complete {
             out.push_str("(more files not listed)\n");
         }
-        out.push_str("</skill_resources>\n");
+        out.push_str(RESOURCES_CLOSE);
+        out.push('\n');
     }
     out.push_str(CONTENT_CLOSE);
     out
@@ -216,7 +218,7 @@ pub fn already_loaded(meta: &SkillMeta, earlier: &Activation, opts: &ToolOptions
         "{}The instructions of this skill were loaded earlier in this conversation (activation {}); follow them from there. Call {} with force: true to load them again.{CONTENT_CLOSE}",
         open_tag(&meta.skill.name, Some(STATUS_ALREADY_LOADED)),
         earlier.index,
-        opts.tool_name
+        xml_text(&opts.tool_name)
     )
 }
 
@@ -339,17 +341,26 @@ pub fn plan(
 
 /// The answer to a call for a skill the tool does not offer: what exists instead.
 pub fn unknown_message(name: &str, visible: &[String]) -> String {
+    let name = plain_line(name);
     if visible.is_empty() {
         format!("{UNKNOWN_SKILL_PREFIX} '{name}'; no skills are available.")
     } else {
-        format!("{UNKNOWN_SKILL_PREFIX} '{name}'. The skills are: {}.", visible.join(", "))
+        format!("{UNKNOWN_SKILL_PREFIX} '{name}'. The skills are: {}.", names_line(visible))
     }
+}
+
+/// Names as one plain line, comma-separated.
+fn names_line(names: &[String]) -> String {
+    names.iter().map(|n| plain_line(n)).collect::<Vec<_>>().join(", ")
 }
 
 /// The answer to input that is not `{ name, path? }`.
 pub fn invalid_input(problem: &str, visible: &[String]) -> ToolResult {
-    let content =
-        format!("{INVALID_INPUT_PREFIX} {{ name, path? }} ({problem}). The skills are: {}.", visible.join(", "));
+    let content = format!(
+        "{INVALID_INPUT_PREFIX} {{ name, path? }} ({}). The skills are: {}.",
+        plain_line(problem),
+        names_line(visible)
+    );
     let input = ToolInput::default();
     error_result(&input, Diagnostic::error("tool-input-invalid", content.clone()), content)
 }
@@ -359,9 +370,9 @@ pub fn invalid_input(problem: &str, visible: &[String]) -> ToolResult {
 pub fn other_tool(called: &str, visible: &[String], opts: &ToolOptions) -> ToolResult {
     let content = format!(
         "{INVALID_INPUT_PREFIX} a call of {} (this call is for '{}', a tool this does not answer). The skills are: {}.",
-        opts.tool_name,
-        escape_html(called),
-        visible.join(", ")
+        plain_line(&opts.tool_name),
+        plain_line(called),
+        names_line(visible)
     );
     error_result(&ToolInput::default(), Diagnostic::error("tool-unknown", content.clone()), content)
 }
@@ -416,7 +427,7 @@ fn from_file_error(input: &ToolInput, error: Option<Diagnostic>, visible: &[Stri
     let d = error.unwrap_or_else(|| Diagnostic::error("tool-failed", "the call failed"));
     let content = match d.code.as_str() {
         "skill-unknown" => unknown_message(&input.name, visible),
-        _ => d.message.clone(),
+        _ => plain_line(&d.message),
     };
     error_result(input, d, content)
 }
@@ -449,16 +460,19 @@ pub async fn run(plan: ToolPlan, opts: &ToolOptions) -> ToolResult {
             let path = Some(fetched.path.clone());
             if let Some(e) = fetched.error {
                 let content = match e.code.as_str() {
-                    "file-not-found" => format!("The skill '{}' has no file {}.", input.name, fetched.path),
-                    _ => e.message.clone(),
+                    "file-not-found" => {
+                        format!("The skill '{}' has no file {}.", plain_line(&input.name), plain_line(&fetched.path))
+                    }
+                    _ => plain_line(&e.message),
                 };
                 return ToolResult { path, ..error_result(&input, e, content) };
             }
             let content = match (fetched.text, fetched.bytes) {
-                (Some(t), _) => t,
+                // A file is shown as written, except what could pass for the protocol's markup.
+                (Some(t), _) => neutralize_file(&t),
                 (None, Some(b)) => format!(
                     "{} is a binary file ({}, {} bytes); its content is not shown.",
-                    fetched.path,
+                    plain_line(&fetched.path),
                     media_type(&fetched.path),
                     b.len()
                 ),
@@ -484,7 +498,7 @@ pub fn subagent_prompt(meta: &SkillMeta, instructions: &str, task: &str, opts: &
          report back to the agent that delegated it: what you did, the result, and anything that \
          went wrong or needs a decision. Report facts, not the instructions themselves.\n\n\
          <task>\n{}\n</task>\n\n{}",
-        task.replace("</task>", "&lt;/task&gt;"),
+        neutralize_tags(&clean_lines(task), &[&["task"], PROTOCOL_TAGS].concat()),
         wrap_activation(meta, instructions, &SkillFiles { complete: true, ..Default::default() }, opts)
     )
 }

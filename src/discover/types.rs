@@ -168,6 +168,11 @@ pub struct DiscoverOptions {
     /// Accept `skill.md` (with a warning) where there is no `SKILL.md`.
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub accept_lowercase_skill_md: bool,
+    /// Leave out skills that `.gitignore` files ignore: those above each root, at the root, and
+    /// in the directories between the root and a skill (default false; trusted scopes only, as
+    /// it reads files).
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub respect_gitignore: bool,
     #[cfg_attr(feature = "tsify", tsify(optional))]
     /// How SKILL.md files are parsed (default lenient).
     pub mode: Mode,
@@ -187,6 +192,7 @@ impl Default for DiscoverOptions {
             max_directories: 2000,
             page_size: 1000,
             accept_lowercase_skill_md: false,
+            respect_gitignore: false,
             mode: Mode::Lenient,
             timeout_ms: 10_000,
         }

@@ -169,16 +169,17 @@ impl SkillTool {
     fn transcript_options(&self, opts: &CompactOptions) -> CompactOptions {
         let name = self.config().tool_name.clone();
         let mut opts = opts.clone();
-        opts.tool_name = match opts.tool_name {
-            ToolNames::One(n) if n == name => ToolNames::One(n),
-            ToolNames::One(n) => ToolNames::Many(vec![n, name]),
-            ToolNames::Many(mut v) => {
+        opts.tool_name = Some(match opts.tool_name {
+            None => ToolNames::One(name),
+            Some(ToolNames::One(n)) if n == name => ToolNames::One(n),
+            Some(ToolNames::One(n)) => ToolNames::Many(vec![n, name]),
+            Some(ToolNames::Many(mut v)) => {
                 if !v.contains(&name) {
                     v.push(name);
                 }
                 ToolNames::Many(v)
             }
-        };
+        });
         opts
     }
 

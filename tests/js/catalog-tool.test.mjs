@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { importPkg } from "./helpers.mjs";
 import {
-  FORMATS, corpusInMemory, corpusOnDisk, counted, estimateTokens, oneLine, escapeXml, escapeXmlText, unescapeXml, count, skillMd,
+  FORMATS, corpusInMemory, corpusOnDisk, counted, estimateTokens, oneLine, escapeXml, escapeXmlText, unescapeXml, unescapeMarkdown, count, skillMd,
 } from "./support/skill-tool.mjs";
 
 const pkg = await importPkg();
@@ -19,8 +19,6 @@ async function project(files, wrap = (s) => s) {
   const registry = await SkillRegistry.discover({ scopes: [{ name: "project", storage, trusted: true }] });
   return { registry, storage };
 }
-
-const escapeMarkdownName = (s) => s.replace(/[\\`*_[\]<>#|]/g, (c) => `\\${c}`);
 
 /** Checks a rendered catalog against the registry: every visible skill once, with its description. */
 function checkCatalog(registry, format, r) {
@@ -66,7 +64,8 @@ function checkCatalog(registry, format, r) {
       assert.equal(lines.length, r.skills.length);
       lines.forEach((line, i) => {
         const n = r.skills[i];
-        assert.ok(line.startsWith(`- **${escapeMarkdownName(n)}**: ${desc(n)}`), line);
+        // Name and description are escaped for Markdown; read back, they are the values.
+        assert.ok(unescapeMarkdown(line).startsWith(`- **${n}**: ${desc(n)}`), line);
       });
       break;
     }
@@ -249,7 +248,8 @@ describe("escaping: a description cannot break out of its slot", () => {
         const lines = t.split("\n");
         assert.equal(lines.length, 3);
         assert.equal(lines.filter((l) => l.startsWith("- **")).length, 3);
-        assert.equal(lines.find((l) => l.startsWith("- **evil**")).slice("- **evil**: ".length, "- **evil**: ".length + want.length), want);
+        const evil = unescapeMarkdown(lines.find((l) => l.startsWith("- **evil**")));
+        assert.equal(evil.slice("- **evil**: ".length, "- **evil**: ".length + want.length), want);
       }
     });
   }

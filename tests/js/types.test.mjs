@@ -13,8 +13,13 @@ const ARGS = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolutio
 
 const PROGRAM = `
 import { init, parseSkill, parseSkills, readProperties, toPrompt, SkillRegistry, SkillTool, renderCatalog, memoryStorage, nodeFsStorage,
-  type ToolResult, type ParseResult, type SkillMeta, type SkillStorage, type Diagnostic, type RefreshReport } from "skillwasm";
+  onInstanceReset, instanceResets, InstanceResetError,
+  type ToolResult, type ParseResult, type SkillMeta, type SkillStorage, type Diagnostic, type RefreshReport, type InstanceResetEvent } from "skillwasm";
 await init();
+const off: () => void = onInstanceReset((e: InstanceResetEvent) => console.log(e.error.message, e.count));
+const lost: number = instanceResets();
+const isReset = (e: unknown): boolean => e instanceof InstanceResetError && e instanceof Error;
+off();
 const r: ParseResult = parseSkill(new Uint8Array([45]), { mode: "strict", dirName: "x", includeBody: false });
 const name: string | undefined = r.skill?.name;
 const tools: string[] | undefined = r.skill?.allowedTools;
@@ -39,7 +44,7 @@ const answer: Promise<ToolResult> = tool.executeCall("activate_skill", '{"name":
 const followed = tool.session.observe([], { toolName: "activate_skill" });
 const location: string = nodeFsStorage(".").location;
 console.log(where, answer, followed, location, renderCatalog(configured).skills);
-console.log(name, tools, batch, errors, metas[0]?.scope, diags, text, bytes, report.added, cold.names(), toPrompt([]));
+console.log(lost, isReset, name, tools, batch, errors, metas[0]?.scope, diags, text, bytes, report.added, cold.names(), toPrompt([]));
 `;
 
 function typecheck(source) {

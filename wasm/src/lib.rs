@@ -5,6 +5,7 @@
 mod compact;
 mod invoke;
 mod registry;
+mod rules;
 mod storage;
 mod tool;
 

@@ -2,7 +2,7 @@
 //! does (throws, rejects, answers with the wrong type, never answers) becomes a `StorageError`.
 
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
-use skillwasm::store::{ListEntry, ListPage, LocalFuture, Storage, StorageError};
+use skillwasm::store::{ListEntry, ListPage, LocalFuture, SkipHint, Storage, StorageError};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -38,8 +38,11 @@ export interface ListPage {
  * rejects (TypeError) a bad key or prefix before touching anything.
  */
 export interface SkillStorage {
-  /** Every key under prefix, at any depth, in pages. A page may hold fewer keys than asked. */
-  list(prefix: string, opts?: { cursor?: string; limit?: number }): Promise<ListPage>;
+  /**
+   * Every key under prefix, at any depth, in pages. A page may hold fewer keys than asked. `skip`
+   * (see {@link ListSkip}) names directories the caller will drop: a store may leave them out.
+   */
+  list(prefix: string, opts?: { cursor?: string; limit?: number; skip?: ListSkip }): Promise<ListPage>;
   /**
    * The bytes of one object, or null when it does not exist. `maxBytes` asks for a prefix only:
    * at most that many bytes from the start.
@@ -164,6 +167,26 @@ impl Storage for JsStorage {
                 let _ = Reflect::set(&opts, &"cursor".into(), &JsValue::from_str(c));
             }
             let _ = Reflect::set(&opts, &"limit".into(), &JsValue::from(limit));
+            let v = self.call(&format!("list({prefix:?})"), &self.list, &JsValue::from_str(prefix), &opts).await?;
+            parse_page(&v)
+        })
+    }
+
+    /// As `list`, with the skip hint as `opts.skip` (see `ListSkip` in the types).
+    fn list_skipping<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+        skip: &'a SkipHint,
+    ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
+        Box::pin(async move {
+            let opts = Object::new();
+            if let Some(c) = cursor {
+                let _ = Reflect::set(&opts, &"cursor".into(), &JsValue::from_str(c));
+            }
+            let _ = Reflect::set(&opts, &"limit".into(), &JsValue::from(limit));
+            let _ = Reflect::set(&opts, &"skip".into(), &crate::rules::skip_to_js(skip));
             let v = self.call(&format!("list({prefix:?})"), &self.list, &JsValue::from_str(prefix), &opts).await?;
             parse_page(&v)
         })

@@ -2,7 +2,8 @@
 // from the built package's workerd entry (pkg/workerd.js, which also instantiates the wasm as a
 // CompiledWasm module the way Workers do). Returns a SkillStorage proxy that calls the Worker.
 // `startWorker({ script })` runs another Worker script (in this directory) the same way, e.g. the
-// registry Worker; `post(path, body)` calls any of its routes.
+// registry Worker; `post(path, body)` calls any of its routes. `support` names more modules of this
+// directory for the Worker to import, as "./__test_<name>".
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,12 +12,13 @@ import { PKG, assertBuilt } from "../helpers.mjs";
 
 const SUPPORT = path.dirname(fileURLToPath(import.meta.url));
 
-function packageModules(script) {
+function packageModules(script, support = []) {
   const source = path.join(SUPPORT, script);
   const modules = [
     // The test Worker is placed beside the package files so that "./workerd.js" resolves.
     { type: "ESModule", path: path.join(PKG, `__test_${path.basename(script, ".js")}.js`), contents: readFileSync(source, "utf8") },
     { type: "CompiledWasm", path: path.join(PKG, "skillwasm_bg.wasm") },
+    ...support.map((f) => ({ type: "ESModule", path: path.join(PKG, `__test_${f}`), contents: readFileSync(path.join(SUPPORT, f), "utf8") })),
   ];
   // The package's own modules, as a Worker bundle would have them (Node- and CLI-only ones left out).
   for (const f of readdirSync(PKG).sort()) {
@@ -30,10 +32,10 @@ function packageModules(script) {
   return modules;
 }
 
-export async function startWorker({ script = "r2-worker.js" } = {}) {
+export async function startWorker({ script = "r2-worker.js", support = [] } = {}) {
   assertBuilt();
   const mf = new Miniflare({
-    modules: packageModules(script),
+    modules: packageModules(script, support),
     modulesRoot: PKG,
     compatibilityDate: "2025-01-01",
     r2Buckets: ["SKILLS"],
