@@ -5,7 +5,7 @@
 //     the storage calls the activations made;
 //   - catalog tokens per skill beyond name and description, per format, with and without locations:
 //     (tokens(catalog) - sum tokens(name) - sum tokens(description)) / skills, with the core's
-//     estimate (ceil(ASCII chars / 4) + other chars) recomputed here from the strings.
+//     estimate (the package's estimateTokens) applied to each string.
 // The goal: at most 15 estimated tokens of overhead per skill in the compact formats.
 //
 //   node bench/activate.mjs [--runs N]
@@ -35,8 +35,9 @@ if (!existsSync(CORPUS)) {
   process.exit(1);
 }
 
-const { SkillRegistry, SkillTool, nodeFsStorage, renderCatalog } = await import(pathToFileURL(PKG_ENTRY).href);
-const { estimateTokens, oneLine } = await import("../tests/js/support/skill-tool.mjs");
+// The package's own token estimate: the one every budget and catalog count uses.
+const { SkillRegistry, SkillTool, estimateTokens, nodeFsStorage, renderCatalog } = await import(pathToFileURL(PKG_ENTRY).href);
+const { oneLine } = await import("../tests/js/support/skill-tool.mjs");
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -4,7 +4,7 @@
 // YAML, names, limits, escaping) lives in the wasm core and is reached through its exports.
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { parseSkill, readProperties, toPrompt, version } from "./node.js";
+import { parseSkill, readProperties, skillFileNames, toPrompt, version } from "./node.js";
 import { DEFAULT_MAX_OBJECT_BYTES } from "./storage/keys.js";
 
 const USAGE = `Usage: skillwasm <command> [arguments]
@@ -23,7 +23,9 @@ Options:
   -V, --version                      Show the version.
 `;
 
-const SKILL_MD_NAMES = ["SKILL.md", "skill.md"];
+// The names the reference looks for, in its order (SKILL.md, then skill.md): the core's list with
+// the lowercase spelling accepted.
+const SKILL_MD_NAMES = skillFileNames({ acceptLowercaseSkillMd: true });
 
 // The largest SKILL.md the CLI reads: the storage adapters' default cap (16 MiB).
 const MAX_FILE_BYTES = DEFAULT_MAX_OBJECT_BYTES;
@@ -56,9 +58,11 @@ function statOrNull(p) {
   }
 }
 
+// The reference takes a path argument naming the SKILL.md itself in any case (`Skill.MD` too).
 function isSkillMdFile(p) {
   const st = statOrNull(p);
-  return st !== null && st.isFile() && path.basename(p).toLowerCase() === "skill.md";
+  const base = path.basename(p).toLowerCase();
+  return st !== null && st.isFile() && SKILL_MD_NAMES.some((n) => n.toLowerCase() === base);
 }
 
 // A path argument that is a FIFO, socket or device is refused before anything opens it.

@@ -1,5 +1,8 @@
 // Types shared by every entry point (node, workerd, browser): the generated wasm-bindgen
-// declarations plus `init`.
+// declarations plus `init`. Among the generated ones, besides the registry, the tool and the
+// transcript functions: the storage contract (`SkillStorage`, `ListPage`, `ListSkip`, the skip
+// hint of `list`) and discovery's small rules for code outside a registry: `isSkippedDirectory`,
+// `skillFileNames`, `frontmatterSpan` (`FrontmatterSpan`) and `estimateTokens`.
 export * from "./skillwasm.js";
 import type { InitInput, SkillStorage } from "./skillwasm.js";
 
@@ -99,6 +102,8 @@ export interface AdapterOptions {
 
 /** A store held in memory; also mutable, for tests and bundled skills. */
 export interface MemoryStorage extends SkillStorage {
+  /** `"memory:/"`: the model is shown its skills as `memory:/<key>`. */
+  readonly location: string;
   /** The size cap of this store, in bytes. */
   readonly maxObjectBytes: number;
   read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | null>;
@@ -123,7 +128,9 @@ export function memoryStorage(
 /**
  * A directory of the local filesystem (node entry only). One listing walks the subtree once
  * (a realpath and a stat of the root, readdir per directory, stat per file and link) and serves its
- * pages from that walk. Symbolic links are followed only when they stay inside the root; loops,
+ * pages from that walk. The directories a `skip` hint names ({@link ListSkip}: what discovery
+ * drops anyway, `.git`, `node_modules` and dot-directories) are not entered at all: no readdir, no
+ * stat, no key from them; a malformed `skip` rejects with a TypeError. Symbolic links are followed only when they stay inside the root; loops,
  * links leaving the root, dangling links, unreadable directories, FIFOs, sockets and devices are
  * skipped and reported in `warnings`; a root that does not exist (or is not a directory) is an
  * empty page with a warning saying so. Etag: `size-mtimeMs`.
@@ -140,7 +147,10 @@ export function nodeFsStorage(
   dir: string,
   options?: AdapterOptions & { maxEntries?: number },
 ): SkillStorage & {
+  /** The absolute root directory. */
   readonly root: string;
+  /** The same absolute directory: the model is shown its skills' paths under it. */
+  readonly location: string;
   readonly maxObjectBytes: number;
   read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | null>;
 };
@@ -169,9 +179,12 @@ export interface R2BucketLike {
  */
 export function r2Storage(
   bucket: R2BucketLike,
-  options?: AdapterOptions & { prefix?: string },
+  /** `bucketName` names the bucket in the locations the model is shown (a binding does not say it). */
+  options?: AdapterOptions & { prefix?: string; bucketName?: string },
 ): SkillStorage & {
   readonly prefix: string;
+  /** `r2://<bucketName>/<prefix>`, or `r2:/<prefix>` without a bucket name. */
+  readonly location: string;
   readonly maxObjectBytes: number;
   read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | null>;
 };
@@ -187,6 +200,8 @@ export interface IndexedDbStorage extends SkillStorage {
   close(): void;
   readonly dbName: string;
   readonly storeName: string;
+  /** `indexeddb://<dbName>/<storeName>/` (URI-encoded names). */
+  readonly location: string;
   /** The size cap of this store, in bytes. */
   readonly maxObjectBytes: number;
 }
@@ -258,7 +273,11 @@ export function openAiTool(
   options?: { api?: "chat" | "responses" },
 ): { type: "function"; function?: { name: string; description: string; parameters: Record<string, unknown> }; name?: string; description?: string; parameters?: Record<string, unknown> } | null;
 
-/** The `role: "tool"` message answering an OpenAI Chat Completions tool call. Never rejects. */
+/**
+ * The `role: "tool"` message answering an OpenAI Chat Completions tool call, with the tool's own
+ * answer (`SkillTool.executeCall`): a call of another tool and arguments that are not JSON are
+ * its error results. Never rejects.
+ */
 export function openAiToolMessage(
   tool: SkillTool,
   call: { id: string; function: { name: string; arguments: string } },
@@ -267,11 +286,48 @@ export function openAiToolMessage(
 /** An Anthropic Messages tool. */
 export function anthropicTool(tool: SkillTool): { name: string; description: string; input_schema: Record<string, unknown> } | null;
 
-/** The `tool_result` block answering an Anthropic `tool_use` block. Never rejects. */
+/**
+ * The `tool_result` block answering an Anthropic `tool_use` block (a block naming another tool gets
+ * the tool's error result). Never rejects.
+ */
 export function anthropicToolResult(
   tool: SkillTool,
-  block: { id: string; input: unknown },
+  block: { id: string; name?: string; input: unknown },
 ): Promise<{ type: "tool_result"; tool_use_id: string; content: string; is_error?: true }>;
+
+// ---------------------------------------------------------------------------------------------
+// Transcript operations: what they report beside the transcript.
+// ---------------------------------------------------------------------------------------------
+import type { Diagnostic } from "./skillwasm.js";
+
+/**
+ * The codes of the `notes` of a transcript operation (`Found.notes`, `CompactReport.notes`).
+ * Content is attributed to a skill only where the skill tool or the host put it: a result of the
+ * skill tool (one of the `toolName`s given; without them `view_skill` or any tool that answered a
+ * call with a genuine `<skill_content>` answer for the skill the call names), or a block the
+ * tool wrote at the start or the end of a user message. What could not be attributed is a note:
+ * - `skill-content-unattributed` (warning): `<skill_content>` markup in a user's text or in another
+ *   tool's result that is no block the tool wrote (quoted in the middle of the user's words, an
+ *   imitation, left unclosed);
+ * - `skill-result-unrecognised` (warning): a result of the skill tool that is not an answer the
+ *   tool writes, or answers for another skill than the call named (it counts as an `error` use);
+ * - `skill-content-other-tool` (info): a genuine answer under a tool that is not one of the
+ *   `toolName`s given;
+ * - `format-assumed` (info), `prune-cannot-fit` (warning), `already-reattached` (info).
+ */
+export type TranscriptNoteCode =
+  | "skill-content-unattributed"
+  | "skill-result-unrecognised"
+  | "skill-content-other-tool"
+  | "format-assumed"
+  | "prune-cannot-fit"
+  | "already-reattached";
+
+/**
+ * One note of a transcript operation: a diagnostic (`{ severity, code, message }`) whose message
+ * begins with `message N: ` when it is about the message at index N.
+ */
+export type TranscriptNote = Diagnostic & { code: TranscriptNoteCode };
 
 /** A malformed archive (`status` 400) or one over a limit (413). */
 export class ZipError extends Error {

@@ -58,19 +58,14 @@ export function openAiTool(tool, options = {}) {
 
 /**
  * Answers an OpenAI Chat Completions tool call (`message.tool_calls[i]`) with the `role: "tool"`
- * message to append. Arguments that are not JSON become an error result, not an exception.
+ * message to append. The answer is the tool's own (`executeCall`): arguments that are not JSON
+ * and a call of another tool are error results written by the core, not exceptions.
  * @param {SkillTool} tool
  * @param {{ id: string; function: { name: string; arguments: string } }} call
  */
 export async function openAiToolMessage(tool, call) {
-  let input;
-  try {
-    input = JSON.parse(call.function.arguments || "{}");
-  } catch (e) {
-    return { role: "tool", tool_call_id: call.id, content: `The tool arguments are not JSON: ${e.message}` };
-  }
-  const result = await tool.execute(input);
-  return { role: "tool", tool_call_id: call.id, content: result.content };
+  const result = await tool.executeCall(call?.function?.name, call?.function?.arguments ?? "");
+  return { role: "tool", tool_call_id: call?.id, content: result.content };
 }
 
 /**
@@ -84,11 +79,12 @@ export function anthropicTool(tool) {
 }
 
 /**
- * Answers an Anthropic `tool_use` content block with the `tool_result` block to send back.
+ * Answers an Anthropic `tool_use` content block with the `tool_result` block to send back (a
+ * block naming another tool gets the tool's error result).
  * @param {SkillTool} tool
  * @param {{ id: string; input: unknown }} block
  */
 export async function anthropicToolResult(tool, block) {
-  const result = await tool.execute(block.input);
+  const result = await tool.executeCall(block?.name, block?.input);
   return { type: "tool_result", tool_use_id: block.id, content: result.content, ...(result.isError ? { is_error: true } : {}) };
 }

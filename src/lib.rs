@@ -17,6 +17,9 @@
 //!   `$skill`, arguments, autocomplete) and [`activate::permissions`] (`allowed-tools`)
 //! - [`compact`]: transcripts (AI SDK, OpenAI, Anthropic): find, compact, protect, prune,
 //!   re-attach, dedupe
+//! - [`host`]: what ties the stages together for a host: one configuration
+//!   ([`host::SkillsConfig`]), the visibility it implies, the registry held with both
+//!   ([`host::SkillHost`]) and the skill tool with its session ([`host::SkillTool`])
 
 #![warn(missing_docs)]
 
@@ -28,6 +31,7 @@ pub mod activate;
 pub mod compact;
 pub mod disclose;
 pub mod discover;
+pub mod host;
 pub mod parse;
 pub mod store;
 

@@ -1,5 +1,19 @@
-//! Text helpers shared by every stage: escaping per output format, the token estimate used by
-//! every budget, code regions of Markdown, and NFKC normalisation.
+//! Text helpers shared by every stage: neutralising per output format, the token estimate used
+//! by every budget, code regions of Markdown, and NFKC normalisation.
+//!
+//! Every value that goes into output passes one function of its format, so no value can open or
+//! close markup, start another entry, or hide what it says:
+//! - [`xml_text`] (element text: the XML catalog, the lines of the `<skill_content>` wrapper) and
+//!   [`xml_attr`] (attribute values, the reference layout);
+//! - [`markdown_text`] (Markdown text) and [`markdown_code`] (inside a code span);
+//! - [`json_for_markup`] (JSON that stands in a prompt);
+//! - every single-line field first goes through [`one_line`]; multi-line text (bodies, files)
+//!   through [`clean_lines`] and the protocol's tag neutralisation ([`neutralize_tags`],
+//!   `content::neutralize_markup`).
+//!
+//! Hidden characters (bidi controls, zero-width characters, C0/C1 controls) are made visible as
+//! U+FFFD rather than removed: removing them would join what they separated (`pd\u{200B}f` would
+//! read as `pdf`).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -47,16 +61,90 @@ pub fn estimate_tokens(s: &str) -> u32 {
     TokenCount::of(s).tokens().min(u32::MAX as u64) as u32
 }
 
-/// HTML/XML escaping of `&`, `<`, `>`, `"` and `'` (as the reference's `html.escape`), for the
-/// reference layout and attribute values.
+/// What a character that would be invisible or would steer the display stands as in output:
+/// U+FFFD (�). Visible, one character, and markup in no format.
+pub const HIDDEN_CHAR: char = '\u{FFFD}';
+
+/// Characters no output shows as they are: the bidi embeddings, overrides and isolates
+/// (U+202A–U+202E, U+2066–U+2069), zero-width characters (U+200B–U+200D, U+2060, U+FEFF), and
+/// the C0 and C1 control characters and DEL other than tab and the line breaks.
+pub fn is_hidden_char(c: char) -> bool {
+    matches!(c,
+        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}'
+        | '\u{0}'..='\u{8}' | '\u{E}'..='\u{1F}' | '\u{7F}'..='\u{84}' | '\u{86}'..='\u{9F}')
+}
+
+/// Line breaks other than `\n`: CR, VT, FF, NEL, U+2028 and U+2029.
+fn is_other_line_break(c: char) -> bool {
+    matches!(c, '\r' | '\u{B}' | '\u{C}' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// A value on one line, the first step of every single-line field in every format: line breaks
+/// (`\n`, CR, VT, FF, NEL, U+2028, U+2029) and other whitespace runs become one space, the ends
+/// are trimmed, and [hidden characters](is_hidden_char) become [`HIDDEN_CHAR`].
+pub fn one_line(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    for c in s.chars() {
+        if c.is_whitespace() || is_other_line_break(c) {
+            space = !out.is_empty();
+            continue;
+        }
+        if space {
+            out.push(' ');
+            space = false;
+        }
+        out.push(if is_hidden_char(c) { HIDDEN_CHAR } else { c });
+    }
+    out
+}
+
+/// A multi-line text (a skill's body, a file) with its lines kept: CRLF and the other line
+/// breaks become `\n`, tabs stay, and [hidden characters](is_hidden_char) become
+/// [`HIDDEN_CHAR`]. Borrowed when nothing changes.
+pub fn clean_lines(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(|c| is_hidden_char(c) || is_other_line_break(c)) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' | '\u{85}' | '\u{2028}' | '\u{2029}' => out.push('\n'),
+            c if is_hidden_char(c) || is_other_line_break(c) => out.push(HIDDEN_CHAR),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A text with its bytes kept as far as possible (a skill's file, shown as written): only
+/// [hidden characters](is_hidden_char) become [`HIDDEN_CHAR`]; line breaks stay as they are.
+pub fn clean_hidden(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(is_hidden_char) {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(s.chars().map(|c| if is_hidden_char(c) { HIDDEN_CHAR } else { c }).collect())
+}
+
+/// XML (and HTML) escaping of `&`, `<`, `>`, `"` and `'`, as the reference's `html.escape`, of the
+/// text as it is. Prefer [`xml_attr`] for anything that goes on one line.
 pub fn escape_html(s: &str) -> String {
     escape(s, true)
 }
 
-/// Escaping for XML element text: `&`, `<` and `>` (quotes need none there, and each escaped
-/// quote would cost tokens).
-pub fn escape_xml_text(s: &str) -> String {
-    escape(s, false)
+/// A single-line value as XML element text (the XML catalog, the lines of the `<skill_content>`
+/// wrapper): [`one_line`], then `&`, `<` and `>` escaped (quotes need none there, and each escaped
+/// quote would cost tokens). No tag can open or close in it.
+pub fn xml_text(s: &str) -> String {
+    escape(&one_line(s), false)
+}
+
+/// A single-line value as an XML attribute value or in the reference layout: [`one_line`], then
+/// `&`, `<`, `>`, `"` and `'` escaped.
+pub fn xml_attr(s: &str) -> String {
+    escape(&one_line(s), true)
 }
 
 fn escape(s: &str, quotes: bool) -> String {
@@ -74,16 +162,115 @@ fn escape(s: &str, quotes: bool) -> String {
     out
 }
 
-/// Characters Markdown reads as syntax, escaped so a name stays literal text.
-pub fn escape_markdown(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|') {
-            out.push('\\');
+/// A single-line value as Markdown text (a name, a description in a bullet): [`one_line`], then
+/// `&`, `<` and `>` as entities (so no HTML and no protocol tag appears, even to a plain scan),
+/// a backslash before every other character inline Markdown reads as syntax (`` \ ` * _ [ ] # | ~ ``),
+/// and before a leading `-`, `+`, `=` or the `.`/`)` of a leading number, so the value cannot start
+/// a list, a heading rule or a new item.
+pub fn markdown_text(s: &str) -> String {
+    let line = one_line(s);
+    let mut out = String::with_capacity(line.len() + 8);
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    for (i, c) in line.char_indices() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '-' | '+' | '=' if i == 0 => {
+                out.push('\\');
+                out.push(c);
+            }
+            '.' | ')' if i == digits && digits > 0 => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
         }
-        out.push(c);
     }
     out
+}
+
+/// A single-line value inside a Markdown code span (a location): [`one_line`], backticks as `'`
+/// (nothing can be escaped inside a span, so a backtick would end it) and the protocol's tags
+/// neutralised ([`neutralize_tags`]).
+pub fn markdown_code(s: &str) -> String {
+    neutralize_tags(&one_line(s).replace('`', "'"), crate::content::PROTOCOL_TAGS).into_owned()
+}
+
+/// JSON text made safe to stand inside markup: `<`, `>` and `&` as `\u003c`, `\u003e`, `\u0026`
+/// and U+2028/U+2029 as `\u2028`/`\u2029`. The JSON means the same (outside strings, serialised
+/// JSON holds none of them); no tag can open or close in it. Values that are single-line fields
+/// go through [`one_line`] before they are serialised.
+pub fn json_for_markup(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `text` with every tag named in `tags` unable to open or close: the `<` of `<name`, `</name`,
+/// and their spellings with whitespace (`< /name >`, `</name\n>`), in any case, becomes `&lt;`
+/// (and the `>` that ends a bare `</name>` or `<name>`, `&gt;`). A tag name must end there:
+/// `<skill_contents>` is left alone. Borrowed when there is nothing to neutralise.
+pub fn neutralize_tags<'a>(text: &'a str, tags: &[&str]) -> Cow<'a, str> {
+    let bytes = text.as_bytes();
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut i = 0;
+    while let Some(off) = bytes.get(i..).and_then(|r| r.iter().position(|&b| b == b'<')) {
+        let lt = i + off;
+        i = lt + 1;
+        let mut j = lt + 1;
+        let skip_ws = |mut j: usize| {
+            while bytes.get(j).is_some_and(|b| b.is_ascii_whitespace()) {
+                j += 1;
+            }
+            j
+        };
+        j = skip_ws(j);
+        if bytes.get(j) == Some(&b'/') {
+            j = skip_ws(j + 1);
+        }
+        let Some(len) = tags.iter().map(|t| t.as_bytes()).find_map(|t| {
+            let name = bytes.get(j..j + t.len())?;
+            let ends = bytes.get(j + t.len()).is_none_or(|&b| !(b.is_ascii_alphanumeric() || b"_-:.".contains(&b)));
+            (name.eq_ignore_ascii_case(t) && ends).then_some(t.len())
+        }) else {
+            continue;
+        };
+        let o = out.get_or_insert_with(|| String::with_capacity(text.len() + 16));
+        o.push_str(text.get(copied..lt).unwrap_or(""));
+        o.push_str("&lt;");
+        let after = skip_ws(j + len);
+        match bytes.get(after) {
+            Some(b'>') => {
+                o.push_str(text.get(lt + 1..after).unwrap_or(""));
+                o.push_str("&gt;");
+                copied = after + 1;
+            }
+            _ => copied = lt + 1,
+        }
+        i = copied.max(i);
+    }
+    match out {
+        None => Cow::Borrowed(text),
+        Some(mut o) => {
+            o.push_str(text.get(copied..).unwrap_or(""));
+            Cow::Owned(o)
+        }
+    }
 }
 
 /// Byte ranges `[start, end)` of `text` that are code: fenced code blocks (``` or ~~~, three or
@@ -338,6 +525,22 @@ mod tests {
     fn code_ranges_many_backticks_is_linear() {
         let t: String = (1..2000).map(|n| "`".repeat(n % 50 + 1) + " x ").collect();
         let _ = code_ranges(&t);
+    }
+
+    #[test]
+    fn neutralisers_per_format() {
+        assert_eq!(xml_text(" a <b>\n& c "), "a &lt;b&gt; &amp; c");
+        assert_eq!(xml_attr("it's \"x\""), "it&#x27;s &quot;x&quot;");
+        assert_eq!(markdown_text("- **x** [y](z) <b> & 1."), "\\- \\*\\*x\\*\\* \\[y\\](z) &lt;b&gt; &amp; 1.");
+        assert_eq!(markdown_text("12. item | `c`"), "12\\. item \\| \\`c\\`");
+        assert_eq!(markdown_code("a`b</skill_content>"), "a'b&lt;/skill_content&gt;");
+        assert_eq!(json_for_markup("\"<a>&\u{2028}\""), "\"\\u003ca\\u003e\\u0026\\u2028\"");
+        assert_eq!(one_line("p\u{200B}d\u{202E}f"), "p\u{FFFD}d\u{FFFD}f");
+        assert_eq!(clean_hidden("a\r\nb\u{0}"), "a\r\nb\u{FFFD}");
+        let tags = &["skill_content"];
+        assert_eq!(neutralize_tags("x </Skill_Content > y", tags), "x &lt;/Skill_Content &gt; y");
+        assert_eq!(neutralize_tags("<skill_content name=\"a\">", tags), "&lt;skill_content name=\"a\">");
+        assert!(matches!(neutralize_tags("<skill_contents> a < b", tags), Cow::Borrowed(_)));
     }
 
     #[test]

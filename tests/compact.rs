@@ -446,10 +446,17 @@ fn several_tool_names_and_errors() {
         t.tool = "view_skill".into();
         t.activate("b", "B body");
         let v = t.value();
-        let only_default = compact::find(&v, &opts(f)).unwrap();
-        assert_eq!(only_default.uses.len(), 1);
+        // Without tool names, activate_skill is recognised by the answers it wrote.
+        let recognised = compact::find(&v, &opts(f)).unwrap();
+        let kinds: Vec<UseKind> = recognised.uses.iter().map(|u| u.kind).collect();
+        assert_eq!(kinds, vec![UseKind::Activation, UseKind::Error, UseKind::Activation], "{f:?}");
+        // Given names are honoured: only view_skill, and a note about the other answer.
+        let given = CompactOptions { tool_name: Some(ToolNames::One("view_skill".into())), ..opts(f) };
+        let only_given = compact::find(&v, &given).unwrap();
+        assert_eq!(only_given.uses.len(), 1);
+        assert!(only_given.notes.iter().any(|n| n.code == "skill-content-other-tool"), "{:?}", only_given.notes);
         let o = CompactOptions {
-            tool_name: ToolNames::Many(vec!["view_skill".into(), "activate_skill".into()]),
+            tool_name: Some(ToolNames::Many(vec!["view_skill".into(), "activate_skill".into()])),
             ..opts(f)
         };
         let found = compact::find(&v, &o).unwrap();
@@ -460,7 +467,7 @@ fn several_tool_names_and_errors() {
     }
     // Options from JSON: one name or a list.
     let o: CompactOptions = serde_json::from_value(json!({ "toolName": ["x", "y"], "keepRecent": 1 })).unwrap();
-    assert!(o.tool_name.contains("y") && o.keep_recent == 1 && o.per_skill_tokens == 5000);
+    assert!(o.tool_name.as_ref().is_some_and(|t| t.contains("y")) && o.keep_recent == 1 && o.per_skill_tokens == 5000);
     let o: CompactOptions = serde_json::from_value(json!({ "toolName": "x", "format": "openai" })).unwrap();
     assert_eq!(o.format, Some(TranscriptFormat::OpenAi));
 }

@@ -49,7 +49,9 @@ fn precedence_shadowing_nesting_and_skipped_directories() {
         [("csv".into(), "user".into()), ("inner".into(), "project".into()), ("pdf".into(), "project".into())]
     );
     assert_eq!(reg.get("pdf").unwrap().skill.description, "Project PDF");
-    assert_eq!(reg.list_metas(Some("user")).len(), 1);
+    // A scope's own listing has its shadowed skills too, flagged.
+    let user: Vec<_> = reg.list_metas(Some("user")).into_iter().map(|m| (m.skill.name, m.shadowed_by)).collect();
+    assert_eq!(user, [("csv".into(), None), ("pdf".into(), Some("project:.agents/skills/pdf/SKILL.md".into()))]);
     let across = reg.list_metas_across();
     assert_eq!(across.len(), 4);
     let shadowed = across.iter().find(|m| m.scope == "user" && m.skill.name == "pdf").unwrap();

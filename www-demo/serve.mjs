@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The playground's static server (node:http, no dependencies), on 127.0.0.1:
-//   /             www-demo/ (index.html, app.js, style.css)
+//   /             www-demo/ (index.html, app.js, style.css, and the views' modules in ui/)
 //   /pkg/         the built package (make build writes it to pkg/; SKILLWASM_PKG points elsewhere)
 //   /examples/    the repository's examples/ folder, and /examples/index.json: every file of the
 //                 bundled example skills (examples/skills, examples/extended, examples/broken),
@@ -10,7 +10,7 @@
 import { createReadStream, existsSync, readdirSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "..");
@@ -32,10 +32,22 @@ const TYPES = {
   ".png": "image/png",
 };
 
-const SKIP = new Set([".git", "node_modules", ".DS_Store"]);
+// A file manager's leftovers, never served as an example's file.
+const JUNK = new Set([".DS_Store"]);
 
-/** Every file under dir, as `/`-separated paths relative to it, sorted. */
-function walk(dir, rel = "") {
+/**
+ * The package's naming rules (isSkippedDirectory, skillFileNames), from the built package that
+ * the page uses too; null when it is not built.
+ * @param {string} pkgDir
+ */
+export async function packageRules(pkgDir) {
+  if (!existsSync(path.join(pkgDir, "node.js"))) return null;
+  const pkg = await import(pathToFileURL(path.join(pkgDir, "node.js")).href);
+  return { isSkippedDirectory: pkg.isSkippedDirectory, skillFileNames: pkg.skillFileNames({ acceptLowercaseSkillMd: true }) };
+}
+
+/** Every file under dir, as `/`-separated paths relative to it, sorted; skipped directories left out. */
+function walk(dir, rules, rel = "") {
   const out = [];
   let names;
   try {
@@ -44,29 +56,29 @@ function walk(dir, rel = "") {
     return out;
   }
   for (const d of names) {
-    if (SKIP.has(d.name)) continue;
     const r = rel ? `${rel}/${d.name}` : d.name;
-    if (d.isDirectory()) out.push(...walk(dir, r));
-    else if (d.isFile()) out.push(r);
+    if (d.isDirectory() && !rules.isSkippedDirectory(d.name)) out.push(...walk(dir, rules, r));
+    else if (d.isFile() && !JUNK.has(d.name)) out.push(r);
   }
   return out.sort();
 }
 
 /**
  * The bundled examples: { groups: [{ group, skills: [{ dir, files: [{ path, size }] }] }] }, where
- * a skill is a directory of examples/<group>/ holding a SKILL.md, and paths are relative to it.
+ * a skill is a directory of examples/<group>/ holding a SKILL.md (or skill.md), and paths are
+ * relative to it. `rules`: see packageRules.
  */
-export function exampleIndex(examplesDir) {
+export function exampleIndex(examplesDir, rules) {
   const groups = [];
   for (const group of EXAMPLE_GROUPS) {
     const gdir = path.join(examplesDir, group);
     if (!existsSync(gdir)) continue;
     const skills = [];
     for (const d of readdirSync(gdir, { withFileTypes: true })) {
-      if (!d.isDirectory() || SKIP.has(d.name)) continue;
+      if (!d.isDirectory() || rules.isSkippedDirectory(d.name)) continue;
       const sdir = path.join(gdir, d.name);
-      const files = walk(sdir).map((p) => ({ path: p, size: statSync(path.join(sdir, p)).size }));
-      if (files.some((f) => f.path === "SKILL.md" || f.path === "skill.md")) skills.push({ dir: d.name, files });
+      const files = walk(sdir, rules).map((p) => ({ path: p, size: statSync(path.join(sdir, p)).size }));
+      if (files.some((f) => rules.skillFileNames.includes(f.path))) skills.push({ dir: d.name, files });
     }
     skills.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
     groups.push({ group, skills });
@@ -99,7 +111,8 @@ export function createPlaygroundServer(options = {}) {
     ["/", demoDir],
   ];
 
-  return createServer((req, res) => {
+  let rules;
+  return createServer(async (req, res) => {
     const send = (status, type, body) => {
       res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
       res.end(req.method === "HEAD" ? undefined : body);
@@ -113,14 +126,17 @@ export function createPlaygroundServer(options = {}) {
     }
     if (pathname.includes("\0")) return send(400, "text/plain", "bad request");
     if (pathname === "/examples/index.json") {
-      return send(200, TYPES[".json"], JSON.stringify(exampleIndex(examplesDir)));
+      rules ??= await packageRules(pkgDir).catch(() => null);
+      if (rules === null) return send(404, "text/plain", "the package is not built: run `make build` first");
+      return send(200, TYPES[".json"], JSON.stringify(exampleIndex(examplesDir, rules)));
     }
     if (pathname === "/") pathname = "/index.html";
     for (const [prefix, dir] of mounts) {
       if (!pathname.startsWith(prefix)) continue;
       const rel = pathname.slice(prefix.length);
-      // The demo's own folder serves only its page, not this script or the README.
-      if (prefix === "/" && !/^[\w-]+\.(html|js|css|svg|png)$/.test(rel)) break;
+      // The demo's own folder serves only its page and the modules in ui/, not this script or
+      // the README.
+      if (prefix === "/" && !/^(ui\/)?[\w-]+\.(html|js|css|svg|png)$/.test(rel)) break;
       const file = resolveIn(dir, rel);
       if (file === null) break;
       const size = statSync(file).size;

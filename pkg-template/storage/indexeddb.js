@@ -192,6 +192,8 @@ export function indexedDbStorage(options) {
   const storage = {
     dbName,
     storeName,
+    /** Where the keys are, as the model is shown it: `indexeddb://<dbName>/<storeName>/<key>`. */
+    location: `indexeddb://${encodeURIComponent(dbName)}/${encodeURIComponent(storeName)}/`,
     maxObjectBytes: cap,
 
     /**

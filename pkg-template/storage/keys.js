@@ -10,23 +10,71 @@
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const ENCODED = /%(2e|2f|5c)/i;
 
+// Each rule, by its stable name, worded as the core words it (src/store/keys.rs). Both are held
+// to one table of cases (tests/cases/keys.json).
+const PHRASES = {
+  empty: "must not be empty",
+  absolute: "must be relative (it starts with '/')",
+  backslash: "must not contain a backslash",
+  control: "must not contain control characters",
+  encoded: "must not contain a percent-encoded '.', '/' or '\\'",
+  "empty-segment": "must not contain an empty segment ('//' or a trailing '/')",
+  "dot-segment": "must not contain a '.' or '..' segment",
+  "not-a-prefix": `must be "" or end with '/'`,
+};
+
+/**
+ * The first rule a string breaks as a storage key, by name (see PHRASES), or null.
+ * @param {string} key
+ * @returns {keyof typeof PHRASES | null}
+ */
+function keyRule(key) {
+  if (key === "") return "empty";
+  if (key.startsWith("/")) return "absolute";
+  if (key.includes("\\")) return "backslash";
+  if (CONTROL.test(key)) return "control";
+  if (ENCODED.test(key)) return "encoded";
+  for (const segment of key.split("/")) {
+    if (segment === "") return "empty-segment";
+    if (segment === "." || segment === "..") return "dot-segment";
+  }
+  return null;
+}
+
+/**
+ * Why `key` is not a valid storage key, or null when it is: `{ reason, message }`, `reason` the
+ * rule's stable name (`empty`, `absolute`, `backslash`, `control`, `encoded`, `empty-segment`,
+ * `dot-segment`; `not-a-string` for a value that is not a string).
+ * @param {unknown} key
+ * @returns {{ reason: string; message: string } | null}
+ */
+export function keyIssue(key) {
+  if (typeof key !== "string") {
+    return { reason: "not-a-string", message: `must be a string, got ${key === null ? "null" : typeof key}` };
+  }
+  const rule = keyRule(key);
+  return rule === null ? null : { reason: rule, message: PHRASES[rule] };
+}
+
+/**
+ * Why `prefix` is not a valid list prefix (`""` or a valid key followed by `/`), or null.
+ * @param {unknown} prefix
+ * @returns {{ reason: string; message: string } | null}
+ */
+export function prefixIssue(prefix) {
+  if (prefix === "") return null;
+  if (typeof prefix !== "string") return keyIssue(prefix);
+  if (!prefix.endsWith("/")) return { reason: "not-a-prefix", message: PHRASES["not-a-prefix"] };
+  return keyIssue(prefix.slice(0, -1));
+}
+
 /**
  * Why `key` is not a valid storage key, or null when it is.
  * @param {unknown} key
  * @returns {string | null}
  */
 export function keyProblem(key) {
-  if (typeof key !== "string") return `must be a string, got ${key === null ? "null" : typeof key}`;
-  if (key === "") return "must not be empty";
-  if (key.startsWith("/")) return "must be relative (it starts with '/')";
-  if (key.includes("\\")) return "must not contain a backslash";
-  if (CONTROL.test(key)) return "must not contain control characters";
-  if (ENCODED.test(key)) return "must not contain a percent-encoded '.', '/' or '\\'";
-  for (const segment of key.split("/")) {
-    if (segment === "") return "must not contain an empty segment ('//' or a trailing '/')";
-    if (segment === "." || segment === "..") return `must not contain a '${segment}' segment`;
-  }
-  return null;
+  return keyIssue(key)?.message ?? null;
 }
 
 function show(value) {
@@ -49,15 +97,8 @@ export function assertKey(key) {
  * @returns {asserts prefix is string}
  */
 export function assertPrefix(prefix) {
-  if (prefix === "") return;
-  if (typeof prefix !== "string") {
-    throw new TypeError(`invalid storage prefix ${show(prefix)}: must be a string`);
-  }
-  if (!prefix.endsWith("/")) {
-    throw new TypeError(`invalid storage prefix ${show(prefix)}: must be "" or end with '/'`);
-  }
-  const problem = keyProblem(prefix.slice(0, -1));
-  if (problem !== null) throw new TypeError(`invalid storage prefix ${show(prefix)}: ${problem}`);
+  const issue = prefixIssue(prefix);
+  if (issue !== null) throw new TypeError(`invalid storage prefix ${show(prefix)}: ${issue.message}`);
 }
 
 /**
@@ -158,6 +199,35 @@ export function cursorOption(cursor) {
   return cursor;
 }
 
+// The most directory names a skip hint may carry.
+const MAX_SKIP_NAMES = 1024;
+
+/**
+ * The `skip` option of `list`: the directories the caller drops anyway (the core sends
+ * `{ names: [".git", "node_modules"], dotDirectories: true }`). Returns null when it skips
+ * nothing, else `{ id, skips(name) }`, where `id` tells two hints apart and `skips` says whether a
+ * directory of that name (below the listed prefix) may be left out. A store may ignore the hint.
+ * @param {unknown} skip
+ * @returns {{ id: string; skips(name: string): boolean } | null}
+ */
+export function skipOption(skip) {
+  if (skip === undefined || skip === null) return null;
+  const bad = (why) => new TypeError(`invalid list skip ${show(skip)}: ${why}`);
+  if (typeof skip !== "object" || Array.isArray(skip)) throw bad("must be { names?: string[]; dotDirectories?: boolean }");
+  const names = skip.names ?? [];
+  const dots = skip.dotDirectories ?? false;
+  if (!Array.isArray(names) || names.length > MAX_SKIP_NAMES || names.some((n) => typeof n !== "string" || n === "" || n.includes("/"))) {
+    throw bad(`names must be an array of at most ${MAX_SKIP_NAMES} directory names`);
+  }
+  if (typeof dots !== "boolean") throw bad("dotDirectories must be a boolean");
+  if (names.length === 0 && !dots) return null;
+  const set = new Set(names);
+  return {
+    id: JSON.stringify([dots, [...set].sort()]),
+    skips: (name) => (dots && name.startsWith(".")) || set.has(name),
+  };
+}
+
 const encoder = new TextEncoder();
 
 /**
@@ -176,17 +246,24 @@ export function toBytes(value) {
 }
 
 /**
- * FNV-1a (32-bit) of the bytes, as 8 hex digits: a cheap content tag for etags.
+ * FNV-1a (64-bit) of the bytes, as 16 lowercase hex digits: the memory stores' etag, the same in
+ * Rust (MemoryStorage) and here (tests/cases/etag.json holds both to it). The 64-bit state is
+ * kept in two 32-bit halves; the prime is 2^40 + 0x1b3.
  * @param {Uint8Array} bytes
  * @returns {string}
  */
 export function fnv1a(bytes) {
-  let h = 0x811c9dc5;
+  let hi = 0xcbf29ce4;
+  let lo = 0x84222325;
   for (let i = 0; i < bytes.length; i++) {
-    h ^= bytes[i];
-    h = Math.imul(h, 0x01000193);
+    lo ^= bytes[i];
+    // (hi:lo) * 0x1b3, plus (lo << 40): lo's low 24 bits shifted into hi by 8.
+    const l = (lo >>> 0) * 0x1b3;
+    const carry = Math.floor(l / 0x100000000);
+    hi = (Math.imul(hi, 0x1b3) + carry + ((lo << 8) >>> 0)) >>> 0;
+    lo = l >>> 0;
   }
-  return (h >>> 0).toString(16).padStart(8, "0");
+  return hi.toString(16).padStart(8, "0") + lo.toString(16).padStart(8, "0");
 }
 
 /**

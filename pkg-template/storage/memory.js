@@ -71,6 +71,8 @@ export function memoryStorage(files, options = {}) {
   }
 
   return {
+    /** Where the keys are, as the model is shown it: `memory:/<key>`. */
+    location: "memory:/",
     /** The size cap of this store, in bytes. */
     maxObjectBytes: cap,
 

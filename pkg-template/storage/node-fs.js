@@ -4,6 +4,7 @@ import { lstat, open, readdir, readlink, realpath, stat } from "node:fs/promises
 import path from "node:path";
 import {
   assertKey, assertPrefix, byteLimit, cursorOption, keyProblem, objectCap, objectTooLarge, overCap, pageLimit,
+  skipOption,
 } from "./keys.js";
 
 /**
@@ -59,6 +60,11 @@ function keyed(key, e, what = "cannot read") {
  *   or a directory (FIFO, socket, character or block device) are left out and reported in the
  *   page's `warnings`. A root that does not exist, or is not a directory, is an empty listing with
  *   a warning saying so (keyed by the prefix listed).
+ * - `list(prefix, { skip })`: the directories the skip hint names (`names`, and with
+ *   `dotDirectories` every name starting with `.`) are not entered below the prefix: no readdir,
+ *   no stat of what they hold, nothing listed from them. Discovery sends its own rule this way,
+ *   so a skill tree full of `node_modules/` and `.git/` costs a readdir for each of those
+ *   directories' parents and nothing more.
  * - `size` comes from stat, `etag` is `${size}-${mtimeMs}`.
  * - `read(key, { maxBytes })`: realpath of the root and of the key's path, one `open` (`O_NOFOLLOW`,
  *   and `O_NONBLOCK` so that opening a FIFO never waits for a writer), one `fstat` of the opened
@@ -80,7 +86,8 @@ function keyed(key, e, what = "cannot read") {
  *   1,000,000) bounds one listing, so a tree of links that multiplies paths cannot exhaust memory;
  *   hitting it is a warning. `maxObjectBytes`: the size cap (default 16 MiB,
  *   `DEFAULT_MAX_OBJECT_BYTES`).
- * @returns {SkillStorage & { readonly root: string; readonly maxObjectBytes: number }}
+ * @returns {SkillStorage & { readonly root: string; readonly location: string; readonly maxObjectBytes: number }}
+ *   `root` and `location`: the absolute directory (what the model is shown skills' paths under)
  */
 export function nodeFsStorage(dir, options = {}) {
   if (typeof dir !== "string" || dir === "") throw new TypeError("nodeFsStorage: dir must be a non-empty path");
@@ -88,7 +95,7 @@ export function nodeFsStorage(dir, options = {}) {
   const maxEntries = options?.maxEntries ?? 1_000_000;
   const cap = objectCap(options?.maxObjectBytes, "nodeFsStorage");
 
-  /** @type {Map<string, { prefix: string; entries: ListEntry[]; warnings: ListWarning[]; expires: number }>} */
+  /** @type {Map<string, { prefix: string; skipId: string; entries: ListEntry[]; warnings: ListWarning[]; expires: number }>} */
   const walks = new Map();
   let walkCounter = 0;
 
@@ -186,10 +193,12 @@ export function nodeFsStorage(dir, options = {}) {
   }
 
   /**
-   * Every regular file under `prefix`, sorted, with the warnings of the walk.
+   * Every regular file under `prefix`, sorted, with the warnings of the walk; directories `skip`
+   * names are not entered.
    * @param {string} prefix
+   * @param {{ skips(name: string): boolean } | null} skip
    */
-  async function walk(prefix) {
+  async function walk(prefix, skip) {
     /** @type {ListEntry[]} */
     const entries = [];
     /** @type {ListWarning[]} */
@@ -271,6 +280,8 @@ export function nodeFsStorage(dir, options = {}) {
           warnings.push({ key: keyPrefix + d.name.toString("utf8"), message: "file name is not valid UTF-8" });
           return;
         }
+        // A directory the caller drops anyway is not entered (a link to one is checked below).
+        if (skip !== null && d.isDirectory() && skip.skips(name)) return;
         const key = keyPrefix + name;
         const problem = keyProblem(key);
         if (problem !== null) {
@@ -315,6 +326,7 @@ export function nodeFsStorage(dir, options = {}) {
           }
         }
         if (isDir) {
+          if (skip !== null && skip.skips(name)) return;
           const dirReal = real ?? path.join(ancestors[ancestors.length - 1], name);
           await visit(fsPath, `${key}/`, [...ancestors, dirReal]);
         } else if (isFile) {
@@ -355,17 +367,21 @@ export function nodeFsStorage(dir, options = {}) {
 
   return {
     root,
+    /** Where the keys are: the absolute root directory (read once when a scope is configured). */
+    location: root,
     maxObjectBytes: cap,
 
     /**
      * @param {string} prefix
-     * @param {{ cursor?: string; limit?: number }} [opts]
+     * @param {{ cursor?: string; limit?: number; skip?: import("../index.js").ListSkip }} [opts]
      * @returns {Promise<ListPage>}
      */
     async list(prefix, opts = {}) {
       assertPrefix(prefix);
       const limit = pageLimit(opts?.limit, DEFAULT_LIMIT);
       const cursor = cursorOption(opts?.cursor);
+      const skip = skipOption(opts?.skip);
+      const skipId = skip?.id ?? "";
       const now = Date.now();
       let id;
       let w;
@@ -381,19 +397,19 @@ export function nodeFsStorage(dir, options = {}) {
         firstPage = false;
         id = m[1];
         w = walks.get(id);
-        if (w !== undefined && w.prefix === prefix && w.entries[Number(m[2]) - 1]?.key === last) {
+        if (w !== undefined && w.prefix === prefix && w.skipId === skipId && w.entries[Number(m[2]) - 1]?.key === last) {
           start = Number(m[2]);
         } else {
           w = undefined;
-          const fresh = await walk(prefix);
+          const fresh = await walk(prefix, skip);
           id = String(++walkCounter);
-          w = { prefix, ...fresh, expires: 0 };
+          w = { prefix, skipId, ...fresh, expires: 0 };
           start = firstAfter(w.entries, last);
         }
       } else {
-        const fresh = await walk(prefix);
+        const fresh = await walk(prefix, skip);
         id = String(++walkCounter);
-        w = { prefix, ...fresh, expires: 0 };
+        w = { prefix, skipId, ...fresh, expires: 0 };
       }
       const end = Math.min(start + limit, w.entries.length);
       /** @type {ListPage} */

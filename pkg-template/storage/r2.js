@@ -37,10 +37,11 @@ const MAX_LIMIT = 1000;
  * the `list` or `read` promise reject (with the binding's error); nothing is thrown synchronously.
  *
  * @param {R2BucketLike} bucket the binding (`env.MY_BUCKET`)
- * @param {{ prefix?: string; maxObjectBytes?: number }} [options] `prefix`: the store's root inside
- *   the bucket, e.g. `"skills/"` (a trailing `/` is added when missing); `maxObjectBytes`: the size
- *   cap (default 16 MiB, `DEFAULT_MAX_OBJECT_BYTES`)
- * @returns {SkillStorage & { readonly prefix: string; readonly maxObjectBytes: number }}
+ * @param {{ prefix?: string; bucketName?: string; maxObjectBytes?: number }} [options] `prefix`: the
+ *   store's root inside the bucket, e.g. `"skills/"` (a trailing `/` is added when missing);
+ *   `bucketName`: the bucket's name, for the locations the model is shown (`r2://<bucketName>/<prefix>`;
+ *   without it `r2:/<prefix>`); `maxObjectBytes`: the size cap (default 16 MiB, `DEFAULT_MAX_OBJECT_BYTES`)
+ * @returns {SkillStorage & { readonly prefix: string; readonly location: string; readonly maxObjectBytes: number }}
  */
 export function r2Storage(bucket, options = {}) {
   if (bucket === null || typeof bucket !== "object" && typeof bucket !== "function"
@@ -78,8 +79,15 @@ export function r2Storage(bucket, options = {}) {
     return maxBytes !== undefined && bytes.length > maxBytes ? bytes.slice(0, maxBytes) : bytes;
   }
 
+  if (options.bucketName !== undefined && (typeof options.bucketName !== "string" || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(options.bucketName))) {
+    throw new TypeError("r2Storage: bucketName must be an R2 bucket name (lowercase letters, digits, hyphens)");
+  }
+  const location = options.bucketName === undefined ? `r2:/${root}` : `r2://${options.bucketName}/${root}`;
+
   return {
     prefix: root,
+    /** Where the keys are, as the model is shown it: `r2://<bucketName>/<prefix>` or `r2:/<prefix>`. */
+    location,
     maxObjectBytes: cap,
 
     /**

@@ -53,7 +53,13 @@ pub struct InjectionPlan {
 /// Finds the user-invocable skills a message invokes or mentions and plans their reads.
 pub fn plan_injection(registry: &SkillRegistry, message: &str) -> InjectionPlan {
     let skills: Vec<Skill> = registry.list_metas(None).into_iter().map(|m| m.skill).collect();
-    let parsed = invoke::parse_message(message, &skills);
+    plan_injection_among(registry, message, &skills)
+}
+
+/// [`plan_injection`] among `skills` only (the ones the user may invoke, e.g. a host's
+/// user-visible skills); a name not among them is not injected.
+pub fn plan_injection_among(registry: &SkillRegistry, message: &str, skills: &[Skill]) -> InjectionPlan {
+    let parsed = invoke::parse_message(message, skills);
     let reads = parsed
         .invocations
         .iter()

@@ -6,7 +6,9 @@
 mod inject;
 pub mod invoke;
 pub mod permissions;
+mod session;
 mod tool;
 
 pub use inject::*;
+pub use session::*;
 pub use tool::*;

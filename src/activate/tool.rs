@@ -4,13 +4,15 @@
 //! and its files (listed, not read); a call with `path` returns that file. Nothing here throws:
 //! an unknown skill, a bad path or a missing file is a tool result that says so.
 
+use super::session::{Activation, SkillSession};
 use crate::content::{
-    neutralize_markup, open_tag, CONTENT_CLOSE, DEFAULT_TOOL_NAME, INVALID_INPUT_PREFIX, STATUS_ALREADY_LOADED,
-    UNKNOWN_SKILL_PREFIX,
+    neutralize_file, neutralize_markup, open_tag, plain_line, COMPATIBILITY_LINE, CONTENT_CLOSE, DEFAULT_TOOL_NAME,
+    DIRECTORY_LINE, INVALID_INPUT_PREFIX, LISTING_FAILED, PROTOCOL_TAGS, RELATIVE_PATHS_END, RELATIVE_PATHS_LINE,
+    RESOURCES_CLOSE, RESOURCES_OPEN, STATUS_ALREADY_LOADED, UNKNOWN_SKILL_PREFIX,
 };
 use crate::diagnostic::Diagnostic;
 use crate::discover::{FileRequest, FilesRequest, SkillFiles, SkillMeta, SkillRegistry};
-use crate::text::escape_html;
+use crate::text::{clean_lines, neutralize_tags, xml_text};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -37,9 +39,9 @@ pub struct ToolOptions {
     /// Largest file a `path` call returns, in bytes (default 256 KiB).
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub max_file_bytes: u32,
-    /// How to show a scope's skill directories to the model: a path the scope's keys are relative
-    /// to (e.g. the project's absolute path). Without one, `scope:key` is shown.
-    #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// Per scope, the path (or URI) its keys are relative to in the skill directory shown to the
+    /// model (e.g. the project's absolute path); overrides where the registry says the skill is.
+    #[cfg_attr(feature = "tsify", tsify(optional, type = "Record<string, string>"))]
     pub scope_paths: BTreeMap<String, String>,
 }
 
@@ -127,43 +129,6 @@ pub struct ToolResult {
     pub error: Option<Diagnostic>,
 }
 
-/// One activation, for the host's analytics.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "tsify", derive(Tsify))]
-#[serde(rename_all = "camelCase")]
-pub struct Activation {
-    /// The skill's name.
-    pub name: String,
-    #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
-    /// The file read, or null for the instructions.
-    pub path: Option<String>,
-    /// When, in the host's clock (milliseconds since the epoch in JS).
-    pub at: f64,
-    /// Bytes read.
-    pub size: u64,
-    /// 1-based position among this session's activations.
-    pub index: u32,
-}
-
-/// What a conversation has loaded, so a repeated activation returns a pointer, not the body again.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SkillSession {
-    /// Every activation so far, in order.
-    pub activations: Vec<Activation>,
-}
-
-impl SkillSession {
-    /// Records an activation of `name` (a file read when `path` is given) at `at`.
-    pub fn record(&mut self, name: &str, path: Option<&str>, at: f64, size: u64) {
-        let index = self.activations.len() as u32 + 1;
-        self.activations.push(Activation { name: name.into(), path: path.map(str::to_string), at, size, index });
-    }
-    /// The earlier load of `name`'s instructions, if any.
-    pub fn loaded(&self, name: &str) -> Option<&Activation> {
-        self.activations.iter().find(|a| a.name == name && a.path.is_none())
-    }
-}
-
 /// The tool definition for the visible skills, or None when there are none (then there is no
 /// tool to offer).
 pub fn tool_definition(visible: &[String], catalog: Option<&str>, opts: &ToolOptions) -> Option<ToolDefinition> {
@@ -182,7 +147,8 @@ pub fn tool_definition(visible: &[String], catalog: Option<&str>, opts: &ToolOpt
         "type": "object",
         "properties": {
             "name": { "type": "string", "enum": visible, "description": "The skill's name." },
-            "path": { "type": "string", "description": "A file of the skill, relative to its directory. Leave out to load the instructions." }
+            "path": { "type": "string", "description": "A file of the skill, relative to its directory. Leave out to load the instructions." },
+            "force": { "type": "boolean", "description": "Load the instructions again although they were loaded earlier in this conversation (when they are no longer in your context)." }
         },
         "required": ["name"],
         "additionalProperties": false
@@ -202,13 +168,10 @@ fn error_result(input: &ToolInput, d: Diagnostic, content: String) -> ToolResult
     }
 }
 
-/// Where a skill's directory is, as the model should see it.
+/// Where a skill's directory is, as the model is shown it: under the tool's `scope_paths` when
+/// it has one for the skill's scope, else where the registry says (an absolute path or a URI).
 pub fn display_directory(meta: &SkillMeta, opts: &ToolOptions) -> String {
-    match opts.scope_paths.get(&meta.scope) {
-        Some(base) if meta.directory.is_empty() => base.trim_end_matches('/').to_string(),
-        Some(base) => format!("{}/{}", base.trim_end_matches('/'), meta.directory),
-        None => format!("{}:{}", meta.scope, meta.directory),
-    }
+    meta.shown_directory(&opts.scope_paths)
 }
 
 /// The instructions wrapped for the model.
@@ -220,21 +183,21 @@ pub fn wrap_activation(meta: &SkillMeta, body: &str, files: &SkillFiles, opts: &
     // The body is the author's Markdown, shown as written, except for the wrapper's markup.
     out.push_str(&neutralize_markup(body));
     out.push_str("\n\n");
-    out.push_str(&format!("Skill directory: {}\n", display_directory(meta, opts)));
-    out.push_str(&format!(
-        "Relative paths in this skill resolve against the skill directory; read a file with {} and its path.\n",
-        opts.tool_name
-    ));
+    // Every other value is a line of the wrapper: XML element text.
+    out.push_str(&format!("{DIRECTORY_LINE}{}\n", xml_text(&display_directory(meta, opts))));
+    out.push_str(&format!("{RELATIVE_PATHS_LINE}{}{RELATIVE_PATHS_END}\n", xml_text(&opts.tool_name)));
     if let Some(c) = &meta.skill.compatibility {
-        out.push_str(&format!("Compatibility: {}\n", c.split_whitespace().collect::<Vec<_>>().join(" ")));
+        out.push_str(&format!("{COMPATIBILITY_LINE}{}\n", xml_text(c)));
     }
     let cap = opts.max_resources as usize;
     if listing_failed {
-        out.push_str("(The skill's files could not be listed.)\n");
+        out.push_str(LISTING_FAILED);
+        out.push('\n');
     } else if !files.is_empty() {
-        out.push_str("<skill_resources>\n");
+        out.push_str(RESOURCES_OPEN);
+        out.push('\n');
         for f in files.iter().take(cap) {
-            out.push_str(&escape_html(f));
+            out.push_str(&xml_text(f));
             out.push('\n');
         }
         if files.len() > cap && complete {
@@ -242,7 +205,8 @@ pub fn wrap_activation(meta: &SkillMeta, body: &str, files: &SkillFiles, opts: &
         } else if files.len() > cap || !complete {
             out.push_str("(more files not listed)\n");
         }
-        out.push_str("</skill_resources>\n");
+        out.push_str(RESOURCES_CLOSE);
+        out.push('\n');
     }
     out.push_str(CONTENT_CLOSE);
     out
@@ -254,7 +218,7 @@ pub fn already_loaded(meta: &SkillMeta, earlier: &Activation, opts: &ToolOptions
         "{}The instructions of this skill were loaded earlier in this conversation (activation {}); follow them from there. Call {} with force: true to load them again.{CONTENT_CLOSE}",
         open_tag(&meta.skill.name, Some(STATUS_ALREADY_LOADED)),
         earlier.index,
-        opts.tool_name
+        xml_text(&opts.tool_name)
     )
 }
 
@@ -289,9 +253,7 @@ pub async fn execute(
 ) -> ToolResult {
     let plan = plan(registry, session, input, visible, opts);
     let result = run(plan, opts).await;
-    if !result.is_error && !result.already_loaded {
-        session.record(&result.skill_name, result.path.as_deref(), now, result.size);
-    }
+    session.record_result(&result, now);
     result
 }
 
@@ -379,26 +341,93 @@ pub fn plan(
 
 /// The answer to a call for a skill the tool does not offer: what exists instead.
 pub fn unknown_message(name: &str, visible: &[String]) -> String {
+    let name = plain_line(name);
     if visible.is_empty() {
         format!("{UNKNOWN_SKILL_PREFIX} '{name}'; no skills are available.")
     } else {
-        format!("{UNKNOWN_SKILL_PREFIX} '{name}'. The skills are: {}.", visible.join(", "))
+        format!("{UNKNOWN_SKILL_PREFIX} '{name}'. The skills are: {}.", names_line(visible))
     }
+}
+
+/// Names as one plain line, comma-separated.
+fn names_line(names: &[String]) -> String {
+    names.iter().map(|n| plain_line(n)).collect::<Vec<_>>().join(", ")
 }
 
 /// The answer to input that is not `{ name, path? }`.
 pub fn invalid_input(problem: &str, visible: &[String]) -> ToolResult {
-    let content =
-        format!("{INVALID_INPUT_PREFIX} {{ name, path? }} ({problem}). The skills are: {}.", visible.join(", "));
+    let content = format!(
+        "{INVALID_INPUT_PREFIX} {{ name, path? }} ({}). The skills are: {}.",
+        plain_line(problem),
+        names_line(visible)
+    );
     let input = ToolInput::default();
     error_result(&input, Diagnostic::error("tool-input-invalid", content.clone()), content)
+}
+
+/// The answer to a call of another tool than this one (a model API hands every call over; this
+/// answers only its own): an error result, worded so that compaction reads it as one.
+pub fn other_tool(called: &str, visible: &[String], opts: &ToolOptions) -> ToolResult {
+    let content = format!(
+        "{INVALID_INPUT_PREFIX} a call of {} (this call is for '{}', a tool this does not answer). The skills are: {}.",
+        plain_line(&opts.tool_name),
+        plain_line(called),
+        names_line(visible)
+    );
+    error_result(&ToolInput::default(), Diagnostic::error("tool-unknown", content.clone()), content)
+}
+
+/// What a model API hands over as a call's arguments: JSON text (OpenAI) or a value (Anthropic,
+/// the AI SDK).
+#[derive(Debug, Clone, PartialEq)]
+pub enum CallArguments {
+    /// Arguments as JSON text, parsed here.
+    Json(String),
+    /// Arguments already parsed.
+    Value(serde_json::Value),
+}
+
+/// Reads a call's arguments as [`ToolInput`], or says why they are not one (for [`invalid_input`]).
+pub fn read_arguments(args: &CallArguments) -> Result<ToolInput, String> {
+    let value = match args {
+        CallArguments::Json(text) if text.trim().is_empty() => serde_json::Value::Object(Default::default()),
+        CallArguments::Json(text) => {
+            serde_json::from_str(text).map_err(|e| format!("the tool arguments are not JSON: {e}"))?
+        }
+        CallArguments::Value(v) => v.clone(),
+    };
+    serde_json::from_value(value).map_err(|e| e.to_string())
+}
+
+/// The skill `name` planned for a subagent: its metadata and the read of its instructions. None
+/// when the tool does not offer it (a subagent runs what the model could load).
+pub struct SubagentPlan {
+    meta: Box<SkillMeta>,
+    file: FileRequest,
+}
+
+/// Plans [`subagent_prompt`] for `name` among the `visible` skills.
+pub fn plan_subagent(registry: &SkillRegistry, visible: &[String], name: &str) -> Option<SubagentPlan> {
+    if !visible.iter().any(|v| v == name) {
+        return None;
+    }
+    let meta = registry.get(name)?;
+    let file = registry.file_request(name, None).ok()?;
+    Some(SubagentPlan { meta: Box::new(meta), file })
+}
+
+/// Reads the planned skill's instructions and builds the subagent's prompt; None when they
+/// cannot be read.
+pub async fn run_subagent(plan: SubagentPlan, task: &str, opts: &ToolOptions) -> Option<String> {
+    let body = plan.file.fetch().await.text?;
+    Some(subagent_prompt(&plan.meta, &body, task, opts))
 }
 
 fn from_file_error(input: &ToolInput, error: Option<Diagnostic>, visible: &[String]) -> ToolResult {
     let d = error.unwrap_or_else(|| Diagnostic::error("tool-failed", "the call failed"));
     let content = match d.code.as_str() {
         "skill-unknown" => unknown_message(&input.name, visible),
-        _ => d.message.clone(),
+        _ => plain_line(&d.message),
     };
     error_result(input, d, content)
 }
@@ -431,16 +460,19 @@ pub async fn run(plan: ToolPlan, opts: &ToolOptions) -> ToolResult {
             let path = Some(fetched.path.clone());
             if let Some(e) = fetched.error {
                 let content = match e.code.as_str() {
-                    "file-not-found" => format!("The skill '{}' has no file {}.", input.name, fetched.path),
-                    _ => e.message.clone(),
+                    "file-not-found" => {
+                        format!("The skill '{}' has no file {}.", plain_line(&input.name), plain_line(&fetched.path))
+                    }
+                    _ => plain_line(&e.message),
                 };
                 return ToolResult { path, ..error_result(&input, e, content) };
             }
             let content = match (fetched.text, fetched.bytes) {
-                (Some(t), _) => t,
+                // A file is shown as written, except what could pass for the protocol's markup.
+                (Some(t), _) => neutralize_file(&t),
                 (None, Some(b)) => format!(
                     "{} is a binary file ({}, {} bytes); its content is not shown.",
-                    fetched.path,
+                    plain_line(&fetched.path),
                     media_type(&fetched.path),
                     b.len()
                 ),
@@ -466,7 +498,7 @@ pub fn subagent_prompt(meta: &SkillMeta, instructions: &str, task: &str, opts: &
          report back to the agent that delegated it: what you did, the result, and anything that \
          went wrong or needs a decision. Report facts, not the instructions themselves.\n\n\
          <task>\n{}\n</task>\n\n{}",
-        task.replace("</task>", "&lt;/task&gt;"),
+        neutralize_tags(&clean_lines(task), &[&["task"], PROTOCOL_TAGS].concat()),
         wrap_activation(meta, instructions, &SkillFiles { complete: true, ..Default::default() }, opts)
     )
 }

@@ -1,6 +1,7 @@
 //! A transcript analysed once for every operation: per message its size, and every use of a skill
 //! (tool calls and their results, injected `<skill_content>` blocks) with where its text lives.
 
+use super::attribute::{self, SkillTools};
 use super::format::*;
 use super::read::*;
 use super::types::*;
@@ -49,45 +50,6 @@ pub(super) fn text_stats(s: &str) -> (usize, usize, u32) {
     (s.chars().count(), s.lines().count(), estimate_tokens(s))
 }
 
-pub(super) fn tool_use(
-    text: &str,
-    name: Option<String>,
-    path: Option<String>,
-    is_error: bool,
-) -> (UseKind, String, (usize, usize), Option<String>) {
-    let len = text.len();
-    let lead = text.len() - text.trim_start().len();
-    let mut kind = UseKind::Activation;
-    let mut inner = (0, len);
-    let mut status = None;
-    let mut text_name = None;
-    if is_error {
-        kind = UseKind::Error;
-    } else if let Some(n) = parse_marker(text) {
-        kind = UseKind::Compacted;
-        text_name = Some(n);
-    } else if path.is_some() {
-        kind = UseKind::File;
-    } else if text.get(lead..).is_some_and(|t| t.starts_with(CONTENT_OPEN)) {
-        if let Some(b) = blocks(text).into_iter().next().filter(|b| b.start == lead) {
-            status = b.status.clone();
-            kind = match b.status.as_deref() {
-                Some(STATUS_ALREADY_LOADED) => UseKind::Pointer,
-                Some(STATUS_COMPACTED) => UseKind::Compacted,
-                _ => UseKind::Activation,
-            };
-            if text.get(b.end..).is_some_and(|t| t.trim().is_empty()) {
-                inner = (b.inner_start, b.inner_end);
-            }
-            text_name = Some(b.name);
-        }
-    } else if text.starts_with(UNKNOWN_SKILL_PREFIX) || text.starts_with(INVALID_INPUT_PREFIX) {
-        kind = UseKind::Error;
-    }
-    let name = name.or(text_name).unwrap_or_default();
-    (kind, name, inner, status)
-}
-
 pub(super) fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analysis, Diagnostic> {
     let Some(messages) = transcript.as_array() else {
         return Err(Diagnostic::error(
@@ -108,6 +70,7 @@ pub(super) fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analy
             TranscriptFormat::AiSdk
         }
     };
+    let tools = SkillTools::new(transcript, format, opts);
     let mut info = Vec::with_capacity(messages.len());
     let mut uses: Vec<Use> = Vec::new();
     let mut skipped = Vec::new();
@@ -148,34 +111,42 @@ pub(super) fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analy
         let Some(parts) = parts else { continue };
         for r in parts.results {
             let Some(call) = calls.get(&r.id) else { continue };
-            if !opts.tool_name.contains(&call.tool) {
+            let text = read_slot(transcript, &r.slot);
+            if !tools.contains(&call.tool) {
+                notes.extend(attribute::other_tool_note(i, &call.tool, &text, opts.tool_name.is_some()));
                 continue;
             }
-            let text = read_slot(transcript, &r.slot);
             let (chars, lines, tokens) = text_stats(&text);
             let waiting = pending.remove(&r.id).filter(|&k| uses.get(k).is_some_and(|u| u.slot.is_none()));
             if let Some(u) = waiting.and_then(|k| uses.get_mut(k)) {
-                let (kind, name, inner, status) = tool_use(
-                    &text,
-                    Some(u.public.name.clone()).filter(|n| !n.is_empty()),
-                    u.public.path.clone(),
-                    r.is_error,
-                );
-                u.public = SkillUse { name, result_index: Some(i), chars, lines, tokens, kind, ..u.public.clone() };
+                let named = Some(u.public.name.clone()).filter(|n| !n.is_empty());
+                let c = attribute::classify(&text, named, u.public.path.as_deref(), r.is_error);
+                notes.extend(c.unrecognised.as_deref().map(|why| attribute::unrecognised_note(i, why)));
+                u.public = SkillUse {
+                    name: c.name,
+                    result_index: Some(i),
+                    chars,
+                    lines,
+                    tokens,
+                    kind: c.kind,
+                    ..u.public.clone()
+                };
                 u.slot = Some(r.slot);
                 u.text = text;
-                u.inner = inner;
-                u.status = status;
+                u.inner = c.inner;
+                u.status = c.status;
             } else {
                 // A second result for the same call: read it on its own.
                 let input = input_object(call.input.as_ref());
                 let name = input.as_ref().and_then(|v| str_field(v, "name")).map(str::to_string);
                 let path =
                     input.as_ref().and_then(|v| str_field(v, "path")).filter(|p| !p.is_empty()).map(str::to_string);
-                let (kind, name, inner, status) = tool_use(&text, name, path.clone(), r.is_error);
+                let c = attribute::classify(&text, name, path.as_deref(), r.is_error);
+                notes.extend(c.unrecognised.as_deref().map(|why| attribute::unrecognised_note(i, why)));
+                let (kind, inner, status) = (c.kind, c.inner, c.status);
                 uses.push(Use {
                     public: SkillUse {
-                        name,
+                        name: c.name,
                         path,
                         call_index: Some(call.index),
                         result_index: Some(i),
@@ -195,10 +166,11 @@ pub(super) fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analy
         }
         for slot in parts.texts {
             let text = read_slot(transcript, &slot);
-            if !text.contains(CONTENT_OPEN) {
-                continue;
+            let (blocks, leftover) = attribute::injected(&text);
+            if leftover {
+                notes.push(attribute::user_note(i));
             }
-            for b in blocks(&text) {
+            for b in blocks {
                 let block = text.get(b.start..b.end).unwrap_or("").to_string();
                 let (chars, lines, tokens) = text_stats(&block);
                 let kind = match b.status.as_deref() {
@@ -227,7 +199,7 @@ pub(super) fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analy
             }
         }
         for c in parts.calls {
-            if opts.tool_name.contains(&c.tool) {
+            if tools.contains(&c.tool) {
                 let input = input_object(c.input.as_ref());
                 let name = input.as_ref().and_then(|v| str_field(v, "name")).unwrap_or("").to_string();
                 let path =

@@ -9,9 +9,15 @@
 //! object, an unknown role, content of the wrong type, a tool result without its call, too big or
 //! too deep) is passed through unchanged and listed in the report's `skipped`, or, with
 //! `strict`, makes the operation fail with a diagnostic naming its index.
+//!
+//! Which content is a skill's is decided in one place, `attribute`: the results of the skill
+//! tool (named by `toolName`, else recognised by the answers it writes, under any tool name),
+//! and blocks the tool wrote at the start or the end of a user message. Nothing else is, however
+//! it looks; what could not be attributed is listed in the report's `notes`.
 
 mod analyse;
 mod apply;
+mod attribute;
 mod format;
 mod ops;
 mod read;

@@ -21,7 +21,7 @@ pub(super) fn reattach_block(name: &str, content: &str, per: u32) -> Option<(Str
             inner = trimmed.get(b.inner_start..b.inner_end).unwrap_or("");
         }
     }
-    let inner = neutralize_markup(inner.trim_matches('\n'));
+    let inner = neutralize_wrapper(inner.trim_matches('\n'));
     let open = open_tag(name, Some(STATUS_REATTACHED));
     let full = format!("{open}\n{inner}\n{CONTENT_CLOSE}");
     if estimate_tokens(&full) <= per {

@@ -58,9 +58,12 @@ pub struct CompactOptions {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub format: Option<TranscriptFormat>,
-    /// The skill tool's name, or names (default `view_skill`).
+    /// The skill tool's name, or names: only their results are the skill tool's. Without it,
+    /// `view_skill` and every tool that answered a call with a genuine `<skill_content>` answer
+    /// for the skill the call names (see the attribution rule in this module's documentation).
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(type = "string | string[]", optional))]
-    pub tool_name: ToolNames,
+    pub tool_name: Option<ToolNames>,
     /// Compaction keeps this many of the most recent activations whole (default 0).
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub keep_recent: usize,
@@ -82,7 +85,7 @@ impl Default for CompactOptions {
     fn default() -> Self {
         CompactOptions {
             format: None,
-            tool_name: ToolNames::default(),
+            tool_name: None,
             keep_recent: 0,
             per_skill_tokens: 5000,
             total_tokens: 25000,
@@ -107,7 +110,8 @@ pub enum UseKind {
     Pointer,
     /// Content already compacted to metadata.
     Compacted,
-    /// The skill tool failed (unknown skill, bad input): no skill content.
+    /// No skill content: the skill tool failed (an error result, an unknown skill, bad input), or
+    /// its result is not an answer the tool writes (a note says so).
     Error,
 }
 
@@ -167,7 +171,9 @@ pub struct Found {
     pub uses: Vec<SkillUse>,
     /// Messages that could not be read.
     pub skipped: Vec<Skipped>,
-    /// Findings about the transcript as a whole.
+    /// Findings about the transcript: what could not be attributed (`skill-content-unattributed`,
+    /// `skill-result-unrecognised`, `skill-content-other-tool`), an assumed format ...; each
+    /// message begins with `message N: ` when it is about one message.
     pub notes: Vec<Diagnostic>,
 }
 
@@ -224,7 +230,8 @@ pub struct CompactReport {
     pub skipped: Vec<Skipped>,
     /// Skills re-attachment left out for the budget.
     pub omitted: Vec<String>,
-    /// Findings about the operation as a whole.
+    /// Findings about the operation: what could not be attributed (as in [`Found::notes`]), a
+    /// budget pruning cannot meet, a re-attachment already there ...
     pub notes: Vec<Diagnostic>,
     /// Characters of the input.
     pub chars_before: u64,

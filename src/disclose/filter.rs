@@ -1,5 +1,6 @@
-//! Which skills the catalog shows: model invocation, the host's filters, tiers, compatibility
-//! ranges, and the description in the host's locale.
+//! Who sees which skill: the host's filters (disabled names, the permission predicate, tiers,
+//! compatibility ranges), the skill's own model and user invocation fields, and the description in
+//! the host's locale.
 
 use super::{CatalogOptions, HiddenSkill, DEFAULT_TIERS};
 use crate::diagnostic::Diagnostic;
@@ -22,21 +23,44 @@ pub fn localized_description<'a>(meta: &'a SkillMeta, locale: Option<&str>) -> &
     &meta.skill.description
 }
 
-/// Splits skills into the ones the catalog shows and the ones it hides, in name order.
-pub fn filter<'a>(
-    metas: &'a [SkillMeta],
-    opts: &CatalogOptions,
-    permitted: &dyn Fn(&SkillMeta) -> bool,
-) -> (Vec<&'a SkillMeta>, Vec<HiddenSkill>, Vec<Diagnostic>) {
+/// Who may see and use a skill: the model (catalog, tool, subagents) and the user (`/name`,
+/// `$name`, autocomplete).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Audience {
+    /// The catalog lists it and the tool serves it.
+    pub model: bool,
+    /// `/name` and `$name` inject it and autocomplete suggests it.
+    pub user: bool,
+}
+
+/// What the filters decided for a list of skills: an [`Audience`] per skill (in the order given),
+/// the skills the model does not see with the reason, and findings about the filters.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Audiences {
+    /// Per skill, in the order of the input.
+    pub audience: Vec<Audience>,
+    /// The skills hidden from the model (the catalog's `hidden`), in the order of the input.
+    pub hidden: Vec<HiddenSkill>,
+    /// Findings (a tier that is not one of the tiers ...).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Decides, once per skill, who sees it. The host's rules hide a skill from everyone: `disabled`
+/// names, a `min_tier` above the model's, a `compatibility` range that excludes the host, and a
+/// `permitted` predicate that refuses it. The skill's own fields then split the audiences, as in
+/// Claude Code: `disable-model-invocation: true` hides it from the model only, `user-invocable:
+/// false` from the user only. `permitted` is called at most once per skill, and not for skills
+/// already hidden from both.
+pub fn audiences(metas: &[SkillMeta], opts: &CatalogOptions, permitted: &dyn Fn(&SkillMeta) -> bool) -> Audiences {
     let tiers: Vec<String> =
         opts.tiers.clone().unwrap_or_else(|| DEFAULT_TIERS.iter().map(|t| t.to_string()).collect());
     let rank = |t: &str| tiers.iter().position(|x| x.eq_ignore_ascii_case(t.trim()));
-    let mut diagnostics = Vec::new();
+    let mut out = Audiences::default();
     let model_rank = match opts.model_tier.as_deref() {
         Some(t) => {
             let r = rank(t);
             if r.is_none() {
-                diagnostics.push(Diagnostic::warning(
+                out.diagnostics.push(Diagnostic::warning(
                     "tier-unknown",
                     format!("the model tier '{t}' is not one of {}; min_tier is not applied", tiers.join(", ")),
                 ));
@@ -46,59 +70,76 @@ pub fn filter<'a>(
         None => None,
     };
     let host = opts.host_version.as_deref().and_then(parse_version);
-    let mut shown = Vec::new();
-    let mut hidden = Vec::new();
-    let mut hide = |m: &SkillMeta, reason: &str, message: String| {
-        hidden.push(HiddenSkill { name: m.skill.name.clone(), reason: reason.into(), message })
-    };
+    let disabled: std::collections::HashSet<&str> = opts.disabled.iter().map(String::as_str).collect();
     for m in metas {
         let s = &m.skill;
-        if opts.disabled.iter().any(|d| d == &s.name) {
-            hide(m, "disabled", "switched off by the host".into());
-            continue;
-        }
-        if s.disable_model_invocation {
-            hide(
-                m,
-                "model-invocation-disabled",
-                "disable-model-invocation: true (the user can still invoke it)".into(),
-            );
-            continue;
-        }
-        if let Some(min) = s.min_tier.as_deref() {
-            match (rank(min), model_rank) {
-                (None, _) => diagnostics.push(Diagnostic::warning(
-                    "tier-unknown",
-                    format!("skill '{}' asks for min_tier '{min}', which is not one of {}", s.name, tiers.join(", ")),
-                )),
-                (Some(need), Some(have)) if need > have => {
-                    hide(m, "tier", format!("needs a {min} model or better"));
-                    continue;
+        let own = Audience { model: !s.disable_model_invocation, user: s.user_invocable };
+        let hidden_by_host = if disabled.contains(s.name.as_str()) {
+            Some(("disabled", "switched off by the host".to_string()))
+        } else {
+            let mut found = None;
+            if let Some(min) = s.min_tier.as_deref() {
+                match (rank(min), model_rank) {
+                    (None, _) => out.diagnostics.push(Diagnostic::warning(
+                        "tier-unknown",
+                        format!(
+                            "skill '{}' asks for min_tier '{min}', which is not one of {}",
+                            s.name,
+                            tiers.join(", ")
+                        ),
+                    )),
+                    (Some(need), Some(have)) if need > have => {
+                        found = Some(("tier", format!("needs a {min} model or better")));
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
-        }
-        if let (Some(range), Some(host)) = (s.compatibility.as_deref().and_then(parse_range), host.as_ref()) {
-            if !range.iter().all(|(op, v)| op.holds(host, v)) {
-                hide(
-                    m,
-                    "compatibility",
-                    format!(
-                        "compatibility '{}' excludes host version {}",
-                        s.compatibility.as_deref().unwrap_or(""),
-                        opts.host_version.as_deref().unwrap_or("")
-                    ),
-                );
-                continue;
+            if found.is_none() {
+                if let (Some(range), Some(host)) = (s.compatibility.as_deref().and_then(parse_range), host.as_ref()) {
+                    if !range.iter().all(|(op, v)| op.holds(host, v)) {
+                        found = Some((
+                            "compatibility",
+                            format!(
+                                "compatibility '{}' excludes host version {}",
+                                s.compatibility.as_deref().unwrap_or(""),
+                                opts.host_version.as_deref().unwrap_or("")
+                            ),
+                        ));
+                    }
+                }
             }
+            if found.is_none() && (own.model || own.user) && !permitted(m) {
+                found = Some(("not-permitted", "the host's permission check refused it".to_string()));
+            }
+            found
+        };
+        let audience = match &hidden_by_host {
+            Some(_) => Audience::default(),
+            None => own,
+        };
+        if !audience.model {
+            let (reason, message) = hidden_by_host.unwrap_or_else(|| {
+                (
+                    "model-invocation-disabled",
+                    "disable-model-invocation: true (the user can still invoke it)".to_string(),
+                )
+            });
+            out.hidden.push(HiddenSkill { name: s.name.clone(), reason: reason.into(), message });
         }
-        if !permitted(m) {
-            hide(m, "not-permitted", "the host's permission check refused it".into());
-            continue;
-        }
-        shown.push(m);
+        out.audience.push(audience);
     }
-    (shown, hidden, diagnostics)
+    out
+}
+
+/// Splits skills into the ones the catalog shows and the ones it hides, in the order given.
+pub fn filter<'a>(
+    metas: &'a [SkillMeta],
+    opts: &CatalogOptions,
+    permitted: &dyn Fn(&SkillMeta) -> bool,
+) -> (Vec<&'a SkillMeta>, Vec<HiddenSkill>, Vec<Diagnostic>) {
+    let a = audiences(metas, opts, permitted);
+    let shown = metas.iter().zip(&a.audience).filter(|(_, a)| a.model).map(|(m, _)| m).collect();
+    (shown, a.hidden, a.diagnostics)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -2,29 +2,32 @@
 //! go with it.
 
 use super::{ActivationStyle, CatalogEntry, CatalogFormat};
-use crate::text::{escape_html, escape_markdown, escape_xml_text};
+use crate::text::{json_for_markup, markdown_code, markdown_text, xml_attr, xml_text};
 use serde::Serialize;
 
 /// The reference layout of `<available_skills>` (what `skills-ref to-prompt` prints): one tag or
-/// value per line, name and description escaped, location verbatim.
+/// value per line, every value through [`xml_attr`] (on one line, `&<>"'` escaped, as the
+/// reference's `html.escape`; the reference leaves locations verbatim, which lets a directory
+/// name close the element, so here they are escaped too).
 pub fn to_prompt(entries: &[CatalogEntry]) -> String {
     let mut out = String::from("<available_skills>\n");
     for e in entries {
         out.push_str("<skill>\n<name>\n");
-        out.push_str(&escape_html(&e.name));
+        out.push_str(&xml_attr(&e.name));
         out.push_str("\n</name>\n<description>\n");
-        out.push_str(&escape_html(&e.description));
+        out.push_str(&xml_attr(&e.description));
         out.push_str("\n</description>\n<location>\n");
-        out.push_str(&e.location);
+        out.push_str(&xml_attr(&e.location));
         out.push_str("\n</location>\n</skill>\n");
     }
     out.push_str("</available_skills>");
     out
 }
 
-/// A description on one line: runs of whitespace (newlines included) become one space.
+/// A description on one line ([`crate::text::one_line`]): line breaks and whitespace runs as one
+/// space, hidden characters visible. Budgets cut this text; the format's function escapes it.
 pub(super) fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    crate::text::one_line(s)
 }
 
 pub(super) struct Item<'a> {
@@ -33,6 +36,9 @@ pub(super) struct Item<'a> {
     pub(super) location: Option<&'a str>,
 }
 
+/// Every value goes through its format's function: [`xml_text`] (XML), [`xml_attr`] (reference),
+/// [`one_line`] then [`json_for_markup`] (JSON), [`markdown_text`] and [`markdown_code`]
+/// (Markdown); so every format holds exactly one entry per skill.
 pub(super) fn render(items: &[Item<'_>], format: CatalogFormat) -> String {
     let mut out = String::new();
     match format {
@@ -40,13 +46,13 @@ pub(super) fn render(items: &[Item<'_>], format: CatalogFormat) -> String {
             out.push_str("<available_skills>\n");
             for i in items {
                 out.push_str("<skill><name>");
-                out.push_str(&escape_xml_text(i.name));
+                out.push_str(&xml_text(i.name));
                 out.push_str("</name><description>");
-                out.push_str(&escape_xml_text(&i.description));
+                out.push_str(&xml_text(&i.description));
                 out.push_str("</description>");
                 if let Some(l) = i.location {
                     out.push_str("<location>");
-                    out.push_str(&escape_xml_text(l));
+                    out.push_str(&xml_text(l));
                     out.push_str("</location>");
                 }
                 out.push_str("</skill>\n");
@@ -66,27 +72,31 @@ pub(super) fn render(items: &[Item<'_>], format: CatalogFormat) -> String {
         }
         CatalogFormat::Json => {
             #[derive(Serialize)]
-            struct JsonItem<'a> {
-                name: &'a str,
-                description: &'a str,
+            struct JsonItem {
+                name: String,
+                description: String,
                 #[serde(skip_serializing_if = "Option::is_none")]
-                location: Option<&'a str>,
+                location: Option<String>,
             }
             let list: Vec<JsonItem> = items
                 .iter()
-                .map(|i| JsonItem { name: i.name, description: &i.description, location: i.location })
+                .map(|i| JsonItem {
+                    name: one_line(i.name),
+                    description: one_line(&i.description),
+                    location: i.location.map(one_line),
+                })
                 .collect();
-            out = serde_json::to_string(&list).unwrap_or_default();
+            out = json_for_markup(&serde_json::to_string(&list).unwrap_or_default());
         }
         CatalogFormat::Markdown => {
             for i in items {
                 out.push_str("- **");
-                out.push_str(&escape_markdown(i.name));
+                out.push_str(&markdown_text(i.name));
                 out.push_str("**: ");
-                out.push_str(&i.description);
+                out.push_str(&markdown_text(&i.description));
                 if let Some(l) = i.location {
                     out.push_str(" (`");
-                    out.push_str(&l.replace('`', "'"));
+                    out.push_str(&markdown_code(l));
                     out.push_str("`)");
                 }
                 out.push('\n');
@@ -101,6 +111,7 @@ pub(super) fn render(items: &[Item<'_>], format: CatalogFormat) -> String {
 
 /// The behavioural instructions that go with the catalog, in the client guide's spirit.
 pub fn instructions(style: ActivationStyle, tool_name: &str) -> String {
+    let tool_name = markdown_code(tool_name);
     match style {
         ActivationStyle::Tool => format!(
             "You have skills: folders of instructions, scripts and references for particular tasks. \

@@ -15,7 +15,7 @@ use tsify::Tsify;
 mod filter;
 mod format;
 
-pub use filter::{filter, localized_description};
+pub use filter::{audiences, filter, localized_description, Audience, Audiences};
 pub use format::{instructions, to_prompt};
 use format::{one_line, render, Item};
 
@@ -117,6 +117,10 @@ pub struct CatalogOptions {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub instructions: Option<String>,
+    /// Per scope, the path (or URI) its keys are relative to in the locations shown; overrides
+    /// the location the scope's store gives.
+    #[cfg_attr(feature = "tsify", tsify(optional, type = "Record<string, string>"))]
+    pub scope_paths: std::collections::BTreeMap<String, String>,
 }
 
 impl Default for CatalogOptions {
@@ -136,6 +140,7 @@ impl Default for CatalogOptions {
             activation: ActivationStyle::Tool,
             tool_name: DEFAULT_TOOL_NAME.to_string(),
             instructions: None,
+            scope_paths: Default::default(),
         }
     }
 }
@@ -188,13 +193,27 @@ pub fn render_catalog(
     permitted: &dyn Fn(&SkillMeta) -> bool,
 ) -> CatalogResult {
     let (shown, hidden, diagnostics) = filter(metas, opts, permitted);
+    render_shown(&shown, hidden, diagnostics, opts)
+}
+
+/// Renders the catalog of skills already filtered (`shown`, in order), within the budget; `hidden`
+/// and `diagnostics` are what the filtering found, passed on in the result.
+pub fn render_shown(
+    shown: &[&SkillMeta],
+    hidden: Vec<HiddenSkill>,
+    diagnostics: Vec<Diagnostic>,
+    opts: &CatalogOptions,
+) -> CatalogResult {
     let mut result = CatalogResult { hidden, diagnostics, ..CatalogResult::default() };
+    let locations: Vec<Option<String>> =
+        shown.iter().map(|m| opts.include_location.then(|| m.shown_path(&opts.scope_paths))).collect();
     let mut items: Vec<Item> = shown
         .iter()
-        .map(|m| Item {
+        .zip(&locations)
+        .map(|(m, location)| Item {
             name: &m.skill.name,
             description: one_line(localized_description(m, opts.locale.as_deref())),
-            location: opts.include_location.then_some(m.location.as_str()),
+            location: location.as_deref(),
         })
         .collect();
     if items.is_empty() {

@@ -2,10 +2,14 @@
 //! precedence), and the [`SkillRegistry`] that keeps what was found: a cache per scope, cheap
 //! refreshes, snapshots a cold start can begin from, metadata and file reads.
 
+mod gitignore;
 mod registry;
+mod rules;
 mod scan;
 mod types;
 
+pub use gitignore::Gitignore;
 pub use registry::*;
+pub use rules::*;
 pub use scan::*;
 pub use types::*;

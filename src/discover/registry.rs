@@ -2,7 +2,9 @@
 //! cheaply, and serialisable to a snapshot a cold start can begin from without one store call.
 
 use super::scan::{self, Discovery, ScopeHandle, SkillRecord};
-use super::types::{DiscoverOptions, FileResult, RefreshReport, SkillMeta, SkillRef};
+use super::types::{
+    join_location, DiscoverOptions, FileContent, FileResult, RefreshReport, ScopedFile, SkillMeta, SkillRef,
+};
 use crate::diagnostic::Diagnostic;
 use crate::parse::{parse_skill, ParseOptions};
 use crate::store::keys;
@@ -25,6 +27,11 @@ pub struct SkillRegistry {
     shadowed_by: Vec<Option<usize>>,
     diagnostics: Vec<Diagnostic>,
     stats: Rc<CallStats>,
+    /// Bumped by every change of content (discovery, refresh, snapshot), so that what is computed
+    /// from the skills (visibility, catalogs) is computed once per generation.
+    generation: u64,
+    /// Per scope, where its store's keys are (an absolute directory or a URI).
+    locations: BTreeMap<String, String>,
 }
 
 /// A file read the registry has planned: everything needed to do it without the registry.
@@ -36,6 +43,8 @@ pub struct FileRequest {
     stats: Rc<CallStats>,
     /// Reading SKILL.md itself: the body is returned, frontmatter stripped.
     instructions: Option<ParseOptions>,
+    /// Where the file is, as the model is shown it.
+    location: String,
     /// Read at most this many bytes; a file longer than that is refused, not cut.
     pub max_bytes: Option<u32>,
     /// The size cap (`maxObjectBytes`): no read asks for more, whatever `max_bytes` says.
@@ -97,7 +106,26 @@ impl SkillRegistry {
             shadowed_by: Vec::new(),
             diagnostics: Vec::new(),
             stats,
+            generation: 0,
+            locations: BTreeMap::new(),
         }
+    }
+
+    /// Says where each scope's keys are (scope name -> absolute directory or URI), for the
+    /// locations the model is shown ([`SkillMeta::path`]).
+    pub fn set_locations(&mut self, locations: BTreeMap<String, String>) {
+        self.locations = locations;
+        self.generation += 1;
+    }
+
+    /// Where `key` of `scope`'s store is, as the model is shown it.
+    pub fn location_of(&self, scope: &str, key: &str) -> String {
+        join_location(self.locations.get(scope).map(String::as_str), scope, key)
+    }
+
+    /// Which content this is: a new number after every discovery, refresh or snapshot load.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Re-lists every scope and re-reads only the SKILL.md files whose size or etag changed.
@@ -139,6 +167,7 @@ impl SkillRegistry {
 
     /// Decides which record wins each name, and reports the shadowed ones.
     fn resolve(&mut self) {
+        self.generation += 1;
         self.winners.clear();
         self.shadowed_by = vec![None; self.records.len()];
         for i in scan::precedence(&self.scopes, &self.records) {
@@ -171,6 +200,7 @@ impl SkillRegistry {
             skill,
             scope: r.scope.clone(),
             location: r.location.clone(),
+            path: self.location_of(&r.scope, &r.location),
             directory: r.directory.clone(),
             diagnostics: r.diagnostics.clone(),
             shadowed_by: self
@@ -182,13 +212,21 @@ impl SkillRegistry {
         })
     }
 
-    /// The visible skills (one per name, the winner), by name; only those of `scope` when given.
+    /// The visible skills (one per name, the winner), by name. With `scope`: every loaded skill
+    /// of that scope, shadowed ones included (they carry `shadowed_by`), by name.
     pub fn list_metas(&self, scope: Option<&str>) -> Vec<SkillMeta> {
-        self.winners
-            .values()
-            .filter(|&&i| scope.is_none_or(|s| self.records[i].scope == s))
-            .filter_map(|&i| self.meta(i))
-            .collect()
+        match scope {
+            None => self.winners.values().filter_map(|&i| self.meta(i)).collect(),
+            Some(s) => {
+                let mut out: Vec<SkillMeta> = scan::precedence(&self.scopes, &self.records)
+                    .into_iter()
+                    .filter(|&i| self.records[i].scope == s)
+                    .filter_map(|i| self.meta(i))
+                    .collect();
+                out.sort_by(|a, b| a.skill.name.cmp(&b.skill.name));
+                out
+            }
+        }
     }
 
     /// Every loaded skill of every scope, shadowed ones included (they carry `shadowedBy`), in
@@ -248,6 +286,40 @@ impl SkillRegistry {
                 Diagnostic::error("skill-unknown", format!("no skill named '{name}'; the skills are: {names}")),
             ));
         };
+        self.request_for(i, name, rel_path)
+    }
+
+    /// Plans a read of `name`'s SKILL.md body or one of its files in `scope` (the skill that
+    /// scope holds, shadowed or not). None when the scope holds no skill of that name.
+    pub fn scoped_file_request(
+        &self,
+        scope: &str,
+        name: &str,
+        rel_path: Option<&str>,
+    ) -> Option<Result<FileRequest, Box<FileResult>>> {
+        let i = scan::precedence(&self.scopes, &self.records).into_iter().find(|&i| {
+            self.records[i].scope == scope && self.records[i].skill.as_ref().is_some_and(|s| s.name == name)
+        })?;
+        Some(self.request_for(i, name, rel_path))
+    }
+
+    /// Reads `name`'s SKILL.md body (`rel_path` None) or one of its files in `scope`: its
+    /// contents and where it is as the model is shown it. None when the scope holds no such
+    /// skill, the path is refused, or the file cannot be read ([`SkillRegistry::read_file`] says why).
+    pub async fn read_scoped_file(&self, scope: &str, name: &str, rel_path: Option<&str>) -> Option<ScopedFile> {
+        let req = self.scoped_file_request(scope, name, rel_path)?.ok()?;
+        req.fetch_scoped().await
+    }
+
+    fn request_for(&self, i: usize, name: &str, rel_path: Option<&str>) -> Result<FileRequest, Box<FileResult>> {
+        let refuse = |path: &str, d: Diagnostic| {
+            Box::new(FileResult {
+                name: name.to_string(),
+                path: path.to_string(),
+                error: Some(d),
+                ..FileResult::default()
+            })
+        };
         let r = &self.records[i];
         let Some(scope) = self.scopes.iter().find(|s| s.name == r.scope) else {
             return Err(refuse(
@@ -272,6 +344,7 @@ impl SkillRegistry {
         Ok(FileRequest {
             name: name.to_string(),
             path,
+            location: self.location_of(&r.scope, &key),
             key,
             storage: scope.storage.clone(),
             stats: self.stats.clone(),
@@ -393,6 +466,18 @@ impl FileRequest {
     pub fn keep_frontmatter(mut self) -> Self {
         self.instructions = None;
         self
+    }
+
+    /// Does the read for `readScopedFile`: the contents and where the file is, or None.
+    pub async fn fetch_scoped(self) -> Option<ScopedFile> {
+        let path = self.location.clone();
+        let got = self.fetch().await;
+        let content = match (got.text, got.bytes) {
+            (Some(t), _) => FileContent::Text(t),
+            (None, Some(b)) => FileContent::Bytes(b),
+            (None, None) => return None,
+        };
+        Some(ScopedFile { content, path })
     }
 
     /// Does the read; never fails (a failure is the result's `error`).

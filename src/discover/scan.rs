@@ -16,10 +16,12 @@
 //! then keys in lexicographic order. The first skill of a name wins across all scopes; every other
 //! one is reported as shadowed, with both locations.
 
+use super::gitignore::{self, GITIGNORE};
+use super::rules::{skill_file_kind, skip_hint};
 use super::types::DiscoverOptions;
 use crate::diagnostic::Diagnostic;
 use crate::parse::{parse_skill, ParseOptions, Skill};
-use crate::store::{self, limits, CallStats, ListEntry, Storage};
+use crate::store::{self, limits, CallStats, ListEntry, ListPage, LocalFuture, SkipHint, Storage, StorageError};
 use futures_util::stream::{self, StreamExt};
 use std::collections::{BTreeMap, HashSet};
 use std::rc::Rc;
@@ -47,10 +49,32 @@ pub fn default_roots(client: Option<&str>) -> Vec<String> {
     roots
 }
 
-/// Directories discovery does not enter, and whose files are not a skill's: `.git/`,
-/// `node_modules/` and every other dot-directory.
-pub fn is_skipped_dir(segment: &str) -> bool {
-    segment.starts_with('.') || segment == "node_modules"
+pub use super::rules::is_skipped_dir;
+
+/// A store seen through the skip hint: its listings are asked to leave out the directories
+/// discovery skips (what comes back is still filtered).
+struct Skipping<'s> {
+    inner: &'s dyn Storage,
+    hint: &'s SkipHint,
+}
+
+impl Storage for Skipping<'_> {
+    fn list<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+    ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
+        self.inner.list_skipping(prefix, cursor, limit, self.hint)
+    }
+
+    fn read<'a>(
+        &'a self,
+        key: &'a str,
+        max_bytes: Option<u32>,
+    ) -> LocalFuture<'a, Result<Option<Vec<u8>>, StorageError>> {
+        self.inner.read(key, max_bytes)
+    }
 }
 
 /// A root as a list prefix: `""` or ending in `/`.
@@ -133,6 +157,8 @@ struct RootScan<'a> {
     found: BTreeMap<String, (String, Option<u64>, Option<String>, bool)>,
     too_deep: Vec<String>,
     cap_hit: bool,
+    /// Directories (keys without the trailing `/`) that hold a listed `.gitignore`.
+    gitignores: Vec<String>,
 }
 
 impl<'a> RootScan<'a> {
@@ -145,6 +171,7 @@ impl<'a> RootScan<'a> {
             found: BTreeMap::new(),
             too_deep: Vec::new(),
             cap_hit: false,
+            gitignores: Vec::new(),
         }
     }
 
@@ -173,12 +200,13 @@ impl<'a> RootScan<'a> {
                     self.dirs.insert(path.clone());
                 }
             }
-            let lowercase = match file {
-                "SKILL.md" => false,
-                "skill.md" if self.opts.accept_lowercase_skill_md => true,
-                _ => continue,
-            };
-            let directory = format!("{}{}", self.root, parts.join("/")).trim_end_matches('/').to_string();
+            let directory = || format!("{}{}", self.root, parts.join("/")).trim_end_matches('/').to_string();
+            if file == GITIGNORE {
+                self.gitignores.push(directory());
+                continue;
+            }
+            let Some(lowercase) = skill_file_kind(file, self.opts.accept_lowercase_skill_md) else { continue };
+            let directory = directory();
             if parts.len() > self.opts.max_depth as usize {
                 self.too_deep.push(e.key.clone());
                 continue;
@@ -205,13 +233,14 @@ pub async fn discover(
 ) -> Discovery {
     let mut out = Discovery::default();
     let mut candidates: Vec<Candidate> = Vec::new();
+    let hint = skip_hint();
     for (si, scope) in scopes.iter().enumerate() {
+        let storage = Skipping { inner: &*scope.storage, hint: &hint };
         let mut scope_found = 0usize;
         for (ri, root) in scope.roots.iter().enumerate() {
             let mut scan = RootScan::new(root, opts);
             let listed =
-                store::list_all(&*scope.storage, root, opts.page_size.max(1), stats, |entries| scan.feed(entries))
-                    .await;
+                store::list_all(&storage, root, opts.page_size.max(1), stats, |entries| scan.feed(entries)).await;
             let page = match listed {
                 Ok(p) => p,
                 Err(e) => {
@@ -227,11 +256,15 @@ pub async fn discover(
                 }
             };
             for (key, message) in page.warnings {
-                out.diagnostics.push(scope_diag(
-                    Diagnostic::warning("storage-skipped", format!("{key}: {message}")),
-                    &scope.name,
-                    &key,
-                ));
+                // A warning about the whole root (it does not exist, it is not a directory) names
+                // the scope and the root; an empty key adds nothing to the message.
+                let text = if key.is_empty() || key == *root {
+                    let what = if root.is_empty() { "the store's root".to_string() } else { format!("root {root:?}") };
+                    format!("listing {what} in scope '{}': {message}", scope.name)
+                } else {
+                    format!("{key}: {message}")
+                };
+                out.diagnostics.push(scope_diag(Diagnostic::warning("storage-skipped", text), &scope.name, &key));
             }
             if scan.cap_hit {
                 out.diagnostics.push(scope_diag(
@@ -261,6 +294,9 @@ pub async fn discover(
                 ));
             }
             scope_found += scan.found.len();
+            if opts.respect_gitignore && scope.trusted && !scan.found.is_empty() {
+                drop_gitignored(&mut out, scope, root, &mut scan, opts, stats).await;
+            }
             if scope.trusted {
                 for (directory, (location, size, etag, lowercase)) in scan.found {
                     candidates.push(Candidate { scope: si, root: ri, directory, location, size, etag, lowercase });
@@ -268,10 +304,15 @@ pub async fn discover(
             }
         }
         if !scope.trusted {
-            out.diagnostics.push(Diagnostic::info(
-                "scope-untrusted",
-                format!("scope '{}' is not trusted, so it was not read: it holds {scope_found} skill(s)", scope.name),
-            ));
+            // Skills the host may have meant to use are a warning; an untrusted scope without
+            // any is only worth a note.
+            let message =
+                format!("scope '{}' is not trusted, so it was not read: it holds {scope_found} skill(s)", scope.name);
+            out.diagnostics.push(if scope_found > 0 {
+                Diagnostic::warning("scope-untrusted", message)
+            } else {
+                Diagnostic::info("scope-untrusted", message)
+            });
         }
     }
 
@@ -306,6 +347,44 @@ pub async fn discover(
     out.records = records.into_iter().flatten().collect();
     mark_nested(&mut out.records);
     out
+}
+
+/// Drops the skills of a root that its `.gitignore` files ignore, and says how many.
+async fn drop_gitignored(
+    out: &mut Discovery,
+    scope: &ScopeHandle,
+    root: &str,
+    scan: &mut RootScan<'_>,
+    opts: &DiscoverOptions,
+    stats: &CallStats,
+) {
+    let skill_dirs: Vec<&str> = scan.found.keys().map(String::as_str).collect();
+    let dirs = gitignore::directories_to_read(root, &skill_dirs, &scan.gitignores);
+    let (mut rules, problems) = gitignore::load(&*scope.storage, dirs, opts.concurrency as usize, stats).await;
+    for (key, d) in problems {
+        out.diagnostics.push(scope_diag(d, &scope.name, &key));
+    }
+    let mut ignored = Vec::new();
+    scan.found.retain(|_, (location, ..)| {
+        let drop = rules.is_ignored(location);
+        if drop {
+            ignored.push(location.clone());
+        }
+        !drop
+    });
+    if let Some(first) = ignored.first() {
+        out.diagnostics.push(scope_diag(
+            Diagnostic::info(
+                "scan-gitignored",
+                format!(
+                    "{} SKILL.md file(s) below {root:?} are ignored by .gitignore and were not loaded (first: {first})",
+                    ignored.len()
+                ),
+            ),
+            &scope.name,
+            first,
+        ));
+    }
 }
 
 fn scope_diag(mut d: Diagnostic, scope: &str, path: &str) -> Diagnostic {

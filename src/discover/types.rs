@@ -20,6 +20,11 @@ pub struct SkillMeta {
     pub scope: String,
     /// The key of its SKILL.md in the scope's store.
     pub location: String,
+    /// Where its SKILL.md is, as the model is shown it: an absolute path when the scope's store
+    /// is a directory, a URI naming the store otherwise (`memory:/…`, `r2:/…`, `indexeddb://…`;
+    /// `store://<scope>/…` for a store that does not say where it is).
+    #[serde(default)]
+    pub path: String,
     /// The key of its directory (`""` for a skill at the store's root).
     pub directory: String,
     /// What was found wrong with it.
@@ -28,6 +33,24 @@ pub struct SkillMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub shadowed_by: Option<String>,
+}
+
+impl SkillMeta {
+    /// Where the SKILL.md is as the model is shown it, with `scope_paths` (scope -> the path its
+    /// keys are relative to) overriding the store's location.
+    pub fn shown_path(&self, scope_paths: &std::collections::BTreeMap<String, String>) -> String {
+        match scope_paths.get(&self.scope) {
+            Some(base) => join_location(Some(base), &self.scope, &self.location),
+            None => self.path.clone(),
+        }
+    }
+
+    /// Where the skill's directory is as the model is shown it (see [`SkillMeta::shown_path`]).
+    pub fn shown_directory(&self, scope_paths: &std::collections::BTreeMap<String, String>) -> String {
+        let file = self.shown_path(scope_paths);
+        let base = file.strip_suffix(self.location.as_str()).unwrap_or(file.as_str());
+        join_location(Some(base), &self.scope, &self.directory)
+    }
 }
 
 /// A file of a skill, as `readFile` returns it: text when it is UTF-8, bytes otherwise, or the
@@ -54,6 +77,39 @@ pub struct FileResult {
     #[cfg_attr(feature = "tsify", tsify(optional))]
     /// Why there are no contents, when there are none.
     pub error: Option<Diagnostic>,
+}
+
+/// A file's contents: text when it is UTF-8, bytes otherwise (`string | Uint8Array` in JS).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum FileContent {
+    /// UTF-8 text (for SKILL.md, the body without the frontmatter).
+    Text(String),
+    /// Anything else.
+    Bytes(#[serde(with = "serde_bytes")] Vec<u8>),
+}
+
+/// A file of one scope's skill, as `readScopedFile` returns it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ScopedFile {
+    /// The contents.
+    #[cfg_attr(feature = "tsify", tsify(type = "string | Uint8Array"))]
+    pub content: FileContent,
+    /// Where the file is, as the model is shown it (see [`SkillMeta::path`]).
+    pub path: String,
+}
+
+/// Where a key of a scope's store is, as the model is shown it: `base` (an absolute directory or
+/// a URI) joined with the key, or `store://<scope>/<key>` without one.
+pub fn join_location(base: Option<&str>, scope: &str, key: &str) -> String {
+    match base {
+        None => format!("store://{scope}/{key}"),
+        Some(b) if key.is_empty() => b.to_string(),
+        Some(b) if b.ends_with('/') => format!("{b}{key}"),
+        Some(b) => format!("{b}/{key}"),
+    }
 }
 
 /// One skill named in a refresh report.
@@ -116,6 +172,11 @@ pub struct DiscoverOptions {
     /// Accept `skill.md` (with a warning) where there is no `SKILL.md`.
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub accept_lowercase_skill_md: bool,
+    /// Leave out skills that `.gitignore` files ignore: those above each root, at the root, and
+    /// in the directories between the root and a skill (default false; trusted scopes only, as
+    /// it reads files).
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub respect_gitignore: bool,
     #[cfg_attr(feature = "tsify", tsify(optional))]
     /// How SKILL.md files are parsed (default lenient).
     pub mode: Mode,
@@ -136,6 +197,7 @@ impl Default for DiscoverOptions {
             max_directories: 2000,
             page_size: 1000,
             accept_lowercase_skill_md: false,
+            respect_gitignore: false,
             mode: Mode::Lenient,
             timeout_ms: 10_000,
         }

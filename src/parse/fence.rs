@@ -192,6 +192,34 @@ pub fn split(bytes: &[u8], partial: bool) -> Result<Split<'_>, FenceError> {
     }
 }
 
+/// Where the frontmatter sits in a file: the 1-based lines of its fences, as [`split`] finds them
+/// (after a BOM and blank lines; a fence may carry trailing spaces). For views that mark it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct FrontmatterSpan {
+    /// The line of the opening `---`.
+    pub open_line: u32,
+    /// The line of the closing `---`; `None` when it is missing (the frontmatter runs to the end).
+    pub close_line: Option<u32>,
+}
+
+/// The fences of `bytes`, or `None` when the file does not open with one. Bytes that are not
+/// UTF-8 are read as their lossy decoding, which keeps the lines where they are.
+pub fn span(bytes: &[u8]) -> Option<FrontmatterSpan> {
+    match split(bytes, false) {
+        Ok(s) => Some(FrontmatterSpan { open_line: s.first_line - 1, close_line: Some(s.body_first_line - 1) }),
+        Err(FenceError::Refused(d)) if d.code == CODE_UNCLOSED => {
+            Some(FrontmatterSpan { open_line: d.line.unwrap_or(1), close_line: None })
+        }
+        Err(FenceError::Refused(d)) if d.code == CODE_NOT_UTF8 => match String::from_utf8_lossy(bytes) {
+            std::borrow::Cow::Owned(text) => span(text.as_bytes()),
+            std::borrow::Cow::Borrowed(_) => None,
+        },
+        Err(_) => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,5 +303,17 @@ mod tests {
         bytes.truncate(4);
         assert_eq!(split(&bytes, true).unwrap_err(), FenceError::Incomplete);
         assert!(matches!(split(b"# title\n", true), Err(FenceError::Refused(_))));
+    }
+
+    #[test]
+    fn spans() {
+        let at = |s: &[u8]| span(s).map(|x| (x.open_line, x.close_line));
+        assert_eq!(at(b"---\nname: a\n---\nbody\n"), Some((1, Some(3))));
+        assert_eq!(at(b"\xEF\xBB\xBF\n\n---  \r\nname: a\r\n--- \r\nbody"), Some((3, Some(5))));
+        assert_eq!(at(b"---\nname: a\n"), Some((1, None)));
+        assert_eq!(at(b"---"), Some((1, None)));
+        assert_eq!(at(b"---\nname: \xff\n---\n"), Some((1, Some(3))));
+        assert_eq!(at(b"# title\n---\n"), None);
+        assert_eq!(at(b""), None);
     }
 }

@@ -15,48 +15,112 @@ fn err<T>(what: &str, key: &str, why: &str) -> Result<T, PathError> {
     Err(PathError(format!("{what} {key:?} {why}")))
 }
 
+/// The rule a key or prefix breaks. The JS adapters check the same rules in the same order with
+/// the same wording (`pkg-template/storage/keys.js`); `tests/cases/keys.json` holds both to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyProblem {
+    /// The key is empty.
+    Empty,
+    /// It starts with `/`.
+    Absolute,
+    /// It holds a backslash.
+    Backslash,
+    /// It holds a control character (Unicode general category Cc).
+    Control,
+    /// It holds `%2e`, `%2f` or `%5c` in any case.
+    Encoded,
+    /// It has an empty segment (`//` or a trailing `/`).
+    EmptySegment,
+    /// It has a `.` or `..` segment.
+    DotSegment,
+    /// A prefix that is neither empty nor ends with `/`.
+    NotAPrefix,
+}
+
+impl KeyProblem {
+    /// The stable name of the rule.
+    pub fn code(self) -> &'static str {
+        match self {
+            KeyProblem::Empty => "empty",
+            KeyProblem::Absolute => "absolute",
+            KeyProblem::Backslash => "backslash",
+            KeyProblem::Control => "control",
+            KeyProblem::Encoded => "encoded",
+            KeyProblem::EmptySegment => "empty-segment",
+            KeyProblem::DotSegment => "dot-segment",
+            KeyProblem::NotAPrefix => "not-a-prefix",
+        }
+    }
+
+    /// What the rule asks, as messages word it.
+    pub fn phrase(self) -> &'static str {
+        match self {
+            KeyProblem::Empty => "must not be empty",
+            KeyProblem::Absolute => "must be relative (it starts with '/')",
+            KeyProblem::Backslash => "must not contain a backslash",
+            KeyProblem::Control => "must not contain control characters",
+            KeyProblem::Encoded => "must not contain a percent-encoded '.', '/' or '\\'",
+            KeyProblem::EmptySegment => "must not contain an empty segment ('//' or a trailing '/')",
+            KeyProblem::DotSegment => "must not contain a '.' or '..' segment",
+            KeyProblem::NotAPrefix => "must be \"\" or end with '/'",
+        }
+    }
+}
+
+/// The first rule `key` breaks, or `None` for a valid key.
+pub fn key_problem(key: &str) -> Option<KeyProblem> {
+    if key.is_empty() {
+        return Some(KeyProblem::Empty);
+    }
+    if key.starts_with('/') {
+        return Some(KeyProblem::Absolute);
+    }
+    if key.contains('\\') {
+        return Some(KeyProblem::Backslash);
+    }
+    if key.chars().any(char::is_control) {
+        return Some(KeyProblem::Control);
+    }
+    let lower = key.to_ascii_lowercase();
+    if lower.contains("%2e") || lower.contains("%2f") || lower.contains("%5c") {
+        return Some(KeyProblem::Encoded);
+    }
+    for seg in key.split('/') {
+        match seg {
+            "" => return Some(KeyProblem::EmptySegment),
+            "." | ".." => return Some(KeyProblem::DotSegment),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The first rule `prefix` breaks, or `None` for a valid prefix (`""` or a key followed by `/`).
+pub fn prefix_problem(prefix: &str) -> Option<KeyProblem> {
+    if prefix.is_empty() {
+        return None;
+    }
+    match prefix.strip_suffix('/') {
+        Some(k) => key_problem(k),
+        None => Some(KeyProblem::NotAPrefix),
+    }
+}
+
 /// A storage key: `/`-separated, relative, non-empty segments, none of them `.` or `..`, no
 /// backslash, no control character, no percent-encoded dot, slash or backslash.
 pub fn check_key(key: &str) -> Result<(), PathError> {
-    check(key, "key")
+    match key_problem(key) {
+        Some(p) => err("key", key, p.phrase()),
+        None => Ok(()),
+    }
 }
 
 /// A list prefix: empty, or a valid key followed by `/`.
 pub fn check_prefix(prefix: &str) -> Result<(), PathError> {
-    if prefix.is_empty() {
-        return Ok(());
+    match prefix_problem(prefix) {
+        Some(p) => err("prefix", prefix, p.phrase()),
+        None => Ok(()),
     }
-    match prefix.strip_suffix('/') {
-        Some(k) => check(k, "prefix"),
-        None => err("prefix", prefix, "must be empty or end with '/'"),
-    }
-}
-
-fn check(key: &str, what: &str) -> Result<(), PathError> {
-    if key.is_empty() {
-        return err(what, key, "is empty");
-    }
-    if key.starts_with('/') {
-        return err(what, key, "is absolute");
-    }
-    if key.contains('\\') {
-        return err(what, key, "contains a backslash");
-    }
-    if key.chars().any(char::is_control) {
-        return err(what, key, "contains a control character");
-    }
-    let lower = key.to_ascii_lowercase();
-    if lower.contains("%2e") || lower.contains("%2f") || lower.contains("%5c") {
-        return err(what, key, "contains a percent-encoded '.', '/' or '\\'");
-    }
-    for seg in key.split('/') {
-        match seg {
-            "" => return err(what, key, "has an empty segment"),
-            "." | ".." => return err(what, key, "has a '.' or '..' segment"),
-            _ => {}
-        }
-    }
-    Ok(())
 }
 
 /// Joins a skill-relative path onto the skill's directory key (`""` for a store root), after

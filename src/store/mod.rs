@@ -11,6 +11,8 @@
 //!   ([`keys`]) before it calls, and implementations check again.
 //! - Failures are `Err(StorageError)`; the core turns them into diagnostics on the skills they
 //!   touch and carries on.
+//! - `list_skipping` may leave out the directories a [`SkipHint`] names; the default ignores the
+//!   hint, which is always correct (callers filter what comes back).
 
 use serde::{Deserialize, Serialize};
 use std::cell::Cell;
@@ -20,11 +22,13 @@ use std::pin::Pin;
 #[cfg(feature = "tsify")]
 use tsify::Tsify;
 
+mod hint;
 pub mod keys;
 pub mod limits;
 mod memory;
 mod paging;
 
+pub use hint::SkipHint;
 pub use limits::{DEFAULT_MAX_OBJECT_BYTES, PREFIX_BYTES};
 pub use memory::MemoryStorage;
 pub use paging::{list_all, read_checked, MAX_PAGES};
@@ -75,6 +79,19 @@ pub trait Storage {
         cursor: Option<&'a str>,
         limit: u32,
     ) -> LocalFuture<'a, Result<ListPage, StorageError>>;
+    /// As [`Storage::list`], where the store may leave out the keys in directories `skip` names
+    /// (below `prefix`). A store that walks directories implements it to save the walk; the
+    /// default lists everything, which is always correct: callers filter what comes back.
+    fn list_skipping<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+        skip: &'a SkipHint,
+    ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
+        let _ = skip;
+        self.list(prefix, cursor, limit)
+    }
     /// The bytes of `key` (at most `max_bytes` of them from the start), or `None` when there is no
     /// such object.
     fn read<'a>(

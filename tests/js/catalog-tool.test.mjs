@@ -3,9 +3,11 @@
 // the tool's activations, file reads, sessions and refusals.
 import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { importPkg } from "./helpers.mjs";
 import {
-  FORMATS, corpusInMemory, corpusOnDisk, counted, estimateTokens, oneLine, escapeXml, escapeXmlText, unescapeXml, count, skillMd,
+  FORMATS, corpusInMemory, corpusOnDisk, counted, estimateTokens, oneLine, escapeXml, escapeXmlText, unescapeXml, unescapeMarkdown, count, skillMd,
 } from "./support/skill-tool.mjs";
 
 const pkg = await importPkg();
@@ -17,8 +19,6 @@ async function project(files, wrap = (s) => s) {
   const registry = await SkillRegistry.discover({ scopes: [{ name: "project", storage, trusted: true }] });
   return { registry, storage };
 }
-
-const escapeMarkdownName = (s) => s.replace(/[\\`*_[\]<>#|]/g, (c) => `\\${c}`);
 
 /** Checks a rendered catalog against the registry: every visible skill once, with its description. */
 function checkCatalog(registry, format, r) {
@@ -53,7 +53,9 @@ function checkCatalog(registry, format, r) {
       assert.deepEqual(list.map((e) => e.name), r.skills);
       for (const e of list) {
         assert.equal(e.description, desc(e.name), e.name);
-        assert.equal(e.location, registry.get(e.name).location);
+        // The location the model can use: the store's base joined with the SKILL.md key.
+        assert.equal(e.location, registry.get(e.name).path);
+        assert.ok(e.location.endsWith(registry.get(e.name).location));
       }
       break;
     }
@@ -62,7 +64,8 @@ function checkCatalog(registry, format, r) {
       assert.equal(lines.length, r.skills.length);
       lines.forEach((line, i) => {
         const n = r.skills[i];
-        assert.ok(line.startsWith(`- **${escapeMarkdownName(n)}**: ${desc(n)}`), line);
+        // Name and description are escaped for Markdown; read back, they are the values.
+        assert.ok(unescapeMarkdown(line).startsWith(`- **${n}**: ${desc(n)}`), line);
       });
       break;
     }
@@ -187,8 +190,11 @@ describe("catalogs of the whole corpus", () => {
   test("the same skill activates alike from memory and from disk, except for its directory", async () => {
     const a = await new SkillTool(memory.registry, {}).execute({ name: "pdf" });
     const b = await new SkillTool(disk.registry, {}).execute({ name: "pdf" });
-    assert.match(a.content, /^Skill directory: project:\.agents\/skills\/letta-ai__skills\/tools\/pdf$/m);
-    assert.match(b.content, /^Skill directory: builtin:skills\/letta-ai__skills\/tools\/pdf$/m);
+    // Usable locations: a URI naming the memory store, an absolute path for the directory on disk.
+    assert.match(a.content, /^Skill directory: memory:\/\.agents\/skills\/letta-ai__skills\/tools\/pdf$/m);
+    const dir = b.content.match(/^Skill directory: (.*)$/m)[1];
+    assert.ok(path.isAbsolute(dir) && dir.endsWith("/skills/letta-ai__skills/tools/pdf"), dir);
+    assert.ok(existsSync(path.join(dir, "SKILL.md")), dir);
     const strip = (s) => s.replace(/^Skill directory: .*$/m, "");
     assert.equal(strip(a.content), strip(b.content));
     assert.match(a.content, /<skill_resources>\nLICENSE\.txt\nagents\/openai\.yaml\nassets\/pdf-small\.svg\n<\/skill_resources>/);
@@ -242,7 +248,8 @@ describe("escaping: a description cannot break out of its slot", () => {
         const lines = t.split("\n");
         assert.equal(lines.length, 3);
         assert.equal(lines.filter((l) => l.startsWith("- **")).length, 3);
-        assert.equal(lines.find((l) => l.startsWith("- **evil**")).slice("- **evil**: ".length, "- **evil**: ".length + want.length), want);
+        const evil = unescapeMarkdown(lines.find((l) => l.startsWith("- **evil**")));
+        assert.equal(evil.slice("- **evil**: ".length, "- **evil**: ".length + want.length), want);
       }
     });
   }
@@ -419,7 +426,7 @@ describe("activation and file reads", () => {
     const c = r.content;
     assert.ok(c.startsWith(`<skill_content name="kit">\n${BODY}`), c.slice(0, 200));
     assert.ok(!c.includes("description: A kit") && !c.includes("author: someone"));
-    assert.match(c, /^Skill directory: project:\.agents\/skills\/kit$/m);
+    assert.match(c, /^Skill directory: memory:\/\.agents\/skills\/kit$/m);
     assert.match(c, /^Relative paths in this skill resolve against the skill directory; read a file with view_skill and its path\.$/m);
     assert.match(c, /^Compatibility: Requires Python 3\.10\+$/m);
     const resources = c.slice(c.indexOf("<skill_resources>\n") + 18, c.indexOf("</skill_resources>")).trimEnd().split("\n");

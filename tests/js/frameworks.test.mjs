@@ -226,7 +226,7 @@ describe("OpenAI Chat Completions", () => {
     for (const a of answers) assert.deepEqual(Object.keys(a).sort(), ["content", "role", "tool_call_id"]);
     assert.ok(answers[0].content.startsWith('<skill_content name="1password">\n'));
     assert.equal(count(answers[0].content, "</skill_content>"), 1);
-    assert.match(answers[1].content, /^The tool arguments are not JSON: /);
+    assert.match(answers[1].content, /^The input must be \{ name, path\? \} \(the tool arguments are not JSON: /);
     assert.equal(answers[2].content, "There is no skill named 'docx'. The skills are: 1password, iterate-pr, pdf.");
     assert.equal(answers[3].content, new TextDecoder().decode(files[".agents/skills/pdf/assets/pdf-small.svg"]));
     // Parallel calls: recorded as each finishes.

@@ -219,6 +219,31 @@ describe("the browser playground in Chromium", { skip }, () => {
     await context.close();
   });
 
+  test("imports follow the package's rules: skipped directories inside a skill, SKILL.md names, the fences", async () => {
+    const { context, page, errors } = await openPage();
+    await gotoReady(page);
+    const added = await page.evaluate(() =>
+      window.playground.addFiles([
+        // A dropped repository: its dot-directories above the skill are kept, .git/ holds no skill.
+        { path: "repo/.agents/skills/tidy/SKILL.md", data: "\n---\nname: tidy\ndescription: Tidies things.\n---\nBody\n" },
+        { path: "repo/.agents/skills/tidy/scripts/run.sh", data: "echo tidy\n" },
+        { path: "repo/.agents/skills/tidy/scripts/node_modules/dep/SKILL.md", data: "---\nname: dep\ndescription: A dependency.\n---\n" },
+        { path: "repo/.agents/skills/tidy/scripts/node_modules/dep/index.js", data: "module.exports = 1;\n" },
+        { path: "repo/.agents/skills/tidy/.cache/state.json", data: "{}" },
+        { path: "repo/.git/config", data: "[core]\n" },
+      ]),
+    );
+    assert.deepEqual({ skills: added.skills, files: added.files }, { skills: 1, files: 2 });
+    assert.deepEqual(await skillNames(page), ["tidy"]);
+    await page.click('#skill-list .skill-item[data-name="tidy"]');
+    await page.waitForSelector("#skill-detail .src-line");
+    // The frontmatter as the core finds it: after the blank line, fences included.
+    const front = await page.$$eval("#skill-detail .src-line", (els) => els.map((e) => e.classList.contains("front")));
+    assert.deepEqual(front, [false, true, true, true, true, false]);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   test("500 corpus skills: stored through the page, then the catalog after a reload", { skip: existsSync(CORPUS_SKILLS) ? false : "no ../shared/corpus" }, async () => {
     const files = corpusFiles();
     const { visible } = expectedDiscovery(files);

@@ -63,7 +63,7 @@ test("OpenAI tool shape", () => {
   const r = run(snippets.openai, preamble);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^view_skill \[\s+'<skill_content name="sql-review">/);
-  assert.match(r.stdout, /The tool arguments are not JSON/);
+  assert.match(r.stdout, /The input must be \{ name, path\? \}/);
 });
 
 test("Anthropic tool shape", () => {

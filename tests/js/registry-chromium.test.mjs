@@ -58,6 +58,7 @@ async function registryInPage({ db, files, put, reads, snapshotKey, root }) {
     const c = { lists: 0, reads: 0 };
     return {
       c,
+      location: store.location,
       list(prefix, opts) {
         c.lists++;
         return store.list(prefix, opts);
@@ -142,7 +143,9 @@ describe("SkillRegistry in Chromium over IndexedDB, on corpus skills", { skip },
     chosen = chooseSkills();
     // The oracle: the same discovery over the same files in memory, in Node.
     const { SkillRegistry, memoryStorage } = await importPkg();
-    const reg = await SkillRegistry.discover({ user: memoryStorage(Object.fromEntries(chosen.files)) });
+    // The same store location as the page's IndexedDB store, so that the skills' paths agree.
+    const location = `indexeddb://${encodeURIComponent(DB.dbName)}/${encodeURIComponent(DB.storeName ?? "skills")}/`;
+    const reg = await SkillRegistry.discover({ user: { ...memoryStorage(Object.fromEntries(chosen.files)), location } });
     oracle = { names: reg.names(), metas: reg.listMetas(), locations: reg.listMetasAcross().map((m) => m.location), diagnostics: reg.diagnostics() };
     // A visible skill with a resource among the chosen files: its body and that resource.
     const withResource = oracle.metas.find((m) => [...chosen.files.keys()].some((k) => k.startsWith(`${m.directory}/`) && k !== m.location));

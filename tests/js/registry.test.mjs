@@ -51,7 +51,8 @@ test("scopes in precedence order, shadowing reported with both locations", async
   assert.equal(across.find((m) => m.scope === "user" && m.name === "pdf").shadowedBy, "project:.agents/skills/pdf/SKILL.md");
   const shadow = reg.diagnostics().find((d) => d.code === "skill-shadowed");
   assert.match(shadow.message, /user:\.agents\/skills\/pdf\/SKILL\.md.*project:\.agents\/skills\/pdf\/SKILL\.md/);
-  assert.deepEqual(reg.listMetas("user").map((m) => m.name), ["csv"]);
+  // A scope's own listing has its shadowed skills too, flagged.
+  assert.deepEqual(reg.listMetas("user").map((m) => [m.name, m.shadowedBy ?? null]), [["csv", null], ["pdf", "project:.agents/skills/pdf/SKILL.md"]]);
 });
 
 test("an untrusted project is listed, never read, and reported with its count", async () => {

@@ -12,9 +12,9 @@ const TSC = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
 const ARGS = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--lib", "es2022,esnext.disposable,dom"];
 
 const PROGRAM = `
-import { init, parseSkill, parseSkills, readProperties, toPrompt, SkillRegistry, memoryStorage, nodeFsStorage,
+import { init, parseSkill, parseSkills, readProperties, toPrompt, SkillRegistry, SkillTool, renderCatalog, memoryStorage, nodeFsStorage,
   onInstanceReset, instanceResets, InstanceResetError,
-  type ParseResult, type SkillMeta, type SkillStorage, type Diagnostic, type RefreshReport, type InstanceResetEvent } from "skillwasm";
+  type ToolResult, type ParseResult, type SkillMeta, type SkillStorage, type Diagnostic, type RefreshReport, type InstanceResetEvent } from "skillwasm";
 await init();
 const off: () => void = onInstanceReset((e: InstanceResetEvent) => console.log(e.error.message, e.count));
 const lost: number = instanceResets();
@@ -35,6 +35,15 @@ const text: string | undefined = file.text;
 const bytes: Uint8Array | undefined = file.bytes;
 const report: RefreshReport = await reg.refresh();
 const cold = SkillRegistry.fromSnapshot(reg.snapshot(), { user: store });
+const configured = await SkillRegistry.discover({ user: store, disabled: ["x"], permitted: (s: SkillMeta) => s.name !== "y",
+  modelTier: "pro", toolName: "activate_skill", budgetTokens: 100, scopePaths: { user: "/u" }, format: "markdown" });
+const scoped = await configured.readScopedFile("user", "a", "references/x.md");
+const where: string | undefined = scoped?.path;
+const tool = new SkillTool(configured, { maxResources: 5, catalog: { locale: "zh" } });
+const answer: Promise<ToolResult> = tool.executeCall("activate_skill", '{"name":"a"}');
+const followed = tool.session.observe([], { toolName: "activate_skill" });
+const location: string = nodeFsStorage(".").location;
+console.log(where, answer, followed, location, renderCatalog(configured).skills);
 console.log(lost, isReset, name, tools, batch, errors, metas[0]?.scope, diags, text, bytes, report.added, cold.names(), toPrompt([]));
 `;
 

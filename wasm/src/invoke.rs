@@ -8,22 +8,19 @@ use skillwasm::activate::permissions::{self, PermissionContext};
 use skillwasm::Skill;
 use wasm_bindgen::prelude::*;
 
-fn skills(registry: &JsSkillRegistry) -> Vec<Skill> {
-    registry.inner.borrow().list_metas(None).into_iter().map(|m| m.skill).collect()
-}
-
 /// The `/name args` at the start of a message and the `$name` mentions in it (outside code),
-/// for the registry's user-invocable skills.
+/// among the skills the registry's configuration lets the user invoke.
 #[wasm_bindgen(js_name = parseMessage, unchecked_return_type = "ParsedMessage")]
 pub fn parse_message(
     registry: &JsSkillRegistry,
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsValue> {
     let text = convert::string(&text, "parseMessage: text")?;
-    to_js(&invoke::parse_message(&text, &skills(registry))).map_err(JsValue::from)
+    to_js(&registry.inner.borrow().parse_message(&text)).map_err(JsValue::from)
 }
 
-/// Ranked suggestions for a partial `/name` (exact, prefix, word, then fuzzy matches).
+/// Ranked suggestions for a partial `/name` (exact, prefix, word, then fuzzy matches), among the
+/// skills the registry's configuration lets the user invoke.
 #[wasm_bindgen(unchecked_return_type = "Suggestion[]")]
 pub fn autocomplete(
     registry: &JsSkillRegistry,
@@ -38,7 +35,7 @@ pub fn autocomplete(
             0
         }
     });
-    to_js(&invoke::autocomplete(&partial, &skills(registry), limit)).map_err(JsValue::from)
+    to_js(&registry.inner.borrow().autocomplete(&partial, limit)).map_err(JsValue::from)
 }
 
 /// `$ARGUMENTS`, `$0`…`$9`, `$ARGUMENTS[N]` and the names of `argumentHint`, substituted in a
@@ -83,8 +80,8 @@ pub fn is_tool_allowed(
             }
         }
     };
-    let reg = registry.inner.borrow();
-    let metas: Vec<_> = active_skills.iter().filter_map(|n| reg.get(n)).collect();
+    let host = registry.inner.borrow();
+    let metas: Vec<_> = active_skills.iter().filter_map(|n| host.registry().get(n)).collect();
     let active: Vec<&Skill> = metas.iter().map(|m| &m.skill).collect();
     to_js(&permissions::is_tool_allowed_with(&active, &tool, input.as_ref(), &ctx)).map_err(JsValue::from)
 }

@@ -3,127 +3,151 @@
 
 use super::storage::JsStorage;
 use super::{convert, options_error, to_js};
-use js_sys::Promise;
+use js_sys::{Function, Promise};
 use serde_json::Value;
-use skillwasm::discover::DiscoverOptions;
-use skillwasm::discover::SkillRegistry;
-use skillwasm::discover::{default_roots, normalize_root, ScopeHandle};
-use skillwasm::store::keys;
+use skillwasm::discover::SkillMeta;
+use skillwasm::host::{resolve_scopes, Permitted, ScopeSpec, Scopes, SkillHost, SkillsConfig, DEFAULT_SCOPES};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_REGISTRY: &'static str = r#"
+/**
+ * A store for a scope. `location` says where its keys are, so that the model is shown locations
+ * it can use: an absolute directory (`nodeFsStorage`), or a URI (`r2:/prefix/`,
+ * `indexeddb://db/store/`, `memory:/`). Read once, when the scope is configured.
+ */
+export type ScopeStorage = SkillStorage & { readonly location?: string };
 /** One scope: a name, a store, the roots to search in it, and whether it is trusted. */
 export interface ScopeConfig {
   name: string;
-  storage: SkillStorage;
+  storage: ScopeStorage;
   /** List prefixes to search; default `.agents/skills/` and `.<client>/skills/`. */
   roots?: string[];
   /** Default: true, except for a scope named "project" (trusted only with `trustProject`). */
   trusted?: boolean;
 }
 /**
- * Where the skills are and how to find them. Either `scopes` (in precedence order, first wins),
- * or the named default scopes `project`, `user`, `org`, `builtin` (in that precedence).
+ * The one configuration of a host's skills: where they are (either `scopes`, in precedence
+ * order, first wins, or the named default scopes `project`, `user`, `org`, `builtin`, in that
+ * precedence), how they are found, who sees which (`disabled`, `permitted`, `modelTier`,
+ * `hostVersion`), how the catalog is written and how the tool answers. The catalog, the tool,
+ * `/name` and `$name`, autocomplete, subagent prompts and the transcript operations run through
+ * the tool all read it.
  */
-export interface RegistryOptions extends DiscoverOptions {
+export type RegistryOptions = SkillsConfig & {
   scopes?: ScopeConfig[];
-  project?: SkillStorage;
-  user?: SkillStorage;
-  org?: SkillStorage;
-  builtin?: SkillStorage;
-}
+  project?: ScopeStorage;
+  user?: ScopeStorage;
+  org?: ScopeStorage;
+  builtin?: ScopeStorage;
+  /** The host's permission check, called once per skill per discovery or refresh. */
+  permitted?: SkillPredicate;
+};
 "#;
 
-const DEFAULT_SCOPES: [&str; 4] = ["project", "user", "org", "builtin"];
+/// The `permitted` function among the values an options conversion left unread, as the core
+/// wants it: a throwing or non-boolean answer counts as "no" (the call is caught by wasm-bindgen's
+/// `catch` on `Function::call1`, so nothing unwinds through Rust).
+pub(crate) fn predicate(taken: &convert::Taken, what: &str) -> Result<Option<Permitted>, JsValue> {
+    let Some((_, f)) = taken.iter().find(|(path, _)| path == "permitted") else { return Ok(None) };
+    if f.is_undefined() || f.is_null() {
+        return Ok(None);
+    }
+    let f: Function = f
+        .clone()
+        .dyn_into()
+        .map_err(|_| options_error(&format!("{what}.permitted must be a function, not {}", convert::kind_of(f))))?;
+    Ok(Some(Rc::new(move |m: &SkillMeta| match to_js(m) {
+        Ok(v) => f.call1(&JsValue::NULL, &v).ok().and_then(|r| r.as_bool()).unwrap_or(false),
+        Err(_) => false,
+    })))
+}
 
-/// Splits the JS options into the discovery options (plain data) and the scopes (with stores).
-/// The options are read once, within the bounds; the stores are handed back unread.
-fn parse_options(options: &JsValue, what: &str) -> Result<(Vec<ScopeHandle>, DiscoverOptions), JsValue> {
+/// Splits the JS options into the configuration (plain data and the predicate) and the scopes.
+/// The options are read once, within the bounds; the stores and the predicate are handed back
+/// unread.
+fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig), JsValue> {
     if !options.is_object() {
         return Err(options_error(&format!(
             "{what} must be an object with scopes or project/user/org/builtin stores, not {}",
             convert::kind_of(options)
         )));
     }
-    let holes = ["scopes.*.storage", "project", "user", "org", "builtin", "!scopes.*.roots.*"];
+    let holes = ["scopes.*.storage", "project", "user", "org", "builtin", "permitted", "!scopes.*.roots.*"];
     let (mut value, taken) = convert::options_value(options, what, &holes)?;
     let scope_list = value.as_object_mut().and_then(|o| o.remove("scopes")).unwrap_or_default();
-    let opts: DiscoverOptions = convert::deserialize(value, what)?;
+    let mut config: SkillsConfig = convert::deserialize(value, what)?;
+    config.permitted = predicate(&taken, what)?;
+    let timeout = config.discover.timeout_ms.max(1);
+    let cap = config.discover.max_object_bytes.max(1);
     let storage = |path: &str| taken.iter().find(|(p, _)| p == path).map(|(_, v)| v.clone()).unwrap_or_default();
-    let mut scopes = Vec::new();
-    if let Value::Array(list) = scope_list {
-        for (i, s) in list.into_iter().enumerate() {
-            let at = format!("{what}.scopes[{i}]");
-            let Value::Object(mut s) = s else { return Err(options_error(&format!("{at} must be an object"))) };
-            let name = match s.remove("name") {
-                Some(Value::String(name)) => name,
-                _ => return Err(options_error(&format!("{at}.name: every scope needs a string name"))),
-            };
-            let roots = match s.remove("roots") {
-                None | Some(Value::Null) => default_roots(opts.client.as_deref()),
-                Some(Value::Array(roots)) => roots
-                    .into_iter()
-                    .map(|v| match v {
-                        Value::String(r) => Ok(r),
-                        _ => Err(options_error(&format!("{at}.roots: roots must be strings"))),
-                    })
-                    .collect::<Result<Vec<_>, _>>()?,
-                Some(_) => return Err(options_error(&format!("{at}.roots must be an array of strings"))),
-            };
-            let trusted = match s.remove("trusted") {
-                None | Some(Value::Null) => name != "project" || opts.trust_project,
-                Some(Value::Bool(t)) => t,
-                Some(_) => return Err(options_error(&format!("{at}.trusted must be a boolean"))),
-            };
-            scopes.push(handle(name, storage(&format!("scopes.{i}.storage")), roots, trusted, &opts)?);
-        }
-    } else if !scope_list.is_null() {
-        return Err(options_error(&format!("{what}.scopes must be an array of scopes")));
-    } else {
-        for name in DEFAULT_SCOPES {
-            let storage = storage(name);
-            if storage.is_undefined() || storage.is_null() {
-                continue;
+    let mut specs = Vec::new();
+    match scope_list {
+        Value::Array(list) => {
+            for (i, s) in list.into_iter().enumerate() {
+                let at = format!("{what}.scopes[{i}]");
+                let Value::Object(mut s) = s else { return Err(options_error(&format!("{at} must be an object"))) };
+                let name = match s.remove("name") {
+                    Some(Value::String(name)) => name,
+                    _ => return Err(options_error(&format!("{at}.name: every scope needs a string name"))),
+                };
+                let roots = match s.remove("roots") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::Array(roots)) => Some(
+                        roots
+                            .into_iter()
+                            .map(|v| match v {
+                                Value::String(r) => Ok(r),
+                                _ => Err(options_error(&format!("{at}.roots: roots must be strings"))),
+                            })
+                            .collect::<Result<Vec<_>, _>>()?,
+                    ),
+                    Some(_) => return Err(options_error(&format!("{at}.roots must be an array of strings"))),
+                };
+                let trusted = match s.remove("trusted") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::Bool(t)) => Some(t),
+                    Some(_) => return Err(options_error(&format!("{at}.trusted must be a boolean"))),
+                };
+                specs.push(spec(name, storage(&format!("scopes.{i}.storage")), roots, trusted, timeout, cap)?);
             }
-            let trusted = name != "project" || opts.trust_project;
-            scopes.push(handle(name.to_string(), storage, default_roots(opts.client.as_deref()), trusted, &opts)?);
         }
+        Value::Null => {
+            for name in DEFAULT_SCOPES {
+                let storage = storage(name);
+                if !storage.is_undefined() && !storage.is_null() {
+                    specs.push(spec(name.to_string(), storage, None, None, timeout, cap)?);
+                }
+            }
+        }
+        _ => return Err(options_error(&format!("{what}.scopes must be an array of scopes"))),
     }
-    if scopes.is_empty() {
-        return Err(options_error(&format!(
-            "{what}: SkillRegistry needs at least one scope (scopes: [...] or project/user/org/builtin)"
-        )));
-    }
-    Ok((scopes, opts))
+    let scopes = resolve_scopes(&specs, &config).map_err(|e| options_error(&format!("{what}: {e}")))?;
+    Ok((scopes, config))
 }
 
-fn handle(
+fn spec(
     name: String,
     storage: JsValue,
-    roots: Vec<String>,
-    trusted: bool,
-    opts: &DiscoverOptions,
-) -> Result<ScopeHandle, JsValue> {
-    let storage = JsStorage::new(storage, opts.timeout_ms.max(1), opts.max_object_bytes.max(1))
+    roots: Option<Vec<String>>,
+    trusted: Option<bool>,
+    timeout_ms: u32,
+    max_object_bytes: u32,
+) -> Result<ScopeSpec, JsValue> {
+    let storage = JsStorage::new(storage, timeout_ms, max_object_bytes)
         .map_err(|e| options_error(&format!("scope '{name}': {e}")))?;
-    let roots = roots
-        .iter()
-        .map(|r| {
-            let r = normalize_root(r);
-            keys::check_prefix(&r).map(|_| r).map_err(|e| options_error(&format!("scope '{name}': root {e}")))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(ScopeHandle { name, roots, trusted, storage: Rc::new(storage) })
+    let location = storage.location();
+    Ok(ScopeSpec { name, storage: Rc::new(storage), roots, trusted, location })
 }
 
 /// The skills of every scope, discovered once and kept: metadata, diagnostics, file reads,
 /// refresh and snapshots.
 #[wasm_bindgen(js_name = SkillRegistry)]
 pub struct JsSkillRegistry {
-    pub(crate) inner: Rc<RefCell<SkillRegistry>>,
+    pub(crate) inner: Rc<RefCell<SkillHost>>,
 }
 
 #[wasm_bindgen(js_class = SkillRegistry)]
@@ -133,9 +157,9 @@ impl JsSkillRegistry {
     pub async fn discover(
         #[wasm_bindgen(unchecked_param_type = "RegistryOptions")] options: JsValue,
     ) -> Result<JsSkillRegistry, JsValue> {
-        let (scopes, opts) = parse_options(&options, "SkillRegistry.discover: options")?;
-        let registry = SkillRegistry::discover(scopes, opts).await;
-        Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(registry)) })
+        let (scopes, config) = parse_options(&options, "SkillRegistry.discover: options")?;
+        let host = SkillHost::discover(scopes, config).await;
+        Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(host)) })
     }
 
     /// Starts from `snapshot()` bytes with no store call; the options must name the same scopes,
@@ -161,50 +185,51 @@ impl JsSkillRegistry {
                 )))
             }
         };
-        let (scopes, opts) = parse_options(&options, "SkillRegistry.fromSnapshot: options")?;
-        let registry = SkillRegistry::from_snapshot(&bytes, scopes, opts)
+        let (scopes, config) = parse_options(&options, "SkillRegistry.fromSnapshot: options")?;
+        let host = SkillHost::from_snapshot(&bytes, scopes, config)
             .map_err(|d| JsValue::from(js_sys::Error::new(&format!("{}: {}", d.code, d.message))))?;
-        Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(registry)) })
+        Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(host)) })
     }
 
-    /// The visible skills, one per name (the one of highest precedence), sorted by name.
+    /// The visible skills, one per name (the one of highest precedence), sorted by name. With
+    /// `scope`: every skill of that scope, shadowed ones included (with `shadowedBy`).
     #[wasm_bindgen(js_name = listMetas, unchecked_return_type = "SkillMeta[]")]
     pub fn list_metas(
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "string")] scope: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let scope = convert::opt_string(&scope.unwrap_or_default(), "SkillRegistry.listMetas: scope")?;
-        to_js(&self.inner.borrow().list_metas(scope.as_deref())).map_err(JsValue::from)
+        to_js(&self.inner.borrow().registry().list_metas(scope.as_deref())).map_err(JsValue::from)
     }
 
     /// Every loaded skill of every scope, shadowed ones too (with `shadowedBy`), in precedence order.
     #[wasm_bindgen(js_name = listMetasAcross, unchecked_return_type = "SkillMeta[]")]
     pub fn list_metas_across(&self) -> Result<JsValue, JsError> {
-        to_js(&self.inner.borrow().list_metas_across())
+        to_js(&self.inner.borrow().registry().list_metas_across())
     }
 
     /// The skill that wins `name`, or null.
     #[wasm_bindgen(unchecked_return_type = "SkillMeta | null")]
     pub fn get(&self, #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue) -> Result<JsValue, JsValue> {
         let name = convert::string(&name, "SkillRegistry.get: name")?;
-        to_js(&self.inner.borrow().get(&name)).map_err(JsValue::from)
+        to_js(&self.inner.borrow().registry().get(&name)).map_err(JsValue::from)
     }
 
     /// The names of the visible skills.
     pub fn names(&self) -> Vec<String> {
-        self.inner.borrow().names()
+        self.inner.borrow().registry().names()
     }
 
     /// Everything found, scope-level and per skill (with `path` = `scope:location`).
     #[wasm_bindgen(unchecked_return_type = "Diagnostic[]")]
     pub fn diagnostics(&self) -> Result<JsValue, JsError> {
-        to_js(&self.inner.borrow().diagnostics())
+        to_js(&self.inner.borrow().registry().diagnostics())
     }
 
     /// Store calls made so far (discovery, refreshes and file reads).
     #[wasm_bindgen(unchecked_return_type = "StorageStats")]
     pub fn stats(&self) -> Result<JsValue, JsError> {
-        to_js(&self.inner.borrow().stats())
+        to_js(&self.inner.borrow().registry().stats())
     }
 
     /// Without `relPath`: the SKILL.md body, frontmatter stripped. With it: that file of the
@@ -223,7 +248,7 @@ impl JsSkillRegistry {
             (Ok(n), Ok(p)) => (n, p),
             (Err(e), _) | (_, Err(e)) => return Promise::reject(&e),
         };
-        let planned = self.inner.borrow().file_request(&name, rel_path.as_deref());
+        let planned = self.inner.borrow().registry().file_request(&name, rel_path.as_deref());
         wasm_bindgen_futures::future_to_promise(async move {
             let result = match planned {
                 Ok(req) => req.fetch().await,
@@ -233,21 +258,47 @@ impl JsSkillRegistry {
         })
     }
 
-    /// Re-lists every scope, re-reads only SKILL.md files whose size or etag changed, and says
-    /// what was added, changed and removed. Never rejects.
+    /// A file of the skill `name` of `scope` (the one that scope holds, shadowed or not): without
+    /// `relPath` the SKILL.md body, frontmatter stripped. Resolves to `{ content, path }` (text,
+    /// or bytes when it is not UTF-8; `path` as the model is shown it), or null when the scope
+    /// holds no such skill, the path is refused or the file cannot be read (`readFile` says why).
+    #[wasm_bindgen(js_name = readScopedFile, unchecked_return_type = "Promise<ScopedFile | null>")]
+    pub fn read_scoped_file(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] scope: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "string")] rel_path: Option<JsValue>,
+    ) -> Promise {
+        let what = "SkillRegistry.readScopedFile";
+        let (scope, name, rel_path) = match (
+            convert::string(&scope, &format!("{what}: scope")),
+            convert::string(&name, &format!("{what}: name")),
+            convert::opt_string(&rel_path.unwrap_or_default(), &format!("{what}: relPath")),
+        ) {
+            (Ok(s), Ok(n), Ok(p)) => (s, n, p),
+            (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return Promise::reject(&e),
+        };
+        let inner = self.inner.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let got = SkillHost::read_scoped_file_shared(&inner, &scope, &name, rel_path.as_deref()).await;
+            to_js(&got).map_err(JsValue::from)
+        })
+    }
+
+    /// Re-lists every scope, re-reads only SKILL.md files whose size or etag changed, decides
+    /// who sees which skill again (`permitted` is called once per skill), and says what was added,
+    /// changed and removed. Never rejects.
     #[wasm_bindgen(unchecked_return_type = "Promise<RefreshReport>")]
     pub fn refresh(&self) -> Promise {
         let inner = self.inner.clone();
         wasm_bindgen_futures::future_to_promise(async move {
-            let (scopes, opts, records, stats) = inner.borrow().refresh_inputs();
-            let found = skillwasm::discover::discover(&scopes, &opts, &records, &stats).await;
-            let report = inner.borrow_mut().apply(found);
+            let report = SkillHost::refresh_shared(&inner).await;
             to_js(&report).map_err(JsValue::from)
         })
     }
 
     /// The registry as bytes, for `SkillRegistry.fromSnapshot`.
     pub fn snapshot(&self) -> Vec<u8> {
-        self.inner.borrow().snapshot()
+        self.inner.borrow().registry().snapshot()
     }
 }

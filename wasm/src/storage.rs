@@ -4,7 +4,7 @@
 use super::convert::{self, BytesError, StoreAnswer};
 use js_sys::{Function, Object, Reflect};
 use serde_json::Value;
-use skillwasm::store::{ListEntry, ListPage, LocalFuture, Storage, StorageError};
+use skillwasm::store::{ListEntry, ListPage, LocalFuture, SkipHint, Storage, StorageError};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -37,8 +37,11 @@ export interface ListPage {
  * rejects (TypeError) a bad key or prefix before touching anything.
  */
 export interface SkillStorage {
-  /** Every key under prefix, at any depth, in pages. A page may hold fewer keys than asked. */
-  list(prefix: string, opts?: { cursor?: string; limit?: number }): Promise<ListPage>;
+  /**
+   * Every key under prefix, at any depth, in pages. A page may hold fewer keys than asked. `skip`
+   * (see {@link ListSkip}) names directories the caller will drop: a store may leave them out.
+   */
+  list(prefix: string, opts?: { cursor?: string; limit?: number; skip?: ListSkip }): Promise<ListPage>;
   /**
    * The bytes of one object, or null when it does not exist. `maxBytes` asks for a prefix only:
    * at most that many bytes from the start.
@@ -70,6 +73,13 @@ impl JsStorage {
         let list = function("list").ok_or_else(|| "a storage must have a list(prefix, opts) function".to_string())?;
         let read = function("read").ok_or_else(|| "a storage must have a read(key, opts) function".to_string())?;
         Ok(JsStorage { this: obj, list, read, timeout_ms, max_object_bytes })
+    }
+
+    /// The store's `location` (where its keys are, for the locations the model is shown), when it
+    /// is a string; read through `Reflect.get`, a catching import, so a throwing getter is none.
+    pub fn location(&self) -> Option<String> {
+        let v = Reflect::get(&self.this, &JsValue::from_str("location")).ok()?;
+        convert::opt_string(&v, "location").ok().flatten()
     }
 
     /// Calls `f(a, b)` and waits for its answer, at most `timeout_ms`.
@@ -144,6 +154,26 @@ impl Storage for JsStorage {
                 let _ = Reflect::set(&opts, &"cursor".into(), &JsValue::from_str(c));
             }
             let _ = Reflect::set(&opts, &"limit".into(), &JsValue::from(limit));
+            let v = self.call(&format!("list({prefix:?})"), &self.list, &JsValue::from_str(prefix), &opts).await?;
+            parse_page(&v)
+        })
+    }
+
+    /// As `list`, with the skip hint as `opts.skip` (see `ListSkip` in the types).
+    fn list_skipping<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+        skip: &'a SkipHint,
+    ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
+        Box::pin(async move {
+            let opts = Object::new();
+            if let Some(c) = cursor {
+                let _ = Reflect::set(&opts, &"cursor".into(), &JsValue::from_str(c));
+            }
+            let _ = Reflect::set(&opts, &"limit".into(), &JsValue::from(limit));
+            let _ = Reflect::set(&opts, &"skip".into(), &crate::rules::skip_to_js(skip));
             let v = self.call(&format!("list({prefix:?})"), &self.list, &JsValue::from_str(prefix), &opts).await?;
             parse_page(&v)
         })

@@ -1,72 +1,86 @@
-//! The catalog and the skill tool for JS: `renderCatalog`, `SkillSession`, `SkillTool`. The host's
-//! permission predicate is a JS function called once per skill; everything else runs in the core.
+//! The catalog and the skill tool for JS: `renderCatalog`, `SkillSession`, `SkillTool`. Each
+//! export converts its arguments, calls the core (`skillwasm::host`) and converts the result; the
+//! host's permission predicate is a JS function the core calls once per skill per generation.
 
-use super::registry::JsSkillRegistry;
+use super::compact::{options as transcript_options, out, transcript_value};
+use super::registry::{predicate, JsSkillRegistry};
 use super::{convert, options_error, to_js};
-use js_sys::{Function, Promise};
-use skillwasm::activate::{self, SkillSession, ToolInput, ToolOptions};
-use skillwasm::disclose::{self, CatalogOptions};
-use skillwasm::discover::SkillMeta;
-use skillwasm::discover::SkillRegistry;
+use js_sys::Promise;
+use serde_json::{Map, Value};
+use skillwasm::activate::{CallArguments, SkillSession, ToolInput};
+use skillwasm::host::{self, Permitted, SkillTool};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TOOL: &'static str = r#"
 /** Decides whether a skill may be shown and used (called once per skill, with its metadata). */
 export type SkillPredicate = (skill: SkillMeta) => boolean;
-/** Catalog options, plus the host's permission predicate. */
+/**
+ * Per-call overrides of the registry's configuration for one catalog (format, budget, locale ...;
+ * filters given here apply to this catalog only, so give them in the registry's options for the
+ * tool and user invocation to agree).
+ */
 export interface RenderCatalogOptions extends CatalogOptions { permitted?: SkillPredicate }
-/** The skill tool's options: how it is named and answers, and which skills it offers. */
+/**
+ * Overrides of the registry's configuration for one tool (its name, limits, scope paths) and,
+ * under `catalog`, of the catalog it offers; the tool's `invoke` and transcript operations follow
+ * the same overrides.
+ */
 export interface SkillToolOptions extends ToolOptions {
-  /** Filters and format of the catalog the tool offers (and embeds, with `embedCatalog`). */
   catalog?: CatalogOptions;
   permitted?: SkillPredicate;
 }
 "#;
 
-/// The `permitted` predicate among the values the options conversion left unread.
-fn predicate(taken: &convert::Taken, what: &str) -> Result<Option<Function>, JsValue> {
-    match taken.iter().find(|(path, _)| path == "permitted") {
-        None => Ok(None),
-        Some((_, f)) if f.is_undefined() || f.is_null() => Ok(None),
-        Some((_, f)) => {
-            f.clone().dyn_into::<Function>().map(Some).map_err(|_| {
-                options_error(&format!("{what}.permitted must be a function, not {}", convert::kind_of(f)))
-            })
-        }
+/// An options object as overrides of the configuration (its plain keys, the keys under `nested`
+/// first) and its `permitted` predicate; read once, within the bounds.
+fn overrides(
+    options: &JsValue,
+    nested: Option<&str>,
+    what: &str,
+) -> Result<(Map<String, Value>, Option<Permitted>), JsValue> {
+    if options.is_undefined() || options.is_null() {
+        return Ok((Map::new(), None));
     }
+    let (value, taken) = convert::options_value(options, what, &["permitted"])?;
+    let Value::Object(mut own) = value else { return Ok((Map::new(), None)) };
+    let mut map = match nested.and_then(|k| own.remove(k)) {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(m)) => m,
+        Some(_) => return Err(options_error(&format!("{what}.{} must be an object", nested.unwrap_or_default()))),
+    };
+    own.remove("permitted");
+    map.extend(own);
+    Ok((map, predicate(&taken, what)?))
 }
 
-/// The predicate as the core wants it: a throwing or non-boolean answer counts as "no".
-fn permitted_by(f: &Option<Function>) -> impl Fn(&SkillMeta) -> bool + '_ {
-    move |m: &SkillMeta| match f {
-        None => true,
-        Some(f) => match to_js(m) {
-            Ok(v) => f.call1(&JsValue::NULL, &v).ok().and_then(|r| r.as_bool()).unwrap_or(false),
-            Err(_) => false,
-        },
-    }
+/// A transcript read within the bounds, or the `{ error }` result that says why it cannot be.
+fn read_transcript(value: &JsValue) -> Result<Value, Result<JsValue, JsValue>> {
+    transcript_value(value).map_err(|d| out::<()>(Err(d)))
 }
 
-/// Renders the catalog of a registry's visible skills (filtered, localised, within the budget).
+/// Renders the catalog of a registry's visible skills (filtered, localised, within the budget),
+/// as the registry's configuration says, with `options` overriding parts of it for this call.
 /// `text` is null when no skill is visible: then there is no catalog, no instructions, no tool.
 #[wasm_bindgen(js_name = renderCatalog, unchecked_return_type = "CatalogResult")]
 pub fn render_catalog(
     registry: &JsSkillRegistry,
-    #[wasm_bindgen(unchecked_param_type = "RenderCatalogOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "RenderCatalogOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let (opts, taken): (CatalogOptions, _) = convert::options_with(&options, "renderCatalog: options", &["permitted"])?;
-    let f = predicate(&taken, "renderCatalog: options")?;
-    let metas = registry.inner.borrow().list_metas(None);
-    let result = disclose::render_catalog(&metas, &opts, &permitted_by(&f));
-    to_js(&result).map_err(JsValue::from)
+    let (over, permitted) = overrides(&options.unwrap_or_default(), None, "renderCatalog: options")?;
+    let host = registry.inner.borrow();
+    if over.is_empty() && permitted.is_none() {
+        return to_js(&*host.catalog()).map_err(JsValue::from);
+    }
+    let config = host.config().with_overrides(&over, permitted).map_err(|e| options_error(&format!("options: {e}")))?;
+    to_js(&host.render_catalog(&config)).map_err(JsValue::from)
 }
 
 /// What one conversation has loaded: repeated activations get a short pointer instead of the
-/// body again. Also the record of activations (name, path, when, size) for analytics.
+/// body again, until the instructions leave the conversation. Also the record of activations
+/// (name, path, when, size) for analytics.
 #[wasm_bindgen(js_name = SkillSession)]
 #[derive(Default)]
 pub struct JsSkillSession {
@@ -86,126 +100,135 @@ impl JsSkillSession {
         to_js(&self.inner.borrow().activations).map_err(JsValue::from)
     }
 
-    /// Whether the instructions of `name` were loaded in this session.
+    /// Whether the conversation holds the instructions of `name` (loaded, and not compacted or
+    /// pruned away since).
     #[wasm_bindgen(js_name = isLoaded)]
     pub fn is_loaded(&self, #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue) -> Result<bool, JsValue> {
         let name = convert::string(&name, "SkillSession.isLoaded: name")?;
         Ok(self.inner.borrow().loaded(&name).is_some())
     }
 
-    /// Forgets everything (e.g. after the transcript was compacted without the skill content).
+    /// Forgets everything (for a host that drops the whole conversation).
     pub fn clear(&self) {
-        self.inner.borrow_mut().activations.clear();
+        self.inner.borrow_mut().clear();
+    }
+
+    /// Follows a transcript the host keeps (after its own compaction or pruning): skills whose
+    /// instructions are no longer in it are forgotten, so their next activation is full. Pass the
+    /// tool's `toolName` when it is not the default. Gives `{ forgotten, restored }`, or
+    /// `{ error }` for a transcript that cannot be read.
+    #[wasm_bindgen(unchecked_return_type = "SessionChange | { error: Diagnostic }")]
+    pub fn observe(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let opts = transcript_options(&options.unwrap_or_default(), "SkillSession.observe")?;
+        let t = match read_transcript(&transcript) {
+            Ok(t) => t,
+            Err(answer) => return answer,
+        };
+        out(host::observe(&mut self.inner.borrow_mut(), &t, &opts))
     }
 }
 
 /// The skill tool over a registry: its definition for the model, and `execute` for its calls.
 #[wasm_bindgen(js_name = SkillTool)]
 pub struct JsSkillTool {
-    registry: Rc<RefCell<SkillRegistry>>,
-    session: Rc<RefCell<SkillSession>>,
-    tool: ToolOptions,
-    catalog: CatalogOptions,
-    permitted: Option<Function>,
+    inner: SkillTool,
 }
 
-impl JsSkillTool {
-    /// The visible skills (the tool's enum) and the catalog, computed now: the registry may have
-    /// been refreshed since the last call.
-    fn visible(&self) -> (Vec<String>, disclose::CatalogResult) {
-        let metas = self.registry.borrow().list_metas(None);
-        let mut opts = self.catalog.clone();
-        opts.tool_name = self.tool.tool_name.clone();
-        let result = disclose::render_catalog(&metas, &opts, &permitted_by(&self.permitted));
-        (result.skills.clone(), result)
-    }
+fn promise<F, T>(f: F) -> Promise
+where
+    F: std::future::Future<Output = T> + 'static,
+    T: serde::Serialize,
+{
+    wasm_bindgen_futures::future_to_promise(async move { to_js(&f.await).map_err(JsValue::from) })
 }
 
 #[wasm_bindgen(js_class = SkillTool)]
 impl JsSkillTool {
+    /// The tool over `registry`, configured as the registry is; `options` override parts of the
+    /// configuration for this tool.
     #[wasm_bindgen(constructor)]
     pub fn new(
         registry: &JsSkillRegistry,
-        #[wasm_bindgen(unchecked_param_type = "SkillToolOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SkillToolOptions")] options: Option<JsValue>,
     ) -> Result<JsSkillTool, JsValue> {
-        let (mut value, taken) = if options.is_undefined() || options.is_null() {
-            (serde_json::Value::Object(Default::default()), Vec::new())
+        let (over, permitted) = overrides(&options.unwrap_or_default(), Some("catalog"), "SkillTool: options")?;
+        let host = registry.inner.clone();
+        let inner = if over.is_empty() && permitted.is_none() {
+            SkillTool::new(host)
         } else {
-            convert::options_value(&options, "SkillTool: options", &["permitted"])?
+            let config = host
+                .borrow()
+                .config()
+                .with_overrides(&over, permitted)
+                .map_err(|e| options_error(&format!("options: {e}")))?;
+            SkillTool::with_config(host, config)
         };
-        let catalog = value.as_object_mut().and_then(|o| o.remove("catalog")).unwrap_or_default();
-        let tool: ToolOptions = convert::deserialize(value, "SkillTool: options")?;
-        let catalog: CatalogOptions = match catalog {
-            serde_json::Value::Null => CatalogOptions::default(),
-            c @ serde_json::Value::Object(_) => convert::deserialize(c, "SkillTool: options.catalog")?,
-            _ => return Err(options_error("SkillTool: options.catalog must be an object")),
-        };
-        let permitted = predicate(&taken, "SkillTool: options")?;
-        let session = Rc::default();
-        Ok(JsSkillTool { registry: registry.inner.clone(), session, tool, catalog, permitted })
+        Ok(JsSkillTool { inner })
     }
 
     /// The tool for the model: `{ name, description, inputSchema }` with the visible skills as the
     /// `name` enum; null when no skill is visible (offer no tool then).
     #[wasm_bindgen(unchecked_return_type = "ToolDefinition | null")]
     pub fn definition(&self) -> Result<JsValue, JsValue> {
-        let (visible, catalog) = self.visible();
-        let embedded = if self.tool.embed_catalog { catalog.text.as_deref() } else { None };
-        to_js(&activate::tool_definition(&visible, embedded, &self.tool)).map_err(JsValue::from)
+        to_js(&self.inner.definition()).map_err(JsValue::from)
     }
 
     /// The catalog the tool offers (its filters, its format), with instructions for the tool.
     #[wasm_bindgen(unchecked_return_type = "CatalogResult")]
     pub fn catalog(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.visible().1).map_err(JsValue::from)
+        to_js(&*self.inner.catalog()).map_err(JsValue::from)
     }
 
     /// Runs one call. Never rejects: an unknown skill, a refused path or a missing file is a
     /// result with `isError` and a message that lists what exists.
     #[wasm_bindgen(unchecked_return_type = "Promise<ToolResult>")]
     pub fn execute(&self, #[wasm_bindgen(unchecked_param_type = "ToolInput")] input: JsValue) -> Promise {
-        // The input comes from the model: whatever it is, the answer is a result, never a throw.
-        let parsed: Result<ToolInput, String> = convert::data(&input)
-            .map_err(|e| e.describe("the input"))
-            .and_then(|v| serde_json::from_value(v).map_err(|e| e.to_string()));
-        let (visible, _) = self.visible();
-        let plan = match parsed {
-            Ok(input) => Ok((
-                activate::plan(&self.registry.borrow(), &self.session.borrow(), &input, &visible, &self.tool),
-                input,
-            )),
-            Err(e) => Err(e),
+        // The input comes from the model: one that cannot be read is an error result, not a throw.
+        let input: Result<ToolInput, String> = match convert::data(&input) {
+            Ok(v) => serde_json::from_value(v).map_err(|e| e.to_string()),
+            Err(e) => Err(e.describe("the tool input")),
         };
-        let session = self.session.clone();
-        let tool = self.tool.clone();
-        let visible = visible.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let result = match plan {
-                Ok((plan, _)) => activate::run(plan, &tool).await,
-                Err(e) => activate::invalid_input(&e, &visible),
-            };
-            if !result.is_error && !result.already_loaded {
-                session.borrow_mut().record(
-                    &result.skill_name,
-                    result.path.as_deref(),
-                    js_sys::Date::now(),
-                    result.size,
-                );
-            }
-            to_js(&result).map_err(JsValue::from)
-        })
+        let tool = self.inner.clone();
+        promise(async move { tool.execute(input, js_sys::Date::now()).await })
+    }
+
+    /// Runs a call as a model API hands it over: the name of the tool called (a call of another
+    /// tool is an error result) and its arguments, JSON text (OpenAI) or a value (Anthropic).
+    /// Never rejects; arguments that are not JSON are an error result.
+    #[wasm_bindgen(js_name = executeCall, unchecked_return_type = "Promise<ToolResult>")]
+    pub fn execute_call(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | undefined")] tool_name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | unknown")] arguments: JsValue,
+    ) -> Promise {
+        let tool_name = match convert::opt_string(&tool_name, "SkillTool.executeCall: toolName") {
+            Ok(n) => n,
+            Err(e) => return Promise::reject(&e),
+        };
+        // Arguments come from the model: unreadable ones are read as null (an error result).
+        let args = if arguments.is_string() {
+            CallArguments::Json(convert::string(&arguments, "arguments").unwrap_or_default())
+        } else {
+            CallArguments::Value(convert::data(&arguments).unwrap_or(Value::Null))
+        };
+        let tool = self.inner.clone();
+        promise(async move { tool.execute_call(tool_name.as_deref(), &args, js_sys::Date::now()).await })
     }
 
     /// The session this tool records into (shared: activations show in both).
     #[wasm_bindgen(getter)]
     pub fn session(&self) -> JsSkillSession {
-        JsSkillSession { inner: self.session.clone() }
+        JsSkillSession { inner: self.inner.session().clone() }
     }
 
     /// Records into `session` from now on (to share one conversation's session between tools).
     #[wasm_bindgen(js_name = setSession)]
     pub fn set_session(&mut self, session: &JsSkillSession) {
-        self.session = session.inner.clone();
+        self.inner.set_session(session.inner.clone());
     }
 
     /// The prompt for a subagent that runs the skill `name` on `task` and reports back; null when
@@ -223,45 +246,21 @@ impl JsSkillTool {
             (Ok(n), Ok(t)) => (n, t),
             (Err(e), _) | (_, Err(e)) => return Promise::reject(&e),
         };
-        let (visible, _) = self.visible();
-        let registry = self.registry.borrow();
-        let planned = if visible.contains(&name) {
-            registry.get(&name).zip(registry.file_request(&name, None).ok())
-        } else {
-            None
-        };
-        drop(registry);
-        let tool = self.tool.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let Some((meta, file)) = planned else { return Ok(JsValue::NULL) };
-            let fetched = file.fetch().await;
-            Ok(match fetched.text {
-                Some(body) => JsValue::from_str(&activate::subagent_prompt(&meta, &body, &task, &tool)),
-                None => JsValue::NULL,
-            })
-        })
+        let tool = self.inner.clone();
+        promise(async move { tool.subagent_prompt(&name, &task).await })
     }
 
     /// Handles a user's message: the skills it invokes (`/name args`, arguments substituted) or
-    /// mentions (`$name`), wrapped for the conversation and recorded in the session, and the text
-    /// to send on. Never rejects.
+    /// mentions (`$name`) among those the user may invoke, wrapped for the conversation and
+    /// recorded in the session, and the text to send on. Never rejects.
     #[wasm_bindgen(unchecked_return_type = "Promise<Injection>")]
     pub fn invoke(&self, #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue) -> Promise {
         let message = match convert::string(&message, "SkillTool.invoke: message") {
             Ok(m) => m,
             Err(e) => return Promise::reject(&e),
         };
-        let plan = activate::plan_injection(&self.registry.borrow(), &message);
-        let session = self.session.clone();
-        let tool = self.tool.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let injection = activate::run_injection(plan, &tool).await;
-            let now = js_sys::Date::now();
-            for i in &injection.injected {
-                session.borrow_mut().record(&i.name, None, now, i.size);
-            }
-            to_js(&injection).map_err(JsValue::from)
-        })
+        let tool = self.inner.clone();
+        promise(async move { tool.invoke(&message, js_sys::Date::now()).await })
     }
 
     /// After the host compacted a transcript: puts back the current instructions of each skill
@@ -272,53 +271,63 @@ impl JsSkillTool {
     pub fn reattach(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CompactOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] options: Option<JsValue>,
     ) -> Promise {
-        let opts = match super::compact::options(&options, "SkillTool.reattach") {
+        let opts = match transcript_options(&options.unwrap_or_default(), "SkillTool.reattach") {
             Ok(o) => o,
             Err(e) => return Promise::reject(&e),
         };
-        let transcript = super::compact::transcript_value(&transcript);
-        let (visible, catalog) = self.visible();
-        let mut names: Vec<String> = Vec::new();
-        for a in self.session.borrow().activations.iter().rev() {
-            if a.path.is_none() && !names.contains(&a.name) {
-                names.push(a.name.clone());
-            }
+        let t = match read_transcript(&transcript) {
+            Ok(t) => t,
+            Err(answer) => return answer.map_or_else(|e| Promise::reject(&e), |v| Promise::resolve(&v)),
+        };
+        let tool = self.inner.clone();
+        wasm_bindgen_futures::future_to_promise(async move { out(tool.reattach(&t, &opts).await) })
+    }
+
+    /// `compactSkillContent` with this tool's name, and the session forgets what it compacted
+    /// away (the next activation of such a skill is full).
+    #[wasm_bindgen(js_name = compactSkillContent, unchecked_return_type = "CompactResult")]
+    pub fn compact_skill_content(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let opts = transcript_options(&options.unwrap_or_default(), "SkillTool.compactSkillContent")?;
+        match read_transcript(&transcript) {
+            Ok(t) => out(self.inner.compact(&t, &opts)),
+            Err(answer) => answer,
         }
-        names.reverse();
-        let plans: Vec<_> = {
-            let registry = self.registry.borrow();
-            let session = SkillSession::default();
-            names
-                .iter()
-                .map(|n| {
-                    activate::plan(
-                        &registry,
-                        &session,
-                        &ToolInput { name: n.clone(), path: None, force: true },
-                        &visible,
-                        &self.tool,
-                    )
-                })
-                .collect()
-        };
-        let catalog_text = match (catalog.instructions, catalog.text) {
-            (Some(i), Some(t)) => Some(format!("{i}\n\n{t}")),
-            (_, t) => t,
-        };
-        let tool = self.tool.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let mut contents = Vec::new();
-            for plan in plans {
-                let r = activate::run(plan, &tool).await;
-                if !r.is_error {
-                    contents.push(skillwasm::compact::SkillContent { name: r.skill_name, content: r.content });
-                }
-            }
-            super::compact::out(
-                transcript.and_then(|t| skillwasm::compact::reattach(&t, &contents, catalog_text.as_deref(), &opts)),
-            )
-        })
+    }
+
+    /// `pruneTranscript` with this tool's name, and the session follows what is left.
+    #[wasm_bindgen(js_name = pruneTranscript, unchecked_return_type = "CompactResult")]
+    pub fn prune_transcript(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] budget_tokens: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let budget = convert::number(&budget_tokens, "SkillTool.pruneTranscript: budgetTokens")?;
+        let budget = if budget.is_finite() && budget > 0.0 { budget as u64 } else { 0 };
+        let opts = transcript_options(&options.unwrap_or_default(), "SkillTool.pruneTranscript")?;
+        match read_transcript(&transcript) {
+            Ok(t) => out(self.inner.prune(&t, budget, &opts)),
+            Err(answer) => answer,
+        }
+    }
+
+    /// `dedupeSkillContent` with this tool's name, and the session follows the result.
+    #[wasm_bindgen(js_name = dedupeSkillContent, unchecked_return_type = "CompactResult")]
+    pub fn dedupe_skill_content(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let opts = transcript_options(&options.unwrap_or_default(), "SkillTool.dedupeSkillContent")?;
+        match read_transcript(&transcript) {
+            Ok(t) => out(self.inner.dedupe(&t, &opts)),
+            Err(answer) => answer,
+        }
     }
 }

@@ -1,9 +1,9 @@
 // Shared by the catalog and skill-tool tests and the activation benchmark: the corpus in a
 // memoryStorage and in a nodeFsStorage, a store that counts its calls, the core's token estimate
-// recomputed in JS, and small SKILL.md builders.
+// (the package's export), and small SKILL.md builders.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { SHARED } from "../helpers.mjs";
+import { SHARED, importPkg } from "../helpers.mjs";
 import { corpusFiles, CORPUS_SKILLS } from "./corpus.mjs";
 
 export const CORPUS = path.join(SHARED, "corpus");
@@ -36,6 +36,7 @@ export function counted(store) {
   const c = { lists: 0, reads: 0, keys: [] };
   return {
     c,
+    location: store.location,
     list(prefix, opts) {
       c.lists++;
       return store.list(prefix, opts);
@@ -48,16 +49,8 @@ export function counted(store) {
   };
 }
 
-/** The core's token estimate: a token per four ASCII characters (rounded up), one per other character. */
-export function estimateTokens(s) {
-  let ascii = 0;
-  let other = 0;
-  for (const ch of s) {
-    if (ch.codePointAt(0) < 0x80) ascii++;
-    else other++;
-  }
-  return Math.ceil(ascii / 4) + other;
-}
+/** The core's token estimate, from the package (one implementation; tests/cases/tokens.json pins it). */
+export const { estimateTokens } = await importPkg();
 
 /** Runs of whitespace as one space, trimmed: how a description stands in a catalog. */
 export const oneLine = (s) => s.split(/\s+/u).filter(Boolean).join(" ");
@@ -69,6 +62,13 @@ export const escapeXml = (s) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
 export const unescapeXml = (s) =>
   s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, "&");
+
+/**
+ * Markdown text read back: the entities and backslash escapes the core's `markdown_text` writes,
+ * undone (so a rendered line can be compared with the value it shows).
+ */
+export const unescapeMarkdown = (s) =>
+  s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&").replace(/\\([\\`*_[\]#|~\-+=.)])/g, "$1");
 
 /** How many times `needle` occurs in `hay`. */
 export const count = (hay, needle) => hay.split(needle).length - 1;

@@ -24,14 +24,14 @@ export async function conversation(tool, skills, rounds, { files = {} } = {}) {
   return steps;
 }
 
-export function toAiSdk(steps) {
+export function toAiSdk(steps, skillTool = "view_skill") {
   const out = [];
   for (const s of steps) {
     if (s.kind === "system") out.push({ role: "system", content: s.text });
     else if (s.kind === "user") out.push({ role: "user", content: [{ type: "text", text: s.text }] });
     else if (s.kind === "assistant") out.push({ role: "assistant", content: [{ type: "text", text: s.text }], providerOptions: { x: { keep: 1 } } });
     else {
-      const toolName = s.kind === "skill" ? "view_skill" : s.tool;
+      const toolName = s.kind === "skill" ? skillTool : s.tool;
       out.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: s.id, toolName, input: s.input }] });
       out.push({ role: "tool", content: [{ type: "tool-result", toolCallId: s.id, toolName, output: { type: "text", value: s.output } }] });
     }
@@ -39,14 +39,14 @@ export function toAiSdk(steps) {
   return out;
 }
 
-export function toOpenAi(steps) {
+export function toOpenAi(steps, skillTool = "view_skill") {
   const out = [];
   for (const s of steps) {
     if (s.kind === "system") out.push({ role: "system", content: s.text });
     else if (s.kind === "user") out.push({ role: "user", content: s.text });
     else if (s.kind === "assistant") out.push({ role: "assistant", content: s.text, refusal: null });
     else {
-      const name = s.kind === "skill" ? "view_skill" : s.tool;
+      const name = s.kind === "skill" ? skillTool : s.tool;
       out.push({ role: "assistant", content: null, tool_calls: [{ id: s.id, type: "function", function: { name, arguments: JSON.stringify(s.input) } }] });
       out.push({ role: "tool", tool_call_id: s.id, content: s.output });
     }
@@ -54,7 +54,7 @@ export function toOpenAi(steps) {
   return out;
 }
 
-export function toAnthropic(steps) {
+export function toAnthropic(steps, skillTool = "view_skill") {
   const out = [];
   let system;
   for (const s of steps) {
@@ -62,7 +62,7 @@ export function toAnthropic(steps) {
     else if (s.kind === "user") out.push({ role: "user", content: [{ type: "text", text: s.text }] });
     else if (s.kind === "assistant") out.push({ role: "assistant", content: [{ type: "text", text: s.text }] });
     else {
-      const name = s.kind === "skill" ? "view_skill" : s.tool;
+      const name = s.kind === "skill" ? skillTool : s.tool;
       out.push({ role: "assistant", content: [{ type: "tool_use", id: s.id, name, input: s.input }] });
       out.push({ role: "user", content: [{ type: "tool_result", tool_use_id: s.id, content: s.output }] });
     }

@@ -1,0 +1,19 @@
+//! The host's side: one configuration ([`SkillsConfig`]) given once, the visibility it implies
+//! ([`View`], computed once per registry generation), the registry held with both
+//! ([`SkillHost`], the JS `SkillRegistry`) and the skill tool over it ([`SkillTool`], with the
+//! session that follows the conversation). The catalog, the tool, user invocation, autocomplete,
+//! subagent prompts and the transcript operations run through the tool all read them, so a skill
+//! hidden from one is hidden from all, except where the skill itself says otherwise
+//! (`disable-model-invocation`, `user-invocable`).
+//!
+//! This is the top of the lifecycle: it uses every stage below and none of them uses it.
+
+mod config;
+mod skills;
+mod tool;
+mod view;
+
+pub use config::*;
+pub use skills::*;
+pub use tool::*;
+pub use view::*;

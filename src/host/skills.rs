@@ -1,0 +1,137 @@
+//! [`SkillHost`]: a registry together with the configuration it was discovered with and the
+//! visibility that configuration implies. It is what the JS `SkillRegistry` is; the catalog, user
+//! invocation and autocomplete read it, and [`super::SkillTool`] serves from it.
+
+use super::config::{Scopes, SkillsConfig};
+use super::view::View;
+use crate::activate::invoke::{self, ParsedMessage, Suggestion};
+use crate::diagnostic::Diagnostic;
+use crate::disclose::CatalogResult;
+use crate::discover::{self, RefreshReport, SkillRegistry};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A registry, its configuration, and who sees which of its skills.
+pub struct SkillHost {
+    registry: SkillRegistry,
+    config: Rc<SkillsConfig>,
+    view: Rc<View>,
+    catalog: RefCell<Option<Rc<CatalogResult>>>,
+}
+
+impl SkillHost {
+    /// Wraps a registry; the visibility is computed now (the predicate is called once per skill).
+    pub fn new(registry: SkillRegistry, config: SkillsConfig) -> SkillHost {
+        let view = Rc::new(View::compute(&registry, &config));
+        SkillHost { registry, config: Rc::new(config), view, catalog: RefCell::new(None) }
+    }
+
+    /// Discovers the skills of `scopes` (see [`super::resolve_scopes`]) as `config` says.
+    pub async fn discover(scopes: Scopes, config: SkillsConfig) -> SkillHost {
+        let mut registry = SkillRegistry::discover(scopes.handles, config.discover.clone()).await;
+        registry.set_locations(scopes.locations);
+        SkillHost::new(registry, config)
+    }
+
+    /// Starts from a snapshot with no store call (the scopes must be those it was taken with).
+    pub fn from_snapshot(bytes: &[u8], scopes: Scopes, config: SkillsConfig) -> Result<SkillHost, Diagnostic> {
+        let mut registry = SkillRegistry::from_snapshot(bytes, scopes.handles, config.discover.clone())?;
+        registry.set_locations(scopes.locations);
+        Ok(SkillHost::new(registry, config))
+    }
+
+    /// Reads a file of `scope`'s skill `name` (shadowed or not), see
+    /// [`SkillRegistry::read_scoped_file`]; the host is borrowed only while the read is planned.
+    pub async fn read_scoped_file_shared(
+        cell: &RefCell<SkillHost>,
+        scope: &str,
+        name: &str,
+        rel_path: Option<&str>,
+    ) -> Option<discover::ScopedFile> {
+        let planned = cell.borrow().registry.scoped_file_request(scope, name, rel_path)?.ok()?;
+        planned.fetch_scoped().await
+    }
+
+    /// The registry.
+    pub fn registry(&self) -> &SkillRegistry {
+        &self.registry
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Rc<SkillsConfig> {
+        &self.config
+    }
+
+    /// Who sees which skill under the configuration.
+    pub fn view(&self) -> Rc<View> {
+        if self.view.generation() == self.registry.generation() {
+            self.view.clone()
+        } else {
+            Rc::new(View::compute(&self.registry, &self.config))
+        }
+    }
+
+    /// Who sees which skill under `config` (another configuration of the same host, e.g. a
+    /// per-call override): the host's own view when the filters are the same.
+    pub fn view_for(&self, config: &SkillsConfig) -> Rc<View> {
+        if config.same_filters(&self.config) {
+            self.view()
+        } else {
+            Rc::new(View::compute(&self.registry, config))
+        }
+    }
+
+    /// The catalog under the configuration, rendered once per generation.
+    pub fn catalog(&self) -> Rc<CatalogResult> {
+        if let Some(c) = self.catalog.borrow().as_ref() {
+            return c.clone();
+        }
+        let c = Rc::new(self.view().render(&self.config));
+        *self.catalog.borrow_mut() = Some(c.clone());
+        c
+    }
+
+    /// The catalog under `config` (the configuration with per-call overrides).
+    pub fn render_catalog(&self, config: &SkillsConfig) -> CatalogResult {
+        self.view_for(config).render(config)
+    }
+
+    /// The `/name` and `$name` of a user's message, among the skills the user may invoke.
+    pub fn parse_message(&self, text: &str) -> ParsedMessage {
+        invoke::parse_message(text, self.view().user_skills())
+    }
+
+    /// Suggestions for a partial `/name`, among the skills the user may invoke.
+    pub fn autocomplete(&self, partial: &str, limit: usize) -> Vec<Suggestion> {
+        invoke::autocomplete(partial, self.view().user_skills(), limit)
+    }
+
+    fn install(&mut self, view: Rc<View>) {
+        self.view = view;
+        *self.catalog.borrow_mut() = None;
+    }
+
+    /// Lists every scope again, re-reads the SKILL.md files whose size or etag changed, and
+    /// decides visibility again.
+    pub async fn refresh(&mut self) -> RefreshReport {
+        let report = self.registry.refresh().await;
+        let view = Rc::new(View::compute(&self.registry, &self.config));
+        self.install(view);
+        report
+    }
+
+    /// [`SkillHost::refresh`] for a shared host: it is borrowed only between the awaits, so other
+    /// calls (reads, tool calls) may run while the stores are listed, and the predicate runs with
+    /// the host borrowed for reading only.
+    pub async fn refresh_shared(cell: &RefCell<SkillHost>) -> RefreshReport {
+        let (scopes, opts, records, stats) = cell.borrow().registry.refresh_inputs();
+        let found = discover::discover(&scopes, &opts, &records, &stats).await;
+        let report = cell.borrow_mut().registry.apply(found);
+        let view = {
+            let host = cell.borrow();
+            Rc::new(View::compute(&host.registry, &host.config))
+        };
+        cell.borrow_mut().install(view);
+        report
+    }
+}

@@ -1,0 +1,252 @@
+//! [`SkillTool`]: the skill tool over a shared [`SkillHost`], with the session that follows the
+//! conversation. Its definition, its answers, the skills a user's message injects, subagent
+//! prompts and the transcript operations run through it all read one configuration (the host's,
+//! or the host's with the tool's overrides) and one visibility. Every call borrows the host only
+//! until its reads are planned, so calls may overlap each other and a refresh.
+
+use super::config::SkillsConfig;
+use super::skills::SkillHost;
+use super::view::View;
+use crate::activate::{self, CallArguments, Injection, SessionChange, SkillSession, ToolDefinition, ToolInput};
+use crate::compact::{self, CompactOptions, Compacted, SkillContent, ToolNames, UseKind};
+use crate::diagnostic::Diagnostic;
+use crate::disclose::CatalogResult;
+use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::rc::Rc;
+
+/// What the tool offers in one registry generation: the visibility and the catalog (whose skills
+/// are the tool's enum).
+#[derive(Clone)]
+struct Offer {
+    generation: u64,
+    view: Rc<View>,
+    catalog: Rc<CatalogResult>,
+}
+
+/// The skill tool. Cloning is cheap and shares everything (host, session, caches).
+#[derive(Clone)]
+pub struct SkillTool {
+    host: Rc<RefCell<SkillHost>>,
+    session: Rc<RefCell<SkillSession>>,
+    /// The tool's own configuration, when it overrides the host's.
+    own: Option<Rc<SkillsConfig>>,
+    offer: Rc<RefCell<Option<Offer>>>,
+}
+
+/// The skills whose instructions a transcript holds in full (activations, injections,
+/// re-attachments), for [`SkillSession::observe`].
+pub fn present_skills(transcript: &Value, opts: &CompactOptions) -> Result<HashSet<String>, Diagnostic> {
+    let found = compact::find(transcript, opts)?;
+    Ok(found
+        .uses
+        .into_iter()
+        .filter(|u| u.result_index.is_some() && matches!(u.kind, UseKind::Activation | UseKind::Injected))
+        .map(|u| u.name)
+        .collect())
+}
+
+/// Lets `session` follow `transcript` (what the host keeps of the conversation): skills whose
+/// instructions left it are forgotten, so their next activation returns them in full.
+pub fn observe(
+    session: &mut SkillSession,
+    transcript: &Value,
+    opts: &CompactOptions,
+) -> Result<SessionChange, Diagnostic> {
+    let present = present_skills(transcript, opts)?;
+    Ok(session.observe(&present.iter().map(String::as_str).collect()))
+}
+
+impl SkillTool {
+    /// The tool over `host`, configured as the host is, with a new session.
+    pub fn new(host: Rc<RefCell<SkillHost>>) -> SkillTool {
+        SkillTool { host, session: Rc::default(), own: None, offer: Rc::default() }
+    }
+
+    /// The tool with its own configuration (the host's with overrides, see
+    /// [`SkillsConfig::with_overrides`]).
+    pub fn with_config(host: Rc<RefCell<SkillHost>>, config: SkillsConfig) -> SkillTool {
+        SkillTool { own: Some(Rc::new(config)), ..SkillTool::new(host) }
+    }
+
+    /// The session the tool records into.
+    pub fn session(&self) -> &Rc<RefCell<SkillSession>> {
+        &self.session
+    }
+
+    /// Records into `session` from now on (to share one conversation's session between tools).
+    pub fn set_session(&mut self, session: Rc<RefCell<SkillSession>>) {
+        self.session = session;
+    }
+
+    /// The configuration the tool reads.
+    pub fn config(&self) -> Rc<SkillsConfig> {
+        match &self.own {
+            Some(c) => c.clone(),
+            None => self.host.borrow().config().clone(),
+        }
+    }
+
+    /// What the tool offers now (computed once per registry generation).
+    fn offer(&self) -> Offer {
+        let host = self.host.borrow();
+        let generation = host.registry().generation();
+        if let Some(o) = self.offer.borrow().as_ref().filter(|o| o.generation == generation) {
+            return o.clone();
+        }
+        let offer = match &self.own {
+            None => Offer { generation, view: host.view(), catalog: host.catalog() },
+            Some(config) => {
+                let view = host.view_for(config);
+                let catalog = Rc::new(view.render(config));
+                Offer { generation, view, catalog }
+            }
+        };
+        *self.offer.borrow_mut() = Some(offer.clone());
+        offer
+    }
+
+    /// The tool for the model, the skills of its catalog as the `name` enum; None when no skill
+    /// is offered (then offer no tool).
+    pub fn definition(&self) -> Option<ToolDefinition> {
+        let offer = self.offer();
+        let config = self.config();
+        let embedded = if config.embed_catalog { offer.catalog.text.as_deref() } else { None };
+        activate::tool_definition(&offer.catalog.skills, embedded, &config.tool_options())
+    }
+
+    /// The catalog the tool offers.
+    pub fn catalog(&self) -> Rc<CatalogResult> {
+        self.offer().catalog
+    }
+
+    /// Runs one call (`input` is the error when the arguments were not `{ name, path?, force? }`)
+    /// and records what it loaded at `now`. Never fails: a refusal is an error result.
+    pub async fn execute(&self, input: Result<ToolInput, String>, now: f64) -> activate::ToolResult {
+        let offer = self.offer();
+        let opts = self.config().tool_options();
+        let input = match input {
+            Ok(i) => i,
+            Err(problem) => return activate::invalid_input(&problem, &offer.catalog.skills),
+        };
+        let plan =
+            activate::plan(self.host.borrow().registry(), &self.session.borrow(), &input, &offer.catalog.skills, &opts);
+        let result = activate::run(plan, &opts).await;
+        self.session.borrow_mut().record_result(&result, now);
+        result
+    }
+
+    /// Runs a call as a model API hands it over: the tool it names (a call of another tool is an
+    /// error result) and its arguments, JSON text or a value.
+    pub async fn execute_call(&self, called: Option<&str>, args: &CallArguments, now: f64) -> activate::ToolResult {
+        let config = self.config();
+        if let Some(name) = called.filter(|n| *n != config.tool_name) {
+            return activate::other_tool(name, &self.offer().catalog.skills, &config.tool_options());
+        }
+        self.execute(activate::read_arguments(args), now).await
+    }
+
+    /// The skills a user's message invokes (`/name args`) or mentions (`$name`), among those the
+    /// user may invoke, wrapped for the conversation and recorded at `now`.
+    pub async fn invoke(&self, message: &str, now: f64) -> Injection {
+        let offer = self.offer();
+        let plan = activate::plan_injection_among(self.host.borrow().registry(), message, offer.view.user_skills());
+        let injection = activate::run_injection(plan, &self.config().tool_options()).await;
+        self.session.borrow_mut().record_injection(&injection, now);
+        injection
+    }
+
+    /// The prompt for a subagent that runs `name` on `task`; None when the tool does not offer
+    /// the skill or its instructions cannot be read. Nothing is recorded.
+    pub async fn subagent_prompt(&self, name: &str, task: &str) -> Option<String> {
+        let offer = self.offer();
+        let plan = activate::plan_subagent(self.host.borrow().registry(), &offer.catalog.skills, name)?;
+        activate::run_subagent(plan, task, &self.config().tool_options()).await
+    }
+
+    /// Transcript options with this tool's name among the tool names.
+    fn transcript_options(&self, opts: &CompactOptions) -> CompactOptions {
+        let name = self.config().tool_name.clone();
+        let mut opts = opts.clone();
+        opts.tool_name = Some(match opts.tool_name {
+            None => ToolNames::One(name),
+            Some(ToolNames::One(n)) if n == name => ToolNames::One(n),
+            Some(ToolNames::One(n)) => ToolNames::Many(vec![n, name]),
+            Some(ToolNames::Many(mut v)) => {
+                if !v.contains(&name) {
+                    v.push(name);
+                }
+                ToolNames::Many(v)
+            }
+        });
+        opts
+    }
+
+    fn followed(&self, out: Result<Compacted, Diagnostic>, opts: &CompactOptions) -> Result<Compacted, Diagnostic> {
+        let out = out?;
+        observe(&mut self.session.borrow_mut(), &out.transcript, opts)?;
+        Ok(out)
+    }
+
+    /// Lets the session follow a transcript the host keeps (see [`observe`]).
+    pub fn observe(&self, transcript: &Value, opts: &CompactOptions) -> Result<SessionChange, Diagnostic> {
+        observe(&mut self.session.borrow_mut(), transcript, &self.transcript_options(opts))
+    }
+
+    /// [`compact::compact_to_metadata`], and the session forgets what it compacted away.
+    pub fn compact(&self, transcript: &Value, opts: &CompactOptions) -> Result<Compacted, Diagnostic> {
+        let opts = self.transcript_options(opts);
+        self.followed(compact::compact_to_metadata(transcript, &opts), &opts)
+    }
+
+    /// [`compact::prune`], and the session forgets what left with the removed messages.
+    pub fn prune(
+        &self,
+        transcript: &Value,
+        budget_tokens: u64,
+        opts: &CompactOptions,
+    ) -> Result<Compacted, Diagnostic> {
+        let opts = self.transcript_options(opts);
+        self.followed(compact::prune(transcript, budget_tokens, &opts), &opts)
+    }
+
+    /// [`compact::dedupe`], and the session follows the result.
+    pub fn dedupe(&self, transcript: &Value, opts: &CompactOptions) -> Result<Compacted, Diagnostic> {
+        let opts = self.transcript_options(opts);
+        self.followed(compact::dedupe(transcript, &opts), &opts)
+    }
+
+    /// After a compaction: the catalog and the current instructions of each skill the session
+    /// loaded (the most recently loaded first, within `perSkillTokens` and `totalTokens`) as one
+    /// user message; the session then counts the re-attached skills as loaded again.
+    pub async fn reattach(&self, transcript: &Value, opts: &CompactOptions) -> Result<Compacted, Diagnostic> {
+        let offer = self.offer();
+        let tool = self.config().tool_options();
+        let names = self.session.borrow().reattach_order();
+        let plans: Vec<_> = {
+            let host = self.host.borrow();
+            let fresh = SkillSession::default();
+            names
+                .iter()
+                .map(|n| {
+                    let input = ToolInput { name: n.clone(), path: None, force: true };
+                    activate::plan(host.registry(), &fresh, &input, &offer.catalog.skills, &tool)
+                })
+                .collect()
+        };
+        let mut contents = Vec::new();
+        for plan in plans {
+            let r = activate::run(plan, &tool).await;
+            if !r.is_error {
+                contents.push(SkillContent { name: r.skill_name, content: r.content });
+            }
+        }
+        let catalog = match (&offer.catalog.instructions, &offer.catalog.text) {
+            (Some(i), Some(t)) => Some(format!("{i}\n\n{t}")),
+            (_, t) => t.clone(),
+        };
+        let opts = self.transcript_options(opts);
+        self.followed(compact::reattach(transcript, &contents, catalog.as_deref(), &opts), &opts)
+    }
+}
