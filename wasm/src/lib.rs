@@ -145,7 +145,7 @@ pub fn parse_skills(
             Some(r) => r,
             None => ParseResult {
                 diagnostics: vec![Diagnostic::error(
-                    "input-invalid",
+                    skillwasm::diagnostic::codes::INPUT_INVALID,
                     "this item is neither a string, a Uint8Array nor { input, dirName }",
                 )],
                 ..ParseResult::default()
