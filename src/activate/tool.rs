@@ -10,7 +10,7 @@ use crate::content::{
     DIRECTORY_LINE, INVALID_INPUT_PREFIX, LISTING_FAILED, PROTOCOL_TAGS, RELATIVE_PATHS_END, RELATIVE_PATHS_LINE,
     RESOURCES_CLOSE, RESOURCES_OPEN, STATUS_ALREADY_LOADED, UNKNOWN_SKILL_PREFIX,
 };
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{codes, Diagnostic};
 use crate::discover::{FileRequest, FilesRequest, SkillFiles, SkillMeta, SkillRegistry};
 use crate::text::{clean_lines, neutralize_tags, xml_text};
 use serde::{Deserialize, Serialize};
@@ -293,7 +293,7 @@ pub fn plan(
 ) -> ToolPlan {
     let unknown = || {
         let msg = unknown_message(&input.name, visible);
-        ToolPlan::Done(error_result(input, Diagnostic::error("skill-unknown", msg.clone()), msg))
+        ToolPlan::Done(error_result(input, Diagnostic::error(codes::SKILL_UNKNOWN, msg.clone()), msg))
     };
     if !visible.iter().any(|v| v == &input.name) {
         return unknown();
@@ -362,7 +362,7 @@ pub fn invalid_input(problem: &str, visible: &[String]) -> ToolResult {
         names_line(visible)
     );
     let input = ToolInput::default();
-    error_result(&input, Diagnostic::error("tool-input-invalid", content.clone()), content)
+    error_result(&input, Diagnostic::error(codes::TOOL_INPUT_INVALID, content.clone()), content)
 }
 
 /// The answer to a call of another tool than this one (a model API hands every call over; this
@@ -374,7 +374,7 @@ pub fn other_tool(called: &str, visible: &[String], opts: &ToolOptions) -> ToolR
         plain_line(called),
         names_line(visible)
     );
-    error_result(&ToolInput::default(), Diagnostic::error("tool-unknown", content.clone()), content)
+    error_result(&ToolInput::default(), Diagnostic::error(codes::TOOL_UNKNOWN, content.clone()), content)
 }
 
 /// What a model API hands over as a call's arguments: JSON text (OpenAI) or a value (Anthropic,
@@ -424,9 +424,9 @@ pub async fn run_subagent(plan: SubagentPlan, task: &str, opts: &ToolOptions) ->
 }
 
 fn from_file_error(input: &ToolInput, error: Option<Diagnostic>, visible: &[String]) -> ToolResult {
-    let d = error.unwrap_or_else(|| Diagnostic::error("tool-failed", "the call failed"));
+    let d = error.unwrap_or_else(|| Diagnostic::error(codes::TOOL_FAILED, "the call failed"));
     let content = match d.code.as_str() {
-        "skill-unknown" => unknown_message(&input.name, visible),
+        codes::SKILL_UNKNOWN => unknown_message(&input.name, visible),
         _ => plain_line(&d.message),
     };
     error_result(input, d, content)
@@ -460,7 +460,7 @@ pub async fn run(plan: ToolPlan, opts: &ToolOptions) -> ToolResult {
             let path = Some(fetched.path.clone());
             if let Some(e) = fetched.error {
                 let content = match e.code.as_str() {
-                    "file-not-found" => {
+                    codes::FILE_NOT_FOUND => {
                         format!("The skill '{}' has no file {}.", plain_line(&input.name), plain_line(&fetched.path))
                     }
                     _ => plain_line(&e.message),

@@ -6,7 +6,7 @@ use super::format::*;
 use super::read::*;
 use super::types::*;
 use crate::content::*;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{codes, Diagnostic};
 use crate::text::{estimate_tokens, TokenCount};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -53,7 +53,7 @@ pub(super) fn text_stats(s: &str) -> (usize, usize, u32) {
 pub(super) fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analysis, Diagnostic> {
     let Some(messages) = transcript.as_array() else {
         return Err(Diagnostic::error(
-            "transcript-not-array",
+            codes::TRANSCRIPT_NOT_ARRAY,
             format!("the transcript is {}, not an array of messages", type_name(transcript)),
         ));
     };
@@ -63,7 +63,7 @@ pub(super) fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analy
         None => {
             if !messages.is_empty() {
                 notes.push(Diagnostic::info(
-                    "format-assumed",
+                    codes::FORMAT_ASSUMED,
                     "nothing in the transcript tells its format; read as AI SDK messages",
                 ));
             }
@@ -82,7 +82,7 @@ pub(super) fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analy
         let read = measure(m, 0, &mut size, opts.max_message_chars).and_then(|_| read_message(i, m, format));
         let read = read.and_then(|(role, parts)| match parts.results.iter().find(|r| !calls.contains_key(&r.id)) {
             Some(r) => Err(bad(
-                "orphan-tool-result",
+                codes::ORPHAN_TOOL_RESULT,
                 format!("the tool result for call \"{}\" has no matching tool call before it", r.id),
             )),
             None => Ok((role, parts)),
@@ -93,7 +93,7 @@ pub(super) fn analyse(transcript: &Value, opts: &CompactOptions) -> Result<Analy
             Err(p) => (None, Some(p)),
         };
         let (chars, tokens) =
-            if problem.as_ref().is_some_and(|p| p.0 == "message-too-deep" || p.0 == "message-too-large") {
+            if problem.as_ref().is_some_and(|p| p.0 == codes::MESSAGE_TOO_DEEP || p.0 == codes::MESSAGE_TOO_LARGE) {
                 (size, TokenCount { ascii: size as u64, other: 0 }.tokens().min(u32::MAX as u64) as u32)
             } else {
                 let s = m.to_string();

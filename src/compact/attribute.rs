@@ -31,7 +31,7 @@ use super::format::read_slot;
 use super::read::{read_message, str_field};
 use super::types::*;
 use crate::content::{self, Block, DEFAULT_TOOL_NAME, STATUS_ALREADY_LOADED, STATUS_COMPACTED};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{codes, Diagnostic};
 use crate::text::neutralize_tags;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -198,7 +198,7 @@ pub(super) fn injected(text: &str) -> (Vec<Block>, bool) {
 /// The note for markup in a user message that is no injection.
 pub(super) fn user_note(index: usize) -> Diagnostic {
     Diagnostic::warning(
-        "skill-content-unattributed",
+        codes::SKILL_CONTENT_UNATTRIBUTED,
         format!(
             "message {index}: <skill_content> markup in the user's text is not a block the skill tool wrote at the start or end of the message; it was not attributed to any skill"
         ),
@@ -213,14 +213,14 @@ pub(super) fn other_tool_note(index: usize, tool: &str, text: &str, given: bool)
     let tool = content::plain_line(tool);
     Some(if given && content::answer(text).is_some() {
         Diagnostic::info(
-            "skill-content-other-tool",
+            codes::SKILL_CONTENT_OTHER_TOOL,
             format!(
                 "message {index}: the result of '{tool}' is a <skill_content> answer, but '{tool}' is not one of the tool names given; it was not attributed"
             ),
         )
     } else {
         Diagnostic::warning(
-            "skill-content-unattributed",
+            codes::SKILL_CONTENT_UNATTRIBUTED,
             format!(
                 "message {index}: the result of '{tool}' holds <skill_content> markup but is no answer of the skill tool; it was not attributed to any skill"
             ),
@@ -230,5 +230,8 @@ pub(super) fn other_tool_note(index: usize, tool: &str, text: &str, given: bool)
 
 /// The note for a skill tool result that is not skill content.
 pub(super) fn unrecognised_note(index: usize, why: &str) -> Diagnostic {
-    Diagnostic::warning("skill-result-unrecognised", format!("message {index}: {why}; no skill content was attributed"))
+    Diagnostic::warning(
+        codes::SKILL_RESULT_UNRECOGNISED,
+        format!("message {index}: {why}; no skill content was attributed"),
+    )
 }

@@ -5,7 +5,7 @@ use super::apply::*;
 use super::read::*;
 use super::types::*;
 use crate::content::*;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{codes, Diagnostic};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
@@ -169,7 +169,7 @@ pub fn prune(transcript: &Value, budget_tokens: u64, opts: &CompactOptions) -> R
     if kept_tokens > budget_tokens {
         report.fits = Some(false);
         report.notes.push(Diagnostic::warning(
-            "prune-cannot-fit",
+            codes::PRUNE_CANNOT_FIT,
             format!(
                 "the transcript ({total} tokens) cannot fit {budget_tokens} tokens without cutting protected content ({kept_tokens} tokens kept); nothing was removed"
             ),

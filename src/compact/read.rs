@@ -3,6 +3,7 @@
 
 use super::format::*;
 use super::types::*;
+use crate::diagnostic::codes;
 use serde_json::Value;
 
 /// Nesting deeper than this inside one message is refused (the walk is recursive).
@@ -37,7 +38,7 @@ pub(super) fn bad(code: &'static str, msg: impl Into<String>) -> Problem {
 /// Checks depth and counts string bytes, stopping early past the limit.
 pub(super) fn measure(v: &Value, depth: usize, size: &mut usize, limit: usize) -> Result<(), Problem> {
     if depth > MAX_DEPTH {
-        return Err(bad("message-too-deep", format!("nested deeper than {MAX_DEPTH} levels")));
+        return Err(bad(codes::MESSAGE_TOO_DEEP, format!("nested deeper than {MAX_DEPTH} levels")));
     }
     match v {
         Value::String(s) => *size += s.len(),
@@ -55,7 +56,7 @@ pub(super) fn measure(v: &Value, depth: usize, size: &mut usize, limit: usize) -
         _ => *size += 8,
     }
     if *size > limit {
-        return Err(bad("message-too-large", format!("larger than {limit} characters")));
+        return Err(bad(codes::MESSAGE_TOO_LARGE, format!("larger than {limit} characters")));
     }
     Ok(())
 }
@@ -69,11 +70,11 @@ pub(super) fn content_kind(content: Option<&Value>, allow_null: bool, allow_stri
         None | Some(Value::Null) if allow_null => Ok(()),
         Some(Value::String(_)) if allow_string => Ok(()),
         Some(Value::Array(parts)) => match parts.iter().position(|p| !p.is_object()) {
-            Some(j) => Err(bad("bad-content", format!("content part {j} is not an object"))),
+            Some(j) => Err(bad(codes::BAD_CONTENT, format!("content part {j} is not an object"))),
             None => Ok(()),
         },
-        Some(other) => Err(bad("bad-content", format!("content is {}", type_name(other)))),
-        None => Err(bad("bad-content", "content is missing")),
+        Some(other) => Err(bad(codes::BAD_CONTENT, format!("content is {}", type_name(other)))),
+        None => Err(bad(codes::BAD_CONTENT, "content is missing")),
     }
 }
 
@@ -109,10 +110,10 @@ pub(super) fn user_texts(i: usize, m: &Value, out: &mut MsgParts) {
 
 pub(super) fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Result<(String, MsgParts), Problem> {
     let Some(obj) = m.as_object() else {
-        return Err(bad("message-not-object", format!("the message is {}, not an object", type_name(m))));
+        return Err(bad(codes::MESSAGE_NOT_OBJECT, format!("the message is {}, not an object", type_name(m))));
     };
     let Some(role) = obj.get("role").and_then(Value::as_str) else {
-        return Err(bad("bad-role", "the message has no role"));
+        return Err(bad(codes::BAD_ROLE, "the message has no role"));
     };
     let content = obj.get("content");
     let mut out = MsgParts::default();
@@ -130,7 +131,7 @@ pub(super) fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Res
                     Some(Value::Array(calls)) => {
                         for (j, c) in calls.iter().enumerate() {
                             let Some(id) = str_field(c, "id") else {
-                                return Err(bad("bad-tool-call", format!("tool call {j} has no id")));
+                                return Err(bad(codes::BAD_TOOL_CALL, format!("tool call {j} has no id")));
                             };
                             let f = c.get("function").or_else(|| c.get("custom"));
                             let tool = f.and_then(|f| str_field(f, "name")).unwrap_or("").to_string();
@@ -138,13 +139,15 @@ pub(super) fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Res
                             out.calls.push(Call { index: i, id: id.to_string(), tool, input });
                         }
                     }
-                    Some(other) => return Err(bad("bad-tool-call", format!("tool_calls is {}", type_name(other)))),
+                    Some(other) => {
+                        return Err(bad(codes::BAD_TOOL_CALL, format!("tool_calls is {}", type_name(other))))
+                    }
                 }
             }
             "tool" => {
                 content_kind(content, true, true)?;
                 let Some(id) = str_field(m, "tool_call_id") else {
-                    return Err(bad("bad-tool-result", "the tool message has no tool_call_id"));
+                    return Err(bad(codes::BAD_TOOL_RESULT, "the tool message has no tool_call_id"));
                 };
                 let kind = if matches!(content, Some(Value::Array(_))) { SlotKind::Parts } else { SlotKind::Str };
                 out.results.push(ResultRef {
@@ -153,7 +156,7 @@ pub(super) fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Res
                     is_error: false,
                 });
             }
-            other => return Err(bad("unknown-role", format!("unknown role \"{other}\" for OpenAI messages"))),
+            other => return Err(bad(codes::UNKNOWN_ROLE, format!("unknown role \"{other}\" for OpenAI messages"))),
         },
         TranscriptFormat::AiSdk => match role {
             "system" => content_kind(content, false, true)?,
@@ -167,7 +170,7 @@ pub(super) fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Res
                     match str_field(p, "type") {
                         Some("tool-call") if role == "assistant" => {
                             let Some(id) = str_field(p, "toolCallId") else {
-                                return Err(bad("bad-tool-call", format!("tool-call part {j} has no toolCallId")));
+                                return Err(bad(codes::BAD_TOOL_CALL, format!("tool-call part {j} has no toolCallId")));
                             };
                             let tool = str_field(p, "toolName").unwrap_or("").to_string();
                             out.calls.push(Call {
@@ -179,7 +182,10 @@ pub(super) fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Res
                         }
                         Some("tool-result") if role == "tool" => {
                             let Some(id) = str_field(p, "toolCallId") else {
-                                return Err(bad("bad-tool-result", format!("tool-result part {j} has no toolCallId")));
+                                return Err(bad(
+                                    codes::BAD_TOOL_RESULT,
+                                    format!("tool-result part {j} has no toolCallId"),
+                                ));
                             };
                             let part = ptr(i, &format!("/content/{j}"));
                             let (slot, is_error) = match p.get("output") {
@@ -199,7 +205,7 @@ pub(super) fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Res
                                 }
                                 Some(other) => {
                                     return Err(bad(
-                                        "bad-tool-result",
+                                        codes::BAD_TOOL_RESULT,
                                         format!("tool-result part {j}: output is {}", type_name(other)),
                                     ))
                                 }
@@ -214,7 +220,7 @@ pub(super) fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Res
                     }
                 }
             }
-            other => return Err(bad("unknown-role", format!("unknown role \"{other}\" for AI SDK messages"))),
+            other => return Err(bad(codes::UNKNOWN_ROLE, format!("unknown role \"{other}\" for AI SDK messages"))),
         },
         TranscriptFormat::Anthropic => match role {
             "system" => content_kind(content, false, true)?,
@@ -227,7 +233,7 @@ pub(super) fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Res
                     match str_field(p, "type") {
                         Some("tool_use") if role == "assistant" => {
                             let Some(id) = str_field(p, "id") else {
-                                return Err(bad("bad-tool-call", format!("tool_use block {j} has no id")));
+                                return Err(bad(codes::BAD_TOOL_CALL, format!("tool_use block {j} has no id")));
                             };
                             let tool = str_field(p, "name").unwrap_or("").to_string();
                             out.calls.push(Call { index: i, id: id.to_string(), tool, input: p.get("input").cloned() });
@@ -235,7 +241,7 @@ pub(super) fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Res
                         Some("tool_result") if role == "user" => {
                             let Some(id) = str_field(p, "tool_use_id") else {
                                 return Err(bad(
-                                    "bad-tool-result",
+                                    codes::BAD_TOOL_RESULT,
                                     format!("tool_result block {j} has no tool_use_id"),
                                 ));
                             };
@@ -243,7 +249,7 @@ pub(super) fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Res
                                 Some(Value::Array(a)) => {
                                     if a.iter().any(|x| !x.is_object()) {
                                         return Err(bad(
-                                            "bad-content",
+                                            codes::BAD_CONTENT,
                                             format!("tool_result block {j}: a content block is not an object"),
                                         ));
                                     }
@@ -252,7 +258,7 @@ pub(super) fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Res
                                 None | Some(Value::Null) | Some(Value::String(_)) => SlotKind::Str,
                                 Some(other) => {
                                     return Err(bad(
-                                        "bad-content",
+                                        codes::BAD_CONTENT,
                                         format!("tool_result block {j}: content is {}", type_name(other)),
                                     ))
                                 }
@@ -268,7 +274,7 @@ pub(super) fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Res
                     }
                 }
             }
-            other => return Err(bad("unknown-role", format!("unknown role \"{other}\" for Anthropic messages"))),
+            other => return Err(bad(codes::UNKNOWN_ROLE, format!("unknown role \"{other}\" for Anthropic messages"))),
         },
     }
     Ok((role.to_string(), out))

@@ -4,7 +4,7 @@ use super::analyse::*;
 use super::apply::*;
 use super::types::*;
 use crate::content::*;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{codes, Diagnostic};
 use crate::text::{estimate_tokens, TokenCount};
 use serde_json::Value;
 use std::collections::hash_map::DefaultHasher;
@@ -119,7 +119,9 @@ pub fn reattach(
     let messages = transcript.as_array().map(Vec::as_slice).unwrap_or(&[]);
     if messages.last() == Some(&message) {
         report.omitted.clear();
-        report.notes.push(Diagnostic::info("already-reattached", "the last message is this re-attachment already"));
+        report
+            .notes
+            .push(Diagnostic::info(codes::ALREADY_REATTACHED, "the last message is this re-attachment already"));
         return Ok(Compacted { transcript: transcript.clone(), report });
     }
     let index = messages.len();

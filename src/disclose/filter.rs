@@ -3,7 +3,7 @@
 //! the host's locale.
 
 use super::{CatalogOptions, HiddenSkill, DEFAULT_TIERS};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{codes, Diagnostic};
 use crate::discover::SkillMeta;
 
 /// The description for `locale`: `zh-CN` tries `zh-CN` (or `zh_CN`), then `zh`, then the default.
@@ -61,7 +61,7 @@ pub fn audiences(metas: &[SkillMeta], opts: &CatalogOptions, permitted: &dyn Fn(
             let r = rank(t);
             if r.is_none() {
                 out.diagnostics.push(Diagnostic::warning(
-                    "tier-unknown",
+                    codes::TIER_UNKNOWN,
                     format!("the model tier '{t}' is not one of {}; min_tier is not applied", tiers.join(", ")),
                 ));
             }
@@ -81,7 +81,7 @@ pub fn audiences(metas: &[SkillMeta], opts: &CatalogOptions, permitted: &dyn Fn(
             if let Some(min) = s.min_tier.as_deref() {
                 match (rank(min), model_rank) {
                     (None, _) => out.diagnostics.push(Diagnostic::warning(
-                        "tier-unknown",
+                        codes::TIER_UNKNOWN,
                         format!(
                             "skill '{}' asks for min_tier '{min}', which is not one of {}",
                             s.name,

@@ -4,7 +4,7 @@
 //! met deterministically and everything shortened or dropped is reported.
 
 use crate::content::DEFAULT_TOOL_NAME;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{codes, Diagnostic};
 use crate::discover::SkillMeta;
 use crate::text::estimate_tokens;
 use serde::{Deserialize, Serialize};
@@ -266,7 +266,7 @@ pub fn render_shown(
         if items.is_empty() {
             result
                 .diagnostics
-                .push(Diagnostic::warning("catalog-budget", "no skill fits the budget; the catalog is empty"));
+                .push(Diagnostic::warning(codes::CATALOG_BUDGET, "no skill fits the budget; the catalog is empty"));
             return result;
         }
     }

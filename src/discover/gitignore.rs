@@ -10,7 +10,7 @@
 //! Rules of a deeper `.gitignore` override those of a shallower one. Files are read through the
 //! store like any other object, at most [`MAX_GITIGNORE_BYTES`] of each.
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{codes, Diagnostic};
 use crate::store::{self, CallStats, Storage};
 use futures_util::stream::{self, StreamExt};
 use std::collections::{HashMap, HashSet};
@@ -348,7 +348,7 @@ pub(crate) async fn load(
                     bytes.truncate(MAX_GITIGNORE_BYTES as usize);
                     bytes.truncate(bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1));
                     let message = format!("only the first {MAX_GITIGNORE_BYTES} bytes of this .gitignore were used");
-                    diagnostics.push((key.clone(), Diagnostic::warning("gitignore-too-large", message)));
+                    diagnostics.push((key.clone(), Diagnostic::warning(codes::GITIGNORE_TOO_LARGE, message)));
                 }
                 let text = String::from_utf8_lossy(&bytes);
                 set.add(Gitignore::parse(&dir, &text));
@@ -356,7 +356,7 @@ pub(crate) async fn load(
             Ok(None) => {}
             Err(e) => diagnostics.push((
                 key,
-                Diagnostic::warning("gitignore-unreadable", format!("reading this .gitignore failed: {e}")),
+                Diagnostic::warning(codes::GITIGNORE_UNREADABLE, format!("reading this .gitignore failed: {e}")),
             )),
         }
     }

@@ -5,7 +5,7 @@ use super::scan::{self, Discovery, ScopeHandle, SkillRecord};
 use super::types::{
     join_location, DiscoverOptions, FileContent, FileResult, RefreshReport, ScopedFile, SkillMeta, SkillRef,
 };
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{codes, Diagnostic};
 use crate::parse::{parse_skill, ParseOptions};
 use crate::store::keys;
 use crate::store::{self, CallStats, Storage, StorageStats};
@@ -180,7 +180,7 @@ impl SkillRegistry {
                     self.shadowed_by[i] = Some(w);
                     let (a, b) = (&self.records[w], &self.records[i]);
                     let mut d = Diagnostic::warning(
-                        "skill-shadowed",
+                        codes::SKILL_SHADOWED,
                         format!(
                             "skill '{}' at {}:{} is shadowed by the one at {}:{}",
                             skill.name, b.scope, b.location, a.scope, a.location
@@ -283,7 +283,7 @@ impl SkillRegistry {
             let names = self.names().join(", ");
             return Err(refuse(
                 rel_path.unwrap_or("SKILL.md"),
-                Diagnostic::error("skill-unknown", format!("no skill named '{name}'; the skills are: {names}")),
+                Diagnostic::error(codes::SKILL_UNKNOWN, format!("no skill named '{name}'; the skills are: {names}")),
             ));
         };
         self.request_for(i, name, rel_path)
@@ -324,7 +324,7 @@ impl SkillRegistry {
         let Some(scope) = self.scopes.iter().find(|s| s.name == r.scope) else {
             return Err(refuse(
                 "SKILL.md",
-                Diagnostic::error("scope-unknown", format!("scope '{}' is not configured", r.scope)),
+                Diagnostic::error(codes::SCOPE_UNKNOWN, format!("scope '{}' is not configured", r.scope)),
             ));
         };
         let (path, key, instructions) = match rel_path {
@@ -338,7 +338,7 @@ impl SkillRegistry {
             }
             Some(rel) => match keys::resolve_in_skill(&r.directory, rel) {
                 Ok(key) => (key[r.directory.len()..].trim_start_matches('/').to_string(), key, None),
-                Err(e) => return Err(refuse(rel, Diagnostic::error("path-invalid", e.0))),
+                Err(e) => return Err(refuse(rel, Diagnostic::error(codes::PATH_INVALID, e.0))),
             },
         };
         Ok(FileRequest {
@@ -399,10 +399,10 @@ impl SkillRegistry {
         options: DiscoverOptions,
     ) -> Result<SkillRegistry, Diagnostic> {
         let snap: Snapshot = serde_json::from_slice(bytes)
-            .map_err(|e| Diagnostic::error("snapshot-invalid", format!("the snapshot cannot be read: {e}")))?;
+            .map_err(|e| Diagnostic::error(codes::SNAPSHOT_INVALID, format!("the snapshot cannot be read: {e}")))?;
         if snap.format != SNAPSHOT_FORMAT {
             return Err(Diagnostic::error(
-                "snapshot-invalid",
+                codes::SNAPSHOT_INVALID,
                 format!("snapshot format {:?} is not {SNAPSHOT_FORMAT:?}", snap.format),
             ));
         }
@@ -412,14 +412,14 @@ impl SkillRegistry {
             .collect();
         if configured != snap.scopes {
             return Err(Diagnostic::error(
-                "snapshot-mismatch",
+                codes::SNAPSHOT_MISMATCH,
                 "the snapshot was taken with other scopes, roots or trust than these; discover afresh",
             ));
         }
         let mut r = SkillRegistry::empty(scopes, options, Rc::new(CallStats::default()));
         r.records = snap.records;
         r.diagnostics = snap.diagnostics;
-        r.diagnostics.retain(|d| d.code != "skill-shadowed");
+        r.diagnostics.retain(|d| d.code != codes::SKILL_SHADOWED);
         r.resolve();
         Ok(r)
     }
@@ -455,7 +455,10 @@ impl FilesRequest {
             Err(e) => SkillFiles {
                 files: Vec::new(),
                 complete: false,
-                error: Some(Diagnostic::error("storage-list-failed", format!("listing the skill's files failed: {e}"))),
+                error: Some(Diagnostic::error(
+                    codes::STORAGE_LIST_FAILED,
+                    format!("listing the skill's files failed: {e}"),
+                )),
             },
         }
     }
@@ -485,7 +488,7 @@ impl FileRequest {
         let mut out = FileResult { name: self.name, path: self.path, ..FileResult::default() };
         let most = self.max_bytes.map_or(self.cap, |m| m.min(self.cap));
         if let Some(d) =
-            self.listed_size.and_then(|s| store::limits::check_size("file-too-large", &out.path, s, self.cap))
+            self.listed_size.and_then(|s| store::limits::check_size(codes::FILE_TOO_LARGE, &out.path, s, self.cap))
         {
             out.error = Some(d);
             return out;
@@ -496,15 +499,17 @@ impl FileRequest {
             Ok(Some(bytes)) if bytes.len() > most as usize => {
                 out.size = bytes.len() as u64;
                 out.error = Some(Diagnostic::error(
-                    "file-too-large",
+                    codes::FILE_TOO_LARGE,
                     format!("{} is larger than {most} bytes, the most this returns", out.path),
                 ));
             }
             Err(e) => {
-                out.error = Some(Diagnostic::error("storage-read-failed", format!("reading {} failed: {e}", out.path)))
+                out.error =
+                    Some(Diagnostic::error(codes::STORAGE_READ_FAILED, format!("reading {} failed: {e}", out.path)))
             }
             Ok(None) => {
-                out.error = Some(Diagnostic::error("file-not-found", format!("the skill has no file {}", out.path)))
+                out.error =
+                    Some(Diagnostic::error(codes::FILE_NOT_FOUND, format!("the skill has no file {}", out.path)))
             }
             Ok(Some(bytes)) => {
                 out.size = bytes.len() as u64;
@@ -516,7 +521,7 @@ impl FileRequest {
                             None => {
                                 out.error =
                                     Some(parsed.diagnostics.into_iter().find(|d| d.is_error()).unwrap_or_else(|| {
-                                        Diagnostic::error("skill-unreadable", "the SKILL.md no longer parses")
+                                        Diagnostic::error(codes::SKILL_UNREADABLE, "the SKILL.md no longer parses")
                                     }))
                             }
                         }

@@ -19,7 +19,7 @@
 use super::gitignore::{self, GITIGNORE};
 use super::rules::{skill_file_kind, skip_hint};
 use super::types::DiscoverOptions;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{codes, Diagnostic};
 use crate::parse::{parse_skill, ParseOptions, Skill};
 use crate::store::{self, limits, CallStats, ListEntry, ListPage, LocalFuture, SkipHint, Storage, StorageError};
 use futures_util::stream::{self, StreamExt};
@@ -246,7 +246,7 @@ pub async fn discover(
                 Err(e) => {
                     out.diagnostics.push(scope_diag(
                         Diagnostic::error(
-                            "storage-list-failed",
+                            codes::STORAGE_LIST_FAILED,
                             format!("listing {root:?} in scope '{}' failed: {e}", scope.name),
                         ),
                         &scope.name,
@@ -264,12 +264,12 @@ pub async fn discover(
                 } else {
                     format!("{key}: {message}")
                 };
-                out.diagnostics.push(scope_diag(Diagnostic::warning("storage-skipped", text), &scope.name, &key));
+                out.diagnostics.push(scope_diag(Diagnostic::warning(codes::STORAGE_SKIPPED, text), &scope.name, &key));
             }
             if scan.cap_hit {
                 out.diagnostics.push(scope_diag(
                     Diagnostic::warning(
-                        "scan-directory-cap",
+                        codes::SCAN_DIRECTORY_CAP,
                         format!(
                             "stopped scanning {root:?} in scope '{}' after {} directories; skills beyond them were not found",
                             scope.name, opts.max_directories
@@ -282,7 +282,7 @@ pub async fn discover(
             if let Some(first) = scan.too_deep.first() {
                 out.diagnostics.push(scope_diag(
                     Diagnostic::warning(
-                        "scan-depth-limit",
+                        codes::SCAN_DEPTH_LIMIT,
                         format!(
                             "{} SKILL.md file(s) deeper than {} directories below {root:?} were not loaded (first: {first})",
                             scan.too_deep.len(),
@@ -309,9 +309,9 @@ pub async fn discover(
             let message =
                 format!("scope '{}' is not trusted, so it was not read: it holds {scope_found} skill(s)", scope.name);
             out.diagnostics.push(if scope_found > 0 {
-                Diagnostic::warning("scope-untrusted", message)
+                Diagnostic::warning(codes::SCOPE_UNTRUSTED, message)
             } else {
-                Diagnostic::info("scope-untrusted", message)
+                Diagnostic::info(codes::SCOPE_UNTRUSTED, message)
             });
         }
     }
@@ -375,7 +375,7 @@ async fn drop_gitignored(
     if let Some(first) = ignored.first() {
         out.diagnostics.push(scope_diag(
             Diagnostic::info(
-                "scan-gitignored",
+                codes::SCAN_GITIGNORED,
                 format!(
                     "{} SKILL.md file(s) below {root:?} are ignored by .gitignore and were not loaded (first: {first})",
                     ignored.len()
@@ -405,7 +405,7 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
     };
     if c.lowercase {
         record.diagnostics.push(Diagnostic::warning(
-            "skill-md-lowercase",
+            codes::SKILL_MD_LOWERCASE,
             "the file is named skill.md; the specification names it SKILL.md",
         ));
     }
@@ -413,7 +413,7 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
     let parse_opts = ParseOptions { dir_name, mode: opts.mode, include_body: Some(false), partial: false };
     let cap = opts.max_object_bytes.max(1);
     // Refused from the listed size, before any read.
-    if let Some(d) = c.size.and_then(|s| limits::check_size("skill-too-large", "the SKILL.md", s, cap)) {
+    if let Some(d) = c.size.and_then(|s| limits::check_size(codes::SKILL_TOO_LARGE, "the SKILL.md", s, cap)) {
         record.diagnostics.push(d);
         return record;
     }
@@ -421,11 +421,13 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
     let first = match store::read_checked(&*scope.storage, &c.location, Some(prefix), stats).await {
         Ok(Some(bytes)) => bytes,
         Ok(None) => {
-            record.diagnostics.push(Diagnostic::error("storage-missing", "the file was listed but is gone"));
+            record.diagnostics.push(Diagnostic::error(codes::STORAGE_MISSING, "the file was listed but is gone"));
             return record;
         }
         Err(e) => {
-            record.diagnostics.push(Diagnostic::error("storage-read-failed", format!("reading the file failed: {e}")));
+            record
+                .diagnostics
+                .push(Diagnostic::error(codes::STORAGE_READ_FAILED, format!("reading the file failed: {e}")));
             return record;
         }
     };
@@ -433,7 +435,7 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
         Some(result) => result,
         // One byte more than the cap tells a file above it from one at it.
         None => match store::read_checked(&*scope.storage, &c.location, Some(cap.saturating_add(1)), stats).await {
-            Ok(Some(all)) => match limits::check_size("skill-too-large", "the SKILL.md", all.len() as u64, cap) {
+            Ok(Some(all)) => match limits::check_size(codes::SKILL_TOO_LARGE, "the SKILL.md", all.len() as u64, cap) {
                 Some(d) => {
                     record.diagnostics.push(d);
                     return record;
@@ -441,13 +443,13 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
                 None => parse_skill(&all, &parse_opts),
             },
             Ok(None) => {
-                record.diagnostics.push(Diagnostic::error("storage-missing", "the file was listed but is gone"));
+                record.diagnostics.push(Diagnostic::error(codes::STORAGE_MISSING, "the file was listed but is gone"));
                 return record;
             }
             Err(e) => {
                 record
                     .diagnostics
-                    .push(Diagnostic::error("storage-read-failed", format!("reading the whole file failed: {e}")));
+                    .push(Diagnostic::error(codes::STORAGE_READ_FAILED, format!("reading the whole file failed: {e}")));
                 return record;
             }
         },
@@ -466,7 +468,7 @@ fn mark_nested(records: &mut [SkillRecord]) {
         });
         if let Some((_, d)) = outer.max_by_key(|(_, d)| d.len()) {
             r.diagnostics.push(Diagnostic::warning(
-                "skill-nested",
+                codes::SKILL_NESTED,
                 format!("this skill is inside the skill directory {d:?}; it is loaded as a skill of its own"),
             ));
         }

@@ -1,6 +1,6 @@
 //! Finding the frontmatter: BOM, line endings, the opening and closing `---` fences.
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{codes, Diagnostic};
 use std::borrow::Cow;
 
 /// A SKILL.md split at its fences. Only the frontmatter is decoded up front: the body is
@@ -59,19 +59,13 @@ pub enum FenceError {
     Refused(Diagnostic),
 }
 
-/// The file is not UTF-8.
-pub const CODE_NOT_UTF8: &str = "not-utf8";
-/// The file does not start with a `---` fence.
-pub const CODE_MISSING: &str = "frontmatter-missing";
-/// No closing `---` fence.
-pub const CODE_UNCLOSED: &str = "frontmatter-unclosed";
 /// The reference's message for a missing opening fence.
 pub const MSG_MISSING: &str = "SKILL.md must start with YAML frontmatter (---)";
 /// The reference's message for a missing closing fence.
 pub const MSG_UNCLOSED: &str = "SKILL.md frontmatter not properly closed with ---";
 
 fn not_utf8(offset: usize, line: u32) -> Diagnostic {
-    Diagnostic::error(CODE_NOT_UTF8, format!("SKILL.md is not valid UTF-8 (invalid byte at offset {offset})"))
+    Diagnostic::error(codes::NOT_UTF8, format!("SKILL.md is not valid UTF-8 (invalid byte at offset {offset})"))
         .at_line(Some(line))
 }
 
@@ -116,7 +110,8 @@ pub fn split(bytes: &[u8], partial: bool) -> Result<Split<'_>, FenceError> {
     if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
         bytes = rest;
         diagnostics.push(
-            Diagnostic::warning("bom", "the file starts with a UTF-8 byte order mark; it was ignored").at_line(Some(1)),
+            Diagnostic::warning(codes::BOM, "the file starts with a UTF-8 byte order mark; it was ignored")
+                .at_line(Some(1)),
         );
     }
     let mut it = lines(bytes, 0);
@@ -125,7 +120,7 @@ pub fn split(bytes: &[u8], partial: bool) -> Result<Split<'_>, FenceError> {
     let (open_start, open_end, open_next) = loop {
         // `lines` yields at least one line, even for empty input.
         let Some((s, e, next)) = it.next() else {
-            return Err(FenceError::Refused(Diagnostic::error(CODE_MISSING, MSG_MISSING)));
+            return Err(FenceError::Refused(Diagnostic::error(codes::FRONTMATTER_MISSING, MSG_MISSING)));
         };
         if !is_blank(&bytes[s..e]) || next.is_none() {
             break (s, e, next);
@@ -135,7 +130,7 @@ pub fn split(bytes: &[u8], partial: bool) -> Result<Split<'_>, FenceError> {
     if line_no > 1 {
         diagnostics.push(
             Diagnostic::warning(
-                "leading-blank-lines",
+                codes::LEADING_BLANK_LINES,
                 format!("{} blank line(s) before the opening ---; they were ignored", line_no - 1),
             )
             .at_line(Some(1)),
@@ -146,13 +141,15 @@ pub fn split(bytes: &[u8], partial: bool) -> Result<Split<'_>, FenceError> {
         if partial && open_next.is_none() && b"---".starts_with(first) {
             return Err(FenceError::Incomplete);
         }
-        return Err(FenceError::Refused(Diagnostic::error(CODE_MISSING, MSG_MISSING).at_line(Some(line_no))));
+        return Err(FenceError::Refused(
+            Diagnostic::error(codes::FRONTMATTER_MISSING, MSG_MISSING).at_line(Some(line_no)),
+        ));
     }
     let Some(fm_start) = open_next else {
         return Err(if partial {
             FenceError::Incomplete
         } else {
-            FenceError::Refused(Diagnostic::error(CODE_UNCLOSED, MSG_UNCLOSED).at_line(Some(line_no)))
+            FenceError::Refused(Diagnostic::error(codes::FRONTMATTER_UNCLOSED, MSG_UNCLOSED).at_line(Some(line_no)))
         });
     };
     let first_line = line_no + 1;
@@ -171,7 +168,7 @@ pub fn split(bytes: &[u8], partial: bool) -> Result<Split<'_>, FenceError> {
             let frontmatter = if fm.contains('\r') { Cow::Owned(normalize_newlines(fm)) } else { Cow::Borrowed(fm) };
             if crlf {
                 diagnostics.push(
-                    Diagnostic::warning("crlf", "the file uses CRLF line endings; they were read as LF")
+                    Diagnostic::warning(codes::CRLF, "the file uses CRLF line endings; they were read as LF")
                         .at_line(Some(1)),
                 );
             }
@@ -188,7 +185,7 @@ pub fn split(bytes: &[u8], partial: bool) -> Result<Split<'_>, FenceError> {
     if partial {
         Err(FenceError::Incomplete)
     } else {
-        Err(FenceError::Refused(Diagnostic::error(CODE_UNCLOSED, MSG_UNCLOSED).at_line(Some(line_no))))
+        Err(FenceError::Refused(Diagnostic::error(codes::FRONTMATTER_UNCLOSED, MSG_UNCLOSED).at_line(Some(line_no))))
     }
 }
 
@@ -209,10 +206,10 @@ pub struct FrontmatterSpan {
 pub fn span(bytes: &[u8]) -> Option<FrontmatterSpan> {
     match split(bytes, false) {
         Ok(s) => Some(FrontmatterSpan { open_line: s.first_line - 1, close_line: Some(s.body_first_line - 1) }),
-        Err(FenceError::Refused(d)) if d.code == CODE_UNCLOSED => {
+        Err(FenceError::Refused(d)) if d.code == codes::FRONTMATTER_UNCLOSED => {
             Some(FrontmatterSpan { open_line: d.line.unwrap_or(1), close_line: None })
         }
-        Err(FenceError::Refused(d)) if d.code == CODE_NOT_UTF8 => match String::from_utf8_lossy(bytes) {
+        Err(FenceError::Refused(d)) if d.code == codes::NOT_UTF8 => match String::from_utf8_lossy(bytes) {
             std::borrow::Cow::Owned(text) => span(text.as_bytes()),
             std::borrow::Cow::Borrowed(_) => None,
         },
@@ -272,18 +269,18 @@ mod tests {
     #[test]
     fn missing_and_unclosed() {
         let d = refused(b"# No frontmatter here");
-        assert_eq!((d.code.as_str(), d.message.as_str()), (CODE_MISSING, MSG_MISSING));
+        assert_eq!((d.code.as_str(), d.message.as_str()), ("frontmatter-missing", MSG_MISSING));
         let d = refused(b"---\nname: a\ndescription: b\n");
-        assert_eq!((d.code.as_str(), d.message.as_str()), (CODE_UNCLOSED, MSG_UNCLOSED));
-        assert_eq!(refused(b"").code, CODE_MISSING);
-        assert_eq!(refused(b"---").code, CODE_UNCLOSED);
-        assert_eq!(refused(b"----\nname: a\n---\n").code, CODE_MISSING);
+        assert_eq!((d.code.as_str(), d.message.as_str()), ("frontmatter-unclosed", MSG_UNCLOSED));
+        assert_eq!(refused(b"").code, "frontmatter-missing");
+        assert_eq!(refused(b"---").code, "frontmatter-unclosed");
+        assert_eq!(refused(b"----\nname: a\n---\n").code, "frontmatter-missing");
     }
 
     #[test]
     fn non_utf8_is_refused_with_its_line() {
         let d = refused(b"---\nname: a\ndescription: \xff\xfe\n---\n");
-        assert_eq!(d.code, CODE_NOT_UTF8);
+        assert_eq!(d.code, "not-utf8");
         assert_eq!(d.line, Some(3));
         // In the body, the error comes when the body is asked for.
         let s = split(b"---\nname: a\n---\n\nok\n\xff\n", false).unwrap();

@@ -4,17 +4,10 @@
 use super::node::{self, Node};
 use super::types::Mode;
 use super::{fast, repair};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{codes, Diagnostic};
 
 /// Frontmatter larger than this is refused before any YAML parsing (real ones are under 4 KiB).
 pub const MAX_FRONTMATTER_BYTES: usize = 64 * 1024;
-
-/// The YAML cannot be parsed, even after repair.
-pub const CODE_YAML_INVALID: &str = "yaml-invalid";
-/// The frontmatter is not a mapping.
-pub const CODE_NOT_MAPPING: &str = "frontmatter-not-mapping";
-/// The frontmatter is larger than [`MAX_FRONTMATTER_BYTES`].
-pub const CODE_TOO_LARGE: &str = "frontmatter-too-large";
 
 /// One top-level frontmatter key, its value and the file line of the key.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,7 +25,7 @@ pub struct Field {
 pub fn parse_frontmatter(src: &str, first_line: u32, mode: Mode) -> Result<(Vec<Field>, Vec<Diagnostic>), Diagnostic> {
     if src.len() > MAX_FRONTMATTER_BYTES {
         return Err(Diagnostic::error(
-            CODE_TOO_LARGE,
+            codes::FRONTMATTER_TOO_LARGE,
             format!("the frontmatter is {} bytes; at most {} are read", src.len(), MAX_FRONTMATTER_BYTES),
         )
         .at_line(Some(first_line)));
@@ -67,9 +60,9 @@ fn yaml_error(src: &str, first_line: u32) -> Diagnostic {
     match serde_yaml::from_str::<serde_yaml::Value>(&padded) {
         Err(err) => {
             let line = err.location().map(|l| l.line() as u32);
-            Diagnostic::error(CODE_YAML_INVALID, format!("Invalid YAML in frontmatter: {err}")).at_line(line)
+            Diagnostic::error(codes::YAML_INVALID, format!("Invalid YAML in frontmatter: {err}")).at_line(line)
         }
-        Ok(_) => Diagnostic::error(CODE_YAML_INVALID, "Invalid YAML in frontmatter").at_line(Some(first_line)),
+        Ok(_) => Diagnostic::error(codes::YAML_INVALID, "Invalid YAML in frontmatter").at_line(Some(first_line)),
     }
 }
 
@@ -92,7 +85,8 @@ fn fields_from_yaml(value: &serde_yaml::Value, src: &str, first_line: u32) -> Re
 }
 
 fn not_mapping(first_line: u32) -> Diagnostic {
-    Diagnostic::error(CODE_NOT_MAPPING, "SKILL.md frontmatter must be a YAML mapping").at_line(Some(first_line))
+    Diagnostic::error(codes::FRONTMATTER_NOT_MAPPING, "SKILL.md frontmatter must be a YAML mapping")
+        .at_line(Some(first_line))
 }
 
 /// 0-based line of a top-level `key:` in `src`.

@@ -10,9 +10,7 @@ pub mod repair;
 mod types;
 pub mod validate;
 
-pub use frontmatter::{
-    parse_frontmatter, Field, CODE_NOT_MAPPING, CODE_TOO_LARGE, CODE_YAML_INVALID, MAX_FRONTMATTER_BYTES,
-};
+pub use frontmatter::{parse_frontmatter, Field, MAX_FRONTMATTER_BYTES};
 pub use types::{Mode, ParseOptions, ParseResult, Skill};
 
 use fence::FenceError;

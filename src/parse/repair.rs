@@ -5,20 +5,7 @@
 //! entry that does not parse is rewritten by the first pattern that explains it, and each rewrite
 //! is reported with its line and what changed.
 
-use crate::diagnostic::Diagnostic;
-
-/// Tabs in indentation.
-pub const CODE_TAB_INDENT: &str = "yaml-repair-tab-indent";
-/// A plain value with `: ` in it.
-pub const CODE_COLON: &str = "yaml-repair-colon";
-/// A value starting with a YAML indicator that is not YAML syntax.
-pub const CODE_INDICATOR: &str = "yaml-repair-indicator";
-/// Text after a closing quote.
-pub const CODE_TEXT_AFTER_QUOTE: &str = "yaml-repair-text-after-quote";
-/// Text after `|` or `>` on the same line.
-pub const CODE_BLOCK_INDICATOR: &str = "yaml-repair-block-indicator";
-/// A key given twice (the first is kept).
-pub const CODE_DUPLICATE_KEY: &str = "yaml-duplicate-key";
+use crate::diagnostic::{codes, Diagnostic};
 
 const MAX_NESTING: usize = 4;
 
@@ -57,7 +44,11 @@ pub fn repair(src: &str, first_line: u32) -> Option<Repaired> {
             let spaces = ws.chars().map(|c| if c == '\t' { 2 } else { 1 }).sum::<usize>();
             let tabs = ws.matches('\t').count();
             *line = format!("{}{}", " ".repeat(spaces), &line[ws_len..]);
-            notes.push(note(CODE_TAB_INDENT, i, format!("{tabs} tab(s) in the indentation replaced by 2 spaces each")));
+            notes.push(note(
+                codes::YAML_REPAIR_TAB_INDENT,
+                i,
+                format!("{tabs} tab(s) in the indentation replaced by 2 spaces each"),
+            ));
         }
     }
 
@@ -74,7 +65,7 @@ pub fn repair(src: &str, first_line: u32) -> Option<Repaired> {
         if let Some(k) = &key {
             if let Some((_, first)) = seen.iter().find(|(s, _)| s == k) {
                 notes.push(note(
-                    CODE_DUPLICATE_KEY,
+                    codes::YAML_DUPLICATE_KEY,
                     start,
                     format!("duplicate key '{k}' ignored; the value from line {} is kept", first_line + *first as u32),
                 ));
@@ -188,7 +179,7 @@ fn repair_entry(
             out.extend(cont.iter().cloned());
             if parses(&dedent_all(&out, indent)) {
                 note(
-                    CODE_BLOCK_INDICATOR,
+                    codes::YAML_REPAIR_BLOCK_INDICATOR,
                     first,
                     format!(
                         "text after the block indicator '{}' of '{key}' moved to the block's first line",
@@ -206,11 +197,17 @@ fn repair_entry(
         if after.is_empty() || after.starts_with('#') {
             return None;
         }
-        (CODE_TEXT_AFTER_QUOTE, format!("text after the closing quote of '{key}'; the whole value was quoted as text"))
+        (
+            codes::YAML_REPAIR_TEXT_AFTER_QUOTE,
+            format!("text after the closing quote of '{key}'; the whole value was quoted as text"),
+        )
     } else if let Some(c) = rest.chars().next().filter(|c| "`@*&!%[{".contains(*c)) {
-        (CODE_INDICATOR, format!("'{key}' starts with '{c}', which YAML reads as syntax; the value was quoted as text"))
+        (
+            codes::YAML_REPAIR_INDICATOR,
+            format!("'{key}' starts with '{c}', which YAML reads as syntax; the value was quoted as text"),
+        )
     } else if value.contains(": ") || value.contains(":\t") {
-        (CODE_COLON, format!("'{key}' contains ': ' in an unquoted value; the value was quoted"))
+        (codes::YAML_REPAIR_COLON, format!("'{key}' contains ': ' in an unquoted value; the value was quoted"))
     } else {
         return None;
     };

@@ -8,7 +8,7 @@
 
 use super::node::{resolve_plain, Node, Resolved, Style};
 use super::{Field, Mode, Skill};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{codes, Diagnostic, Severity};
 use crate::text::nfkc;
 use std::collections::BTreeMap;
 
@@ -44,7 +44,7 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
             let allowed: Vec<String> = SPEC_FIELDS.iter().map(|f| format!("'{f}'")).collect();
             diags.push(
                 Diagnostic::error(
-                    "unexpected-fields",
+                    codes::UNEXPECTED_FIELDS,
                     format!(
                         "Unexpected fields in frontmatter: {}. Only [{}] are allowed.",
                         unexpected.join(", "),
@@ -61,12 +61,12 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
         None => match (mode, dir_name) {
             (Mode::Lenient, Some(dir)) => {
                 diags.push(Diagnostic::warning(
-                    "name-missing",
+                    codes::NAME_MISSING,
                     format!("Missing required field in frontmatter: name; the directory name '{dir}' is used"),
                 ));
                 skill.name = dir.to_string();
             }
-            _ => diags.push(Diagnostic::error("name-missing", "Missing required field in frontmatter: name")),
+            _ => diags.push(Diagnostic::error(codes::NAME_MISSING, "Missing required field in frontmatter: name")),
         },
         Some(f) => match text_value(&f.value).map(str::trim).filter(|t| !t.is_empty()) {
             None => {
@@ -74,12 +74,15 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                 match (mode, dir_name) {
                     (Mode::Lenient, Some(dir)) => {
                         diags.push(
-                            Diagnostic::warning("name-invalid", format!("{msg}; the directory name '{dir}' is used"))
-                                .at_line(f.line),
+                            Diagnostic::warning(
+                                codes::NAME_INVALID,
+                                format!("{msg}; the directory name '{dir}' is used"),
+                            )
+                            .at_line(f.line),
                         );
                         skill.name = dir.to_string();
                     }
-                    _ => diags.push(Diagnostic::error("name-invalid", msg).at_line(f.line)),
+                    _ => diags.push(Diagnostic::error(codes::NAME_INVALID, msg).at_line(f.line)),
                 }
             }
             Some(name) => {
@@ -93,19 +96,18 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
 
     // description
     match field("description") {
-        None => {
-            diags.push(Diagnostic::error("description-missing", "Missing required field in frontmatter: description"))
-        }
+        None => diags
+            .push(Diagnostic::error(codes::DESCRIPTION_MISSING, "Missing required field in frontmatter: description")),
         Some(f) => match text_value(&f.value).map(str::trim).filter(|t| !t.is_empty()) {
             None => diags.push(
-                Diagnostic::error("description-invalid", "Field 'description' must be a non-empty string")
+                Diagnostic::error(codes::DESCRIPTION_INVALID, "Field 'description' must be a non-empty string")
                     .at_line(f.line),
             ),
             Some(d) => {
                 let n = d.chars().count();
                 if n > MAX_DESCRIPTION_CHARS {
                     diags.push(rule(
-                        "description-too-long",
+                        codes::DESCRIPTION_TOO_LONG,
                         format!("Description exceeds {MAX_DESCRIPTION_CHARS} character limit ({n} chars)"),
                         f.line,
                     ));
@@ -122,7 +124,7 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                 let n = c.chars().count();
                 if n > MAX_COMPATIBILITY_CHARS {
                     diags.push(rule(
-                        "compatibility-too-long",
+                        codes::COMPATIBILITY_TOO_LONG,
                         format!("Compatibility exceeds {MAX_COMPATIBILITY_CHARS} character limit ({n} chars)"),
                         f.line,
                     ));
@@ -130,7 +132,9 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                 skill.compatibility = Some(c.to_string());
             }
             None if f.value.is_null() => {}
-            None => diags.push(rule("compatibility-invalid", "Field 'compatibility' must be a string".into(), f.line)),
+            None => {
+                diags.push(rule(codes::COMPATIBILITY_INVALID, "Field 'compatibility' must be a string".into(), f.line))
+            }
         }
     }
 
@@ -142,7 +146,7 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                 Some(t) => skill.license = Some(t.to_string()),
                 None if f.value.is_null() => {}
                 None => diags.push(lenient_warning(
-                    "field-not-string",
+                    codes::FIELD_NOT_STRING,
                     format!("'license' is a {}; it was ignored", f.value.kind()),
                 )),
             },
@@ -158,7 +162,7 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                         .collect()
                 }
                 Node::Map(_) => diags.push(lenient_warning(
-                    "allowed-tools-invalid",
+                    codes::ALLOWED_TOOLS_INVALID,
                     "'allowed-tools' is a mapping; it was ignored".into(),
                 )),
             },
@@ -168,18 +172,20 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                     let parts: Vec<&str> = items.iter().filter_map(Node::as_text).collect();
                     let hint = format!("[{}]", parts.join(", "));
                     diags.push(lenient_warning(
-                        "field-not-string",
+                        codes::FIELD_NOT_STRING,
                         format!("'argument-hint' was read as a YAML list; it is kept as the text {hint} (quote it to be sure)"),
                     ));
                     skill.argument_hint = Some(hint);
                 }
-                Node::Map(_) => diags
-                    .push(lenient_warning("field-not-string", "'argument-hint' is a mapping; it was ignored".into())),
+                Node::Map(_) => diags.push(lenient_warning(
+                    codes::FIELD_NOT_STRING,
+                    "'argument-hint' is a mapping; it was ignored".into(),
+                )),
             },
             "min_tier" => match text_value(&f.value) {
                 Some(t) => skill.min_tier = Some(t.trim().to_string()),
                 None => diags.push(lenient_warning(
-                    "field-not-string",
+                    codes::FIELD_NOT_STRING,
                     format!("'min_tier' is a {}; it was ignored", f.value.kind()),
                 )),
             },
@@ -200,7 +206,7 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                             skill.localized_descriptions.insert(lang.to_string(), t.to_string());
                         }
                         None => diags.push(lenient_warning(
-                            "field-not-string",
+                            codes::FIELD_NOT_STRING,
                             format!("'{key}' is not a non-empty string; it was ignored"),
                         )),
                     }
@@ -213,7 +219,7 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                         _ => "",
                     };
                     diags.push(lenient_warning(
-                        "unknown-field",
+                        codes::UNKNOWN_FIELD,
                         format!("unknown field '{key}'{hint}; kept in 'extra'"),
                     ));
                 }
@@ -244,30 +250,30 @@ pub fn name_rules(name: &str, dir_name: Option<&str>) -> Vec<(&'static str, Stri
     let n = name.chars().count();
     if n > MAX_NAME_CHARS {
         out.push((
-            "name-too-long",
+            codes::NAME_TOO_LONG,
             format!("Skill name '{name}' exceeds {MAX_NAME_CHARS} character limit ({n} chars)"),
         ));
     }
     let has_upper =
         if name.is_ascii() { name.bytes().any(|b| b.is_ascii_uppercase()) } else { name != name.to_lowercase() };
     if has_upper {
-        out.push(("name-not-lowercase", format!("Skill name '{name}' must be lowercase")));
+        out.push((codes::NAME_NOT_LOWERCASE, format!("Skill name '{name}' must be lowercase")));
     }
     if name.starts_with('-') || name.ends_with('-') {
-        out.push(("name-hyphen-edge", "Skill name cannot start or end with a hyphen".to_string()));
+        out.push((codes::NAME_HYPHEN_EDGE, "Skill name cannot start or end with a hyphen".to_string()));
     }
     if name.contains("--") {
-        out.push(("name-consecutive-hyphens", "Skill name cannot contain consecutive hyphens".to_string()));
+        out.push((codes::NAME_CONSECUTIVE_HYPHENS, "Skill name cannot contain consecutive hyphens".to_string()));
     }
     if !name.chars().all(|c| c.is_alphanumeric() || c == '-') {
         out.push((
-            "name-invalid-chars",
+            codes::NAME_INVALID_CHARS,
             format!("Skill name '{name}' contains invalid characters. Only letters, digits, and hyphens are allowed."),
         ));
     }
     if let Some(dir) = dir_name {
         if nfkc(dir) != name {
-            out.push(("name-dir-mismatch", format!("Directory name '{dir}' must match skill name '{name}'")));
+            out.push((codes::NAME_DIR_MISMATCH, format!("Directory name '{dir}' must match skill name '{name}'")));
         }
     }
     out
@@ -321,7 +327,7 @@ fn read_bool(f: &Field, diags: &mut Vec<Diagnostic>) -> Option<bool> {
     let shown = f.value.as_text().map(|t| format!("'{t}'")).unwrap_or_else(|| format!("a {}", f.value.kind()));
     diags.push(
         Diagnostic::warning(
-            "field-not-boolean",
+            codes::FIELD_NOT_BOOLEAN,
             format!("'{}' should be true or false, not {shown}; it was ignored", f.key),
         )
         .at_line(f.line),
@@ -336,7 +342,7 @@ fn read_metadata(f: &Field, skill: &mut Skill, diags: &mut Vec<Diagnostic>) {
         v => {
             diags.push(
                 Diagnostic::warning(
-                    "metadata-not-mapping",
+                    codes::METADATA_NOT_MAPPING,
                     format!("'metadata' should be a mapping of strings, not a {}; it was ignored", v.kind()),
                 )
                 .at_line(f.line),
@@ -351,7 +357,7 @@ fn read_metadata(f: &Field, skill: &mut Skill, diags: &mut Vec<Diagnostic>) {
                 if *style == Style::Plain && resolve_plain(text) != Resolved::String {
                     diags.push(
                         Diagnostic::warning(
-                            "metadata-not-string",
+                            codes::METADATA_NOT_STRING,
                             format!(
                                 "metadata '{k}' is a YAML {} ({text}); it is kept as the text \"{text}\"",
                                 v.kind()
@@ -366,7 +372,7 @@ fn read_metadata(f: &Field, skill: &mut Skill, diags: &mut Vec<Diagnostic>) {
                 let json = structured.to_json();
                 diags.push(
                     Diagnostic::info(
-                        "metadata-structured",
+                        codes::METADATA_STRUCTURED,
                         format!(
                             "metadata '{k}' is a {}; it is kept structured in metadataStructured and as JSON text",
                             structured.kind()

@@ -30,7 +30,9 @@ pub(crate) fn transcript_value(transcript: &JsValue) -> Result<serde_json::Value
             transcript.as_f64().and_then(serde_json::Number::from_f64).map_or(Value::Null, Value::Number)
         });
     }
-    convert::data(transcript).map_err(|e| Diagnostic::error("transcript-unreadable", e.describe("the transcript")))
+    convert::data(transcript).map_err(|e| {
+        Diagnostic::error(skillwasm::diagnostic::codes::TRANSCRIPT_UNREADABLE, e.describe("the transcript"))
+    })
 }
 
 pub(crate) fn options(options: &JsValue, what: &str) -> Result<CompactOptions, JsValue> {

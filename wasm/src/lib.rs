@@ -54,7 +54,10 @@ fn too_large(size: u64) -> ParseResult {
     let message = format!(
         "the input is {size} bytes (or characters), more than the {DEFAULT_MAX_OBJECT_BYTES} a SKILL.md may have"
     );
-    ParseResult { diagnostics: vec![Diagnostic::error("skill-too-large", message)], ..ParseResult::default() }
+    ParseResult {
+        diagnostics: vec![Diagnostic::error(skillwasm::diagnostic::codes::SKILL_TOO_LARGE, message)],
+        ..ParseResult::default()
+    }
 }
 
 fn not_bytes(what: &str, input: &JsValue) -> JsValue {
@@ -94,7 +97,7 @@ pub fn parse_skills(
     let items =
         convert::batch(&inputs, MAX_BATCH).map_err(|e| convert::type_error(&format!("parseSkills: inputs {e}")))?;
     let invalid = |message: String| ParseResult {
-        diagnostics: vec![Diagnostic::error("input-invalid", message)],
+        diagnostics: vec![Diagnostic::error(skillwasm::diagnostic::codes::INPUT_INVALID, message)],
         ..ParseResult::default()
     };
     let mut results = Vec::new();

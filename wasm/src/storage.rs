@@ -94,14 +94,14 @@ impl JsStorage {
 
 /// A page as JSON (read once, within the bounds) to a [`ListPage`].
 fn parse_page(v: &JsValue) -> Result<ListPage, StorageError> {
-    let bad = |what: &str| StorageError(format!("list answered with {what} instead of {{ entries, cursor? }}"));
+    let not_a_page = |what: &str| StorageError(format!("list answered with {what} instead of {{ entries, cursor? }}"));
     if !v.is_object() {
-        return Err(bad(&convert::kind_of(v)));
+        return Err(not_a_page(&convert::kind_of(v)));
     }
     // Keys with a lone surrogate get a NUL, which the key check refuses: that entry is dropped.
     let (value, _) = convert::json(v, &["~entries.*.key"]).map_err(|e| StorageError(e.describe("the page")))?;
-    let Value::Object(mut page) = value else { return Err(bad("an array")) };
-    let Some(Value::Array(entries)) = page.remove("entries") else { return Err(bad("no entries array")) };
+    let Value::Object(mut page) = value else { return Err(not_a_page("an array")) };
+    let Some(Value::Array(entries)) = page.remove("entries") else { return Err(not_a_page("no entries array")) };
     if entries.len() > MAX_PAGE_ENTRIES {
         return Err(StorageError(format!(
             "list answered with {} entries in one page, more than {MAX_PAGE_ENTRIES}",

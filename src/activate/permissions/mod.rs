@@ -37,7 +37,7 @@ pub use decide::{is_tool_allowed, is_tool_allowed_with};
 pub use path::{is_in_skill_directory, normalize_path};
 pub use pattern::parse_allowed_tools;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{codes, Diagnostic};
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "tsify")]
@@ -170,7 +170,7 @@ fn is_file_tool(name: &str) -> bool {
 }
 
 fn invalid(entry: &str, why: &str) -> Diagnostic {
-    Diagnostic::error("allowed-tools-invalid", format!("allowed-tools entry '{entry}' {why}; it was ignored"))
+    Diagnostic::error(codes::ALLOWED_TOOLS_INVALID, format!("allowed-tools entry '{entry}' {why}; it was ignored"))
 }
 
 #[cfg(test)]

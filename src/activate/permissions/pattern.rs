@@ -2,7 +2,7 @@
 
 use super::command::*;
 use super::*;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{codes, Diagnostic};
 
 impl ToolPattern {
     /// Parses one `allowed-tools` entry. Never panics; an entry that cannot be read is an
@@ -144,7 +144,7 @@ pub fn parse_allowed_tools(entries: &[String]) -> AllowedTools {
                 let written = p.raw.split('(').next().unwrap_or("").trim();
                 if written != p.tool && canonical_tool(written).is_some() {
                     out.diagnostics.push(Diagnostic::warning(
-                        "allowed-tools-case",
+                        codes::ALLOWED_TOOLS_CASE,
                         format!("allowed-tools entry '{}' is read as the tool '{}'", p.raw, p.tool),
                     ));
                 }

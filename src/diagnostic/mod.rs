@@ -1,5 +1,8 @@
 //! Findings: [`Diagnostic`] and [`Severity`], shared by every stage. A diagnostic's `code` is
-//! stable and meant for programs; its `message` is for people.
+//! stable and meant for programs (every one is a constant in [`codes`]); its `message` is for
+//! people.
+
+pub mod codes;
 
 use serde::{Deserialize, Serialize};
 

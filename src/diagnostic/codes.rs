@@ -1,0 +1,324 @@
+//! Every stable diagnostic code, in one place. A code names a finding for programs; it never
+//! changes once published (the message, for people, may). Each constant says when it is emitted
+//! and its usual severity; "lenient" and "strict" are the parse modes ([`crate::parse::Mode`]).
+//!
+//! The constants are grouped by the stage that emits them, in lifecycle order; [`ALL`] lists
+//! them in the same order. The README's code lists follow the same grouping.
+
+// ---------------------------------------------------------------------------------------------
+// parse: the file's layout, the frontmatter's YAML and its repair
+// ---------------------------------------------------------------------------------------------
+
+/// The file starts with a UTF-8 byte order mark, which was ignored. Warning.
+pub const BOM: &str = "bom";
+/// The file uses CRLF line endings, read as LF. Warning.
+pub const CRLF: &str = "crlf";
+/// Blank lines before the opening `---`, which were ignored. Warning.
+pub const LEADING_BLANK_LINES: &str = "leading-blank-lines";
+/// The file is not valid UTF-8. Error: the skill is refused.
+pub const NOT_UTF8: &str = "not-utf8";
+/// The file does not open with a `---` fence. Error: the skill is refused.
+pub const FRONTMATTER_MISSING: &str = "frontmatter-missing";
+/// No closing `---` fence. Error: the skill is refused (a prefix read reads more instead).
+pub const FRONTMATTER_UNCLOSED: &str = "frontmatter-unclosed";
+/// The frontmatter is larger than [`crate::parse::MAX_FRONTMATTER_BYTES`]; it is not parsed.
+/// Error: the skill is refused.
+pub const FRONTMATTER_TOO_LARGE: &str = "frontmatter-too-large";
+/// The frontmatter is YAML but not a mapping. Error: the skill is refused.
+pub const FRONTMATTER_NOT_MAPPING: &str = "frontmatter-not-mapping";
+/// The YAML cannot be parsed, even after repair (strict mode does not repair), or it exceeds
+/// serde_yaml's recursion or repetition limit. Error: the skill is refused.
+pub const YAML_INVALID: &str = "yaml-invalid";
+/// Repair: a plain value with `: ` in it was quoted. Warning, lenient only.
+pub const YAML_REPAIR_COLON: &str = "yaml-repair-colon";
+/// Repair: a value starting with a YAML indicator that is not YAML syntax was quoted as text.
+/// Warning, lenient only.
+pub const YAML_REPAIR_INDICATOR: &str = "yaml-repair-indicator";
+/// Repair: text after a closing quote; the whole value was quoted as text. Warning, lenient only.
+pub const YAML_REPAIR_TEXT_AFTER_QUOTE: &str = "yaml-repair-text-after-quote";
+/// Repair: text after `|` or `>` on the same line. Warning, lenient only.
+pub const YAML_REPAIR_BLOCK_INDICATOR: &str = "yaml-repair-block-indicator";
+/// Repair: tabs in the indentation were replaced by spaces. Warning, lenient only.
+pub const YAML_REPAIR_TAB_INDENT: &str = "yaml-repair-tab-indent";
+/// Repair: a key given twice; the first is kept. Warning, lenient only.
+pub const YAML_DUPLICATE_KEY: &str = "yaml-duplicate-key";
+/// An item of the package's `parseSkills` is neither a string, bytes nor `{ input, dirName }`.
+/// Error for that item.
+pub const INPUT_INVALID: &str = "input-invalid";
+
+// ---------------------------------------------------------------------------------------------
+// fields: the specification's rules and the fields clients add
+// ---------------------------------------------------------------------------------------------
+
+/// No `name`. Lenient with a directory name: warning, the directory name is used; otherwise
+/// error.
+pub const NAME_MISSING: &str = "name-missing";
+/// `name` is not a non-empty string. Lenient with a directory name: warning, the directory name
+/// is used; otherwise error.
+pub const NAME_INVALID: &str = "name-invalid";
+/// `name` is longer than 64 characters. Warning lenient, error strict.
+pub const NAME_TOO_LONG: &str = "name-too-long";
+/// `name` has upper-case letters. Warning lenient, error strict.
+pub const NAME_NOT_LOWERCASE: &str = "name-not-lowercase";
+/// `name` starts or ends with a hyphen. Warning lenient, error strict.
+pub const NAME_HYPHEN_EDGE: &str = "name-hyphen-edge";
+/// `name` has two hyphens in a row. Warning lenient, error strict.
+pub const NAME_CONSECUTIVE_HYPHENS: &str = "name-consecutive-hyphens";
+/// `name` has characters other than letters, digits and hyphens. Warning lenient, error strict.
+pub const NAME_INVALID_CHARS: &str = "name-invalid-chars";
+/// `name` differs from the skill's directory name. Warning lenient, error strict.
+pub const NAME_DIR_MISMATCH: &str = "name-dir-mismatch";
+/// No `description`. Error in both modes: the skill is refused.
+pub const DESCRIPTION_MISSING: &str = "description-missing";
+/// `description` is not a non-empty string. Error in both modes: the skill is refused.
+pub const DESCRIPTION_INVALID: &str = "description-invalid";
+/// `description` is longer than 1024 characters. Warning lenient, error strict.
+pub const DESCRIPTION_TOO_LONG: &str = "description-too-long";
+/// `compatibility` is longer than 500 characters. Warning lenient, error strict.
+pub const COMPATIBILITY_TOO_LONG: &str = "compatibility-too-long";
+/// `compatibility` is not a string. Warning lenient, error strict.
+pub const COMPATIBILITY_INVALID: &str = "compatibility-invalid";
+/// Fields the specification does not define. Error, strict only.
+pub const UNEXPECTED_FIELDS: &str = "unexpected-fields";
+/// A field nobody defined, kept in `extra`. Warning, lenient only.
+pub const UNKNOWN_FIELD: &str = "unknown-field";
+/// A field that should be text (`license`, `argument-hint`, `min_tier`, `description_<lang>`) is
+/// not; it is ignored or kept as text. Warning.
+pub const FIELD_NOT_STRING: &str = "field-not-string";
+/// A field that should be `true` or `false` is not; it is ignored. Warning.
+pub const FIELD_NOT_BOOLEAN: &str = "field-not-boolean";
+/// `metadata` is not a mapping; it is ignored. Warning.
+pub const METADATA_NOT_MAPPING: &str = "metadata-not-mapping";
+/// A `metadata` value is a YAML number, boolean or null; it is kept as the text written. Warning.
+pub const METADATA_NOT_STRING: &str = "metadata-not-string";
+/// A `metadata` value is a map or a list; it is kept structured and as JSON text. Info.
+pub const METADATA_STRUCTURED: &str = "metadata-structured";
+/// `allowed-tools` is a mapping (warning, when parsing), or an entry is no valid permission
+/// pattern (error, when the patterns are read; the entry is ignored).
+pub const ALLOWED_TOOLS_INVALID: &str = "allowed-tools-invalid";
+
+// ---------------------------------------------------------------------------------------------
+// store: calls to the storage port and the key checks before them
+// ---------------------------------------------------------------------------------------------
+
+/// Listing a root or a skill's files failed (the store threw, rejected, answered with the wrong
+/// type or timed out). Error.
+pub const STORAGE_LIST_FAILED: &str = "storage-list-failed";
+/// Reading a file failed (as for listing, or the object is above the store's size cap). Error.
+pub const STORAGE_READ_FAILED: &str = "storage-read-failed";
+/// A listed SKILL.md was gone when it was read. Error.
+pub const STORAGE_MISSING: &str = "storage-missing";
+/// The store left an entry out of a listing, or says something about a whole root (it does not
+/// exist, it is not a directory). Warning.
+pub const STORAGE_SKIPPED: &str = "storage-skipped";
+/// A path asked for leaves the skill directory or is no valid key; refused before the store is
+/// touched. Error.
+pub const PATH_INVALID: &str = "path-invalid";
+
+// ---------------------------------------------------------------------------------------------
+// discover: scopes, scans, trust, precedence and the registry's reads
+// ---------------------------------------------------------------------------------------------
+
+/// A skill is shadowed by one of the same name in a scope that takes precedence. Warning.
+pub const SKILL_SHADOWED: &str = "skill-shadowed";
+/// A skill lies inside another skill's directory; it is loaded as a skill of its own. Warning.
+pub const SKILL_NESTED: &str = "skill-nested";
+/// The file is named `skill.md`, not `SKILL.md`. Warning.
+pub const SKILL_MD_LOWERCASE: &str = "skill-md-lowercase";
+/// A project scope is not trusted, so none of its files is read. Warning when it holds skills,
+/// info when it holds none.
+pub const SCOPE_UNTRUSTED: &str = "scope-untrusted";
+/// SKILL.md files deeper than the scan depth were not loaded. Warning.
+pub const SCAN_DEPTH_LIMIT: &str = "scan-depth-limit";
+/// The scan stopped after its cap of directories; skills beyond were not found. Warning.
+pub const SCAN_DIRECTORY_CAP: &str = "scan-directory-cap";
+/// SKILL.md files ignored by `.gitignore` were not loaded. Info.
+pub const SCAN_GITIGNORED: &str = "scan-gitignored";
+/// A `.gitignore` is larger than the most that is read; only its first part applies. Warning.
+pub const GITIGNORE_TOO_LARGE: &str = "gitignore-too-large";
+/// Reading a `.gitignore` failed; the other files still apply. Warning.
+pub const GITIGNORE_UNREADABLE: &str = "gitignore-unreadable";
+/// No skill of that name (a file read, or a skill tool call for a skill the caller may not see).
+/// Error.
+pub const SKILL_UNKNOWN: &str = "skill-unknown";
+/// A skill's scope is not configured. Error.
+pub const SCOPE_UNKNOWN: &str = "scope-unknown";
+/// A snapshot cannot be read or has another format. Error: no registry is made.
+pub const SNAPSHOT_INVALID: &str = "snapshot-invalid";
+/// A snapshot was taken with other scopes, roots or trust. Error: no registry is made.
+pub const SNAPSHOT_MISMATCH: &str = "snapshot-mismatch";
+/// A file read asked for a file the skill does not have. Error.
+pub const FILE_NOT_FOUND: &str = "file-not-found";
+/// A file read found a file larger than the most it returns. Error.
+pub const FILE_TOO_LARGE: &str = "file-too-large";
+/// A SKILL.md above the size cap (`maxObjectBytes`, 16 MiB by default), refused from its listed
+/// size before any read, or from the bytes a store sent or a caller handed in. Error.
+pub const SKILL_TOO_LARGE: &str = "skill-too-large";
+/// A SKILL.md that was loaded no longer parses when its body is read. Error.
+pub const SKILL_UNREADABLE: &str = "skill-unreadable";
+
+// ---------------------------------------------------------------------------------------------
+// disclose: the catalog
+// ---------------------------------------------------------------------------------------------
+
+/// The model's tier, or a skill's `min_tier`, is not one of the configured tiers; `min_tier` is
+/// not applied. Warning.
+pub const TIER_UNKNOWN: &str = "tier-unknown";
+/// No skill fits the catalog's budget; the catalog is empty. Warning.
+pub const CATALOG_BUDGET: &str = "catalog-budget";
+
+// ---------------------------------------------------------------------------------------------
+// activate: the skill tool and permissions
+// ---------------------------------------------------------------------------------------------
+
+/// The skill tool's input is not `{ name, path? }`. Error result.
+pub const TOOL_INPUT_INVALID: &str = "tool-input-invalid";
+/// A call of another tool than the skill tool. Error result.
+pub const TOOL_UNKNOWN: &str = "tool-unknown";
+/// A read for the skill tool failed without saying why. Error result.
+pub const TOOL_FAILED: &str = "tool-failed";
+/// An `allowed-tools` entry names a built-in tool in another case (`bash(git:*)`); it is read as
+/// that tool. Warning.
+pub const ALLOWED_TOOLS_CASE: &str = "allowed-tools-case";
+
+// ---------------------------------------------------------------------------------------------
+// compact: transcripts
+// ---------------------------------------------------------------------------------------------
+
+/// The transcript is not an array of messages. Error: the operation fails.
+pub const TRANSCRIPT_NOT_ARRAY: &str = "transcript-not-array";
+/// The transcript cannot be read within the bounds (too deep, too large, a getter that throws).
+/// Error: the operation fails.
+pub const TRANSCRIPT_UNREADABLE: &str = "transcript-unreadable";
+/// Nothing in the transcript tells its format; it was read as AI SDK messages. Info.
+pub const FORMAT_ASSUMED: &str = "format-assumed";
+/// Markup in a user's text or another tool's result that is no genuine block; it was not
+/// attributed. Warning.
+pub const SKILL_CONTENT_UNATTRIBUTED: &str = "skill-content-unattributed";
+/// A genuine skill tool answer under a tool that is not one of the tool names given; it was not
+/// attributed. Info.
+pub const SKILL_CONTENT_OTHER_TOOL: &str = "skill-content-other-tool";
+/// A skill tool result that is not an answer of the tool, or answers for another skill than the
+/// call named. Warning.
+pub const SKILL_RESULT_UNRECOGNISED: &str = "skill-result-unrecognised";
+/// Pruning cannot reach the budget without cutting protected content; nothing was removed.
+/// Warning.
+pub const PRUNE_CANNOT_FIT: &str = "prune-cannot-fit";
+/// The transcript already ends with this re-attachment; nothing was added. Info.
+pub const ALREADY_REATTACHED: &str = "already-reattached";
+/// A message is not an object. Skipped (`report.skipped`), or an error with `strict`.
+pub const MESSAGE_NOT_OBJECT: &str = "message-not-object";
+/// A message is nested too deep. Skipped, or an error with `strict`.
+pub const MESSAGE_TOO_DEEP: &str = "message-too-deep";
+/// A message is larger than the most that is read. Skipped, or an error with `strict`.
+pub const MESSAGE_TOO_LARGE: &str = "message-too-large";
+/// A message has no role. Skipped, or an error with `strict`.
+pub const BAD_ROLE: &str = "bad-role";
+/// A message has a role its format does not have. Skipped, or an error with `strict`.
+pub const UNKNOWN_ROLE: &str = "unknown-role";
+/// A message's content, or a part of it, has the wrong type. Skipped, or an error with `strict`.
+pub const BAD_CONTENT: &str = "bad-content";
+/// A tool call without an id, or tool calls of the wrong type. Skipped, or an error with
+/// `strict`.
+pub const BAD_TOOL_CALL: &str = "bad-tool-call";
+/// A tool result without the id of its call, or with output of the wrong type. Skipped, or an
+/// error with `strict`.
+pub const BAD_TOOL_RESULT: &str = "bad-tool-result";
+/// A tool result with no matching tool call before it. Skipped, or an error with `strict`.
+pub const ORPHAN_TOOL_RESULT: &str = "orphan-tool-result";
+
+/// Every code above, in the order they are declared.
+pub const ALL: &[&str] = &[
+    // parse
+    BOM,
+    CRLF,
+    LEADING_BLANK_LINES,
+    NOT_UTF8,
+    FRONTMATTER_MISSING,
+    FRONTMATTER_UNCLOSED,
+    FRONTMATTER_TOO_LARGE,
+    FRONTMATTER_NOT_MAPPING,
+    YAML_INVALID,
+    YAML_REPAIR_COLON,
+    YAML_REPAIR_INDICATOR,
+    YAML_REPAIR_TEXT_AFTER_QUOTE,
+    YAML_REPAIR_BLOCK_INDICATOR,
+    YAML_REPAIR_TAB_INDENT,
+    YAML_DUPLICATE_KEY,
+    INPUT_INVALID,
+    // fields
+    NAME_MISSING,
+    NAME_INVALID,
+    NAME_TOO_LONG,
+    NAME_NOT_LOWERCASE,
+    NAME_HYPHEN_EDGE,
+    NAME_CONSECUTIVE_HYPHENS,
+    NAME_INVALID_CHARS,
+    NAME_DIR_MISMATCH,
+    DESCRIPTION_MISSING,
+    DESCRIPTION_INVALID,
+    DESCRIPTION_TOO_LONG,
+    COMPATIBILITY_TOO_LONG,
+    COMPATIBILITY_INVALID,
+    UNEXPECTED_FIELDS,
+    UNKNOWN_FIELD,
+    FIELD_NOT_STRING,
+    FIELD_NOT_BOOLEAN,
+    METADATA_NOT_MAPPING,
+    METADATA_NOT_STRING,
+    METADATA_STRUCTURED,
+    ALLOWED_TOOLS_INVALID,
+    // store
+    STORAGE_LIST_FAILED,
+    STORAGE_READ_FAILED,
+    STORAGE_MISSING,
+    STORAGE_SKIPPED,
+    PATH_INVALID,
+    // discover
+    SKILL_SHADOWED,
+    SKILL_NESTED,
+    SKILL_MD_LOWERCASE,
+    SCOPE_UNTRUSTED,
+    SCAN_DEPTH_LIMIT,
+    SCAN_DIRECTORY_CAP,
+    SCAN_GITIGNORED,
+    GITIGNORE_TOO_LARGE,
+    GITIGNORE_UNREADABLE,
+    SKILL_UNKNOWN,
+    SCOPE_UNKNOWN,
+    SNAPSHOT_INVALID,
+    SNAPSHOT_MISMATCH,
+    FILE_NOT_FOUND,
+    FILE_TOO_LARGE,
+    SKILL_TOO_LARGE,
+    SKILL_UNREADABLE,
+    // disclose
+    TIER_UNKNOWN,
+    CATALOG_BUDGET,
+    // activate
+    TOOL_INPUT_INVALID,
+    TOOL_UNKNOWN,
+    TOOL_FAILED,
+    ALLOWED_TOOLS_CASE,
+    // compact
+    TRANSCRIPT_NOT_ARRAY,
+    TRANSCRIPT_UNREADABLE,
+    FORMAT_ASSUMED,
+    SKILL_CONTENT_UNATTRIBUTED,
+    SKILL_CONTENT_OTHER_TOOL,
+    SKILL_RESULT_UNRECOGNISED,
+    PRUNE_CANNOT_FIT,
+    ALREADY_REATTACHED,
+    MESSAGE_NOT_OBJECT,
+    MESSAGE_TOO_DEEP,
+    MESSAGE_TOO_LARGE,
+    BAD_ROLE,
+    UNKNOWN_ROLE,
+    BAD_CONTENT,
+    BAD_TOOL_CALL,
+    BAD_TOOL_RESULT,
+    ORPHAN_TOOL_RESULT,
+];
+
+#[cfg(test)]
+mod tests;
