@@ -227,7 +227,8 @@ export function indexedDbStorage(options: AdapterOptions & {
 
 /**
  * Write many files into an IndexedDB store in one transaction, at `prefix + path`; all or none.
- * Resolves to the keys written.
+ * Resolves to the keys written. At most 10,000 files per call: more rejects with a TypeError
+ * before anything is written (split a larger set into several calls).
  */
 export function putSkillFiles(
   storage: IndexedDbStorage,
@@ -235,7 +236,11 @@ export function putSkillFiles(
   options?: { prefix?: string },
 ): Promise<string[]>;
 
-/** Delete many keys from an IndexedDB store in one transaction. Resolves to the count given. */
+/**
+ * Delete many keys from an IndexedDB store in one transaction. Resolves to the count given. At
+ * most 10,000 keys per call, all valid storage keys: anything else rejects with a TypeError
+ * naming `keys`, and nothing is deleted.
+ */
 export function deleteKeys(storage: IndexedDbStorage, keys: Iterable<string>): Promise<number>;
 
 // ---------------------------------------------------------------------------------------------

@@ -18,10 +18,26 @@
 // `queueMicrotask` imports, and instantiation goes through `new WebAssembly.Instance` (initSync
 // and the reset). tests/js/instance-reset.test.mjs pins all three.
 
+/**
+ * A message as Error would turn it into text, except that a symbol (which Error refuses) is named
+ * and a value too deep to convert (a nested array) is not recursed into until the stack overflows.
+ * @param {unknown} message
+ */
+function messageText(message) {
+  if (message === undefined || typeof message === "string") return message;
+  if (typeof message === "symbol") return String(message);
+  try {
+    return String(message);
+  } catch (e) {
+    if (e instanceof RangeError) return "(a message that cannot be converted to text)";
+    throw e;
+  }
+}
+
 /** Thrown by an object of an instance that was replaced, and by async calls the trap cut short. */
 export class InstanceResetError extends Error {
   constructor(message, options) {
-    super(message, options);
+    super(messageText(message), options);
     this.name = "InstanceResetError";
   }
 }

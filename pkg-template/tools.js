@@ -3,6 +3,43 @@
 
 /** @typedef {import("./index.js").SkillTool} SkillTool */
 
+/**
+ * Throw a TypeError unless `tool` is an object (a SkillTool; its own methods check the rest).
+ * @param {unknown} tool
+ * @param {string} fn
+ */
+function checkTool(tool, fn) {
+  if (tool === null || typeof tool !== "object") {
+    throw new TypeError(`${fn}: tool must be a SkillTool, got ${tool === null ? "null" : typeof tool}`);
+  }
+}
+
+/**
+ * Throw a TypeError unless `options` is undefined, null or an options object.
+ * @param {unknown} options
+ * @param {string} fn
+ * @returns {Record<string, any>}
+ */
+function optionsOf(options, fn) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== "object" || Array.isArray(options)) {
+    throw new TypeError(`${fn}: options must be an options object, got ${Array.isArray(options) ? "an array" : typeof options}`);
+  }
+  return options;
+}
+
+/**
+ * `what` read from a value a model sent (a tool call or a block), or `fallback` when it cannot be
+ * read (null, not an object, a getter that throws).
+ */
+function field(v, key, fallback = undefined) {
+  try {
+    return v !== null && typeof v === "object" ? v[key] : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
 /** The full text for the model, kept off the UI stream (not enumerable, so not serialised). */
 function reduced(result) {
   const out = { ...result.client, isError: result.isError };
@@ -21,6 +58,11 @@ function reduced(result) {
  * @param {{ jsonSchema?: (schema: object) => unknown }} [options]
  */
 export function aiSdkTool(tool, options = {}) {
+  checkTool(tool, "aiSdkTool");
+  options = optionsOf(options, "aiSdkTool");
+  if (options.jsonSchema !== undefined && typeof options.jsonSchema !== "function") {
+    throw new TypeError("aiSdkTool: jsonSchema must be a function (the AI SDK's jsonSchema)");
+  }
   const def = tool.definition();
   if (def === null) return null;
   return {
@@ -29,7 +71,9 @@ export function aiSdkTool(tool, options = {}) {
     execute: async (input) => reduced(await tool.execute(input)),
     // On a later turn a chat app rebuilds the messages from what the UI stream carried (JSON,
     // so the full text is gone): the instructions are read again rather than lost.
-    toModelOutput: async ({ output }) => {
+    toModelOutput: async (arg) => {
+      // What the framework hands back is data: one it cannot read is an empty output.
+      const output = field(arg, "output");
       let value = output?.modelContent;
       let isError = output?.isError;
       if (value === undefined && output?.skillName && !isError) {
@@ -50,6 +94,11 @@ export function aiSdkTool(tool, options = {}) {
  * @param {{ api?: "chat" | "responses" }} [options]
  */
 export function openAiTool(tool, options = {}) {
+  checkTool(tool, "openAiTool");
+  options = optionsOf(options, "openAiTool");
+  if (options.api !== undefined && options.api !== "chat" && options.api !== "responses") {
+    throw new TypeError(`openAiTool: api must be "chat" or "responses", got ${typeof options.api === "string" ? JSON.stringify(options.api) : typeof options.api}`);
+  }
   const def = tool.definition();
   if (def === null) return null;
   const fn = { name: def.name, description: def.description, parameters: def.inputSchema };
@@ -64,8 +113,14 @@ export function openAiTool(tool, options = {}) {
  * @param {{ id: string; function: { name: string; arguments: string } }} call
  */
 export async function openAiToolMessage(tool, call) {
-  const result = await tool.executeCall(call?.function?.name, call?.function?.arguments ?? "");
-  return { role: "tool", tool_call_id: call?.id, content: result.content };
+  checkTool(tool, "openAiToolMessage");
+  // The call comes from the model API: whatever it holds is answered by the core, never thrown.
+  const fn = field(call, "function");
+  const name = field(fn, "name");
+  const args = field(fn, "arguments");
+  const id = field(call, "id");
+  const result = await tool.executeCall(typeof name === "string" ? name : undefined, args ?? "");
+  return { role: "tool", tool_call_id: typeof id === "string" ? id : "", content: result.content };
 }
 
 /**
@@ -73,6 +128,7 @@ export async function openAiToolMessage(tool, call) {
  * @param {SkillTool} tool
  */
 export function anthropicTool(tool) {
+  checkTool(tool, "anthropicTool");
   const def = tool.definition();
   if (def === null) return null;
   return { name: def.name, description: def.description, input_schema: def.inputSchema };
@@ -85,6 +141,10 @@ export function anthropicTool(tool) {
  * @param {{ id: string; input: unknown }} block
  */
 export async function anthropicToolResult(tool, block) {
-  const result = await tool.executeCall(block?.name, block?.input);
-  return { type: "tool_result", tool_use_id: block.id, content: result.content, ...(result.isError ? { is_error: true } : {}) };
+  checkTool(tool, "anthropicToolResult");
+  // The block comes from the model: whatever it holds is answered by the core, never thrown.
+  const name = field(block, "name");
+  block = { id: field(block, "id"), input: field(block, "input") };
+  const result = await tool.executeCall(typeof name === "string" ? name : undefined, block.input);
+  return { type: "tool_result", tool_use_id: typeof block.id === "string" ? block.id : "", content: result.content, ...(result.isError ? { is_error: true } : {}) };
 }

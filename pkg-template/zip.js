@@ -4,10 +4,26 @@
 // Every size is checked while inflating, so a zip whose headers lie about sizes (a zip bomb)
 // stops at the limit. Not supported: zip64, encryption, methods other than stored and deflate.
 
+/**
+ * A message as Error would turn it into text, except that a symbol (which Error refuses) is named
+ * and a value too deep to convert (a nested array) is not recursed into until the stack overflows.
+ * @param {unknown} message
+ */
+function messageText(message) {
+  if (message === undefined || typeof message === "string") return message;
+  if (typeof message === "symbol") return String(message);
+  try {
+    return String(message);
+  } catch (e) {
+    if (e instanceof RangeError) return "(a message that cannot be converted to text)";
+    throw e;
+  }
+}
+
 export class ZipError extends Error {
   /** @param {number} status 400 for a malformed zip, 413 for one over a limit */
   constructor(status, message) {
-    super(message);
+    super(messageText(message));
     this.status = status;
   }
 }
@@ -67,8 +83,84 @@ const DEFAULT_LIMITS = { fileBytes: 16 * 1024 * 1024, uploadBytes: 64 * 1024 * 1
  * @param {{ fileBytes?: number, uploadBytes?: number, files?: number }} [options]
  */
 export async function unzip(input, options = {}) {
-  const zip = input instanceof Uint8Array ? input : new Uint8Array(input);
-  const limits = { ...DEFAULT_LIMITS, ...options };
+  const zip = bytesOf(input);
+  const limits = limitsOf(options);
+  try {
+    return await readZip(zip, limits);
+  } catch (e) {
+    // Every offset is checked before it is read; should one still fall outside the bytes, the
+    // archive is malformed (a ZipError), not the caller's mistake.
+    if (e instanceof RangeError) throw new ZipError(400, "corrupt zip (an offset is out of range)");
+    throw e;
+  }
+}
+
+// The typed array intrinsics, read from the prototype so that an own property or a subclass
+// cannot lie about where the bytes are.
+const TypedArray = Object.getPrototypeOf(Uint8Array.prototype);
+const intrinsic = (name) => /** @type {(this: unknown) => any} */ (Object.getOwnPropertyDescriptor(TypedArray, name)?.get);
+const taBuffer = intrinsic("buffer");
+const taByteOffset = intrinsic("byteOffset");
+const taByteLength = intrinsic("byteLength");
+const abByteLength = /** @type {(this: unknown) => number} */ (Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength")?.get);
+
+/**
+ * A plain Uint8Array over the bytes of `input` (a Uint8Array or an ArrayBuffer): TypeError
+ * naming `zip` for anything else. A detached buffer gives no bytes (then "not a zip file").
+ * @param {unknown} input
+ * @returns {Uint8Array}
+ */
+function bytesOf(input) {
+  const wrong = () => new TypeError(`unzip: zip must be a Uint8Array or an ArrayBuffer, got ${input === null ? "null" : Array.isArray(input) ? "an array" : typeof input}`);
+  if (input === null || typeof input !== "object") throw wrong();
+  if (input instanceof ArrayBuffer) {
+    let n;
+    try {
+      n = Reflect.apply(abByteLength, input, []);
+    } catch {
+      throw wrong();
+    }
+    return n === 0 ? new Uint8Array(0) : new Uint8Array(input);
+  }
+  if (!(input instanceof Uint8Array)) throw wrong();
+  let buffer, offset, length;
+  try {
+    buffer = Reflect.apply(taBuffer, input, []);
+    offset = Reflect.apply(taByteOffset, input, []);
+    length = Reflect.apply(taByteLength, input, []);
+  } catch {
+    throw wrong(); // a Proxy standing in for a Uint8Array
+  }
+  if (Reflect.apply(abByteLength, buffer, []) === 0) return new Uint8Array(0); // detached
+  return new Uint8Array(buffer, offset, length);
+}
+
+/**
+ * The limits of `unzip`: the defaults, with each given one checked (a non-negative number).
+ * @param {unknown} options
+ */
+function limitsOf(options) {
+  if (options === undefined || options === null) return { ...DEFAULT_LIMITS };
+  if (typeof options !== "object" || Array.isArray(options)) {
+    throw new TypeError(`unzip: limits must be an options object, got ${Array.isArray(options) ? "an array" : typeof options}`);
+  }
+  const limits = { ...DEFAULT_LIMITS };
+  for (const k of /** @type {(keyof typeof DEFAULT_LIMITS)[]} */ (["fileBytes", "uploadBytes", "files"])) {
+    const v = options[k];
+    if (v === undefined) continue;
+    if (typeof v !== "number" || Number.isNaN(v) || v < 0) {
+      throw new TypeError(`unzip: limits.${k} must be a non-negative number, got ${typeof v === "string" ? JSON.stringify(v) : typeof v}`);
+    }
+    limits[k] = v;
+  }
+  return limits;
+}
+
+/**
+ * @param {Uint8Array} zip
+ * @param {typeof DEFAULT_LIMITS} limits
+ */
+async function readZip(zip, limits) {
   const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
   let eocd = -1;
   for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {

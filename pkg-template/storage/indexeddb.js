@@ -3,6 +3,7 @@ import {
   assertKey, assertPrefix, byteLimit, cursorOption, fileEntries, fnv1a, keyProblem, objectCap, objectTooLarge, pageLimit,
   toBytes,
 } from "./keys.js";
+import { optionsObject, show } from "./keys.js";
 
 /**
  * @typedef {import("../index.js").SkillStorage} SkillStorage
@@ -14,6 +15,12 @@ const DEFAULT_LIMIT = 1000;
 const META_SUFFIX = ":meta";
 // How long an open may wait on other connections that do not close for an upgrade.
 const BLOCKED_MS = 5_000;
+/**
+ * The most keys one `putSkillFiles` or `deleteKeys` call takes (one transaction each): a larger
+ * batch is refused with a TypeError before anything is written, so a call always settles in
+ * bounded time. Split larger sets into several calls.
+ */
+export const MAX_KEYS_PER_CALL = 10_000;
 
 /** @type {WeakMap<object, { write(puts: [string, Uint8Array][], deletes: string[]): Promise<void> }>} */
 const writers = new WeakMap();
@@ -82,8 +89,9 @@ function prefixEnd(prefix) {
  * }}
  */
 export function indexedDbStorage(options) {
-  const { dbName, storeName = "skills" } = options ?? {};
-  const factory = options?.indexedDB ?? globalThis.indexedDB;
+  options = optionsObject(options, "indexedDbStorage", { optional: false });
+  const { dbName, storeName = "skills" } = options;
+  const factory = options.indexedDB ?? globalThis.indexedDB;
   if (typeof dbName !== "string" || dbName === "") throw new TypeError("indexedDbStorage: dbName must be a non-empty string");
   if (typeof storeName !== "string" || storeName === "") throw new TypeError("indexedDbStorage: storeName must be a non-empty string");
   if (factory === undefined || factory === null || typeof factory.open !== "function") {
@@ -91,7 +99,11 @@ export function indexedDbStorage(options) {
   }
   const cap = objectCap(options?.maxObjectBytes, "indexedDbStorage");
   const metaName = storeName + META_SUFFIX;
-  const IDBKeyRange = options?.IDBKeyRange ?? globalThis.IDBKeyRange;
+  const IDBKeyRange = options.IDBKeyRange ?? globalThis.IDBKeyRange;
+  if (IDBKeyRange === undefined || IDBKeyRange === null || typeof IDBKeyRange.bound !== "function"
+      || typeof IDBKeyRange.lowerBound !== "function") {
+    throw new TypeError("indexedDbStorage: no IDBKeyRange here; pass { IDBKeyRange } (e.g. from fake-indexeddb)");
+  }
 
   /** @type {Promise<IDBDatabase> | null} */
   let opening = null;
@@ -336,7 +348,8 @@ function writerOf(storage) {
  * Write many files in one read-write transaction: `prefix + path` -> content for every entry of
  * `files` (e.g. a skill folder: `{ "SKILL.md": "...", "scripts/run.py": bytes }` with
  * `prefix: ".agents/skills/pdf/"`). Every key is checked before anything is written; either all
- * files are written or none.
+ * files are written or none. At most `MAX_KEYS_PER_CALL` (10,000) files per call: more is a
+ * TypeError, and nothing is written.
  *
  * @param {ReturnType<typeof indexedDbStorage>} storage
  * @param {Record<string, string | Uint8Array> | Map<string, string | Uint8Array>} files
@@ -345,12 +358,20 @@ function writerOf(storage) {
  */
 export async function putSkillFiles(storage, files, options = {}) {
   const { write } = writerOf(storage);
-  let prefix = options?.prefix ?? "";
+  let prefix = optionsObject(options, "putSkillFiles").prefix ?? "";
   if (prefix !== "" && typeof prefix === "string" && !prefix.endsWith("/")) prefix += "/";
   assertPrefix(prefix);
   /** @type {[string, Uint8Array][]} */
   const puts = [];
-  for (const [path, content] of fileEntries(files)) {
+  const entries = fileEntries(files);
+  if (entries.length > MAX_KEYS_PER_CALL) {
+    throw new TypeError(`putSkillFiles: files holds ${entries.length} keys, more than ${MAX_KEYS_PER_CALL} in one call`);
+  }
+  for (const entry of entries) {
+    if (!Array.isArray(entry) || typeof entry[0] !== "string") {
+      throw new TypeError(`putSkillFiles: files must map string keys to contents, got a key that is ${show(entry?.[0])}`);
+    }
+    const [path, content] = entry;
     const key = prefix + path;
     assertKey(key);
     puts.push([key, toBytes(content)]);
@@ -360,7 +381,9 @@ export async function putSkillFiles(storage, files, options = {}) {
 }
 
 /**
- * Delete many keys in one read-write transaction (keys that do not exist are ignored).
+ * Delete many keys in one read-write transaction (keys that do not exist are ignored). `keys` is
+ * an array or an iterable of at most `MAX_KEYS_PER_CALL` (10,000) valid keys; anything else is a
+ * TypeError naming `keys`, and nothing is deleted.
  *
  * @param {ReturnType<typeof indexedDbStorage>} storage
  * @param {Iterable<string>} keys
@@ -368,8 +391,45 @@ export async function putSkillFiles(storage, files, options = {}) {
  */
 export async function deleteKeys(storage, keys) {
   const { write } = writerOf(storage);
-  const list = [...keys];
-  for (const key of list) assertKey(key);
+  const list = keyList(keys);
   await write([], list);
   return list.length;
+}
+
+/**
+ * The keys of `deleteKeys`, checked: an array or another iterable (not a string) of at most
+ * MAX_KEYS_PER_CALL valid keys. Read by index (an array) or by one bounded iteration, so a length
+ * that lies or an endless iterator is refused rather than followed.
+ * @param {unknown} keys
+ * @returns {string[]}
+ */
+function keyList(keys) {
+  const tooMany = () => new TypeError(`deleteKeys: keys holds more than ${MAX_KEYS_PER_CALL} keys in one call`);
+  const bad = (i, key) => {
+    const problem = keyProblem(key);
+    return problem === null ? null : new TypeError(`deleteKeys: keys[${i}] ${show(key)} is not a valid storage key: ${problem}`);
+  };
+  /** @type {string[]} */
+  const list = [];
+  if (Array.isArray(keys)) {
+    const n = keys.length;
+    if (typeof n !== "number" || !(n <= MAX_KEYS_PER_CALL)) throw tooMany();
+    for (let i = 0; i < n; i++) {
+      const key = keys[i];
+      const e = bad(i, key);
+      if (e !== null) throw e;
+      list.push(key);
+    }
+    return list;
+  }
+  if (typeof keys !== "object" || keys === null || typeof keys[Symbol.iterator] !== "function") {
+    throw new TypeError(`deleteKeys: keys must be an array or an iterable of storage keys, got ${show(keys)}`);
+  }
+  for (const key of keys) {
+    if (list.length === MAX_KEYS_PER_CALL) throw tooMany();
+    const e = bad(list.length, key);
+    if (e !== null) throw e;
+    list.push(key);
+  }
+  return list;
 }

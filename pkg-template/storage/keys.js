@@ -9,6 +9,8 @@
 // Control characters as Unicode defines them (general category Cc), like Rust's char::is_control.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const ENCODED = /%(2e|2f|5c)/i;
+// A lone surrogate cannot be written as UTF-8: the key a store would see differs from the caller's.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 // Each rule, by its stable name, worded as the core words it (src/store/keys.rs). Both are held
 // to one table of cases (tests/cases/keys.json).
@@ -21,6 +23,8 @@ const PHRASES = {
   "empty-segment": "must not contain an empty segment ('//' or a trailing '/')",
   "dot-segment": "must not contain a '.' or '..' segment",
   "not-a-prefix": `must be "" or end with '/'`,
+  // JS only: a Rust string cannot hold one, so the core never sees such a key.
+  "lone-surrogate": "must not contain a lone surrogate (it has no UTF-8 form)",
 };
 
 /**
@@ -34,6 +38,7 @@ function keyRule(key) {
   if (key.includes("\\")) return "backslash";
   if (CONTROL.test(key)) return "control";
   if (ENCODED.test(key)) return "encoded";
+  if (LONE_SURROGATE.test(key)) return "lone-surrogate";
   for (const segment of key.split("/")) {
     if (segment === "") return "empty-segment";
     if (segment === "." || segment === "..") return "dot-segment";
@@ -77,8 +82,36 @@ export function keyProblem(key) {
   return keyIssue(key)?.message ?? null;
 }
 
-function show(value) {
-  return typeof value === "string" ? JSON.stringify(value) : String(value);
+/**
+ * A short description of `value` for a message. Never converts an object (a deep array would
+ * recurse through toString, a hostile one could throw): objects are named by their kind.
+ * @param {unknown} value
+ * @returns {string}
+ */
+export function show(value) {
+  if (typeof value === "string") return JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}...` : value);
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "function") return "a function";
+  if (typeof value === "symbol") return "a symbol";
+  return String(value);
+}
+
+/**
+ * The options object of `fn`: `{}` for undefined (and null when `optional`), the object itself when
+ * it is a plain (non-array, non-function) object; anything else is a TypeError naming `param`.
+ * @param {unknown} value
+ * @param {string} fn the function's name, for the message
+ * @param {{ param?: string; optional?: boolean }} [how]
+ * @returns {Record<string, any>}
+ */
+export function optionsObject(value, fn, { param = "options", optional = true } = {}) {
+  if (optional && (value === undefined || value === null)) return {};
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new TypeError(`${fn}: ${param} must be an options object, got ${show(value)}`);
+  }
+  return value;
 }
 
 /**

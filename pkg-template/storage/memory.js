@@ -4,6 +4,7 @@ import {
   assertKey, assertPrefix, byteLimit, cursorOption, fileEntries, fnv1a, objectCap, objectTooLarge, overCap, pageLimit,
   toBytes,
 } from "./keys.js";
+import { optionsObject } from "./keys.js";
 
 /**
  * @typedef {import("../index.js").SkillStorage} SkillStorage
@@ -38,7 +39,7 @@ const DEFAULT_LIMIT = 1000;
  * }}
  */
 export function memoryStorage(files, options = {}) {
-  const cap = objectCap(options?.maxObjectBytes, "memoryStorage");
+  const cap = objectCap(optionsObject(options, "memoryStorage").maxObjectBytes, "memoryStorage");
   /** @type {Map<string, { bytes: Uint8Array; etag: string }>} */
   const objects = new Map();
   /** @type {string[] | null} sorted keys, rebuilt lazily after a change */
@@ -83,8 +84,9 @@ export function memoryStorage(files, options = {}) {
      */
     async list(prefix, opts = {}) {
       assertPrefix(prefix);
-      const limit = pageLimit(opts?.limit, DEFAULT_LIMIT);
-      const cursor = cursorOption(opts?.cursor);
+      opts = optionsObject(opts, "list", { param: "opts" });
+      const limit = pageLimit(opts.limit, DEFAULT_LIMIT);
+      const cursor = cursorOption(opts.cursor);
       const keys = sortedKeys();
       let i = cursor !== undefined && cursor > prefix
         ? lowerBound(keys, cursor, true)
@@ -112,7 +114,7 @@ export function memoryStorage(files, options = {}) {
      */
     async read(key, opts = {}) {
       assertKey(key);
-      const maxBytes = byteLimit(opts?.maxBytes);
+      const maxBytes = byteLimit(optionsObject(opts, "read", { param: "opts" }).maxBytes);
       const obj = objects.get(key);
       if (obj === undefined) return null;
       if (overCap(obj.bytes.length, maxBytes, cap)) throw objectTooLarge(key, obj.bytes.length, cap);

@@ -6,6 +6,7 @@ import {
   assertKey, assertPrefix, byteLimit, cursorOption, keyProblem, objectCap, objectTooLarge, overCap, pageLimit,
   skipOption,
 } from "./keys.js";
+import { optionsObject, show } from "./keys.js";
 
 /**
  * @typedef {import("../index.js").SkillStorage} SkillStorage
@@ -92,8 +93,12 @@ function keyed(key, e, what = "cannot read") {
 export function nodeFsStorage(dir, options = {}) {
   if (typeof dir !== "string" || dir === "") throw new TypeError("nodeFsStorage: dir must be a non-empty path");
   const root = path.resolve(dir);
-  const maxEntries = options?.maxEntries ?? 1_000_000;
-  const cap = objectCap(options?.maxObjectBytes, "nodeFsStorage");
+  options = optionsObject(options, "nodeFsStorage");
+  const maxEntries = options.maxEntries ?? 1_000_000;
+  if (typeof maxEntries !== "number" || Number.isNaN(maxEntries) || maxEntries < 1) {
+    throw new TypeError(`nodeFsStorage: maxEntries must be a positive number, got ${show(maxEntries)}`);
+  }
+  const cap = objectCap(options.maxObjectBytes, "nodeFsStorage");
 
   /** @type {Map<string, { prefix: string; skipId: string; entries: ListEntry[]; warnings: ListWarning[]; expires: number }>} */
   const walks = new Map();
@@ -378,9 +383,10 @@ export function nodeFsStorage(dir, options = {}) {
      */
     async list(prefix, opts = {}) {
       assertPrefix(prefix);
-      const limit = pageLimit(opts?.limit, DEFAULT_LIMIT);
-      const cursor = cursorOption(opts?.cursor);
-      const skip = skipOption(opts?.skip);
+      opts = optionsObject(opts, "list", { param: "opts" });
+      const limit = pageLimit(opts.limit, DEFAULT_LIMIT);
+      const cursor = cursorOption(opts.cursor);
+      const skip = skipOption(opts.skip);
       const skipId = skip?.id ?? "";
       const now = Date.now();
       let id;
@@ -433,7 +439,7 @@ export function nodeFsStorage(dir, options = {}) {
      */
     async read(key, opts = {}) {
       assertKey(key);
-      const maxBytes = byteLimit(opts?.maxBytes);
+      const maxBytes = byteLimit(optionsObject(opts, "read", { param: "opts" }).maxBytes);
       const rootRealPath = await rootReal();
       if (rootRealPath === null) return null;
       let real;

@@ -2,6 +2,7 @@
 import {
   assertKey, assertPrefix, byteLimit, cursorOption, keyProblem, objectCap, objectTooLarge, overCap, pageLimit,
 } from "./keys.js";
+import { optionsObject } from "./keys.js";
 
 /**
  * @typedef {import("../index.js").SkillStorage} SkillStorage
@@ -48,7 +49,15 @@ export function r2Storage(bucket, options = {}) {
       || typeof bucket.list !== "function" || typeof bucket.get !== "function") {
     throw new TypeError("r2Storage: bucket must be an R2 bucket binding (with list and get)");
   }
+  // A binding is a plain object: a Proxy whose traps throw fails here, when the store is made,
+  // rather than on the first list or read.
+  for (const m of ["list", "get", "head"]) {
+    if (m in bucket) Object.getOwnPropertyDescriptor(bucket, m);
+  }
+  Object.keys(bucket);
+  options = optionsObject(options, "r2Storage");
   let root = options.prefix ?? "";
+  if (typeof root !== "string") throw new TypeError(`r2Storage: prefix must be a string, got ${typeof root}`);
   if (root !== "" && typeof root === "string" && !root.endsWith("/")) root += "/";
   assertPrefix(root);
   const cap = objectCap(options?.maxObjectBytes, "r2Storage");
@@ -97,8 +106,9 @@ export function r2Storage(bucket, options = {}) {
      */
     async list(prefix, opts = {}) {
       assertPrefix(prefix);
-      const limit = pageLimit(opts?.limit, MAX_LIMIT, MAX_LIMIT);
-      const cursor = cursorOption(opts?.cursor);
+      opts = optionsObject(opts, "list", { param: "opts" });
+      const limit = pageLimit(opts.limit, MAX_LIMIT, MAX_LIMIT);
+      const cursor = cursorOption(opts.cursor);
       /** @type {{ prefix: string; limit: number; cursor?: string }} */
       const req = { prefix: root + prefix, limit };
       if (cursor !== undefined) req.cursor = cursor;
@@ -154,7 +164,7 @@ export function r2Storage(bucket, options = {}) {
      */
     async read(key, opts = {}) {
       assertKey(key);
-      const maxBytes = byteLimit(opts?.maxBytes);
+      const maxBytes = byteLimit(optionsObject(opts, "read", { param: "opts" }).maxBytes);
       if (maxBytes === 0) {
         const head = await bucket.head(root + key);
         return head === null ? null : new Uint8Array(0);

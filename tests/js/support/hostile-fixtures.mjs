@@ -357,6 +357,11 @@ export async function canary(pkg) {
 
 /** A few exports, called after every case. */
 let probeFx = null;
+
+/** Drops the probe's objects (after a case that replaced the instance, which makes them stale). */
+export function forgetProbeFixtures() {
+  probeFx = null;
+}
 export async function probe(pkg) {
   const out = {};
   try {

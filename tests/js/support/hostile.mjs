@@ -412,7 +412,7 @@ export function runCases(cases, { lanes = Math.max(1, Math.min(2, os.availablePa
         );
       });
       resolvers.get(c.id)(result);
-      if (result.dead || result.healthy === false) {
+      if (result.dead || result.healthy === false || c.retire) {
         w.terminate().catch(() => {});
         current = null;
       }
