@@ -8,7 +8,7 @@ use super::{convert, options_error, to_js};
 use js_sys::Promise;
 use serde_json::{Map, Value};
 use skillwasm::activate::{CallArguments, SkillSession, ToolInput};
-use skillwasm::host::{self, Permitted, SkillTool};
+use skillwasm::host::{self, Permitted, SkillTool, SkillsConfig};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -53,6 +53,8 @@ fn overrides(
     };
     own.remove("permitted");
     map.extend(own);
+    // Checked alone first, so that a value of the wrong type is a TypeError naming its key.
+    let _: SkillsConfig = convert::deserialize(Value::Object(map.clone()), what)?;
     Ok((map, predicate(&taken, what)?))
 }
 

@@ -347,6 +347,14 @@ export const SPECS = [
     { name: "path", kind: "string", check: CHECK.boolean, huge: true },
     { name: "skillDirectories", kind: "stringArray", names: /skill.?directories/i, check: CHECK.boolean },
   ] },
+  { name: "isSkippedDirectory", group: "args", f: (p) => p.isSkippedDirectory, args: () => ["node_modules"], params: [{ name: "name", kind: "string", check: CHECK.boolean, huge: true }] },
+  { name: "skillFileNames", group: "args", f: (p) => p.skillFileNames, args: () => [{ acceptLowercaseSkillMd: true }], params: [
+    { name: "opts", kind: "options", optional: true, schema: { acceptLowercaseSkillMd: "boolean" }, check: (v) => (Array.isArray(v) && v.every((n) => typeof n === "string") ? null : "not string[]") },
+  ] },
+  { name: "frontmatterSpan", group: "args", f: (p) => p.frontmatterSpan, args: () => [SKILL_GOOD], params: [
+    { name: "input", kind: "skillInput", check: (v) => (v === null || (isObj(v) && Number.isInteger(v.openLine)) ? null : "neither a FrontmatterSpan nor null") },
+  ] },
+  { name: "estimateTokens", group: "args", f: (p) => p.estimateTokens, args: () => ["some text"], params: [{ name: "text", kind: "string", check: (v) => (Number.isInteger(v) ? null : "not a number"), huge: true }] },
   { name: "detectTranscriptFormat", group: "transcripts", f: (p) => p.detectTranscriptFormat, args: (fx) => [fx.transcript], params: [{ name: "transcript", kind: "transcript", check: CHECK.format }] },
   { name: "findSkillContent", group: "transcripts", f: (p) => p.findSkillContent, args: (fx) => [fx.transcript, {}], params: transcriptParams(CHECK.found) },
   { name: "compactSkillContent", group: "transcripts", f: (p) => p.compactSkillContent, args: (fx) => [fx.transcript, {}], params: transcriptParams(CHECK.compactResult) },
@@ -374,9 +382,9 @@ export const SPECS = [
       garbage: { what: "an Error about the snapshot", test: (o) => (o.how === "threw" && o.error instanceof Error && !(o.error instanceof WebAssembly.RuntimeError) && /snapshot/i.test(o.error.message) ? null : `${describeOutcome(o)}; expected an Error saying the snapshot does not fit`) } },
     { name: "options", kind: "options", names: /options|scope/i, schema: DISCOVER, text: "client", base: (fx) => fx.options, check: registryIsReady },
   ] },
-  ...["get", "listMetas", "listMetasAcross", "names", "diagnostics", "stats", "snapshot", "free", "readFile", "refresh"].map((m) => ({
-    name: `SkillRegistry#${m}`, group: "args", async: ["readFile", "refresh"].includes(m), f: method("SkillRegistry", m), self: (p, fx) => fx.registry,
-    args: () => (m === "get" ? ["good"] : m === "readFile" ? ["good", "references/a.md"] : m === "listMetas" ? ["project"] : []),
+  ...["get", "listMetas", "listMetasAcross", "names", "diagnostics", "stats", "snapshot", "free", "readFile", "readScopedFile", "refresh"].map((m) => ({
+    name: `SkillRegistry#${m}`, group: "args", async: ["readFile", "readScopedFile", "refresh"].includes(m), f: method("SkillRegistry", m), self: (p, fx) => fx.registry,
+    args: () => (m === "get" ? ["good"] : m === "readFile" ? ["good", "references/a.md"] : m === "readScopedFile" ? ["project", "good", "references/a.md"] : m === "listMetas" ? ["project"] : []),
     params: [
       { ...inst("this", "SkillRegistry"), names: /SkillRegistry|registry|this/i },
       ...(m === "get" ? [{ name: "name", kind: "string", check: CHECK.metaOrNull, huge: true }] : []),
@@ -385,14 +393,25 @@ export const SPECS = [
         { name: "name", kind: "string", check: CHECK.fileResult, huge: true },
         { name: "relPath", kind: "string", optional: true, names: /rel.?path|path/i, check: CHECK.fileResult, huge: true },
       ] : []),
+      // A scoped read resolves to { content, path } or null (unknown scope or skill, refused path).
+      ...(m === "readScopedFile" ? [
+        { name: "scope", kind: "string", check: CHECK.scopedFile, huge: true },
+        { name: "name", kind: "string", check: CHECK.scopedFile, huge: true },
+        { name: "relPath", kind: "string", optional: true, names: /rel.?path|path/i, check: CHECK.scopedFile, huge: true },
+      ] : []),
     ],
   })),
 
   // SkillSession
   { name: "SkillSession", group: "args", ctor: true, f: ctorOf("SkillSession"), args: () => [], params: [{ name: "(extra arguments)", kind: "ignored", check: (v) => (isObj(v) ? null : "no session") }] },
-  ...["activations", "isLoaded", "clear", "free"].map((m) => ({
-    name: `SkillSession#${m}`, group: "args", f: method("SkillSession", m), self: (p, fx) => fx.session, args: () => (m === "isLoaded" ? ["good"] : []),
-    params: [{ ...inst("this", "SkillSession"), names: /SkillSession|session|this/i }, ...(m === "isLoaded" ? [{ name: "name", kind: "string", check: CHECK.boolean, huge: true }] : [])],
+  ...["activations", "isLoaded", "clear", "free", "observe"].map((m) => ({
+    name: `SkillSession#${m}`, group: m === "observe" ? "transcripts" : "args", f: method("SkillSession", m), self: (p, fx) => fx.session,
+    args: (fx) => (m === "isLoaded" ? ["good"] : m === "observe" ? [fx.transcript, {}] : []),
+    params: [
+      { ...inst("this", "SkillSession"), names: /SkillSession|session|this/i },
+      ...(m === "isLoaded" ? [{ name: "name", kind: "string", check: CHECK.boolean, huge: true }] : []),
+      ...(m === "observe" ? transcriptParams(CHECK.sessionChange) : []),
+    ],
   })),
 
   // SkillTool
@@ -400,11 +419,16 @@ export const SPECS = [
     inst("registry", "SkillRegistry"),
     { name: "options", kind: "options", optional: true, schema: TOOL, text: "toolName", check: (v) => (isObj(v) && typeof v.definition === "function" ? null : "not a SkillTool") },
   ] },
-  ...["definition", "catalog", "free", "setSession", "invoke", "subagentPrompt", "execute", "reattach", "session"].map((m) => ({
-    name: `SkillTool#${m}`, group: m === "reattach" ? "transcripts" : "args", async: ["invoke", "subagentPrompt", "execute", "reattach"].includes(m),
+  ...["definition", "catalog", "free", "setSession", "invoke", "subagentPrompt", "execute", "executeCall", "reattach", "compactSkillContent", "pruneTranscript", "dedupeSkillContent", "session"].map((m) => ({
+    name: `SkillTool#${m}`, group: ["reattach", "compactSkillContent", "pruneTranscript", "dedupeSkillContent"].includes(m) ? "transcripts" : "args",
+    async: ["invoke", "subagentPrompt", "execute", "executeCall", "reattach"].includes(m),
     f: m === "session" ? (p) => Object.getOwnPropertyDescriptor(p.SkillTool.prototype, "session").get : method("SkillTool", m),
     self: (p, fx) => fx.tool,
-    args: (fx) => ({ setSession: [fx.session], invoke: ["/good now"], subagentPrompt: ["good", "a task"], execute: [{ name: "good" }], reattach: [fx.transcript, {}] })[m] ?? [],
+    args: (fx) => ({
+      setSession: [fx.session], invoke: ["/good now"], subagentPrompt: ["good", "a task"], execute: [{ name: "good" }],
+      executeCall: ["view_skill", '{"name":"good"}'], reattach: [fx.transcript, {}], compactSkillContent: [fx.transcript, {}],
+      pruneTranscript: [fx.transcript, 50, {}], dedupeSkillContent: [fx.transcript, {}],
+    })[m] ?? [],
     params: [
       { ...inst("this", "SkillTool"), names: /SkillTool|tool|this/i },
       ...({
@@ -412,7 +436,19 @@ export const SPECS = [
         invoke: [{ name: "message", kind: "string", check: CHECK.injection, huge: true, surround: (s) => `/good ${s}` }],
         subagentPrompt: [{ name: "name", kind: "string", check: CHECK.stringOrNull }, { name: "task", kind: "string", check: CHECK.stringOrNull, huge: true }],
         execute: [{ name: "input", kind: "data", check: CHECK.errorResult, anyCheck: CHECK.toolResult, what: "a ToolResult with isError" }],
+        // The call's arguments come from the model API: any value is an answer, never a rejection.
+        executeCall: [
+          { name: "toolName", kind: "string", optional: true, names: /tool.?name|name/i, check: CHECK.toolResult },
+          { name: "arguments", kind: "data", check: CHECK.errorResult, anyCheck: CHECK.toolResult, what: "a ToolResult with isError" },
+        ],
         reattach: transcriptParams(CHECK.compactResult),
+        compactSkillContent: transcriptParams(CHECK.compactResult),
+        dedupeSkillContent: transcriptParams(CHECK.compactResult),
+        pruneTranscript: [
+          { name: "transcript", kind: "transcript", check: CHECK.compactResult },
+          { name: "budgetTokens", kind: "number", names: /budget/i, check: CHECK.compactResult },
+          { name: "opts", kind: "options", optional: true, schema: COMPACT, text: "toolName", check: CHECK.compactResult },
+        ],
       })[m] ?? [],
     ],
   })),

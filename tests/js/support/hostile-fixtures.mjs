@@ -115,6 +115,11 @@ export const CHECK = {
   },
   refreshReport: (v) => (isObj(v) && Array.isArray(v.added) && Array.isArray(v.changed) && Array.isArray(v.removed) ? null : "not a RefreshReport"),
   metas: (v) => (Array.isArray(v) && v.every((m) => typeof m.name === "string") ? null : "not SkillMeta[]"),
+  scopedFile: (v) => (v === null || (isObj(v) && typeof v.path === "string" && "content" in v) ? null : "neither { content, path } nor null"),
+  sessionChange(v) {
+    if (isObj(v) && isDiag(v.error)) return null;
+    return isObj(v) && Array.isArray(v.forgotten) ? null : "neither a SessionChange nor { error }";
+  },
   metaOrNull: (v) => (v === null || (isObj(v) && typeof v.name === "string") ? null : "neither SkillMeta nor null"),
   compactResult(v) {
     if (isObj(v) && isDiag(v.error)) return null;
