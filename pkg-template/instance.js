@@ -147,8 +147,10 @@ function paramName(className) {
 const ASYNC_MEMBERS = new Set([
   "SkillRegistry.discover",
   "SkillRegistry#readFile",
+  "SkillRegistry#readScopedFile",
   "SkillRegistry#refresh",
   "SkillTool#execute",
+  "SkillTool#executeCall",
   "SkillTool#invoke",
   "SkillTool#subagentPrompt",
   "SkillTool#reattach",

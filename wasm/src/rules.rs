@@ -7,7 +7,7 @@ use js_sys::{Array, Object, Reflect};
 use serde::Deserialize;
 use skillwasm::discover;
 use skillwasm::parse::fence::{self, FrontmatterSpan};
-use skillwasm::store::{SkipHint, DEFAULT_MAX_OBJECT_BYTES};
+use skillwasm::store::SkipHint;
 use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
@@ -71,13 +71,11 @@ pub fn skill_file_names(
 pub fn frontmatter_span(
     #[wasm_bindgen(unchecked_param_type = "SkillInput")] input: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let bytes = match convert::bytes(&input, DEFAULT_MAX_OBJECT_BYTES) {
-        Ok(b) => b.into_vec(),
-        Err(convert::BytesError::TooLarge(n)) => {
-            return Err(convert::type_error(&format!(
-                "frontmatterSpan: input is {n} bytes, more than the {DEFAULT_MAX_OBJECT_BYTES} a SKILL.md may have"
-            )))
-        }
+    // The fences sit within the frontmatter's limit of the start (a longer frontmatter is refused
+    // anyway): only that much is copied, whatever the input's size.
+    let scan = skillwasm::parse::MAX_FRONTMATTER_BYTES + 4096;
+    let bytes = match convert::bytes(&input, u32::MAX) {
+        Ok(b) => b.prefix(scan),
         Err(_) => {
             return Err(options_error(&format!(
                 "frontmatterSpan: input must be a string or a Uint8Array, not {}",

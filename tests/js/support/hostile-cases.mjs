@@ -349,7 +349,7 @@ export const SPECS = [
   ] },
   { name: "isSkippedDirectory", group: "args", f: (p) => p.isSkippedDirectory, args: () => ["node_modules"], params: [{ name: "name", kind: "string", check: CHECK.boolean, huge: true }] },
   { name: "skillFileNames", group: "args", f: (p) => p.skillFileNames, args: () => [{ acceptLowercaseSkillMd: true }], params: [
-    { name: "opts", kind: "options", optional: true, schema: { acceptLowercaseSkillMd: "boolean" }, check: (v) => (Array.isArray(v) && v.every((n) => typeof n === "string") ? null : "not string[]") },
+    { name: "opts", kind: "options", optional: true, schema: { acceptLowercaseSkillMd: "bool" }, check: (v) => (Array.isArray(v) && v.every((n) => typeof n === "string") ? null : "not string[]") },
   ] },
   { name: "frontmatterSpan", group: "args", f: (p) => p.frontmatterSpan, args: () => [SKILL_GOOD], params: [
     { name: "input", kind: "skillInput", check: (v) => (v === null || (isObj(v) && Number.isInteger(v.openLine)) ? null : "neither a FrontmatterSpan nor null") },
