@@ -418,41 +418,32 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
         return record;
     }
     let prefix = opts.prefix_bytes.clamp(64, cap);
-    let first = match store::read_checked(&*scope.storage, &c.location, Some(prefix), stats).await {
-        Ok(Some(bytes)) => bytes,
-        Ok(None) => {
-            record.diagnostics.push(Diagnostic::error(codes::STORAGE_MISSING, "the file was listed but is gone"));
-            return record;
-        }
-        Err(e) => {
-            record
-                .diagnostics
-                .push(Diagnostic::error(codes::STORAGE_READ_FAILED, format!("reading the file failed: {e}")));
+    let first = match read_listed(scope, &c.location, prefix, stats, "the file").await {
+        Ok(bytes) => bytes,
+        Err(d) => {
+            record.diagnostics.push(d);
             return record;
         }
     };
     let result = match limits::parse_prefix(&first, prefix, c.size, &parse_opts) {
         Some(result) => result,
         // One byte more than the cap tells a file above it from one at it.
-        None => match store::read_checked(&*scope.storage, &c.location, Some(cap.saturating_add(1)), stats).await {
-            Ok(Some(all)) => match limits::check_size(codes::SKILL_TOO_LARGE, "the SKILL.md", all.len() as u64, cap) {
-                Some(d) => {
+        None => {
+            let all =
+                read_listed(scope, &c.location, cap.saturating_add(1), stats, "the whole file").await.and_then(|all| {
+                    match limits::check_size(codes::SKILL_TOO_LARGE, "the SKILL.md", all.len() as u64, cap) {
+                        Some(d) => Err(d),
+                        None => Ok(all),
+                    }
+                });
+            match all {
+                Ok(all) => parse_skill(&all, &parse_opts),
+                Err(d) => {
                     record.diagnostics.push(d);
                     return record;
                 }
-                None => parse_skill(&all, &parse_opts),
-            },
-            Ok(None) => {
-                record.diagnostics.push(Diagnostic::error(codes::STORAGE_MISSING, "the file was listed but is gone"));
-                return record;
             }
-            Err(e) => {
-                record
-                    .diagnostics
-                    .push(Diagnostic::error(codes::STORAGE_READ_FAILED, format!("reading the whole file failed: {e}")));
-                return record;
-            }
-        },
+        }
     };
     record.skill = result.skill;
     record.diagnostics.extend(result.diagnostics);
@@ -489,4 +480,20 @@ pub fn precedence(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Vec<usize>
         ))
     });
     order
+}
+
+/// Reads at most `most` bytes of a listed file; a file that is gone or a store that fails is the
+/// diagnostic that says so (`what` names the read in its message).
+async fn read_listed(
+    scope: &ScopeHandle,
+    key: &str,
+    most: u32,
+    stats: &CallStats,
+    what: &str,
+) -> Result<Vec<u8>, Diagnostic> {
+    match store::read_checked(&*scope.storage, key, Some(most), stats).await {
+        Ok(Some(bytes)) => Ok(bytes),
+        Ok(None) => Err(Diagnostic::error(codes::STORAGE_MISSING, "the file was listed but is gone")),
+        Err(e) => Err(Diagnostic::error(codes::STORAGE_READ_FAILED, format!("reading {what} failed: {e}"))),
+    }
 }
