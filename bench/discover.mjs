@@ -1,24 +1,33 @@
 #!/usr/bin/env node
-// Discovery benchmark: find every skill of ../shared/corpus on disk and render the plain
-// <available_skills> catalog, skillwasm (SkillRegistry over nodeFsStorage, then toPrompt) against
-// skills-ref's toPrompt on the same directories, in one Node process. skills-ref is handed the list
-// of skill directories (it has no discovery of its own), so its side does less work than ours.
+// Discovery benchmark: find every skill on disk and render the <available_skills> catalog,
+// skillwasm (SkillRegistry over nodeFsStorage, then toPrompt) against skills-ref's toPrompt on the
+// same directories, and against the floor: a synchronous walk plus a 4 KiB prefix read of every
+// SKILL.md (what any discovery from disk must at least do). Two corpora: ../shared/corpus, and a
+// larger one made from it (its skills copied ten times under new names, in a temporary directory
+// removed at the end). skills-ref has no discovery of its own: it is handed the skill directories
+// (and, in a second row, finds them with an ordinary async walk first).
 //
-//   node bench/discover.mjs [--runs N]
+//   node bench/discover.mjs [--runs N] [--times N]
 //
-// A script that prints ratios against a peer measured in the same run, not a test.
+// A script that prints ratios against peers measured in the same run, not a test.
 
-import { existsSync, readdirSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, readdirSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
+import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
+import { multipliedCorpus, skillFiles, stats } from "./corpus.mjs";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CORPUS = resolve(REPO, "..", "shared", "corpus");
 const PKG_ENTRY = join(REPO, "pkg", "node.js");
-const i = process.argv.indexOf("--runs");
-const RUNS = i > 0 ? Math.max(1, Number(process.argv[i + 1]) | 0) : 10;
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Math.max(1, Number(process.argv[i + 1]) | 0) : fallback;
+};
+const RUNS = arg("--runs", 9);
+const TIMES = arg("--times", 10);
 
 if (!existsSync(PKG_ENTRY)) {
   console.error("build first: make build");
@@ -32,97 +41,139 @@ if (!existsSync(CORPUS)) {
 const { SkillRegistry, nodeFsStorage, toPrompt } = await import(pathToFileURL(PKG_ENTRY).href);
 const skillsRef = await import("skills-ref");
 
-const options = () => ({
-  scopes: [{ name: "builtin", storage: nodeFsStorage(CORPUS), roots: ["skills/"] }],
-  maxDepth: 12,
-  maxDirectories: 100000,
-});
+/** The contenders over one corpus: `base` holds `skills/`. */
+async function contenders(base) {
+  const skillsDir = join(base, "skills");
+  const options = (storageOptions) => ({
+    scopes: [{ name: "builtin", storage: nodeFsStorage(base, storageOptions), roots: ["skills/"] }],
+    maxDepth: 12,
+    maxDirectories: 1_000_000,
+  });
+  const catalog = (reg) => {
+    const entries = reg.listMetasAcross().map((m) => ({ name: m.name, description: m.description, location: join(base, m.location) }));
+    return { xml: toPrompt(entries), count: entries.length };
+  };
+  const discover = async (storageOptions) => {
+    const reg = await SkillRegistry.discover(options(storageOptions));
+    const out = catalog(reg);
+    reg.free();
+    return out;
+  };
 
-async function skillwasmCatalog() {
-  const reg = await SkillRegistry.discover(options());
-  const entries = reg.listMetasAcross().map((m) => ({ name: m.name, description: m.description, location: join(CORPUS, m.location) }));
-  return { xml: toPrompt(entries), count: entries.length, reg };
-}
-
-function snapshotCatalog(snapshot) {
-  const reg = SkillRegistry.fromSnapshot(snapshot, options());
-  const entries = reg.listMetasAcross().map((m) => ({ name: m.name, description: m.description, location: join(CORPUS, m.location) }));
-  return { xml: toPrompt(entries), count: entries.length };
-}
-
-// The directories skills-ref can render (its toPrompt throws on the first one it cannot read).
-function skillDirs(dir, out = []) {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "node_modules") skillDirs(join(dir, e.name), out);
-    else if (e.name === "SKILL.md") out.push(dir);
+  // The directories skills-ref can render (its toPrompt throws on the first one it cannot read).
+  const dirs = [];
+  for (const f of skillFiles(skillsDir)) {
+    try {
+      await skillsRef.readProperties(dirname(f));
+      dirs.push(dirname(f));
+    } catch {
+      // left out: skills-ref would throw for the whole catalog
+    }
   }
-  return out;
-}
-const candidates = skillDirs(join(CORPUS, "skills"));
-const dirs = [];
-for (const d of candidates) {
-  try {
-    await skillsRef.readProperties(d);
-    dirs.push(d);
-  } catch {
-    // left out: skills-ref would throw for the whole catalog
+  const accepted = new Set(dirs);
+  async function walkDirs(dir, out = []) {
+    const entries = await readdir(dir, { withFileTypes: true });
+    await Promise.all(entries.map(async (e) => {
+      if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "node_modules") await walkDirs(join(dir, e.name), out);
+      else if (e.name === "SKILL.md") out.push(dir);
+    }));
+    return out;
   }
-}
-const accepted = new Set(dirs);
 
-async function time(fn) {
-  const t = performance.now();
-  const r = await fn();
-  return [performance.now() - t, r];
-}
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  // The floor: a synchronous walk and a 4 KiB prefix read of every SKILL.md, nothing parsed.
+  const head = new Uint8Array(4096);
+  function floor(dir = skillsDir) {
+    let n = 0;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!e.name.startsWith(".") && e.name !== "node_modules") n += floor(p);
+      } else if (e.name === "SKILL.md") {
+        const fd = openSync(p, "r");
+        try {
+          readSync(fd, head, 0, head.length, 0);
+        } finally {
+          closeSync(fd);
+        }
+        n++;
+      }
+    }
+    return n;
+  }
 
-// Warm the page cache and both code paths once.
-const first = await skillwasmCatalog();
-await skillsRef.toPrompt(dirs);
-const snapshot = first.reg.snapshot();
+  // A snapshot start that checks the disk: a stat of every skill's SKILL.md and directory (a
+  // host compares them with the snapshot's etags and discovers again when one differs).
+  const reg0 = await SkillRegistry.discover(options());
+  const snapshot = reg0.snapshot();
+  const checked = reg0.listMetasAcross().map((m) => join(base, m.location));
+  reg0.free();
+  const fromSnapshot = (check) => {
+    if (check) {
+      for (const f of checked) {
+        statSync(f);
+        statSync(dirname(f));
+      }
+    }
+    const reg = SkillRegistry.fromSnapshot(snapshot, options());
+    const out = catalog(reg);
+    reg.free();
+    return out;
+  };
 
-// What a skills-ref user has to do to get the same catalog from a directory: find the skill
-// directories (an ordinary async walk), then toPrompt.
-async function walkDirs(dir, out = []) {
-  const entries = await readdir(dir, { withFileTypes: true });
-  await Promise.all(entries.map(async (e) => {
-    if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "node_modules") await walkDirs(join(dir, e.name), out);
-    else if (e.name === "SKILL.md") out.push(dir);
-  }));
-  return out;
-}
-async function skillsRefWithWalk() {
-  const found = (await walkDirs(join(CORPUS, "skills"))).filter((d) => accepted.has(d)).sort();
-  return skillsRef.toPrompt(found);
-}
-
-const t = { ours: [], refs: [], snap: [], walk: [] };
-let oursCount = 0;
-let refsLen = 0;
-for (let r = 0; r < RUNS; r++) {
-  const [a, ours] = await time(skillwasmCatalog);
-  const [b, xml] = await time(() => skillsRef.toPrompt(dirs));
-  const [c] = await time(() => snapshotCatalog(snapshot));
-  const [d] = await time(skillsRefWithWalk);
-  t.walk.push(d);
-  t.ours.push(a);
-  t.refs.push(b);
-  t.snap.push(c);
-  oursCount = ours.count;
-  refsLen = xml.split("<skill>").length - 1;
+  return [
+    { id: "floor", label: "floor: sync walk + 4 KiB read of each SKILL.md", run: () => ({ count: floor() }) },
+    { id: "ref", label: "skills-ref toPrompt(dirs)", run: async () => ({ xml: await skillsRef.toPrompt(dirs), count: dirs.length }) },
+    { id: "refwalk", label: "skills-ref: async directory walk + toPrompt", run: async () => {
+      const found = (await walkDirs(skillsDir)).filter((d) => accepted.has(d)).sort();
+      return { xml: await skillsRef.toPrompt(found), count: found.length };
+    } },
+    { id: "ours", label: "skillwasm discover (nodeFsStorage) + toPrompt", run: () => discover() },
+    { id: "oursAsync", label: "  same, listSkillPrefixes: false (async list + reads)", run: () => discover({ listSkillPrefixes: false }) },
+    { id: "snapStat", label: "skillwasm fromSnapshot + stat of each skill + toPrompt", run: () => fromSnapshot(true) },
+    { id: "snap", label: "skillwasm fromSnapshot + toPrompt (no I/O)", run: () => fromSnapshot(false) },
+  ];
 }
 
-const stats = first.reg.stats();
-const ref = median(t.refs);
-console.log("discover + render the <available_skills> catalog of ../shared/corpus from disk");
-console.log(`node ${process.version}; ${RUNS} runs each, interleaved; medians`);
-console.log(`skills in the catalog: skillwasm ${oursCount} (found by listing), skills-ref ${refsLen} (given its directories)`);
-console.log(`skillwasm store calls per discovery: ${stats.listCalls} list, ${stats.readCalls} reads, ${stats.bytesRead} bytes read`);
+/** Times every contender round-robin, `RUNS` rounds after one warm-up round. */
+async function measure(list) {
+  const times = list.map(() => []);
+  const last = list.map(() => null);
+  for (let r = -1; r < RUNS; r++) {
+    for (let i = 0; i < list.length; i++) {
+      const t = performance.now();
+      last[i] = await list[i].run();
+      if (r >= 0) times[i].push(performance.now() - t);
+    }
+  }
+  return list.map((c, i) => ({ ...c, ...stats(times[i]), count: last[i]?.count }));
+}
+
+function report(title, rows) {
+  const ref = rows.find((r) => r.id === "ref");
+  const fl = rows.find((r) => r.id === "floor");
+  console.log(title);
+  console.log(`${"".padEnd(58)} ${"min ms".padStart(9)} ${"median".padStart(9)}  ${"vs skills-ref".padStart(13)}  ${"vs floor".padStart(9)}  skills`);
+  for (const r of rows) {
+    console.log(
+      `${r.label.padEnd(58)} ${r.min.toFixed(2).padStart(9)} ${r.median.toFixed(2).padStart(9)}  ` +
+      `${`${(ref.min / r.min).toFixed(1)}x`.padStart(13)}  ${`${(r.min / fl.min).toFixed(2)}x`.padStart(9)}  ${r.count ?? ""}`,
+    );
+  }
+  console.log("");
+}
+
+console.log("discover + render the <available_skills> catalog from disk");
+console.log(`node ${process.version}; ${RUNS} round-robin rounds after one warm-up; vs skills-ref: its min / the row's min`);
+console.log("(higher is better); vs floor: the row's min / the floor's min (lower is better)");
+console.log(`1-minute load average at the start: ${loadavg()[0].toFixed(2)}. skills-ref's async fs calls get faster when the`);
+console.log("machine is busy (the thread pool's workers are already awake), so a loaded machine flatters it.");
 console.log("");
-const row = (label, ms) => console.log(`${label.padEnd(52)} ${ms.toFixed(2).padStart(9)} ms   ${(ref / ms).toFixed(1).padStart(6)}x`);
-console.log(`${"".padEnd(52)} ${"median".padStart(12)}   vs skills-ref`);
-row("skills-ref toPrompt(dirs)", ref);
-row("skills-ref: async directory walk + toPrompt", median(t.walk));
-row("skillwasm discover (nodeFsStorage) + toPrompt", median(t.ours));
-row("skillwasm fromSnapshot + toPrompt (no I/O)", median(t.snap));
+
+report(`../shared/corpus (${skillFiles(join(CORPUS, "skills")).length} SKILL.md files)`, await measure(await contenders(CORPUS)));
+const big = multipliedCorpus(join(CORPUS, "skills"), TIMES);
+try {
+  report(`${TIMES}x corpus, generated (${skillFiles(big.skills).length} SKILL.md files)`, await measure(await contenders(big.root)));
+} finally {
+  big.remove();
+}
+console.log(`1-minute load average at the end: ${loadavg()[0].toFixed(2)}`);

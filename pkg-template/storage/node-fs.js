@@ -7,6 +7,7 @@ import {
   skipOption,
 } from "./keys.js";
 import { optionsObject, show } from "./keys.js";
+import { filesOption, prefixBytesOption, readHead, walkSync } from "./node-fs-prefixes.js";
 
 /**
  * @typedef {import("../index.js").SkillStorage} SkillStorage
@@ -99,6 +100,10 @@ export function nodeFsStorage(dir, options = {}) {
     throw new TypeError(`nodeFsStorage: maxEntries must be a positive number, got ${show(maxEntries)}`);
   }
   const cap = objectCap(options.maxObjectBytes, "nodeFsStorage");
+  const offerPrefixes = options.listSkillPrefixes ?? true;
+  if (typeof offerPrefixes !== "boolean") {
+    throw new TypeError(`nodeFsStorage: listSkillPrefixes must be a boolean, got ${show(offerPrefixes)}`);
+  }
 
   /** @type {Map<string, { prefix: string; skipId: string; entries: ListEntry[]; warnings: ListWarning[]; expires: number }>} */
   const walks = new Map();
@@ -107,6 +112,48 @@ export function nodeFsStorage(dir, options = {}) {
   function dropExpired(now) {
     for (const [id, w] of walks) if (w.expires < now) walks.delete(id);
     while (walks.size >= MAX_WALKS) walks.delete(walks.keys().next().value);
+  }
+
+  /**
+   * The kept walk a page of `list` or `listSkillPrefixes` is served from: `{ id, w, start }` when
+   * the cursor names one still kept (same prefix, skip hint and kind), else `{ last }`, the key to
+   * resume after in a fresh walk (undefined for a first page).
+   */
+  function keptWalk(prefix, cursor, skipId, kind) {
+    if (cursor === undefined) return { last: undefined };
+    // cursor = "<walk id>:<index of the next entry>:<last key returned>"
+    const m = /^(\d+):(\d+):(.+)$/s.exec(cursor);
+    if (m === null || keyProblem(m[3]) !== null || !m[3].startsWith(prefix)) {
+      throw new TypeError(`invalid list cursor for prefix ${JSON.stringify(prefix)}`);
+    }
+    const w = walks.get(m[1]);
+    if (w !== undefined && w.prefix === prefix && w.skipId === skipId && w.kind === kind && w.entries[Number(m[2]) - 1]?.key === m[3]) {
+      return { id: m[1], w, start: Number(m[2]) };
+    }
+    return { last: m[3] };
+  }
+
+  /** A fresh walk's result as a walk to serve pages from, resuming after `last`. */
+  function freshWalk(prefix, skipId, kind, result, last) {
+    const w = { prefix, skipId, kind, ...result, expires: 0 };
+    return { id: String(++walkCounter), w, start: last === undefined ? 0 : firstAfter(w.entries, last) };
+  }
+
+  /** The page of `w` from `start`: at most `limit` entries, its cursor, and the walk kept or dropped. */
+  function servePage(id, w, start, limit, firstPage, now, entry = (e) => e) {
+    const end = Math.min(start + limit, w.entries.length);
+    /** @type {ListPage} */
+    const page = { entries: w.entries.slice(start, end).map(entry) };
+    if (firstPage && w.warnings.length > 0) page.warnings = w.warnings;
+    if (end < w.entries.length) {
+      page.cursor = `${id}:${end}:${w.entries[end - 1].key}`;
+      dropExpired(now);
+      w.expires = now + WALK_TTL_MS;
+      walks.set(id, w);
+    } else {
+      walks.delete(id);
+    }
+    return page;
   }
 
   async function rootReal() {
@@ -370,7 +417,7 @@ export function nodeFsStorage(dir, options = {}) {
     return lo;
   }
 
-  return {
+  const store = {
     root,
     /** Where the keys are: the absolute root directory (read once when a scope is configured). */
     location: root,
@@ -388,48 +435,10 @@ export function nodeFsStorage(dir, options = {}) {
       const cursor = cursorOption(opts.cursor);
       const skip = skipOption(opts.skip);
       const skipId = skip?.id ?? "";
-      const now = Date.now();
-      let id;
-      let w;
-      let start = 0;
-      let firstPage = true;
-      if (cursor !== undefined) {
-        // cursor = "<walk id>:<index of the next entry>:<last key returned>"
-        const m = /^(\d+):(\d+):(.+)$/s.exec(cursor);
-        if (m === null || keyProblem(m[3]) !== null || !m[3].startsWith(prefix)) {
-          throw new TypeError(`invalid list cursor for prefix ${JSON.stringify(prefix)}`);
-        }
-        const last = m[3];
-        firstPage = false;
-        id = m[1];
-        w = walks.get(id);
-        if (w !== undefined && w.prefix === prefix && w.skipId === skipId && w.entries[Number(m[2]) - 1]?.key === last) {
-          start = Number(m[2]);
-        } else {
-          w = undefined;
-          const fresh = await walk(prefix, skip);
-          id = String(++walkCounter);
-          w = { prefix, skipId, ...fresh, expires: 0 };
-          start = firstAfter(w.entries, last);
-        }
-      } else {
-        const fresh = await walk(prefix, skip);
-        id = String(++walkCounter);
-        w = { prefix, skipId, ...fresh, expires: 0 };
-      }
-      const end = Math.min(start + limit, w.entries.length);
-      /** @type {ListPage} */
-      const page = { entries: w.entries.slice(start, end) };
-      if (firstPage && w.warnings.length > 0) page.warnings = w.warnings;
-      if (end < w.entries.length) {
-        page.cursor = `${id}:${end}:${w.entries[end - 1].key}`;
-        dropExpired(now);
-        w.expires = now + WALK_TTL_MS;
-        walks.set(id, w);
-      } else {
-        walks.delete(id);
-      }
-      return page;
+      let k = keptWalk(prefix, cursor, skipId, "list");
+      if (k.w === undefined) k = freshWalk(prefix, skipId, "list", await walk(prefix, skip), k.last);
+      const { id, w, start } = k;
+      return servePage(id, w, start, limit, cursor === undefined, Date.now());
     },
 
     /**
@@ -487,4 +496,31 @@ export function nodeFsStorage(dir, options = {}) {
       }
     },
   };
+  if (offerPrefixes) store.listSkillPrefixes = listSkillPrefixes;
+  return store;
+
+  /**
+   * A page of the listing under `prefix` whose entries for the files `files` names carry their
+   * first `prefixBytes` bytes (`head`) or why they could not be read (`headError`); other entries
+   * carry only their key. Made with synchronous calls: it answers a page, not a promise, and holds
+   * the event loop while it walks (on the first page) and reads the heads of its page.
+   * @param {string} prefix
+   * @param {{ cursor?: string; limit?: number; skip?: import("../index.js").ListSkip; files?: string[]; prefixBytes?: number }} [opts]
+   */
+  function listSkillPrefixes(prefix, opts = {}) {
+    assertPrefix(prefix);
+    opts = optionsObject(opts, "listSkillPrefixes", { param: "opts" });
+    const limit = pageLimit(opts.limit, DEFAULT_LIMIT);
+    const cursor = cursorOption(opts.cursor);
+    const skip = skipOption(opts.skip);
+    const files = filesOption(opts.files);
+    const prefixBytes = prefixBytesOption(opts.prefixBytes, cap);
+    const skipId = `${skip?.id ?? ""}|${[...files].sort().join("/")}`;
+    let k = keptWalk(prefix, cursor, skipId, "prefixes");
+    if (k.w === undefined) k = freshWalk(prefix, skipId, "prefixes", walkSync(root, prefix, skip, files, maxEntries), k.last);
+    const { id, w, start } = k;
+    return servePage(id, w, start, limit, cursor === undefined, Date.now(), (e) => (
+      e.real === undefined ? { key: e.key } : readHead(e, w.rootReal, prefixBytes, cap)
+    ));
+  }
 }

@@ -17,12 +17,16 @@
 //! one is reported as shadowed, with both locations.
 
 use super::gitignore::{self, GITIGNORE};
-use super::rules::{skill_file_kind, skip_hint};
+use super::rules::{skill_file_kind, skill_file_names, skip_hint};
 use super::types::DiscoverOptions;
 use crate::diagnostic::{codes, Diagnostic};
 use crate::parse::{parse_skill, ParseOptions, Skill};
-use crate::store::{self, limits, CallStats, ListEntry, ListPage, LocalFuture, SkipHint, Storage, StorageError};
+use crate::store::{
+    self, limits, CallStats, Head, HeadCollector, HeadRequest, ListEntry, ListPage, LocalFuture, SkipHint, Storage,
+    StorageError,
+};
 use futures_util::stream::{self, StreamExt};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
 use std::rc::Rc;
 
@@ -146,6 +150,8 @@ struct Candidate {
     size: Option<u64>,
     etag: Option<String>,
     lowercase: bool,
+    /// The first bytes the listing brought, when the store lists with heads.
+    head: Option<Head>,
 }
 
 /// Walks the listed keys of one root, keeping the skill directories and the scan bounds.
@@ -234,13 +240,22 @@ pub async fn discover(
     let mut out = Discovery::default();
     let mut candidates: Vec<Candidate> = Vec::new();
     let hint = skip_hint();
+    let heads_asked = HeadRequest {
+        names: skill_file_names(opts.accept_lowercase_skill_md).into_iter().map(str::to_string).collect(),
+        prefix_bytes: opts.prefix_bytes.clamp(64, opts.max_object_bytes.max(1)),
+    };
     for (si, scope) in scopes.iter().enumerate() {
         let storage = Skipping { inner: &*scope.storage, hint: &hint };
         let mut scope_found = 0usize;
         for (ri, root) in scope.roots.iter().enumerate() {
             let mut scan = RootScan::new(root, opts);
+            // A trusted scope's store that lists with heads brings the skill files' first bytes
+            // with the listing (an untrusted scope's files are not read at all).
+            let collector = HeadCollector::new(&*scope.storage, &hint, &heads_asked, stats);
+            let lister: &dyn Storage = if scope.trusted { &collector } else { &storage };
             let listed =
-                store::list_all(&storage, root, opts.page_size.max(1), stats, |entries| scan.feed(entries)).await;
+                store::list_all(lister, root, opts.page_size.max(1), stats, |entries| scan.feed(entries)).await;
+            let mut heads = collector.into_heads();
             let page = match listed {
                 Ok(p) => p,
                 Err(e) => {
@@ -299,7 +314,17 @@ pub async fn discover(
             }
             if scope.trusted {
                 for (directory, (location, size, etag, lowercase)) in scan.found {
-                    candidates.push(Candidate { scope: si, root: ri, directory, location, size, etag, lowercase });
+                    let head = heads.remove(&location);
+                    candidates.push(Candidate {
+                        scope: si,
+                        root: ri,
+                        directory,
+                        location,
+                        size,
+                        etag,
+                        lowercase,
+                        head,
+                    });
                 }
             }
         }
@@ -418,7 +443,14 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
         return record;
     }
     let prefix = opts.prefix_bytes.clamp(64, cap);
-    let first = match read_listed(scope, &c.location, prefix, stats, "the file").await {
+    let first: Result<Cow<[u8]>, Diagnostic> = match &c.head {
+        Some(Head::Bytes(bytes)) => Ok(Cow::Borrowed(bytes)),
+        Some(Head::Failed(e)) => {
+            Err(Diagnostic::error(codes::STORAGE_READ_FAILED, format!("reading the file failed: {e}")))
+        }
+        None => read_listed(scope, &c.location, prefix, stats, "the file").await.map(Cow::Owned),
+    };
+    let first = match first {
         Ok(bytes) => bytes,
         Err(d) => {
             record.diagnostics.push(d);

@@ -11,6 +11,9 @@
 //!   ([`keys`]) before it calls, and implementations check again.
 //! - Failures are `Err(StorageError)`; the core turns them into diagnostics on the skills they
 //!   touch and carries on.
+//! - `list_with_heads` (optional) is a listing whose pages also bring the first bytes of the
+//!   skill files listed, so a store where each call is costly answers a discovery in one call
+//!   per page.
 //! - `list_skipping` may leave out the directories a [`SkipHint`] names; the default ignores the
 //!   hint, which is always correct (callers filter what comes back).
 
@@ -22,12 +25,14 @@ use std::pin::Pin;
 #[cfg(feature = "tsify")]
 use tsify::Tsify;
 
+pub mod heads;
 mod hint;
 pub mod keys;
 pub mod limits;
 mod memory;
 mod paging;
 
+pub use heads::{Head, HeadCollector, HeadPage, HeadRequest};
 pub use hint::SkipHint;
 pub use limits::{DEFAULT_MAX_OBJECT_BYTES, PREFIX_BYTES};
 pub use memory::MemoryStorage;
@@ -91,6 +96,20 @@ pub trait Storage {
     ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
         let _ = skip;
         self.list(prefix, cursor, limit)
+    }
+    /// As [`Storage::list_skipping`], bringing the first `request.prefix_bytes` bytes of the
+    /// listed files `request.names` names, in the same call (see [`heads`]). `None` (the
+    /// default) when the store does not offer it: the caller lists and reads the ordinary way.
+    fn list_with_heads<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+        skip: &'a SkipHint,
+        request: &'a HeadRequest,
+    ) -> Option<LocalFuture<'a, Result<HeadPage, StorageError>>> {
+        let _ = (prefix, cursor, limit, skip, request);
+        None
     }
     /// The bytes of `key` (at most `max_bytes` of them from the start), or `None` when there is no
     /// such object.

@@ -133,8 +133,14 @@ describe("respectGitignore", () => {
     assert.equal(note.severity, "info");
     assert.match(note.message, /^5 SKILL\.md file\(s\)/);
     assert.equal(note.path, "project:.agents/skills/drafts/new/SKILL.md");
-    // Reads: 2 .gitignore files above the root (one missing), the root's, team's, and 2 SKILL.md.
-    assert.equal(reg.stats().readCalls, 6);
+    // Reads: 2 .gitignore files above the root (one missing), the root's and team's; the 2
+    // SKILL.md files' first bytes came with the listing (listSkillPrefixes).
+    assert.equal(reg.stats().readCalls, 4);
+    // Without the batched listing, the 2 SKILL.md files are read too, with the same outcome.
+    const apart = await SkillRegistry.discover({ project: nodeFsStorage(base, { listSkillPrefixes: false }), trustProject: true, respectGitignore: true });
+    assert.deepEqual(apart.names(), ["done", "pdf"]);
+    assert.equal(apart.stats().readCalls, 6);
+    apart.free();
     // refresh() applies the rules again.
     writeTree(base, { ".agents/skills/team/.gitignore": "" });
     const report = await reg.refresh();
@@ -147,6 +153,9 @@ describe("respectGitignore", () => {
     let reads = 0;
     const read = storage.read;
     storage.read = (k, o) => (reads++, read(k, o));
+    // A store that lists with heads is not asked to: its files are not read at all.
+    const inner = nodeFsStorage(base);
+    storage.listSkillPrefixes = (p, o) => (reads++, inner.listSkillPrefixes(p, o));
     const reg = await SkillRegistry.discover({ project: storage, respectGitignore: true });
     assert.equal(reads, 0);
     const d = reg.diagnostics().find((x) => x.code === "scope-untrusted");

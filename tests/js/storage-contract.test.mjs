@@ -5,14 +5,14 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import FDBDatabase from "fake-indexeddb/lib/FDBDatabase";
-import { CONTRACT, FIXTURE, fixtureBytes } from "./support/contract.mjs";
+import { CONTRACT, FIXTURE, PREFIX_CONTRACT, fixtureBytes } from "./support/contract.mjs";
 import { removeDir, tempDir, writeTree } from "./support/fixtures.mjs";
 import { startWorker } from "./support/workerd.mjs";
 import { importPkg } from "./helpers.mjs";
 
 const pkg = await importPkg();
 
-function contractSuite(name, setup) {
+function contractSuite(name, setup, checks = CONTRACT) {
   describe(`storage contract: ${name}`, () => {
     let ctx;
     let teardown;
@@ -22,7 +22,7 @@ function contractSuite(name, setup) {
     after(async () => {
       await teardown?.();
     });
-    for (const check of CONTRACT) {
+    for (const check of checks) {
       test(check.name, () => check.run(ctx));
     }
   });
@@ -51,7 +51,7 @@ contractSuite("memoryStorage from a Map", async () => {
   };
 });
 
-contractSuite("nodeFsStorage", async () => {
+const nodeFsSetup = async () => {
   const dir = tempDir("contract");
   writeTree(dir, Object.fromEntries(Object.keys(FIXTURE).map((k) => [k, fixtureBytes(k)])));
   return {
@@ -62,7 +62,10 @@ contractSuite("nodeFsStorage", async () => {
     },
     teardown: () => removeDir(dir),
   };
-});
+};
+contractSuite("nodeFsStorage", nodeFsSetup);
+// The optional batched listing (listSkillPrefixes) of the adapter that offers it.
+contractSuite("nodeFsStorage listSkillPrefixes", nodeFsSetup, PREFIX_CONTRACT);
 
 // Every IndexedDB transaction the adapter opens, on any fake-indexeddb database.
 let idbTransactions = 0;

@@ -48,7 +48,7 @@ extern "C" {
     #[wasm_bindgen(js_name = stringLength)]
     fn string_length(v: &JsValue) -> f64;
     #[wasm_bindgen(catch, js_name = callStore)]
-    fn call_store_js(f: &Function, this: &JsValue, a: &JsValue, b: &JsValue, ms: u32) -> Result<Promise, JsValue>;
+    fn call_store_js(f: &Function, this: &JsValue, a: &JsValue, b: &JsValue, ms: u32) -> Result<JsValue, JsValue>;
 }
 
 /// A trap of a wasm instance met while reading (a getter that re-entered the package and trapped)
@@ -355,14 +355,19 @@ pub enum StoreAnswer {
 
 /// Calls `f(a, b)` on `this` and waits at most `ms` for the answer; never fails otherwise.
 pub async fn call_store(f: &Function, this: &JsValue, a: &JsValue, b: &JsValue, ms: u32) -> StoreAnswer {
-    let promise = match call_store_js(f, this, a, b, ms) {
+    let answer = match call_store_js(f, this, a, b, ms) {
         Ok(p) => p,
         Err(e) => return StoreAnswer::Failed(describe_error(pass_traps(e))),
     };
-    // The promise is one boundary.js made: it always resolves, to [tag, value].
-    let settled = match wasm_bindgen_futures::JsFuture::from(promise).await {
-        Ok(v) => v,
-        Err(e) => return StoreAnswer::Failed(describe_error(e)),
+    // A synchronous answer is the pair itself; otherwise a promise boundary.js made, which always
+    // resolves, to [tag, value].
+    let settled = if Array::is_array(&answer) {
+        answer
+    } else {
+        match wasm_bindgen_futures::JsFuture::from(Promise::unchecked_from_js(answer)).await {
+            Ok(v) => v,
+            Err(e) => return StoreAnswer::Failed(describe_error(e)),
+        }
     };
     let pair: Array = settled.unchecked_into();
     match pair.get(0).as_f64().map(|t| t as u8) {

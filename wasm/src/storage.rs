@@ -4,7 +4,9 @@
 use super::convert::{self, BytesError, StoreAnswer};
 use js_sys::{Function, Object, Reflect};
 use serde_json::Value;
-use skillwasm::store::{ListEntry, ListPage, LocalFuture, SkipHint, Storage, StorageError};
+use skillwasm::store::{
+    Head, HeadPage, HeadRequest, ListEntry, ListPage, LocalFuture, SkipHint, Storage, StorageError,
+};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -47,6 +49,21 @@ export interface SkillStorage {
    * at most that many bytes from the start.
    */
   read(key: string, opts?: { maxBytes?: number }): Promise<Uint8Array | string | null>;
+  /**
+   * Optional: a listing (as `list`, with the same options) whose entries for the files `files`
+   * names (`["SKILL.md"]`) also carry their first bytes: `head`, at most `prefixBytes` of them,
+   * or `headError`, why they could not be read. Discovery uses it, when a store has it, instead
+   * of one read per SKILL.md. It may answer synchronously (a page, not a promise).
+   */
+  listSkillPrefixes?(
+    prefix: string,
+    opts: { cursor?: string; limit?: number; skip?: ListSkip; files: string[]; prefixBytes: number },
+  ): Promise<SkillPrefixPage> | SkillPrefixPage;
+}
+
+/** A page of `listSkillPrefixes`: a {@link ListPage} whose skill-file entries carry a head. */
+export interface SkillPrefixPage extends ListPage {
+  entries: (ListEntry & { head?: Uint8Array | string; headError?: string })[];
 }
 "#;
 
@@ -55,6 +72,8 @@ pub struct JsStorage {
     this: JsValue,
     list: Function,
     read: Function,
+    /// `listSkillPrefixes`, when the store offers it.
+    heads: Option<Function>,
     timeout_ms: u32,
     max_object_bytes: u32,
 }
@@ -72,7 +91,8 @@ impl JsStorage {
         };
         let list = function("list").ok_or_else(|| "a storage must have a list(prefix, opts) function".to_string())?;
         let read = function("read").ok_or_else(|| "a storage must have a read(key, opts) function".to_string())?;
-        Ok(JsStorage { this: obj, list, read, timeout_ms, max_object_bytes })
+        let heads = function("listSkillPrefixes");
+        Ok(JsStorage { this: obj, list, read, heads, timeout_ms, max_object_bytes })
     }
 
     /// The store's `location` (where its keys are, for the locations the model is shown), when it
@@ -94,12 +114,23 @@ impl JsStorage {
 
 /// A page as JSON (read once, within the bounds) to a [`ListPage`].
 fn parse_page(v: &JsValue) -> Result<ListPage, StorageError> {
+    parse_page_with(v, None).map(|p| p.page)
+}
+
+/// Longest `headError` message kept.
+const MAX_HEAD_ERROR_CHARS: usize = 1000;
+
+/// A page of `listSkillPrefixes`: the page, and each entry's `head` (bytes, at most
+/// `prefix_bytes`) or `headError` (a message).
+fn parse_page_with(v: &JsValue, heads: Option<u32>) -> Result<HeadPage, StorageError> {
     let not_a_page = |what: &str| StorageError(format!("list answered with {what} instead of {{ entries, cursor? }}"));
     if !v.is_object() {
         return Err(not_a_page(&convert::kind_of(v)));
     }
     // Keys with a lone surrogate get a NUL, which the key check refuses: that entry is dropped.
-    let (value, _) = convert::json(v, &["~entries.*.key"]).map_err(|e| StorageError(e.describe("the page")))?;
+    // Heads are handed back unread (bytes are not JSON).
+    let holes: &[&str] = if heads.is_some() { &["~entries.*.key", "entries.*.head"] } else { &["~entries.*.key"] };
+    let (value, taken) = convert::json(v, holes).map_err(|e| StorageError(e.describe("the page")))?;
     let Value::Object(mut page) = value else { return Err(not_a_page("an array")) };
     let Some(Value::Array(entries)) = page.remove("entries") else { return Err(not_a_page("no entries array")) };
     if entries.len() > MAX_PAGE_ENTRIES {
@@ -109,6 +140,7 @@ fn parse_page(v: &JsValue) -> Result<ListPage, StorageError> {
         )));
     }
     let mut out = ListPage::default();
+    let mut head_errors = Vec::new();
     for e in entries {
         let Some(key) = e.get("key").and_then(Value::as_str) else {
             let shown = serde_json::to_string(&e).unwrap_or_default();
@@ -117,6 +149,13 @@ fn parse_page(v: &JsValue) -> Result<ListPage, StorageError> {
         };
         let size = e.get("size").and_then(Value::as_f64).filter(|s| *s >= 0.0 && s.is_finite()).map(|s| s as u64);
         let etag = e.get("etag").and_then(Value::as_str).map(str::to_string);
+        if heads.is_some() {
+            if let Some(message) = e.get("headError").filter(|m| !m.is_null()) {
+                let text = message.as_str().map(str::to_string).unwrap_or_else(|| "a read that failed".to_string());
+                let text: String = text.chars().take(MAX_HEAD_ERROR_CHARS).collect();
+                head_errors.push((key.to_string(), Head::Failed(text)));
+            }
+        }
         out.entries.push(ListEntry { key: key.to_string(), size, etag });
     }
     match page.remove("cursor") {
@@ -138,7 +177,30 @@ fn parse_page(v: &JsValue) -> Result<ListPage, StorageError> {
             out.warnings.push((text("key"), text("message")));
         }
     }
-    Ok(out)
+    let mut got = HeadPage { heads: head_errors, ..HeadPage::default() };
+    if let Some(most) = heads {
+        for (path, value) in taken {
+            // Paths this module asked for: entries.<index>.head.
+            let index = path.split('.').nth(1).and_then(|i| i.parse::<usize>().ok());
+            let Some(entry) = index.and_then(|i| out.entries.get(i)) else { continue };
+            if value.is_null() || value.is_undefined() {
+                continue;
+            }
+            let head = match convert::bytes(&value, most) {
+                Ok(b) => Head::Bytes(b.into_vec()),
+                Err(BytesError::TooLarge(n)) => {
+                    Head::Failed(format!("the head came with {n} bytes, more than the {most} asked for"))
+                }
+                Err(BytesError::Lying(why)) => Head::Failed(format!("the head is {why}")),
+                Err(BytesError::NotBytes) => {
+                    Head::Failed(format!("the head is {} instead of bytes or a string", convert::kind_of(&value)))
+                }
+            };
+            got.heads.push((entry.key.clone(), head));
+        }
+    }
+    got.page = out;
+    Ok(got)
 }
 
 impl Storage for JsStorage {
@@ -177,6 +239,33 @@ impl Storage for JsStorage {
             let v = self.call(&format!("list({prefix:?})"), &self.list, &JsValue::from_str(prefix), &opts).await?;
             parse_page(&v)
         })
+    }
+
+    /// `listSkillPrefixes(prefix, { cursor, limit, skip, files, prefixBytes })`, when the store
+    /// has it.
+    fn list_with_heads<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+        skip: &'a SkipHint,
+        request: &'a HeadRequest,
+    ) -> Option<LocalFuture<'a, Result<HeadPage, StorageError>>> {
+        let f = self.heads.as_ref()?;
+        Some(Box::pin(async move {
+            let opts = Object::new();
+            if let Some(c) = cursor {
+                let _ = Reflect::set(&opts, &"cursor".into(), &JsValue::from_str(c));
+            }
+            let _ = Reflect::set(&opts, &"limit".into(), &JsValue::from(limit));
+            let _ = Reflect::set(&opts, &"skip".into(), &crate::rules::skip_to_js(skip));
+            let files: js_sys::Array = request.names.iter().map(|n| JsValue::from_str(n)).collect();
+            let _ = Reflect::set(&opts, &"files".into(), &files);
+            let _ = Reflect::set(&opts, &"prefixBytes".into(), &JsValue::from(request.prefix_bytes));
+            let what = format!("listSkillPrefixes({prefix:?})");
+            let v = self.call(&what, f, &JsValue::from_str(prefix), &opts).await?;
+            parse_page_with(&v, Some(request.prefix_bytes))
+        }))
     }
 
     fn read<'a>(

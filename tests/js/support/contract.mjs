@@ -357,6 +357,106 @@ export const CONTRACT = [
   },
 ];
 
+// --- the optional listSkillPrefixes ------------------------------------------------------------
+
+/** Every page of a listSkillPrefixes listing (it may answer a page or a promise of one). */
+async function prefixPages(storage, prefix, opts = {}, maxPages = 10_000) {
+  const pages = [];
+  let cursor;
+  do {
+    const page = await storage.listSkillPrefixes(prefix, cursor === undefined ? { ...opts } : { ...opts, cursor });
+    ok(page && Array.isArray(page.entries), `listSkillPrefixes(${show(prefix)}) returned no entries array: ${show(page)}`);
+    pages.push(page);
+    cursor = page.cursor;
+    if (pages.length > maxPages) fail(`listSkillPrefixes(${show(prefix)}) did not end after ${maxPages} pages`);
+  } while (cursor !== undefined);
+  return { pages, entries: pages.flatMap((p) => p.entries) };
+}
+
+const lastSegment = (key) => key.slice(key.lastIndexOf("/") + 1);
+
+/** Checks for a store that offers listSkillPrefixes (ctx as for CONTRACT). */
+export const PREFIX_CONTRACT = [
+  {
+    name: "listSkillPrefixes lists what list lists; the files it names carry their first bytes",
+    async run({ storage }) {
+      const listed = keysOf((await listAll(storage, "")).entries);
+      for (const [files, prefixBytes] of [[["SKILL.md"], 4096], [["SKILL.md"], 4], [["x", "big.bin"], 100], [["big.bin"], 10_000]]) {
+        const { entries } = await prefixPages(storage, "", { files, prefixBytes });
+        deepEq(keysOf(entries), listed, `keys of listSkillPrefixes('', ${show(files)})`);
+        for (const e of entries) {
+          if (!files.includes(lastSegment(e.key))) {
+            eq(e.head, undefined, `head of ${e.key}, which ${show(files)} does not name`);
+            continue;
+          }
+          ok(e.headError === undefined, `headError of ${e.key}: ${e.headError}`);
+          const want = fixtureBytes(e.key);
+          bytesEq(e.head, want.subarray(0, prefixBytes), `head of ${e.key} (prefixBytes ${prefixBytes})`);
+          bytesEq(e.head, await storage.read(e.key, { maxBytes: prefixBytes }), `head of ${e.key} against read`);
+          if (e.size !== undefined) eq(e.size, want.length, `size of ${e.key}`);
+        }
+      }
+      const sub = await prefixPages(storage, "skills/", { files: ["SKILL.md"], prefixBytes: 4096 });
+      deepEq(keysOf(sub.entries), ["skills/pdf/SKILL.md", "skills/pdf/scripts/run.py"], "listSkillPrefixes('skills/')");
+      bytesEq(sub.entries[0].head, fixtureBytes("skills/pdf/SKILL.md"), "the SKILL.md's head");
+    },
+  },
+  {
+    name: "listSkillPrefixes pages with cursors as list does",
+    async run({ storage }) {
+      const { pages, entries } = await prefixPages(storage, "", { limit: 2, files: ["x"], prefixBytes: 1 });
+      deepEq(keysOf(entries), FIXTURE_KEYS, "keys over pages of 2");
+      for (const [i, p] of pages.entries()) ok(p.entries.length <= 2, `page ${i} holds ${p.entries.length} entries`);
+      eq(pages.length, Math.ceil(FIXTURE_KEYS.length / 2), "number of pages");
+      const heads = entries.filter((e) => e.head !== undefined).map((e) => [e.key, new TextDecoder().decode(e.head)]);
+      deepEq(heads, [["a/x", "a"], ["ab/x", "n"]], "heads over the pages");
+    },
+  },
+  {
+    name: "listSkillPrefixes: bad prefixes and options are TypeErrors",
+    async run({ storage }) {
+      const call = async (fn, what) => rejectsType(async () => fn(), what);
+      for (const prefix of BAD_PREFIXES) await call(() => storage.listSkillPrefixes(prefix, {}), `listSkillPrefixes(${show(prefix)})`);
+      const bad = [
+        ["files a string", { files: "SKILL.md" }],
+        ["files with a slash", { files: ["a/SKILL.md"] }],
+        ["files with a number", { files: [5] }],
+        ["files with ..", { files: [".."] }],
+        ["prefixBytes 0", { prefixBytes: 0 }],
+        ["prefixBytes -1", { prefixBytes: -1 }],
+        ["prefixBytes a string", { prefixBytes: "4096" }],
+        ["prefixBytes 1.5", { prefixBytes: 1.5 }],
+        ["limit 0", { limit: 0 }],
+        ["cursor 7", { cursor: 7 }],
+        ["skip a string", { skip: "node_modules" }],
+      ];
+      for (const [what, opts] of bad) await call(() => storage.listSkillPrefixes("", opts), `listSkillPrefixes('', ${what})`);
+      await call(() => storage.listSkillPrefixes("", 5), "listSkillPrefixes('', 5)");
+    },
+  },
+  {
+    name: "listSkillPrefixes: a file above the size cap is listed with its size and a headError, no byte of it",
+    async run({ capped }) {
+      const storage = await capped(100);
+      const { entries } = await prefixPages(storage, "", { files: ["big.bin", "x"], prefixBytes: 4096 });
+      deepEq(keysOf(entries), FIXTURE_KEYS, "keys of the capped store");
+      const big = entries.find((e) => e.key === "big.bin");
+      eq(big.head, undefined, "head of big.bin (10,000 bytes, above the cap of 100)");
+      ok(/size cap|maxObjectBytes/.test(big.headError ?? ""), `headError of big.bin: ${show(big.headError)}`);
+      eq(big.size, 10_000, "size of big.bin");
+      bytesEq(entries.find((e) => e.key === "a/x").head, fixtureBytes("a/x"), "a/x, within the cap");
+    },
+  },
+  {
+    name: "listSkillPrefixes on an empty or missing root is an empty listing",
+    async run({ empty }) {
+      const storage = await empty();
+      const { entries } = await prefixPages(storage, "", { files: ["SKILL.md"], prefixBytes: 10 });
+      deepEq(keysOf(entries), [], "entries of an empty store");
+    },
+  },
+];
+
 /**
  * Run every check; resolves to [{ name, ok, error? }] (for runners without a test framework, such
  * as a browser page).
