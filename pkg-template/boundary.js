@@ -28,6 +28,10 @@ const toWellFormed = String.prototype.toWellFormed;
 const isWellFormed = String.prototype.isWellFormed;
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const RuntimeError = typeof WebAssembly === "object" ? WebAssembly.RuntimeError : undefined;
+const objectToString = Object.prototype.toString;
+const tdDecode = TextDecoder.prototype.decode;
+// Bodies the core checked (valid UTF-8): decoded as they are, a leading U+FEFF kept.
+const bodyDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** `s` with every lone surrogate replaced by U+FFFD (what UTF-8 encoding does anyway). */
 function wellFormed(s) {
@@ -369,11 +373,17 @@ export function batchItems(inputs, maxItems) {
     for (let i = 0; i < n; i++) {
       try {
         const item = inputs[i];
-        if (item === null || typeof item !== "object" || call(taTag, item) !== undefined || isArrayBuffer(item)) {
+        if (item === null || typeof item !== "object" || call(taTag, item) !== undefined) {
           out.push([item, undefined]);
           continue;
         }
+        // `input` first: the ArrayBuffer check throws (and so costs) for every other object, so
+        // it is made only for an object without one.
         const input = item.input;
+        if (input === undefined && isArrayBuffer(item)) {
+          out.push([item, undefined]);
+          continue;
+        }
         const dirName = item.dirName;
         if (dirName !== undefined && dirName !== null && typeof dirName !== "string") {
           out.push([undefined, undefined, `its dirName is a ${typeof dirName}, not a string`]);
@@ -389,5 +399,25 @@ export function batchItems(inputs, maxItems) {
   } catch (e) {
     rethrowTrap(e);
     return `cannot be read: reading it threw: ${describe(e)}`;
+  }
+}
+
+/**
+ * Sets `result.skill.body` to the text of bytes `start..end` of `view` (a view boundedBytes made
+ * over the caller's bytes, which the core parsed and checked: valid UTF-8, the body's trimmed
+ * range). True when done; false when the bytes are not in a plain ArrayBuffer (a shared one may
+ * change under the decode) or anything fails: the core then sets the body from its own copy.
+ */
+export function putBody(result, view, start, end) {
+  try {
+    const buffer = call(taBuffer, view);
+    if (call(objectToString, buffer) !== "[object ArrayBuffer]") return false;
+    const at = call(taByteOffset, view);
+    if (!(end >= start && end <= call(taByteLength, view))) return false;
+    result.skill.body = call(tdDecode, bodyDecoder, new NativeU8(buffer, at + start, end - start));
+    return true;
+  } catch (e) {
+    rethrowTrap(e);
+    return false;
   }
 }

@@ -4,7 +4,7 @@
 // hint of `list`) and discovery's small rules for code outside a registry: `isSkippedDirectory`,
 // `skillFileNames`, `frontmatterSpan` (`FrontmatterSpan`) and `estimateTokens`.
 export * from "./skillwasm.js";
-import type { InitInput, SkillStorage } from "./skillwasm.js";
+import type { InitInput, ListSkip, SkillPrefixPage, SkillStorage } from "./skillwasm.js";
 
 /**
  * Make the wasm module ready. In Node and Cloudflare Workers the module is instantiated at import
@@ -142,11 +142,23 @@ export function memoryStorage(
  * refuses a read above the cap from the fstat size ({@link ObjectTooLargeError}), and reads at most
  * min(maxBytes, cap) bytes. It resolves to null for a missing key or a directory and rejects for a
  * link leaving the root, a FIFO, socket or device, and an unreadable file.
+ *
+ * `listSkillPrefixes` (left out with `{ listSkillPrefixes: false }`): the batched listing of the
+ * storage contract, made of synchronous calls and answered synchronously (it holds the event loop
+ * while it walks and reads). One walk as `list` makes it, without a stat per file; the entries of
+ * the files `files` names carry their first `prefixBytes` bytes, read under the rules of `read`
+ * (the descriptor checked to be inside the root; a file above the cap is listed with its size and
+ * a `headError`, unread; an unreadable one gets a `headError` naming the system code). Other
+ * entries carry only their key. Discovery uses it instead of one read per SKILL.md.
  */
 export function nodeFsStorage(
   dir: string,
-  options?: AdapterOptions & { maxEntries?: number },
+  options?: AdapterOptions & { maxEntries?: number; listSkillPrefixes?: boolean },
 ): SkillStorage & {
+  listSkillPrefixes?(
+    prefix: string,
+    opts?: { cursor?: string; limit?: number; skip?: ListSkip; files?: string[]; prefixBytes?: number },
+  ): SkillPrefixPage;
   /** The absolute root directory. */
   readonly root: string;
   /** The same absolute directory: the model is shown its skills' paths under it. */

@@ -18,7 +18,7 @@ pub struct Split<'a> {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-impl Split<'_> {
+impl<'a> Split<'a> {
     /// The frontmatter text, between the fences.
     pub fn frontmatter(&self) -> &str {
         &self.frontmatter
@@ -31,22 +31,45 @@ impl Split<'_> {
         self.body_first_line + leading_newlines as u32
     }
 
-    /// The body, decoded, line endings normalised, trimmed.
-    pub fn body(&self) -> Result<String, Diagnostic> {
+    /// Where the body lies in the bytes after the closing fence when it is those bytes unchanged (valid
+    /// UTF-8 with no `\r`, trimmed): its range; `None` when it must be decoded and normalised
+    /// ([`Split::body`]). The same check, and the same error, as `body`.
+    pub fn body_range(&self) -> Result<Option<std::ops::Range<usize>>, Diagnostic> {
+        let text = self.body_str()?;
+        let trimmed = text.trim();
+        if trimmed.contains('\r') {
+            return Ok(None);
+        }
+        let start = text.len() - text.trim_start().len();
+        Ok(Some(start..start + trimmed.len()))
+    }
+
+    /// The body's bytes as text: valid UTF-8 (a prefix may end inside a character).
+    fn body_str(&self) -> Result<&'a str, Diagnostic> {
         let bytes = self.body;
-        let text = match std::str::from_utf8(bytes) {
-            Ok(t) => t,
+        match std::str::from_utf8(bytes) {
+            Ok(t) => Ok(t),
             Err(e) if self.partial && e.error_len().is_none() => {
-                std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default()
+                Ok(std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default())
             }
             Err(e) => {
                 let line =
                     self.body_first_line + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() as u32;
-                return Err(not_utf8(e.valid_up_to(), line));
+                Err(not_utf8(e.valid_up_to(), line))
             }
-        };
-        let text = text.trim();
+        }
+    }
+
+    /// The body, decoded, line endings normalised, trimmed.
+    pub fn body(&self) -> Result<String, Diagnostic> {
+        let text = self.body_str()?.trim();
         Ok(if text.contains('\r') { normalize_newlines(text) } else { text.to_string() })
+    }
+
+    /// Where the body's bytes start in `input`, when they are a part of it (not of a copy).
+    pub fn body_offset_in(&self, input: &[u8]) -> Option<usize> {
+        let offset = (self.body.as_ptr() as usize).checked_sub(input.as_ptr() as usize)?;
+        (offset.checked_add(self.body.len())? <= input.len()).then_some(offset)
     }
 }
 

@@ -20,6 +20,24 @@ use std::collections::BTreeMap;
 /// Parses and validates one SKILL.md. Never panics and never fails: a refused skill is
 /// `skill: None` with at least one error diagnostic.
 pub fn parse_skill(bytes: &[u8], opts: &ParseOptions) -> ParseResult {
+    parse(bytes, opts, false).0
+}
+
+/// As [`parse_skill`], for a caller that holds the input's bytes itself (the wasm façade, over a
+/// caller's `Uint8Array`): a body that is a range of the input unchanged (valid UTF-8 with no
+/// `\r`, trimmed) is not copied but given as that byte range, and the skill's `body` is left
+/// empty for the caller to fill from its bytes. Any other body is copied as `parse_skill` does.
+pub fn parse_skill_in_place(bytes: &[u8], opts: &ParseOptions) -> (ParseResult, Option<std::ops::Range<usize>>) {
+    parse(bytes, opts, true)
+}
+
+fn parse(bytes: &[u8], opts: &ParseOptions, in_place: bool) -> (ParseResult, Option<std::ops::Range<usize>>) {
+    let mut range = None;
+    let result = parse_into(bytes, opts, in_place.then_some(&mut range));
+    (result, range)
+}
+
+fn parse_into(bytes: &[u8], opts: &ParseOptions, range: Option<&mut Option<std::ops::Range<usize>>>) -> ParseResult {
     let mut result = ParseResult::default();
     let split = match fence::split(bytes, opts.partial) {
         Ok(s) => s,
@@ -46,7 +64,21 @@ pub fn parse_skill(bytes: &[u8], opts: &ParseOptions) -> ParseResult {
         s.body_line = Some(split.body_line());
         // A prefix holds only part of the body: leave it out rather than hand back a fragment.
         if opts.include_body() && !opts.partial {
-            match split.body() {
+            let in_place = match (range, split.body_offset_in(bytes)) {
+                (Some(out), Some(offset)) => split.body_range().map(|r| {
+                    let found = r.map(|r| offset + r.start..offset + r.end);
+                    let placed = found.is_some();
+                    *out = found;
+                    placed
+                }),
+                _ => Ok(false),
+            };
+            let body = match in_place {
+                Ok(true) => Ok(String::new()),
+                Ok(false) => split.body(),
+                Err(d) => Err(d),
+            };
+            match body {
                 Ok(body) => s.body = Some(body),
                 Err(d) => {
                     result.diagnostics.push(d);

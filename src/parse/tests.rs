@@ -1,6 +1,6 @@
 //! Parsing and repair, end to end through `parse_skill`, with the exact resulting values.
 
-use super::{parse_skill, Mode, ParseOptions, ParseResult, Skill};
+use super::{parse_skill, parse_skill_in_place, Mode, ParseOptions, ParseResult, Skill};
 
 fn lenient(src: &str) -> ParseResult {
     parse_skill(src.as_bytes(), &ParseOptions::default())
@@ -266,4 +266,30 @@ fn include_body_false_leaves_the_body_out() {
     let s = r.skill.clone().unwrap();
     assert_eq!(s.body, None);
     assert_eq!(s.body_line, Some(5));
+}
+
+#[test]
+fn a_body_in_place_is_the_range_of_the_input_that_parse_skill_copies() {
+    let cases: [&[u8]; 6] = [
+        b"---\nname: a\ndescription: d\n---\n\n  Body text.\n\n",
+        b"\xef\xbb\xbf---\nname: a\ndescription: d\n---\nBody \xc3\xa9\n",
+        b"---\r\nname: a\r\ndescription: d\r\n---\r\nline 1\r\nline 2\r\n",
+        b"---\nname: a\ndescription: d\n---\nbad \xff byte\n",
+        b"---\nname: a\ndescription: d\n---\n",
+        b"---\nname: a\n---\nno description\n",
+    ];
+    for input in cases {
+        let opts = ParseOptions { dir_name: Some("a".into()), ..ParseOptions::default() };
+        let copied = parse_skill(input, &opts);
+        let (mut placed, range) = parse_skill_in_place(input, &opts);
+        if let (Some(r), Some(s)) = (range.clone(), placed.skill.as_mut()) {
+            assert_eq!(s.body.as_deref(), Some(""), "the body is left for the caller to fill");
+            s.body = std::str::from_utf8(&input[r]).ok().map(str::to_string);
+        }
+        assert_eq!(placed, copied, "{:?}", String::from_utf8_lossy(input));
+        // A body with \r is normalised, so it is copied, never given as a range.
+        if input.contains(&b'\r') {
+            assert_eq!(range, None);
+        }
+    }
 }

@@ -37,7 +37,7 @@ pub enum Head {
 pub struct HeadPage {
     /// The listing's page.
     pub page: ListPage,
-    /// `(key, head)` of files of this page.
+    /// `(key, head)` of files of this page; of two heads for one key, the later is kept.
     pub heads: Vec<(String, Head)>,
 }
 
@@ -115,5 +115,93 @@ impl Storage for HeadCollector<'_> {
         max_bytes: Option<u32>,
     ) -> LocalFuture<'a, Result<Option<Vec<u8>>, StorageError>> {
         self.inner.read(key, max_bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{list_all, ListEntry};
+    use futures_executor::block_on;
+
+    /// One page of `keys`, with the given heads; `offers` says whether it lists with heads.
+    struct Headed {
+        keys: Vec<&'static str>,
+        heads: Vec<(&'static str, Head)>,
+        offers: bool,
+    }
+
+    impl Headed {
+        fn page(&self) -> ListPage {
+            let entries = self.keys.iter().map(|k| ListEntry { key: k.to_string(), size: None, etag: None }).collect();
+            ListPage { entries, cursor: None, warnings: Vec::new() }
+        }
+    }
+
+    impl Storage for Headed {
+        fn list<'a>(
+            &'a self,
+            _p: &'a str,
+            _c: Option<&'a str>,
+            _l: u32,
+        ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
+            Box::pin(async move { Ok(self.page()) })
+        }
+        fn list_with_heads<'a>(
+            &'a self,
+            _p: &'a str,
+            _c: Option<&'a str>,
+            _l: u32,
+            _s: &'a SkipHint,
+            _r: &'a HeadRequest,
+        ) -> Option<LocalFuture<'a, Result<HeadPage, StorageError>>> {
+            let heads = self.heads.iter().map(|(k, h)| (k.to_string(), h.clone())).collect();
+            self.offers
+                .then(|| -> LocalFuture<'a, _> { Box::pin(async move { Ok(HeadPage { page: self.page(), heads }) }) })
+        }
+        fn read<'a>(&'a self, _k: &'a str, _m: Option<u32>) -> LocalFuture<'a, Result<Option<Vec<u8>>, StorageError>> {
+            Box::pin(async { Ok(None) })
+        }
+    }
+
+    fn collect(store: &Headed) -> (HashMap<String, Head>, u64) {
+        let hint = SkipHint::default();
+        let request = HeadRequest { names: vec!["SKILL.md".into()], prefix_bytes: 4 };
+        let stats = CallStats::default();
+        let collector = HeadCollector::new(store, &hint, &request, &stats);
+        let listed = block_on(list_all(&collector, "", 10, &stats, |_| false)).map(|p| p.entries.len());
+        assert_eq!(listed, Ok(store.keys.len()));
+        (collector.into_heads(), stats.bytes_read.get())
+    }
+
+    #[test]
+    fn only_the_heads_asked_for_within_the_prefix_are_kept() {
+        let store = Headed {
+            keys: vec!["a/SKILL.md", "b/SKILL.md", "c/SKILL.md", "d/notes.md"],
+            heads: vec![
+                ("a/SKILL.md", Head::Bytes(b"---\n".to_vec())),
+                ("b/SKILL.md", Head::Bytes(b"longer than four".to_vec())),
+                ("c/SKILL.md", Head::Failed("unreadable".into())),
+                ("d/notes.md", Head::Bytes(b"note".to_vec())),
+                ("e/SKILL.md", Head::Bytes(b"gone".to_vec())),
+            ],
+            offers: true,
+        };
+        let (heads, bytes) = collect(&store);
+        let mut keys: Vec<&str> = heads.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        // b's head is longer than asked, d is not a skill file, e is not on the page.
+        assert_eq!(keys, ["a/SKILL.md", "c/SKILL.md"]);
+        assert_eq!(heads.get("c/SKILL.md"), Some(&Head::Failed("unreadable".into())));
+        assert_eq!(bytes, 4);
+    }
+
+    #[test]
+    fn a_store_without_heads_is_listed_the_ordinary_way() {
+        let store =
+            Headed { keys: vec!["a/SKILL.md"], heads: vec![("a/SKILL.md", Head::Bytes(b"x".to_vec()))], offers: false };
+        let (heads, bytes) = collect(&store);
+        assert!(heads.is_empty());
+        assert_eq!(bytes, 0);
     }
 }

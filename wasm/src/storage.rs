@@ -177,7 +177,7 @@ fn parse_page_with(v: &JsValue, heads: Option<u32>) -> Result<HeadPage, StorageE
             out.warnings.push((text("key"), text("message")));
         }
     }
-    let mut got = HeadPage { heads: head_errors, ..HeadPage::default() };
+    let mut got = HeadPage::default();
     if let Some(most) = heads {
         for (path, value) in taken {
             // Paths this module asked for: entries.<index>.head.
@@ -199,6 +199,9 @@ fn parse_page_with(v: &JsValue, heads: Option<u32>) -> Result<HeadPage, StorageE
             got.heads.push((entry.key.clone(), head));
         }
     }
+    // After the bytes: an entry with both a head and a headError counts as failed (the last
+    // head of a key is the one kept).
+    got.heads.extend(head_errors);
     got.page = out;
     Ok(got)
 }

@@ -493,7 +493,11 @@ export const SPECS = [
   ] },
   { name: "nodeFsStorage", group: "adapters", f: (p) => p.nodeFsStorage, args: () => [fsFixtureDir(), {}], params: [
     { name: "dir", kind: "string", check: CHECK.storage },
-    { name: "options", kind: "options", optional: true, schema: { maxEntries: "number" }, check: CHECK.storage },
+    { name: "options", kind: "options", optional: true, schema: { maxEntries: "number", listSkillPrefixes: "bool" }, check: CHECK.storage },
+  ] },
+  { name: "nodeFsStorage().listSkillPrefixes", group: "adapters", f: (p) => p.nodeFsStorage(fsFixtureDir()).listSkillPrefixes, self: () => undefined, args: () => ["", { limit: 2, files: ["SKILL.md"], prefixBytes: 64 }], params: [
+    { name: "prefix", kind: "string", names: /prefix/i, storageKey: true, check: CHECK.page },
+    { name: "opts", kind: "options", optional: true, schema: { cursor: "string", limit: "number", files: "stringArray", prefixBytes: "number" }, check: CHECK.page },
   ] },
   { name: "r2Storage", group: "adapters", f: (p) => p.r2Storage, args: () => [fakeBucket(), { prefix: "" }], params: [
     { name: "bucket", kind: "bucket", check: CHECK.storage },

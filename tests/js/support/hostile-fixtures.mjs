@@ -316,7 +316,8 @@ export async function canary(pkg) {
   });
   await run("nodeFsStorage", async () => {
     const s = pkg.nodeFsStorage(fsFixtureDir());
-    return [(await s.list("")).entries.map((e) => [e.key, e.size]), await s.read("good/SKILL.md", { maxBytes: 10 })];
+    const heads = s.listSkillPrefixes("", { files: ["SKILL.md"], prefixBytes: 10 }).entries.map((e) => [e.key, e.head ?? null]);
+    return [(await s.list("")).entries.map((e) => [e.key, e.size]), await s.read("good/SKILL.md", { maxBytes: 10 }), heads];
   });
   await run("r2Storage", async () => {
     const s = pkg.r2Storage(fakeBucket(), { prefix: "" });

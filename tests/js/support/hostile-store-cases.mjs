@@ -26,7 +26,7 @@ const HURT = { "hurt/SKILL.md": SKILL_HURT, "hurt/notes.md": "notes\n" };
  * A store over HURT whose list and/or read misbehave once `armed`. `list(inner, prefix, opts)`
  * and `read(inner, key, opts)` replace the methods.
  */
-function hostileStore(pkg, { list, read, files = HURT }, armed = true) {
+function hostileStore(pkg, { list, read, prefixes, heads, files = HURT }, armed = true) {
   const inner = pkg.memoryStorage(files);
   const s = {
     armed,
@@ -37,7 +37,31 @@ function hostileStore(pkg, { list, read, files = HURT }, armed = true) {
       return s.armed && read ? read(inner, key, opts) : inner.read(key, opts);
     },
   };
+  // A store that offers listSkillPrefixes: the whole answer misbehaves (prefixes), or only the
+  // heads of an honest page do (heads(entry) gives the entry the core sees).
+  if (prefixes || heads) {
+    s.listSkillPrefixes = (prefix, opts) => {
+      if (s.armed && prefixes) return prefixes(inner, prefix, opts);
+      return honestPrefixes(inner, prefix, opts, s.armed ? heads : null);
+    };
+  }
   return s;
+}
+
+/** A listSkillPrefixes page made from `inner`'s list and reads; `heads` rewrites skill files' entries. */
+async function honestPrefixes(inner, prefix, opts, heads) {
+  const page = await inner.list(prefix, opts);
+  const files = opts?.files ?? ["SKILL.md"];
+  const entries = [];
+  for (const e of page.entries) {
+    if (!files.includes(e.key.slice(e.key.lastIndexOf("/") + 1))) {
+      entries.push(e);
+      continue;
+    }
+    const entry = { ...e, head: await inner.read(e.key, { maxBytes: opts?.prefixBytes }) };
+    entries.push(heads ? heads(entry) : entry);
+  }
+  return { ...page, entries };
 }
 
 const lister = (entries, extra = {}) => () => Promise.resolve({ entries, ...extra });
@@ -121,6 +145,25 @@ const READ_HOSTILE = [
   ["resolves to a 520 MiB SKILL.md (a string of 2-byte characters)", () => Promise.resolve(SKILL_HURT.replace("Hurt body.", "") + "\u00e9".repeat(260 << 20)), "huge"],
 ];
 
+// The heads of an honest listSkillPrefixes page, misbehaving. "read": the skill's file counts as
+// unreadable; "list": the whole page is unreadable; "ok": the skill loads.
+const HEAD_HOSTILE = [
+  ["a head that is a number", (e) => ({ ...e, head: 5 }), "read"],
+  ["a head that is a plain object", (e) => ({ ...e, head: { length: 3 } }), "read"],
+  ["a head of 1 MiB (more than prefixBytes)", (e) => ({ ...e, head: big(1 << 20) }), "read"],
+  ["a head whose length says 1e9", (e) => ({ ...e, head: lyingLength(enc.encode(SKILL_HURT), 1e9) }), "read"],
+  ["a head over a detached buffer", (e) => { const u = enc.encode(SKILL_HURT); structuredClone(u.buffer, { transfer: [u.buffer] }); return { ...e, head: u }; }, "empty"],
+  ["a head that is text", (e) => ({ ...e, head: SKILL_HURT }), "ok"],
+  ["a head of text with lone surrogates", (e) => ({ ...e, head: SKILL_HURT.replace("Hurt body.", "\uD800") }), "ok"],
+  ["a head whose getter throws", (e) => throwingGetter({ key: e.key }, "head"), "list"],
+  ["a headError that is a string", (e) => ({ key: e.key, headError: "disk on fire" }), "read"],
+  ["a headError that is a number", (e) => ({ key: e.key, headError: 5 }), "read"],
+  ["a headError of 1 MiB", (e) => ({ key: e.key, headError: "e".repeat(1 << 20) }), "read"],
+  ["a head and a headError", (e) => ({ ...e, headError: "both" }), "read"],
+  ["no head at all (the core reads it)", (e) => ({ key: e.key }), "ok"],
+  ["an empty head (not the file's bytes)", (e) => ({ ...e, head: new Uint8Array(0) }), "empty"],
+];
+
 const STORE_COST = {
   cheap: { reps: STORE_REPS, timeoutMs: 20_000 },
   ok: { reps: STORE_REPS, timeoutMs: 20_000 },
@@ -167,6 +210,23 @@ function discoveredCheck(kind, which) {
   };
 }
 
+/** What discovery must make of a store whose heads misbehave (see HEAD_HOSTILE). */
+function headCheck(kind) {
+  return (reg) => {
+    if (registryIsReady(reg)) return registryIsReady(reg);
+    const names = reg.names();
+    if (!names.includes("good") || !names.includes("other")) return `the good scope's skills did not load (names: ${JSON.stringify(names)})`;
+    const c = codes(reg);
+    if (kind === "ok") return names.includes("hurt") ? null : `the skill with a usable head did not load (codes: ${JSON.stringify(c)})`;
+    // An empty head is an empty file: the skill has no frontmatter, which is a diagnostic of its own.
+    if (kind === "empty") return names.includes("hurt") ? "an empty head loaded a skill" : null;
+    const want = kind === "list" ? "storage-list-failed" : "storage-read-failed";
+    if (!c.includes(want)) return `no ${want} diagnostic (codes: ${JSON.stringify(c)})`;
+    if (names.includes("hurt")) return "the skill whose head was unusable is listed";
+    return null;
+  };
+}
+
 /** After a normal discovery the store turns hostile: every call that reads must still answer. */
 async function afterDiscovery(pkg, fx, store) {
   store.armed = false;
@@ -205,15 +265,21 @@ function afterCheck(which, kind) {
 
 export function storeCases() {
   const out = [];
-  for (const [which, table] of [["list", LIST_HOSTILE], ["read", READ_HOSTILE]]) {
+  const tables = [
+    ["list", LIST_HOSTILE, (fn) => ({ list: fn })],
+    ["read", READ_HOSTILE, (fn) => ({ read: fn })],
+    // listSkillPrefixes misbehaving as a whole is a listing that fails, like list.
+    ["listSkillPrefixes", LIST_HOSTILE, (fn) => ({ prefixes: fn })],
+  ];
+  for (const [which, table, behaveOf] of tables) {
     for (const [label, fn, kind = "cheap"] of table) {
       const cost = STORE_COST[kind];
-      const behave = which === "list" ? { list: fn } : { read: fn };
+      const behave = behaveOf(fn);
       out.push({
         group: "stores", export: "SkillRegistry.discover", param: `options.scopes[].storage.${which}`, label, async: true, ...cost,
         make: () => behave,
         call: (pkg, fx, b) => pkg.SkillRegistry.discover(twoScopes(fx, hostileStore(pkg, b))),
-        expect: value(discoveredCheck(kind, which), `a registry with the good scope's skills and a ${which === "list" ? "storage-list-failed" : "storage-read-failed"} diagnostic`),
+        expect: value(discoveredCheck(kind, which === "read" ? "read" : "list"), `a registry with the good scope's skills and a ${which === "read" ? "storage-read-failed" : "storage-list-failed"} diagnostic`),
       });
       if (kind === "wide" || kind === "huge" || kind === "endless") continue;
       out.push({
@@ -224,6 +290,15 @@ export function storeCases() {
         expect: value(afterCheck(which, kind), "readFile, execute, invoke, subagentPrompt and refresh all resolving"),
       });
     }
+  }
+  for (const [label, heads, kind] of HEAD_HOSTILE) {
+    out.push({
+      group: "stores", export: "SkillRegistry.discover", param: "options.scopes[].storage.listSkillPrefixes heads", label, async: true,
+      reps: STORE_REPS, timeoutMs: 20_000,
+      make: () => ({ heads }),
+      call: (pkg, fx, b) => pkg.SkillRegistry.discover(twoScopes(fx, hostileStore(pkg, b))),
+      expect: value(headCheck(kind), kind === "ok" ? "a registry with every skill" : `a registry with the good scope's skills and a ${kind === "list" ? "storage-list-failed" : "storage-read-failed"} diagnostic`),
+    });
   }
   // The storage object itself, and the discovery options around it.
   const names = /storage|list|read|scope/i;
