@@ -349,9 +349,15 @@ pub fn unknown_message(name: &str, visible: &[String]) -> String {
     }
 }
 
-/// Names as one plain line, comma-separated.
+/// Names as one plain line, comma-separated: at most [`crate::discover::MAX_NAMES_LISTED`] of
+/// them, then how many more there are (an answer stays short at any number of skills).
 fn names_line(names: &[String]) -> String {
-    names.iter().map(|n| plain_line(n)).collect::<Vec<_>>().join(", ")
+    let most = crate::discover::MAX_NAMES_LISTED;
+    let mut line = names.iter().take(most).map(|n| plain_line(n)).collect::<Vec<_>>().join(", ");
+    if names.len() > most {
+        line.push_str(&format!(" and {} more", names.len() - most));
+    }
+    line
 }
 
 /// The answer to input that is not `{ name, path? }`.

@@ -10,18 +10,25 @@ use serde::Serialize;
 /// reference's `html.escape`; the reference leaves locations verbatim, which lets a directory
 /// name close the element, so here they are escaped too).
 pub fn to_prompt(entries: &[CatalogEntry]) -> String {
-    let mut out = String::from("<available_skills>\n");
+    let mut out = String::from(REFERENCE_HEAD);
     for e in entries {
-        out.push_str("<skill>\n<name>\n");
-        out.push_str(&xml_attr(&e.name));
-        out.push_str("\n</name>\n<description>\n");
-        out.push_str(&xml_attr(&e.description));
-        out.push_str("\n</description>\n<location>\n");
-        out.push_str(&xml_attr(&e.location));
-        out.push_str("\n</location>\n</skill>\n");
+        reference_entry(&mut out, &e.name, &e.description, &e.location);
     }
-    out.push_str("</available_skills>");
+    out.push_str(REFERENCE_TAIL);
     out
+}
+
+const REFERENCE_HEAD: &str = "<available_skills>\n";
+const REFERENCE_TAIL: &str = "</available_skills>";
+
+fn reference_entry(out: &mut String, name: &str, description: &str, location: &str) {
+    out.push_str("<skill>\n<name>\n");
+    out.push_str(&xml_attr(name));
+    out.push_str("\n</name>\n<description>\n");
+    out.push_str(&xml_attr(description));
+    out.push_str("\n</description>\n<location>\n");
+    out.push_str(&xml_attr(location));
+    out.push_str("\n</location>\n</skill>\n");
 }
 
 /// A description on one line ([`crate::text::one_line`]): line breaks and whitespace runs as one
@@ -36,40 +43,50 @@ pub(super) struct Item<'a> {
     pub(super) location: Option<&'a str>,
 }
 
-/// Every value goes through its format's function: [`xml_text`] (XML), [`xml_attr`] (reference),
-/// [`one_line`] then [`json_for_markup`] (JSON), [`markdown_text`] and [`markdown_code`]
-/// (Markdown); so every format holds exactly one entry per skill.
-pub(super) fn render(items: &[Item<'_>], format: CatalogFormat) -> String {
+/// What a format puts around its entries: the text before the first, between two, and after
+/// the last; and whether the line breaks that end the text are removed (Markdown).
+pub(super) struct Frame {
+    pub(super) head: &'static str,
+    pub(super) separator: &'static str,
+    pub(super) tail: &'static str,
+    pub(super) trim_end: bool,
+}
+
+/// The frame of `format`'s catalog.
+pub(super) fn frame(format: CatalogFormat) -> Frame {
+    match format {
+        CatalogFormat::Xml => {
+            Frame { head: "<available_skills>\n", separator: "", tail: "</available_skills>", trim_end: false }
+        }
+        CatalogFormat::Reference => {
+            Frame { head: REFERENCE_HEAD, separator: "", tail: REFERENCE_TAIL, trim_end: false }
+        }
+        CatalogFormat::Json => Frame { head: "[", separator: ",", tail: "]", trim_end: false },
+        CatalogFormat::Markdown => Frame { head: "", separator: "", tail: "", trim_end: true },
+    }
+}
+
+/// One entry of `format`'s catalog. Every value goes through its format's function:
+/// [`xml_text`] (XML), [`xml_attr`] (reference), [`one_line`] then [`json_for_markup`] (JSON),
+/// [`markdown_text`] and [`markdown_code`] (Markdown); so every format holds exactly one entry
+/// per skill, and a catalog is its frame around its entries ([`assemble`]).
+pub(super) fn entry(i: &Item<'_>, format: CatalogFormat) -> String {
     let mut out = String::new();
     match format {
         CatalogFormat::Xml => {
-            out.push_str("<available_skills>\n");
-            for i in items {
-                out.push_str("<skill><name>");
-                out.push_str(&xml_text(i.name));
-                out.push_str("</name><description>");
-                out.push_str(&xml_text(&i.description));
-                out.push_str("</description>");
-                if let Some(l) = i.location {
-                    out.push_str("<location>");
-                    out.push_str(&xml_text(l));
-                    out.push_str("</location>");
-                }
-                out.push_str("</skill>\n");
+            out.push_str("<skill><name>");
+            out.push_str(&xml_text(i.name));
+            out.push_str("</name><description>");
+            out.push_str(&xml_text(&i.description));
+            out.push_str("</description>");
+            if let Some(l) = i.location {
+                out.push_str("<location>");
+                out.push_str(&xml_text(l));
+                out.push_str("</location>");
             }
-            out.push_str("</available_skills>");
+            out.push_str("</skill>\n");
         }
-        CatalogFormat::Reference => {
-            let entries: Vec<CatalogEntry> = items
-                .iter()
-                .map(|i| CatalogEntry {
-                    name: i.name.to_string(),
-                    description: i.description.clone(),
-                    location: i.location.unwrap_or("").to_string(),
-                })
-                .collect();
-            out = to_prompt(&entries);
-        }
+        CatalogFormat::Reference => reference_entry(&mut out, i.name, &i.description, i.location.unwrap_or("")),
         CatalogFormat::Json => {
             #[derive(Serialize)]
             struct JsonItem {
@@ -78,35 +95,55 @@ pub(super) fn render(items: &[Item<'_>], format: CatalogFormat) -> String {
                 #[serde(skip_serializing_if = "Option::is_none")]
                 location: Option<String>,
             }
-            let list: Vec<JsonItem> = items
-                .iter()
-                .map(|i| JsonItem {
-                    name: one_line(i.name),
-                    description: one_line(&i.description),
-                    location: i.location.map(one_line),
-                })
-                .collect();
-            out = json_for_markup(&serde_json::to_string(&list).unwrap_or_default());
+            let item = JsonItem {
+                name: one_line(i.name),
+                description: one_line(&i.description),
+                location: i.location.map(one_line),
+            };
+            // `<`, `>`, `&` and U+2028/9 are replaced one character at a time, so escaping each
+            // entry is escaping the array.
+            out = json_for_markup(&serde_json::to_string(&item).unwrap_or_default());
         }
         CatalogFormat::Markdown => {
-            for i in items {
-                out.push_str("- **");
-                out.push_str(&markdown_text(i.name));
-                out.push_str("**: ");
-                out.push_str(&markdown_text(&i.description));
-                if let Some(l) = i.location {
-                    out.push_str(" (`");
-                    out.push_str(&markdown_code(l));
-                    out.push_str("`)");
-                }
-                out.push('\n');
+            out.push_str("- **");
+            out.push_str(&markdown_text(i.name));
+            out.push_str("**: ");
+            out.push_str(&markdown_text(&i.description));
+            if let Some(l) = i.location {
+                out.push_str(" (`");
+                out.push_str(&markdown_code(l));
+                out.push_str("`)");
             }
-            while out.ends_with('\n') {
-                out.pop();
-            }
+            out.push('\n');
         }
     }
     out
+}
+
+/// A catalog of `format` from its entries ([`entry`]), in order.
+pub(super) fn assemble<'e>(entries: impl IntoIterator<Item = &'e str>, format: CatalogFormat) -> String {
+    let frame = frame(format);
+    let mut out = String::from(frame.head);
+    for (n, e) in entries.into_iter().enumerate() {
+        if n > 0 {
+            out.push_str(frame.separator);
+        }
+        out.push_str(e);
+    }
+    out.push_str(frame.tail);
+    if frame.trim_end {
+        while out.ends_with('\n') {
+            out.pop();
+        }
+    }
+    out
+}
+
+/// The catalog of `items` in `format`.
+#[cfg(test)]
+pub(super) fn render(items: &[Item<'_>], format: CatalogFormat) -> String {
+    let entries: Vec<String> = items.iter().map(|i| entry(i, format)).collect();
+    assemble(entries.iter().map(String::as_str), format)
 }
 
 /// The behavioural instructions that go with the catalog, in the client guide's spirit.

@@ -12,12 +12,13 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "tsify")]
 use tsify::Tsify;
 
+mod budget;
 mod filter;
 mod format;
 
 pub use filter::{audiences, filter, localized_description, Audience, Audiences};
 pub use format::{instructions, to_prompt};
-use format::{one_line, render, Item};
+use format::{one_line, Item};
 
 /// One skill as the catalog shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -207,7 +208,7 @@ pub fn render_shown(
     let mut result = CatalogResult { hidden, diagnostics, ..CatalogResult::default() };
     let locations: Vec<Option<String>> =
         shown.iter().map(|m| opts.include_location.then(|| m.shown_path(&opts.scope_paths))).collect();
-    let mut items: Vec<Item> = shown
+    let items: Vec<Item> = shown
         .iter()
         .zip(&locations)
         .map(|(m, location)| Item {
@@ -219,58 +220,16 @@ pub fn render_shown(
     if items.is_empty() {
         return result;
     }
-    let fits = |text: &str| {
-        opts.budget_chars.is_none_or(|b| text.chars().count() as u32 <= b)
-            && opts.budget_tokens.is_none_or(|b| estimate_tokens(text) <= b)
+    let fitted = budget::fit(items, opts, truncate);
+    result.shortened = fitted.shortened;
+    result.dropped = fitted.dropped;
+    let Some(text) = fitted.text else {
+        result
+            .diagnostics
+            .push(Diagnostic::warning(codes::CATALOG_BUDGET, "no skill fits the budget; the catalog is empty"));
+        return result;
     };
-    let mut text = render(&items, opts.format);
-    if !fits(&text) {
-        // 1. Cut the longest descriptions: the largest cap that fits, not below the floor.
-        let floor = opts.min_description_chars.max(8) as usize;
-        let longest = items.iter().map(|i| i.description.chars().count()).max().unwrap_or(0);
-        let originals: Vec<String> = items.iter().map(|i| i.description.clone()).collect();
-        let apply = |items: &mut Vec<Item>, cap: usize| {
-            for (i, o) in items.iter_mut().zip(&originals) {
-                i.description = truncate(o, cap);
-            }
-        };
-        let (mut lo, mut hi) = (floor, longest.max(floor));
-        while lo < hi {
-            let mid = (lo + hi).div_ceil(2);
-            apply(&mut items, mid);
-            if fits(&render(&items, opts.format)) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        apply(&mut items, lo);
-        result.shortened = items
-            .iter()
-            .zip(&originals)
-            .filter(|(i, o)| &i.description != *o)
-            .map(|(i, _)| i.name.to_string())
-            .collect();
-        text = render(&items, opts.format);
-        // 2. Drop skills, least important first, until it fits.
-        let importance = |name: &str| opts.priority.iter().position(|p| p == name).unwrap_or(usize::MAX);
-        while !fits(&text) && !items.is_empty() {
-            let victim = (0..items.len()).max_by(|&a, &b| {
-                importance(items[a].name).cmp(&importance(items[b].name)).then(items[a].name.cmp(items[b].name))
-            });
-            let Some(v) = victim else { break };
-            result.dropped.push(items.remove(v).name.to_string());
-            text = render(&items, opts.format);
-        }
-        result.shortened.retain(|n| !result.dropped.contains(n));
-        if items.is_empty() {
-            result
-                .diagnostics
-                .push(Diagnostic::warning(codes::CATALOG_BUDGET, "no skill fits the budget; the catalog is empty"));
-            return result;
-        }
-    }
-    result.skills = items.iter().map(|i| i.name.to_string()).collect();
+    result.skills = fitted.skills;
     result.chars = text.chars().count() as u32;
     result.tokens = estimate_tokens(&text);
     result.instructions =

@@ -3,13 +3,17 @@
 //! refreshes, snapshots a cold start can begin from, metadata and file reads.
 
 mod gitignore;
+mod order;
 mod registry;
+mod report;
 mod rules;
 mod scan;
 mod types;
 
 pub use gitignore::Gitignore;
+pub use order::precedence;
 pub use registry::*;
+pub use report::MAX_NAMES_LISTED;
 pub use rules::*;
 pub use scan::*;
 pub use types::*;

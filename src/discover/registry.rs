@@ -2,14 +2,13 @@
 //! cheaply, and serialisable to a snapshot a cold start can begin from without one store call.
 
 use super::scan::{self, Discovery, ScopeHandle, SkillRecord};
-use super::types::{
-    join_location, DiscoverOptions, FileContent, FileResult, RefreshReport, ScopedFile, SkillMeta, SkillRef,
-};
+use super::types::{join_location, DiscoverOptions, FileContent, FileResult, RefreshReport, ScopedFile, SkillMeta};
+use super::{order, report};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::parse::{parse_skill, ParseOptions};
 use crate::store::keys;
 use crate::store::{self, CallStats, Storage, StorageStats};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::rc::Rc;
 
 /// The snapshot format's name and version.
@@ -20,7 +19,8 @@ pub const SNAPSHOT_FORMAT: &str = "skillwasm-registry/1";
 pub struct SkillRegistry {
     scopes: Vec<ScopeHandle>,
     options: DiscoverOptions,
-    records: Vec<SkillRecord>,
+    /// Shared with a refresh under way, which compares the listings with them without a copy.
+    records: Rc<Vec<SkillRecord>>,
     /// Skill name -> index of the record that wins it.
     winners: BTreeMap<String, usize>,
     /// Per record: the index of the record that hides it.
@@ -72,12 +72,21 @@ pub struct SkillFiles {
     pub error: Option<Diagnostic>,
 }
 
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(serde::Deserialize)]
 struct Snapshot {
     format: String,
     scopes: Vec<SnapshotScope>,
     records: Vec<SkillRecord>,
     diagnostics: Vec<Diagnostic>,
+}
+
+/// What [`SkillRegistry::snapshot`] writes: [`Snapshot`]'s fields, borrowed from the registry.
+#[derive(serde::Serialize)]
+struct SnapshotOut<'a> {
+    format: &'a str,
+    scopes: Vec<SnapshotScope>,
+    records: &'a [SkillRecord],
+    diagnostics: &'a [Diagnostic],
 }
 
 #[derive(serde::Serialize, serde::Deserialize, PartialEq)]
@@ -101,7 +110,7 @@ impl SkillRegistry {
         SkillRegistry {
             scopes,
             options,
-            records: Vec::new(),
+            records: Rc::default(),
             winners: BTreeMap::new(),
             shadowed_by: Vec::new(),
             diagnostics: Vec::new(),
@@ -135,31 +144,15 @@ impl SkillRegistry {
     }
 
     /// What `refresh` needs, for callers that cannot hold the registry across an await.
-    pub fn refresh_inputs(&self) -> (Vec<ScopeHandle>, DiscoverOptions, Vec<SkillRecord>, Rc<CallStats>) {
+    pub fn refresh_inputs(&self) -> (Vec<ScopeHandle>, DiscoverOptions, Rc<Vec<SkillRecord>>, Rc<CallStats>) {
         (self.scopes.clone(), self.options.clone(), self.records.clone(), self.stats.clone())
     }
 
     /// Replaces the registry's content with a discovery and says what changed.
     pub fn apply(&mut self, found: Discovery) -> RefreshReport {
         let old = std::mem::take(&mut self.records);
-        let key = |r: &SkillRecord| (r.scope.clone(), r.location.clone());
-        let name_of = |r: &SkillRecord| r.skill.as_ref().map(|s| s.name.clone()).unwrap_or_default();
-        let as_ref =
-            |r: &SkillRecord| SkillRef { name: name_of(r), scope: r.scope.clone(), location: r.location.clone() };
-        let mut report = RefreshReport::default();
-        for r in &found.records {
-            match old.iter().find(|o| key(o) == key(r)) {
-                None => report.added.push(as_ref(r)),
-                Some(o) if o.etag != r.etag || o.size != r.size || o.skill != r.skill => report.changed.push(as_ref(r)),
-                Some(_) => {}
-            }
-        }
-        for o in &old {
-            if !found.records.iter().any(|r| key(r) == key(o)) {
-                report.removed.push(as_ref(o));
-            }
-        }
-        self.records = found.records;
+        let report = report::diff(&old, &found.records);
+        self.records = Rc::new(found.records);
         self.diagnostics = found.diagnostics;
         self.resolve();
         report
@@ -170,7 +163,7 @@ impl SkillRegistry {
         self.generation += 1;
         self.winners.clear();
         self.shadowed_by = vec![None; self.records.len()];
-        for i in scan::precedence(&self.scopes, &self.records) {
+        for i in order::precedence(&self.scopes, &self.records) {
             let Some(skill) = &self.records[i].skill else { continue };
             match self.winners.get(&skill.name) {
                 None => {
@@ -218,7 +211,7 @@ impl SkillRegistry {
         match scope {
             None => self.winners.values().filter_map(|&i| self.meta(i)).collect(),
             Some(s) => {
-                let mut out: Vec<SkillMeta> = scan::precedence(&self.scopes, &self.records)
+                let mut out: Vec<SkillMeta> = order::precedence(&self.scopes, &self.records)
                     .into_iter()
                     .filter(|&i| self.records[i].scope == s)
                     .filter_map(|i| self.meta(i))
@@ -232,7 +225,7 @@ impl SkillRegistry {
     /// Every loaded skill of every scope, shadowed ones included (they carry `shadowedBy`), in
     /// precedence order.
     pub fn list_metas_across(&self) -> Vec<SkillMeta> {
-        scan::precedence(&self.scopes, &self.records).into_iter().filter_map(|i| self.meta(i)).collect()
+        order::precedence(&self.scopes, &self.records).into_iter().filter_map(|i| self.meta(i)).collect()
     }
 
     /// The skill that wins `name`.
@@ -249,7 +242,7 @@ impl SkillRegistry {
     /// as `path`), refused skills included.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         let mut out = self.diagnostics.clone();
-        for r in &self.records {
+        for r in self.records.iter() {
             for d in &r.diagnostics {
                 let mut d = d.clone();
                 d.path = Some(format!("{}:{}", r.scope, r.location));
@@ -280,7 +273,7 @@ impl SkillRegistry {
             })
         };
         let Some(&i) = self.winners.get(name) else {
-            let names = self.names().join(", ");
+            let names = report::names_line(self.winners.keys());
             return Err(refuse(
                 rel_path.unwrap_or("SKILL.md"),
                 Diagnostic::error(codes::SKILL_UNKNOWN, format!("no skill named '{name}'; the skills are: {names}")),
@@ -297,9 +290,7 @@ impl SkillRegistry {
         name: &str,
         rel_path: Option<&str>,
     ) -> Option<Result<FileRequest, Box<FileResult>>> {
-        let i = scan::precedence(&self.scopes, &self.records).into_iter().find(|&i| {
-            self.records[i].scope == scope && self.records[i].skill.as_ref().is_some_and(|s| s.name == name)
-        })?;
+        let i = order::first_of(&self.scopes, &self.records, scope, name)?;
         Some(self.request_for(i, name, rel_path))
     }
 
@@ -378,15 +369,15 @@ impl SkillRegistry {
     /// The registry as bytes: metadata, locations, diagnostics and the sizes and etags it was
     /// built from. Storage handles are not in it; `from_snapshot` takes them again.
     pub fn snapshot(&self) -> Vec<u8> {
-        let snap = Snapshot {
-            format: SNAPSHOT_FORMAT.to_string(),
+        let snap = SnapshotOut {
+            format: SNAPSHOT_FORMAT,
             scopes: self
                 .scopes
                 .iter()
                 .map(|s| SnapshotScope { name: s.name.clone(), roots: s.roots.clone(), trusted: s.trusted })
                 .collect(),
-            records: self.records.clone(),
-            diagnostics: self.diagnostics.clone(),
+            records: self.records.as_slice(),
+            diagnostics: &self.diagnostics,
         };
         serde_json::to_vec(&snap).unwrap_or_default()
     }
@@ -417,7 +408,7 @@ impl SkillRegistry {
             ));
         }
         let mut r = SkillRegistry::empty(scopes, options, Rc::new(CallStats::default()));
-        r.records = snap.records;
+        r.records = Rc::new(snap.records);
         r.diagnostics = snap.diagnostics;
         r.diagnostics.retain(|d| d.code != codes::SKILL_SHADOWED);
         r.resolve();
@@ -441,13 +432,14 @@ impl FilesRequest {
         match listed {
             Ok(page) => {
                 let rel: Vec<&str> = page.entries.iter().filter_map(|e| e.key.strip_prefix(&prefix)).collect();
-                let nested: Vec<String> =
-                    rel.iter().filter_map(|k| k.strip_suffix("/SKILL.md")).map(|d| format!("{d}/")).collect();
+                // Directories of nested skills; a key is inside one when one of its ancestors is.
+                let nested: HashSet<&str> = rel.iter().filter_map(|k| k.strip_suffix("/SKILL.md")).collect();
+                let in_nested = |k: &str| k.match_indices('/').any(|(i, _)| nested.contains(&k[..i]));
                 let files = rel
                     .into_iter()
-                    .filter(|k| *k != "SKILL.md" && !nested.iter().any(|d| k.starts_with(d.as_str())))
+                    .filter(|k| *k != "SKILL.md" && !in_nested(k))
                     // Hidden files and the contents of skipped directories are not resources.
-                    .filter(|k| !k.split('/').any(scan::is_skipped_dir))
+                    .filter(|k| !k.split('/').any(super::is_skipped_dir))
                     .map(str::to_string)
                     .collect();
                 SkillFiles { files, complete: !stopped, error: None }

@@ -27,7 +27,7 @@ use crate::store::{
 };
 use futures_util::stream::{self, StreamExt};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
 
 /// A scope as discovery sees it: a name, a store, the roots to search in it, and trust.
@@ -116,13 +116,6 @@ pub struct SkillRecord {
 }
 
 impl SkillRecord {
-    fn depth(&self) -> usize {
-        if self.directory.is_empty() {
-            0
-        } else {
-            self.directory.matches('/').count() + 1
-        }
-    }
     /// Whether a fresh listing entry still describes what this record was built from.
     fn unchanged(&self, size: Option<u64>, etag: Option<&str>) -> bool {
         match (self.etag.as_deref(), etag) {
@@ -165,6 +158,8 @@ struct RootScan<'a> {
     cap_hit: bool,
     /// Directories (keys without the trailing `/`) that hold a listed `.gitignore`.
     gitignores: Vec<String>,
+    /// The directory part (with its `/`) of the last key whose directories were counted.
+    last_parent: String,
 }
 
 impl<'a> RootScan<'a> {
@@ -178,12 +173,13 @@ impl<'a> RootScan<'a> {
             too_deep: Vec::new(),
             cap_hit: false,
             gitignores: Vec::new(),
+            last_parent: String::new(),
         }
     }
 
     /// Takes the entries not seen yet; true when the directory cap is hit (stop listing).
     fn feed(&mut self, entries: &[ListEntry]) -> bool {
-        for e in &entries[self.seen_keys..] {
+        for e in entries.get(self.seen_keys..).unwrap_or_default() {
             self.seen_keys += 1;
             let Some(rel) = e.key.strip_prefix(self.root) else { continue };
             let mut parts: Vec<&str> = rel.split('/').collect();
@@ -191,20 +187,25 @@ impl<'a> RootScan<'a> {
             if parts.iter().any(|p| is_skipped_dir(p)) {
                 continue;
             }
-            // Count every directory on the way down, so the cap bounds the work done.
-            let mut path = String::new();
-            for p in &parts {
-                if !path.is_empty() {
-                    path.push('/');
-                }
-                path.push_str(p);
-                if !self.dirs.contains(&path) {
-                    if self.dirs.len() >= self.opts.max_directories as usize {
-                        self.cap_hit = true;
-                        return true;
+            // Count every directory on the way down, so the cap bounds the work done. Keys come
+            // in order, so most share the directory of the key before (counted already).
+            let parent = &rel[..rel.len() - file.len()];
+            if parent != self.last_parent {
+                let mut path = String::new();
+                for p in &parts {
+                    if !path.is_empty() {
+                        path.push('/');
                     }
-                    self.dirs.insert(path.clone());
+                    path.push_str(p);
+                    if !self.dirs.contains(&path) {
+                        if self.dirs.len() >= self.opts.max_directories as usize {
+                            self.cap_hit = true;
+                            return true;
+                        }
+                        self.dirs.insert(path.clone());
+                    }
                 }
+                parent.clone_into(&mut self.last_parent);
             }
             let directory = || format!("{}{}", self.root, parts.join("/")).trim_end_matches('/').to_string();
             if file == GITIGNORE {
@@ -341,16 +342,24 @@ pub async fn discover(
         }
     }
 
-    // Reuse what has not changed; read the rest, a bounded number at a time.
+    // Reuse what has not changed; read the rest, a bounded number at a time. The previous
+    // records are looked up by scope and key (a key may repeat when roots overlap: the first
+    // unchanged one is taken).
+    let mut by_key: HashMap<(&str, &str), Vec<&SkillRecord>> = HashMap::with_capacity(previous.len());
+    for r in previous {
+        by_key.entry((r.scope.as_str(), r.location.as_str())).or_default().push(r);
+    }
     let mut jobs = Vec::new();
     let mut records: Vec<Option<SkillRecord>> = Vec::with_capacity(candidates.len());
     for (i, c) in candidates.iter().enumerate() {
-        let scope = &scopes[c.scope].name;
-        match previous
-            .iter()
-            .find(|r| &r.scope == scope && r.location == c.location && r.unchanged(c.size, c.etag.as_deref()))
-        {
-            Some(r) => records.push(Some(SkillRecord { root: c.root, directory: c.directory.clone(), ..r.clone() })),
+        let scope = scopes[c.scope].name.as_str();
+        let same = by_key.get(&(scope, c.location.as_str())).map(Vec::as_slice).unwrap_or_default();
+        match same.iter().find(|r| r.unchanged(c.size, c.etag.as_deref())) {
+            Some(r) => records.push(Some(SkillRecord {
+                root: c.root,
+                directory: c.directory.clone(),
+                ..SkillRecord::clone(r)
+            })),
             None => {
                 records.push(None);
                 jobs.push(i);
@@ -370,7 +379,7 @@ pub async fn discover(
         records[i] = Some(r);
     }
     out.records = records.into_iter().flatten().collect();
-    mark_nested(&mut out.records);
+    super::order::mark_nested(&mut out.records);
     out
 }
 
@@ -480,38 +489,6 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
     record.skill = result.skill;
     record.diagnostics.extend(result.diagnostics);
     record
-}
-
-/// Skills inside another skill's directory are loaded as skills of their own, and said so.
-fn mark_nested(records: &mut [SkillRecord]) {
-    let dirs: Vec<(String, String)> = records.iter().map(|r| (r.scope.clone(), r.directory.clone())).collect();
-    for r in records.iter_mut() {
-        let outer = dirs.iter().filter(|(s, d)| {
-            s == &r.scope && d != &r.directory && (d.is_empty() || r.directory.starts_with(&format!("{d}/")))
-        });
-        if let Some((_, d)) = outer.max_by_key(|(_, d)| d.len()) {
-            r.diagnostics.push(Diagnostic::warning(
-                codes::SKILL_NESTED,
-                format!("this skill is inside the skill directory {d:?}; it is loaded as a skill of its own"),
-            ));
-        }
-    }
-}
-
-/// Orders records by precedence: scope order, then root order, then depth, then key.
-pub fn precedence(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Vec<usize> {
-    let scope_index = |name: &str| scopes.iter().position(|s| s.name == name).unwrap_or(usize::MAX);
-    let mut order: Vec<usize> = (0..records.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (ra, rb) = (&records[a], &records[b]);
-        (scope_index(&ra.scope), ra.root, ra.depth(), &ra.location).cmp(&(
-            scope_index(&rb.scope),
-            rb.root,
-            rb.depth(),
-            &rb.location,
-        ))
-    });
-    order
 }
 
 /// Reads at most `most` bytes of a listed file; a file that is gone or a store that fails is the

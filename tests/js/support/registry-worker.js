@@ -18,7 +18,10 @@ import { SkillRegistry, r2Storage, version } from "./workerd.js";
 const kept = new Map();
 
 function newCounts() {
-  return { list: 0, get: 0, head: 0, getRanges: [] };
+  const counts = { list: 0, get: 0, head: 0, getRanges: [] };
+  // Gets under way and the most at once (not enumerable: the answers spread the counts).
+  Object.defineProperty(counts, "flight", { value: { now: 0, max: 0 }, enumerable: false });
+  return counts;
 }
 
 /**
@@ -36,7 +39,10 @@ function counting(bucket, counts, faults = {}) {
       counts.getRanges.push(options?.range ? options.range.length : null);
       if (faults[key] === "throw") throw new Error(`injected failure for ${key}`);
       if (faults[key] === "hang") return new Promise(() => {});
-      return bucket.get(key, options);
+      const flight = counts.flight;
+      flight.now++;
+      flight.max = Math.max(flight.max, flight.now);
+      return Promise.resolve(bucket.get(key, options)).finally(() => flight.now--);
     },
     head(key) {
       counts.head++;
@@ -88,7 +94,7 @@ async function discover(body, env) {
   const reg = await SkillRegistry.discover(options(body, storage));
   const ms = t();
   const r2 = { ...counts, getRanges: undefined };
-  const out = { ...summary(reg), r2, ranges: counts.getRanges, ms };
+  const out = { ...summary(reg), r2, ranges: counts.getRanges, maxGetsInFlight: counts.flight.max, ms };
   if (body.metas) out.metas = reg.listMetas();
   if (body.snapshotKey) {
     const bytes = reg.snapshot();

@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+// Scale benchmark: synthetic skills in memory stores (memoryStorage) at 1,000, 10,000 and 100,000
+// skills, two scopes (every fifth name also in the second scope, shadowed), every tenth skill
+// nested inside another, each with a reference file and frontmatter as real skills write it.
+// Times, per size: discovery, refresh with nothing changed and with one SKILL.md changed,
+// listMetas, budgeted catalogs in three formats, the skill tool's construction and definition,
+// snapshot and fromSnapshot; then the ratio of the largest size to the smallest per operation
+// (linear growth would be the ratio of the sizes; n log n a little more), the store calls, and
+// the wasm memory after the largest size.
+//
+//   node bench/scale.mjs                  sizes 1000, 10000, 100000
+//   SCALE_MAX=20000 node bench/scale.mjs  a quicker run: the largest size is 20000
+//
+// A script that prints numbers, not a test.
+
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { performance } from "node:perf_hooks";
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const PKG_ENTRY = join(REPO, "pkg", "node.js");
+if (!existsSync(PKG_ENTRY)) {
+  console.error("build first: make build");
+  process.exit(1);
+}
+const pkg = await import(pathToFileURL(PKG_ENTRY).href);
+const { SkillRegistry, SkillTool, memoryStorage, renderCatalog } = pkg;
+// The generated module, for its memory: initSync answers with the instance's exports once the
+// package has instantiated it.
+const glue = await import(pathToFileURL(join(REPO, "pkg", "skillwasm.js")).href);
+const wasmMemory = () => glue.initSync()?.memory?.buffer?.byteLength;
+
+const MAX = Number(process.env.SCALE_MAX ?? 100_000);
+if (!Number.isInteger(MAX) || MAX < 1000) {
+  console.error("SCALE_MAX must be an integer of at least 1000");
+  process.exit(1);
+}
+const SIZES = [...new Set([1_000, 10_000, MAX].filter((n) => n <= MAX))].sort((a, b) => a - b);
+const ROOT = ".agents/skills/";
+
+const directory = (i) => {
+  const group = Math.floor(i / 50);
+  return i % 10 === 9 ? `${ROOT}g${group}/s${i - 1}/nested/s${i}` : `${ROOT}g${group}/s${i}`;
+};
+const name = (i) => `skill-${String(i).padStart(6, "0")}`;
+const skillMd = (i, edit = "") =>
+  `---\nname: ${name(i)}\ndescription: Handles task number ${i} of the synthetic set: reads the inputs, checks ` +
+  `them against the rules of group ${Math.floor(i / 50)} and writes a short report.${edit}\nlicense: MIT\n` +
+  `allowed-tools: Bash(git:*) Read\nmetadata:\n  author: bench\n  version: "1.${i % 7}"\n---\n# ${name(i)}\n\n` +
+  `Step one. Step two.\n`;
+
+function stores(n) {
+  const user = memoryStorage();
+  const org = memoryStorage();
+  for (let i = 0; i < n; i++) {
+    const dir = directory(i);
+    user.put(`${dir}/SKILL.md`, skillMd(i));
+    user.put(`${dir}/references/notes.md`, `# Notes for ${name(i)}\n`);
+    if (i % 5 === 0) org.put(`${ROOT}org/${name(i)}/SKILL.md`, skillMd(i, " (org copy)"));
+  }
+  return { user, org };
+}
+
+const options = (s, n) => ({
+  scopes: [
+    { name: "user", storage: s.user },
+    { name: "org", storage: s.org },
+  ],
+  maxDirectories: n * 4 + 100,
+  maxDepth: 12,
+});
+
+async function time(fn) {
+  const t = performance.now();
+  const out = await fn();
+  return [performance.now() - t, out];
+}
+
+const rows = new Map();
+const put = (label, ms) => rows.set(label, [...(rows.get(label) ?? []), ms]);
+const calls = [];
+let memoryAfter;
+
+// One untimed round at the smallest size first, so that the engine has compiled the hot code
+// before the first timed one.
+for (const [i, n] of [SIZES[0], ...SIZES].entries()) {
+  const warmup = i === 0;
+  const s = stores(n);
+  const opts = options(s, n);
+  const [discoverMs, reg] = await time(() => SkillRegistry.discover(opts));
+  put("discover", discoverMs);
+  const cold = reg.stats();
+  const [refreshMs] = await time(() => reg.refresh());
+  put("refresh, nothing changed", refreshMs);
+  const still = reg.stats();
+  s.user.put(`${directory(n >> 1)}/SKILL.md`, skillMd(n >> 1, " Edited."));
+  const [oneMs, report] = await time(() => reg.refresh());
+  put("refresh, one changed", oneMs);
+  const one = reg.stats();
+  put("listMetas", (await time(() => reg.listMetas()))[0]);
+  for (const format of ["xml", "json", "markdown"]) {
+    put(`renderCatalog ${format}, budget`, (await time(() => renderCatalog(reg, { format, budgetTokens: 8000 })))[0]);
+  }
+  put("renderCatalog xml, no budget", (await time(() => renderCatalog(reg, { format: "xml" })))[0]);
+  put("SkillTool + definition()", (await time(() => new SkillTool(reg).definition()))[0]);
+  const [snapMs, snap] = await time(() => reg.snapshot());
+  put("snapshot", snapMs);
+  const [fromMs, back] = await time(() => SkillRegistry.fromSnapshot(snap, opts));
+  put("fromSnapshot", fromMs);
+  if (warmup) {
+    rows.clear();
+    reg.free?.();
+    back.free?.();
+    continue;
+  }
+  calls.push({
+    n,
+    keys: s.user.size + s.org.size,
+    cold: `${cold.listCalls} list / ${cold.readCalls} read`,
+    nothing: `${still.listCalls - cold.listCalls} list / ${still.readCalls - cold.readCalls} read`,
+    one: `${one.listCalls - still.listCalls} list / ${one.readCalls - still.readCalls} read (changed: ${report.changed.length})`,
+    names: reg.names().length,
+    snapshotMiB: (snap.length / 2 ** 20).toFixed(1),
+  });
+  if (back.listMetas().length !== reg.listMetas().length) throw new Error("fromSnapshot lost skills");
+  back.free?.();
+  reg.free?.();
+  memoryAfter = wasmMemory();
+}
+
+const first = SIZES[0];
+const last = SIZES[SIZES.length - 1];
+console.log(`\nScale, memory stores (ms; ratio = ${last} / ${first}; linear would be ${last / first}x)\n`);
+console.log(`| operation | ${SIZES.map((n) => n.toLocaleString("en")).join(" | ")} | ratio |`);
+console.log(`|---|${SIZES.map(() => "---:").join("|")}|---:|`);
+for (const [label, ms] of rows) {
+  const ratio = ms[ms.length - 1] / Math.max(ms[0], 0.01);
+  console.log(`| ${label} | ${ms.map((m) => m.toFixed(1)).join(" | ")} | ${ratio.toFixed(0)}x |`);
+}
+console.log("\nStore calls (memory stores; page size 1000)\n");
+console.log("| skills | keys | discover | refresh, nothing changed | refresh, one changed | names | snapshot MiB |");
+console.log("|---:|---:|---|---|---|---:|---:|");
+for (const c of calls) {
+  console.log(`| ${c.n} | ${c.keys} | ${c.cold} | ${c.nothing} | ${c.one} | ${c.names} | ${c.snapshotMiB} |`);
+}
+const mib = (b) => (b === undefined ? "unknown" : `${(b / 2 ** 20).toFixed(1)} MiB`);
+console.log(`\nwasm memory after ${last.toLocaleString("en")} skills: ${mib(memoryAfter)} (memory.buffer.byteLength; it never shrinks)`);

@@ -1,0 +1,283 @@
+//! Fitting the catalog to its budget without rendering it more than once: each entry is written
+//! once (and once more per step of the search for a description cap, only when its description
+//! is longer than the cap tried), its size is counted once, and a catalog's size is its frame's
+//! plus its entries' ([`TokenCount`] adds up). Dropping skills then takes them off a sorted list
+//! and subtracts their size; the catalog is assembled from the entries that are left, once.
+
+use super::format::{assemble, entry, frame, Item};
+use super::CatalogOptions;
+use crate::text::TokenCount;
+use std::collections::{HashMap, HashSet};
+
+/// What fitting decided: the catalog's text (None when no skill fits), its skills in order, and
+/// the skills whose description was cut or that were dropped.
+pub(super) struct Fitted {
+    pub(super) text: Option<String>,
+    pub(super) skills: Vec<String>,
+    pub(super) shortened: Vec<String>,
+    pub(super) dropped: Vec<String>,
+}
+
+/// The sizes of a catalog of some entries: what the frame adds, given how many entries there are
+/// and how many line breaks end the last one (removed where the format trims its end).
+struct Sizes {
+    head_tail: TokenCount,
+    separator: TokenCount,
+    trim_end: bool,
+}
+
+impl Sizes {
+    fn of(opts: &CatalogOptions) -> Sizes {
+        let f = frame(opts.format);
+        Sizes {
+            head_tail: TokenCount::of(f.head) + TokenCount::of(f.tail),
+            separator: TokenCount::of(f.separator),
+            trim_end: f.trim_end,
+        }
+    }
+
+    /// The size of a catalog of `count` entries whose sizes add up to `entries`, the last of
+    /// which ends in `last_breaks` line breaks.
+    fn total(&self, entries: TokenCount, count: u64, last_breaks: u64) -> TokenCount {
+        let separators = count.saturating_sub(1);
+        let mut t = self.head_tail + entries;
+        t.ascii += self.separator.ascii * separators;
+        t.other += self.separator.other * separators;
+        if self.trim_end && count > 0 {
+            t.ascii = t.ascii.saturating_sub(last_breaks);
+        }
+        t
+    }
+}
+
+fn fits(t: TokenCount, opts: &CatalogOptions) -> bool {
+    opts.budget_chars.is_none_or(|b| t.ascii + t.other <= u64::from(b))
+        && opts.budget_tokens.is_none_or(|b| t.tokens().min(u64::from(u32::MAX)) <= u64::from(b))
+}
+
+fn trailing_breaks(s: &str) -> u64 {
+    s.bytes().rev().take_while(|&b| b == b'\n').count() as u64
+}
+
+fn sum(sizes: impl Iterator<Item = TokenCount>) -> TokenCount {
+    sizes.fold(TokenCount::default(), |a, b| a + b)
+}
+
+/// Fits `items` (descriptions on one line, in catalog order) to the budget of `opts`: first the
+/// largest description cap that fits (not below `min_description_chars`), then, while it still
+/// does not fit, drops the least important skills (last in `priority`, or not in it, last name
+/// first). `truncate` cuts a description to a cap.
+pub(super) fn fit(items: Vec<Item<'_>>, opts: &CatalogOptions, truncate: impl Fn(&str, usize) -> String) -> Fitted {
+    let format = opts.format;
+    let sizes = Sizes::of(opts);
+    let mut entries: Vec<String> = items.iter().map(|i| entry(i, format)).collect();
+    let mut costs: Vec<TokenCount> = entries.iter().map(|e| TokenCount::of(e)).collect();
+    let n = items.len();
+    let last_breaks =
+        |entries: &[String], last: Option<usize>| last.and_then(|l| entries.get(l)).map_or(0, |e| trailing_breaks(e));
+    let names = |keep: &dyn Fn(usize) -> bool| -> Vec<String> {
+        items.iter().enumerate().filter(|(i, _)| keep(*i)).map(|(_, i)| i.name.to_string()).collect()
+    };
+    let all = sizes.total(sum(costs.iter().copied()), n as u64, last_breaks(&entries, n.checked_sub(1)));
+    if fits(all, opts) {
+        let text = assemble(entries.iter().map(String::as_str), format);
+        return Fitted { text: Some(text), skills: names(&|_| true), shortened: Vec::new(), dropped: Vec::new() };
+    }
+
+    // 1. Cut the longest descriptions: the largest cap that fits, not below the floor.
+    let lengths: Vec<usize> = items.iter().map(|i| i.description.chars().count()).collect();
+    let floor = opts.min_description_chars.max(8) as usize;
+    let longest = lengths.iter().copied().max().unwrap_or(0);
+    let cut = |i: usize, cap: usize| {
+        let item = &items[i];
+        let shorter = Item { name: item.name, description: truncate(&item.description, cap), location: item.location };
+        entry(&shorter, format)
+    };
+    let size_at = |cap: usize| {
+        let mut total = TokenCount::default();
+        let mut last = 0;
+        for i in 0..n {
+            if lengths[i] <= cap {
+                total = total + costs[i];
+                last = if i + 1 == n { trailing_breaks(&entries[i]) } else { last };
+            } else {
+                let e = cut(i, cap);
+                total = total + TokenCount::of(&e);
+                last = if i + 1 == n { trailing_breaks(&e) } else { last };
+            }
+        }
+        sizes.total(total, n as u64, last)
+    };
+    let (mut lo, mut hi) = (floor, longest.max(floor));
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if fits(size_at(mid), opts) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    for i in 0..n {
+        if lengths[i] > lo {
+            entries[i] = cut(i, lo);
+            costs[i] = TokenCount::of(&entries[i]);
+        }
+    }
+    let mut shortened = names(&|i| lengths[i] > lo);
+
+    // 2. Drop skills, least important first, until it fits.
+    let mut importance: HashMap<&str, usize> = HashMap::with_capacity(opts.priority.len());
+    for (rank, p) in opts.priority.iter().enumerate() {
+        importance.entry(p.as_str()).or_insert(rank);
+    }
+    let rank = |i: usize| importance.get(items[i].name).copied().unwrap_or(usize::MAX);
+    let mut victims: Vec<usize> = (0..n).collect();
+    // The most expendable first: the highest rank, then the last name, then the later entry.
+    victims.sort_unstable_by(|&a, &b| (rank(b), items[b].name, b).cmp(&(rank(a), items[a].name, a)));
+    let mut kept = vec![true; n];
+    let mut total = sum(costs.iter().copied());
+    let mut count = n as u64;
+    let mut last = n.checked_sub(1);
+    let mut dropped = Vec::new();
+    for v in victims {
+        if fits(sizes.total(total, count, last_breaks(&entries, last)), opts) {
+            break;
+        }
+        kept[v] = false;
+        total = TokenCount { ascii: total.ascii - costs[v].ascii, other: total.other - costs[v].other };
+        count -= 1;
+        while let Some(l) = last.filter(|&l| !kept[l]) {
+            last = l.checked_sub(1);
+        }
+        dropped.push(items[v].name.to_string());
+    }
+    let gone: HashSet<&str> = dropped.iter().map(String::as_str).collect();
+    shortened.retain(|s| !gone.contains(s.as_str()));
+    if count == 0 {
+        return Fitted { text: None, skills: Vec::new(), shortened, dropped };
+    }
+    let text = assemble(entries.iter().zip(&kept).filter(|(_, k)| **k).map(|(e, _)| e.as_str()), format);
+    Fitted { text: Some(text), skills: names(&|i| kept[i]), shortened, dropped }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::format::render;
+    use super::super::{truncate, CatalogFormat};
+    use super::*;
+
+    /// The budget as it was first written: render, test, cut or drop one, render again.
+    fn reference(mut items: Vec<Item<'_>>, opts: &CatalogOptions) -> Fitted {
+        let fits = |text: &str| {
+            opts.budget_chars.is_none_or(|b| text.chars().count() as u32 <= b)
+                && opts.budget_tokens.is_none_or(|b| crate::text::estimate_tokens(text) <= b)
+        };
+        let mut text = render(&items, opts.format);
+        let (mut shortened, mut dropped) = (Vec::new(), Vec::new());
+        if !fits(&text) {
+            let floor = opts.min_description_chars.max(8) as usize;
+            let longest = items.iter().map(|i| i.description.chars().count()).max().unwrap_or(0);
+            let originals: Vec<String> = items.iter().map(|i| i.description.clone()).collect();
+            let apply = |items: &mut Vec<Item>, cap: usize| {
+                for (i, o) in items.iter_mut().zip(&originals) {
+                    i.description = truncate(o, cap);
+                }
+            };
+            let (mut lo, mut hi) = (floor, longest.max(floor));
+            while lo < hi {
+                let mid = (lo + hi).div_ceil(2);
+                apply(&mut items, mid);
+                if fits(&render(&items, opts.format)) {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            apply(&mut items, lo);
+            shortened = items
+                .iter()
+                .zip(&originals)
+                .filter(|(i, o)| &i.description != *o)
+                .map(|(i, _)| i.name.to_string())
+                .collect::<Vec<_>>();
+            text = render(&items, opts.format);
+            let importance = |name: &str| opts.priority.iter().position(|p| p == name).unwrap_or(usize::MAX);
+            while !fits(&text) && !items.is_empty() {
+                let victim = (0..items.len()).max_by(|&a, &b| {
+                    importance(items[a].name).cmp(&importance(items[b].name)).then(items[a].name.cmp(items[b].name))
+                });
+                let Some(v) = victim else { break };
+                dropped.push(items.remove(v).name.to_string());
+                text = render(&items, opts.format);
+            }
+            shortened.retain(|n| !dropped.contains(n));
+        }
+        let skills: Vec<String> = items.iter().map(|i| i.name.to_string()).collect();
+        Fitted { text: (!items.is_empty()).then_some(text), skills, shortened, dropped }
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n.max(1)
+        }
+    }
+
+    #[test]
+    fn one_pass_fitting_matches_the_render_per_step_reference() {
+        let words = ["pdf", "tables", "<b>", "a&b", "Ünïcödé", "语言模型", "x_y*z", "-lead", "1.", "\"\"", "`code`"];
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let formats = [CatalogFormat::Xml, CatalogFormat::Reference, CatalogFormat::Json, CatalogFormat::Markdown];
+        let (mut cut, mut dropped, mut empty) = (0, 0, 0);
+        for round in 0..160 {
+            let n = 1 + rng.below(60) as usize;
+            // Names repeat now and then (a list of metas may hold a name twice).
+            let names: Vec<String> = (0..n).map(|i| format!("skill-{}", (i as u64 * 7 + rng.below(3)) % 97)).collect();
+            let descriptions: Vec<String> = (0..n)
+                .map(|_| {
+                    let len = rng.below(40) as usize;
+                    (0..len).map(|_| words[rng.below(words.len() as u64) as usize]).collect::<Vec<_>>().join(" ")
+                })
+                .collect();
+            let locations: Vec<String> = (0..n).map(|i| format!("/srv/skills/{}/SKILL.md", names[i])).collect();
+            let with_location = rng.below(2) == 0;
+            let items = || -> Vec<Item<'_>> {
+                (0..n)
+                    .map(|i| Item {
+                        name: &names[i],
+                        description: descriptions[i].clone(),
+                        location: with_location.then_some(locations[i].as_str()),
+                    })
+                    .collect()
+            };
+            let format = formats[round % formats.len()];
+            let full = render(&items(), format);
+            let size = full.chars().count() as u64;
+            let mut opts = CatalogOptions { format, ..CatalogOptions::default() };
+            match rng.below(3) {
+                0 => opts.budget_chars = Some(rng.below(size + 1) as u32),
+                1 => opts.budget_tokens = Some(rng.below(size / 3 + 2) as u32),
+                _ => {
+                    opts.budget_chars = Some(rng.below(size + 1) as u32);
+                    opts.budget_tokens = Some(rng.below(size / 2 + 2) as u32);
+                }
+            }
+            opts.min_description_chars = rng.below(80) as u32;
+            opts.priority = (0..rng.below(6)).map(|_| names[rng.below(n as u64) as usize].clone()).collect();
+            let want = reference(items(), &opts);
+            let got = fit(items(), &opts, truncate);
+            let case = format!("round {round}, {format:?}, {n} skills");
+            assert_eq!(got.text, want.text, "{case}");
+            assert_eq!(got.skills, want.skills, "{case}");
+            assert_eq!(got.shortened, want.shortened, "{case}");
+            assert_eq!(got.dropped, want.dropped, "{case}");
+            cut += usize::from(!want.shortened.is_empty());
+            dropped += usize::from(!want.dropped.is_empty());
+            empty += usize::from(want.text.is_none());
+        }
+        assert!(cut > 10 && dropped > 10 && empty > 3, "cut {cut}, dropped {dropped}, empty {empty}");
+    }
+}

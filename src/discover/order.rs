@@ -1,0 +1,196 @@
+//! The orderings and relations discovery computes over all its records: precedence (which
+//! record comes first for a name) and nesting (which skill directory lies inside another). Both
+//! are n log n in the number of records: no pair of records is ever compared directly.
+
+use super::scan::{ScopeHandle, SkillRecord};
+use crate::diagnostic::{codes, Diagnostic};
+use std::collections::{HashMap, HashSet};
+
+/// The directory levels of a key: `""` has none, `a/b` has two.
+fn depth(directory: &str) -> usize {
+    if directory.is_empty() {
+        0
+    } else {
+        directory.bytes().filter(|&b| b == b'/').count() + 1
+    }
+}
+
+/// Orders records by precedence: scope order, then root order, then depth, then key.
+pub fn precedence(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Vec<usize> {
+    let scope_index: HashMap<&str, usize> =
+        scopes.iter().enumerate().rev().map(|(i, s)| (s.name.as_str(), i)).collect();
+    // Each record's sort key is computed once; the index breaks ties, as a stable sort would.
+    let mut keyed: Vec<(usize, usize, usize, &str, usize)> = records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let scope = scope_index.get(r.scope.as_str()).copied().unwrap_or(usize::MAX);
+            (scope, r.root, depth(&r.directory), r.location.as_str(), i)
+        })
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|k| k.4).collect()
+}
+
+/// The index of the record of `scope` named `name` that comes first in precedence order, without
+/// sorting every record.
+pub fn first_of(scopes: &[ScopeHandle], records: &[SkillRecord], scope: &str, name: &str) -> Option<usize> {
+    let scope_index = scopes.iter().position(|s| s.name == scope).unwrap_or(usize::MAX);
+    records
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.scope == scope && r.skill.as_ref().is_some_and(|s| s.name == name))
+        .min_by(|(a, ra), (b, rb)| {
+            (scope_index, ra.root, depth(&ra.directory), &ra.location, a).cmp(&(
+                scope_index,
+                rb.root,
+                depth(&rb.directory),
+                &rb.location,
+                b,
+            ))
+        })
+        .map(|(i, _)| i)
+}
+
+/// The innermost skill directory of the same scope that holds `directory` (not `directory`
+/// itself), when there is one. `dirs` holds every record's `(scope, directory)`.
+fn enclosing<'a>(dirs: &HashSet<(&str, &str)>, scope: &str, directory: &'a str) -> Option<&'a str> {
+    // The candidates are exactly the prefixes of `directory` that end before a `/`, longest
+    // first, then the store's root (`""`), which holds every other directory.
+    let mut ancestors = directory.char_indices().rev().filter(|&(_, c)| c == '/').map(|(i, _)| &directory[..i]);
+    let found = ancestors.find(|d| dirs.contains(&(scope, *d)));
+    found.or_else(|| (!directory.is_empty() && dirs.contains(&(scope, ""))).then_some(""))
+}
+
+/// Skills inside another skill's directory are loaded as skills of their own, and said so. A
+/// record reused from an earlier discovery loses the mark it had, so each record carries at most
+/// one, for the skills around it now.
+pub(super) fn mark_nested(records: &mut [SkillRecord]) {
+    for r in records.iter_mut() {
+        r.diagnostics.retain(|d| d.code != codes::SKILL_NESTED);
+    }
+    let found: Vec<(usize, String)> = {
+        let dirs: HashSet<(&str, &str)> = records.iter().map(|r| (r.scope.as_str(), r.directory.as_str())).collect();
+        records
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| enclosing(&dirs, &r.scope, &r.directory).map(|d| (i, d.to_string())))
+            .collect()
+    };
+    for (i, d) in found {
+        if let Some(r) = records.get_mut(i) {
+            r.diagnostics.push(nested_warning(&d));
+        }
+    }
+}
+
+fn nested_warning(outer: &str) -> Diagnostic {
+    Diagnostic::warning(
+        codes::SKILL_NESTED,
+        format!("this skill is inside the skill directory {outer:?}; it is loaded as a skill of its own"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(scope: &str, directory: &str) -> SkillRecord {
+        SkillRecord {
+            scope: scope.into(),
+            root: 0,
+            directory: directory.into(),
+            location: format!("{directory}/SKILL.md"),
+            size: None,
+            etag: None,
+            skill: None,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// The pairwise rule, as it reads: the longest other directory of the same scope that is the
+    /// root or a `/`-prefix of this one.
+    fn reference(records: &[SkillRecord]) -> Vec<Option<String>> {
+        records
+            .iter()
+            .map(|r| {
+                records
+                    .iter()
+                    .filter(|o| {
+                        o.scope == r.scope
+                            && o.directory != r.directory
+                            && (o.directory.is_empty() || r.directory.starts_with(&format!("{}/", o.directory)))
+                    })
+                    .max_by_key(|o| o.directory.len())
+                    .map(|o| o.directory.clone())
+            })
+            .collect()
+    }
+
+    /// A small deterministic generator (xorshift), so the test needs no dependency.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n.max(1)
+        }
+    }
+
+    #[test]
+    fn nested_marking_agrees_with_the_pairwise_rule_on_random_trees() {
+        for seed in 1..=6u64 {
+            let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            // Few segment names, so that many directories share prefixes (`a` and `ab` too).
+            let segs = ["a", "ab", "b", "skills", "x", "a.b", "é"];
+            let mut records = Vec::new();
+            for _ in 0..3000 {
+                let depth = rng.below(5);
+                let dir: Vec<&str> = (0..depth).map(|_| segs[rng.below(segs.len() as u64) as usize]).collect();
+                let scope = ["user", "org"][rng.below(2) as usize];
+                records.push(record(scope, &dir.join("/")));
+            }
+            let want = reference(&records);
+            mark_nested(&mut records);
+            for (r, w) in records.iter().zip(&want) {
+                let got = r.diagnostics.first().map(|d| d.message.clone());
+                assert_eq!(got, w.as_deref().map(|d| nested_warning(d).message), "{}:{}", r.scope, r.directory);
+                assert!(r.diagnostics.len() <= 1);
+            }
+            assert!(want.iter().any(Option::is_some) && want.iter().any(Option::is_none), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn precedence_sorts_by_scope_root_depth_key_and_keeps_ties_in_order() {
+        use crate::store::MemoryStorage;
+        use std::rc::Rc;
+        let storage: Rc<dyn crate::store::Storage> = Rc::new(MemoryStorage::new(Vec::<(String, String)>::new()));
+        let scope =
+            |name: &str| ScopeHandle { name: name.into(), roots: vec![], trusted: true, storage: storage.clone() };
+        let scopes = [scope("project"), scope("user")];
+        let mut rng = Rng(42);
+        let mut records = Vec::new();
+        for i in 0..4000 {
+            let mut r = record(["user", "project", "gone"][rng.below(3) as usize], &format!("d{}", rng.below(50)));
+            r.root = rng.below(2) as usize;
+            if i % 3 == 0 {
+                r.directory = format!("{}/n{}", r.directory, rng.below(5));
+                r.location = format!("{}/SKILL.md", r.directory);
+            }
+            records.push(r);
+        }
+        // The order as it was first written: a stable sort comparing the tuple.
+        let index = |n: &str| scopes.iter().position(|s| s.name == n).unwrap_or(usize::MAX);
+        let mut want: Vec<usize> = (0..records.len()).collect();
+        want.sort_by_key(|&i| {
+            let r = &records[i];
+            (index(&r.scope), r.root, depth(&r.directory), r.location.clone())
+        });
+        assert_eq!(precedence(&scopes, &records), want);
+    }
+}

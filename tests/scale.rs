@@ -1,0 +1,229 @@
+//! The registry, the catalog and the tool at many skills: what large stores must give (the same
+//! orderings, nesting, shadowing and refresh reports as small ones, and the same store calls per
+//! key), and, ignored by default, a timing table from 1,000 skills up:
+//!
+//! `cargo test --release --test scale -- --ignored --nocapture` (`SCALE_MAX=20000` for a quicker
+//! run; the default largest size is 100,000).
+
+use futures_executor::block_on;
+use skillwasm::disclose::CatalogFormat;
+use skillwasm::discover::DiscoverOptions;
+use skillwasm::host::{resolve_scopes, ScopeSpec, SkillHost, SkillTool, SkillsConfig};
+use skillwasm::store::{MemoryStorage, Storage};
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::rc::Rc;
+use std::time::Instant;
+
+const ROOT: &str = ".agents/skills/";
+
+/// The directory of skill `i`: 50 skills per group, every tenth inside the skill before it.
+fn directory(i: usize) -> String {
+    let group = i / 50;
+    if i % 10 == 9 {
+        format!("{ROOT}g{group}/s{}/nested/s{i}", i - 1)
+    } else {
+        format!("{ROOT}g{group}/s{i}")
+    }
+}
+
+fn skill_md(name: &str, i: usize, edit: &str) -> String {
+    format!(
+        "---\nname: {name}\ndescription: Handles task number {i} of the synthetic set: reads the inputs, checks \
+         them against the rules of group {} and writes a short report.{edit}\nlicense: MIT\nallowed-tools: Bash(git:*) \
+         Read\nmetadata:\n  author: bench\n  version: \"1.{}\"\n---\n# {name}\n\nStep one. Step two.\n",
+        i / 50,
+        i % 7
+    )
+}
+
+/// `n` skills in the user scope (each with a reference file), and a copy of every fifth one in
+/// the org scope, which the user scope shadows.
+fn stores(n: usize) -> (MemoryStorage, MemoryStorage) {
+    let user = MemoryStorage::default();
+    let org = MemoryStorage::default();
+    for i in 0..n {
+        let name = format!("skill-{i:06}");
+        let dir = directory(i);
+        user.put(format!("{dir}/SKILL.md"), skill_md(&name, i, ""));
+        user.put(format!("{dir}/references/notes.md"), format!("# Notes for {name}\n"));
+        if i % 5 == 0 {
+            org.put(format!("{ROOT}org/{name}/SKILL.md"), skill_md(&name, i, " (org copy)"));
+        }
+    }
+    (user, org)
+}
+
+fn config(n: usize) -> SkillsConfig {
+    SkillsConfig {
+        discover: DiscoverOptions {
+            max_directories: (n * 4 + 100) as u32,
+            max_depth: 12,
+            ..DiscoverOptions::default()
+        },
+        ..SkillsConfig::default()
+    }
+}
+
+fn host(user: &MemoryStorage, org: &MemoryStorage, n: usize) -> SkillHost {
+    let config = config(n);
+    let specs = [("user", user), ("org", org)].map(|(name, s)| ScopeSpec {
+        name: name.into(),
+        storage: Rc::new(s.clone()) as Rc<dyn Storage>,
+        roots: None,
+        trusted: Some(true),
+        location: None,
+    });
+    let scopes = resolve_scopes(&specs, &config).expect("scopes");
+    block_on(SkillHost::discover(scopes, config))
+}
+
+#[test]
+fn many_skills_keep_orderings_nesting_shadowing_and_store_calls() {
+    let n = 6000;
+    let (user, org) = stores(n);
+    let mut h = host(&user, &org, n);
+    let reg = h.registry();
+    let keys = 2 * n; // SKILL.md and one reference per skill
+    let stats = reg.stats();
+    assert_eq!(stats.list_calls as usize, keys.div_ceil(1000) + (n / 5).div_ceil(1000), "one list call per 1000 keys");
+    assert_eq!(stats.read_calls as usize, n + n / 5, "one read per SKILL.md");
+
+    // One skill per name, by name; the org copies are shadowed by the user's.
+    let names: Vec<String> = reg.list_metas(None).into_iter().map(|m| m.skill.name).collect();
+    assert_eq!(names, (0..n).map(|i| format!("skill-{i:06}")).collect::<Vec<_>>());
+    let org_metas = reg.list_metas(Some("org"));
+    assert_eq!(org_metas.len(), n / 5);
+    assert!(org_metas.iter().all(|m| m.shadowed_by.as_deref().is_some_and(|s| s.starts_with("user:"))));
+    let across = reg.list_metas_across();
+    assert!(across[..n].iter().all(|m| m.scope == "user") && across[n..].iter().all(|m| m.scope == "org"));
+    // Within a scope: shallower directories first, then keys in order.
+    let depth = |l: &str| l.matches('/').count();
+    assert!(across[..n]
+        .windows(2)
+        .all(|w| (depth(&w[0].location), &w[0].location) < (depth(&w[1].location), &w[1].location)));
+
+    // Every tenth skill is inside the one before it, and only those are said to be nested.
+    let nested = |h: &SkillHost| -> BTreeSet<String> {
+        h.registry().diagnostics().into_iter().filter(|d| d.code == "skill-nested").filter_map(|d| d.path).collect()
+    };
+    let want: BTreeSet<String> =
+        (0..n).filter(|i| i % 10 == 9).map(|i| format!("user:{}/SKILL.md", directory(i))).collect();
+    assert_eq!(nested(&h), want);
+    let shadowed = reg.diagnostics().iter().filter(|d| d.code == "skill-shadowed").count();
+    assert_eq!(shadowed, n / 5);
+
+    // Refresh with nothing changed: the listings and no read; the nesting marks do not pile up.
+    let report = block_on(h.refresh());
+    assert!(report.added.is_empty() && report.changed.is_empty() && report.removed.is_empty());
+    let after = h.registry().stats();
+    assert_eq!(after.read_calls, stats.read_calls, "no read");
+    assert_eq!(after.list_calls, 2 * stats.list_calls);
+    let marks = h.registry().diagnostics().iter().filter(|d| d.code == "skill-nested").count();
+    assert_eq!(marks, want.len(), "one mark per nested skill after a refresh");
+
+    // One changed, one added, one removed: one read each for the first two.
+    let changed = format!("{}/SKILL.md", directory(1234));
+    user.put(changed.clone(), skill_md("skill-001234", 1234, " Edited."));
+    user.put(format!("{ROOT}new/SKILL.md"), skill_md("brand-new", 1, ""));
+    user.remove(&format!("{}/SKILL.md", directory(4320)));
+    let report = block_on(h.refresh());
+    let refs = |v: &[skillwasm::discover::SkillRef]| v.iter().map(|r| r.location.clone()).collect::<Vec<_>>();
+    assert_eq!(refs(&report.changed), [changed]);
+    assert_eq!(refs(&report.added), [format!("{ROOT}new/SKILL.md")]);
+    assert_eq!(refs(&report.removed), [format!("{}/SKILL.md", directory(4320))]);
+    assert_eq!(h.registry().stats().read_calls, after.read_calls + 2);
+    // Skill 4320's org copy wins its name now.
+    assert_eq!(h.registry().get("skill-004320").map(|m| m.scope), Some("org".into()));
+
+    // The snapshot starts a registry with the same metas and no store call.
+    let snap = h.registry().snapshot();
+    let (user2, org2) = (user.clone(), org.clone());
+    let specs = [("user", &user2), ("org", &org2)].map(|(name, s)| ScopeSpec {
+        name: name.into(),
+        storage: Rc::new(s.clone()) as Rc<dyn Storage>,
+        roots: None,
+        trusted: Some(true),
+        location: None,
+    });
+    let config = config(n);
+    let scopes = resolve_scopes(&specs, &config).expect("scopes");
+    let cold = SkillHost::from_snapshot(&snap, scopes, config).expect("snapshot");
+    assert_eq!(cold.registry().list_metas_across(), h.registry().list_metas_across());
+    assert_eq!(cold.registry().diagnostics(), h.registry().diagnostics());
+    assert_eq!(cold.registry().stats().read_calls + cold.registry().stats().list_calls, 0);
+
+    // An unknown name is answered with a bounded list of names.
+    let unknown = block_on(h.registry().read_file("no-such-skill", None));
+    let message = unknown.error.map(|d| d.message).unwrap_or_default();
+    assert!(message.len() < 4000 && message.ends_with(&format!(" and {} more", n + 1 - 100)), "{}", &message[..200]);
+    // So is the tool's answer to a name it does not offer.
+    let tool = SkillTool::new(Rc::new(RefCell::new(h)));
+    let input = skillwasm::activate::ToolInput { name: "no-such-skill".into(), path: None, force: false };
+    let answer = block_on(tool.execute(Ok(input), 0.0));
+    assert!(answer.is_error && answer.content.len() < 4000, "{} bytes", answer.content.len());
+    assert!(answer.content.contains(&format!(" and {} more", n + 1 - 100)), "{}", &answer.content[..200]);
+}
+
+fn time<T>(f: impl FnOnce() -> T) -> (f64, T) {
+    let t = Instant::now();
+    let out = f();
+    (t.elapsed().as_secs_f64() * 1000.0, out)
+}
+
+#[test]
+#[ignore = "a timing table, not a test: cargo test --release --test scale -- --ignored --nocapture"]
+fn timing_table() {
+    let max: usize = std::env::var("SCALE_MAX").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
+    let sizes: Vec<usize> =
+        [1_000, 10_000, max].into_iter().filter(|&s| s <= max).collect::<BTreeSet<_>>().into_iter().collect();
+    let mut rows: Vec<(&str, Vec<f64>)> = Vec::new();
+    let mut put = |name: &'static str, ms: f64| match rows.iter_mut().find(|r| r.0 == name) {
+        Some(r) => r.1.push(ms),
+        None => rows.push((name, vec![ms])),
+    };
+    for &n in &sizes {
+        let (user, org) = stores(n);
+        let (ms, h) = time(|| host(&user, &org, n));
+        put("discover", ms);
+        let mut h = h;
+        put("refresh, nothing changed", time(|| block_on(h.refresh())).0);
+        user.put(format!("{}/SKILL.md", directory(n / 2)), skill_md(&format!("skill-{:06}", n / 2), n / 2, " Edited."));
+        put("refresh, one changed", time(|| block_on(h.refresh())).0);
+        put("list_metas", time(|| h.registry().list_metas(None).len()).0);
+        for (label, format) in [
+            ("catalog xml, budget", CatalogFormat::Xml),
+            ("catalog json, budget", CatalogFormat::Json),
+            ("catalog markdown, budget", CatalogFormat::Markdown),
+        ] {
+            let mut c = config(n);
+            c.format = format;
+            c.budget_tokens = Some(8000);
+            put(label, time(|| h.render_catalog(&c).skills.len()).0);
+        }
+        let shared = Rc::new(RefCell::new(h));
+        put("tool definition", time(|| SkillTool::new(shared.clone()).definition().is_some()).0);
+        let h = shared.borrow();
+        let (ms, snap) = time(|| h.registry().snapshot());
+        put("snapshot", ms);
+        let specs = [("user", &user), ("org", &org)].map(|(name, s)| ScopeSpec {
+            name: name.into(),
+            storage: Rc::new(s.clone()) as Rc<dyn Storage>,
+            roots: None,
+            trusted: Some(true),
+            location: None,
+        });
+        let scopes = resolve_scopes(&specs, &config(n)).expect("scopes");
+        put("from_snapshot", time(|| SkillHost::from_snapshot(&snap, scopes, config(n)).is_ok()).0);
+    }
+    let head: Vec<String> = sizes.iter().map(|s| format!("{s:>10}")).collect();
+    println!("\n{:<28}{}  {:>8}", "ms (native, release)", head.join(""), "ratio");
+    for (name, ms) in rows {
+        let cells: Vec<String> = ms.iter().map(|m| format!("{m:>10.1}")).collect();
+        let ratio = match (ms.first(), ms.last()) {
+            (Some(a), Some(b)) if *a > 0.0 => b / a,
+            _ => 0.0,
+        };
+        println!("{name:<28}{}  {ratio:>7.0}x", cells.join(""));
+    }
+}
