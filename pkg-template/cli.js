@@ -6,6 +6,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, stat
 import path from "node:path";
 import { parseSkill, readProperties, skillFileNames, toPrompt, version } from "./node.js";
 import { DEFAULT_MAX_OBJECT_BYTES } from "./storage/keys.js";
+import { UsageError as AgentUsageError, cmdActivate, cmdCatalog, cmdList, cmdRead } from "./cli-agent.js";
 
 const USAGE = `Usage: skillwasm <command> [arguments]
 
@@ -17,6 +18,17 @@ Commands:
   parse <path> [--strict] [--no-body]
                                      Print the parsed skill and all diagnostics as JSON
                                      (lenient unless --strict). Exit 1 when no skill results.
+
+As an agent sees a project (its .agents/skills, and the user's ~/.agents/skills):
+  list [dir]                         The skills found, by scope, shadowing and diagnostics.
+  catalog [dir] [--format F] [--budget N]
+                                     The catalog the model is shown (xml, markdown, json).
+  activate <name> [dir]              The skill tool's answer: the skill's instructions.
+  read <name> <path> [dir]           The skill tool's answer: one file of the skill.
+  These take --client NAME (also .NAME/skills), --no-user, --no-trust (the project's skills
+  are not read), --json. Exit 1 when the tool loaded nothing.
+
+Exit codes: 0 success, 1 invalid skill or nothing loaded, 2 usage error.
 
 Options:
   -h, --help                         Show this help.
@@ -277,14 +289,19 @@ function positional(args, min, max, synopsis) {
   return args;
 }
 
+// One entry per command: its function (sync or async, resolving to the exit code) and synopsis.
 const COMMANDS = {
-  validate: cmdValidate,
-  "read-properties": cmdReadProperties,
-  "to-prompt": cmdToPrompt,
-  parse: cmdParse,
+  validate: { run: cmdValidate, usage: "validate <path>" },
+  "read-properties": { run: cmdReadProperties, usage: "read-properties <path>" },
+  "to-prompt": { run: cmdToPrompt, usage: "to-prompt [<path>...]" },
+  parse: { run: cmdParse, usage: "parse <path> [--strict] [--no-body]" },
+  list: { run: cmdList, usage: "list [dir] [--client NAME] [--no-user] [--no-trust] [--json]" },
+  catalog: { run: cmdCatalog, usage: "catalog [dir] [--format xml|markdown|json] [--budget TOKENS] [--client NAME] [--no-user] [--no-trust] [--json]" },
+  activate: { run: cmdActivate, usage: "activate <name> [dir] [--client NAME] [--no-user] [--no-trust]" },
+  read: { run: cmdRead, usage: "read <name> <path> [dir] [--client NAME] [--no-user] [--no-trust]" },
 };
 
-function main(argv) {
+async function main(argv) {
   if (argv.length === 0) {
     process.stderr.write(USAGE);
     return 2;
@@ -298,18 +315,18 @@ function main(argv) {
     out(`skillwasm ${version()}`);
     return 0;
   }
-  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-  if (run === undefined) {
+  const entry = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (entry === undefined) {
     err(`skillwasm: unknown command '${command}'\n`);
     process.stderr.write(USAGE);
     return 2;
   }
   if (args.includes("-h") || args.includes("--help")) {
-    process.stdout.write(USAGE);
+    process.stdout.write(`Usage: skillwasm ${entry.usage}\n\n${USAGE}`);
     return 0;
   }
   try {
-    return run(args);
+    return await entry.run(args);
   } catch (e) {
     if (e instanceof CliError) {
       for (const message of e.messages) err(`Error: ${message}`);
@@ -317,6 +334,10 @@ function main(argv) {
     }
     if (e instanceof UsageError) {
       err(`skillwasm ${command}: ${e.message}`);
+      return 2;
+    }
+    if (e instanceof AgentUsageError) {
+      err(`skillwasm ${command}: ${e.message}\nusage: skillwasm ${entry.usage}`);
       return 2;
     }
     throw e;
@@ -328,4 +349,4 @@ process.stdout.on("error", (e) => {
   throw e;
 });
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));
