@@ -2,7 +2,7 @@
 // skillwasm CLI: the commands of the Agent Skills reference CLI (skills-ref) plus `parse`.
 // This file only touches the filesystem (finding and reading SKILL.md). Every skill rule (fences,
 // YAML, names, limits, escaping) lives in the wasm core and is reached through its exports.
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseSkill, readProperties, skillFileNames, toPrompt, version } from "./node.js";
 import { DEFAULT_MAX_OBJECT_BYTES } from "./storage/keys.js";
@@ -11,8 +11,9 @@ import { UsageError as AgentUsageError, cmdActivate, cmdCatalog, cmdList, cmdRea
 const USAGE = `Usage: skillwasm <command> [arguments]
 
 Commands:
-  validate <path>                    Check a skill directory (or its SKILL.md) against the
-                                     reference rules (strict). Exit 1 when invalid.
+  validate <path>...                 Check skill directories (or their SKILL.md) against the
+                                     reference rules (strict); a directory of skills checks
+                                     each, with a summary. Exit 1 when any is invalid.
   read-properties <path>             Print the skill's frontmatter properties as JSON.
   to-prompt [<path>...]              Print the <available_skills> block for these skills.
   parse <path> [--strict] [--no-body]
@@ -181,17 +182,49 @@ function validateDir(dir) {
   return result.diagnostics.filter((d) => d.severity === "error").map((d) => d.message);
 }
 
-function cmdValidate(args) {
-  const [arg] = positional(args, 1, 1, "validate <path>");
-  const dir = skillDirOf(arg);
+// The skill directories directly under `dir` (a directory of skills: it has no SKILL.md itself),
+// in name order; null when `dir` is not such a directory.
+function skillDirsUnder(dir) {
+  const st = statOrNull(dir);
+  if (st === null || !st.isDirectory() || findSkillMd(dir) !== null) return null;
+  let names;
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return null;
+  }
+  const dirs = names.map((n) => joinPath(dir, n)).filter((d) => statOrNull(d)?.isDirectory() && findSkillMd(d) !== null);
+  return dirs.length > 0 ? dirs : null;
+}
+
+function reportValidation(dir) {
   const errors = validateDir(dir);
   if (errors.length > 0) {
     err(`Validation failed for ${dir}:`);
     for (const e of errors) err(`  - ${e}`);
-    return 1;
+    return false;
   }
   out(`Valid skill: ${dir}`);
-  return 0;
+  return true;
+}
+
+// One path as the reference takes it; several paths, or a directory of skills, each skill in
+// turn and a summary. Exit 1 when any skill is invalid.
+function cmdValidate(args) {
+  const paths = positional(args, 1, Infinity, "validate <path>...");
+  const dirs = [];
+  for (const arg of paths) {
+    const dir = skillDirOf(arg);
+    dirs.push(...(skillDirsUnder(dir) ?? [dir]));
+  }
+  let invalid = 0;
+  for (const dir of dirs) if (!reportValidation(dir)) invalid++;
+  if (dirs.length > 1) {
+    const line = `${dirs.length} skills: ${dirs.length - invalid} valid, ${invalid} invalid`;
+    if (invalid > 0) err(line);
+    else out(line);
+  }
+  return invalid > 0 ? 1 : 0;
 }
 
 // readProperties of the SKILL.md in dir; throws CliError with the reference's message.
@@ -229,12 +262,21 @@ function realDir(dir) {
 
 function cmdToPrompt(args) {
   const paths = positional(args, 0, Infinity, "to-prompt [<path>...]");
-  const entries = paths.map((arg) => {
+  // A name listed twice (the same skill in two directories, `a/* b/*`) is listed once, the first
+  // path winning, as discovery's shadowing does; the others are named on stderr.
+  const seen = new Map();
+  const entries = [];
+  for (const arg of paths) {
     refuseSpecial(pyPath(arg));
     const dir = realDir(skillDirOf(arg));
     const { file, properties } = propertiesOf(dir);
-    return { name: properties.name, description: properties.description, location: file };
-  });
+    if (seen.has(properties.name)) {
+      err(`skillwasm to-prompt: ${file} is left out: '${properties.name}' is listed from ${seen.get(properties.name)}`);
+      continue;
+    }
+    seen.set(properties.name, file);
+    entries.push({ name: properties.name, description: properties.description, location: file });
+  }
   out(toPrompt(entries));
   return 0;
 }
@@ -291,7 +333,7 @@ function positional(args, min, max, synopsis) {
 
 // One entry per command: its function (sync or async, resolving to the exit code) and synopsis.
 const COMMANDS = {
-  validate: { run: cmdValidate, usage: "validate <path>" },
+  validate: { run: cmdValidate, usage: "validate <path>..." },
   "read-properties": { run: cmdReadProperties, usage: "read-properties <path>" },
   "to-prompt": { run: cmdToPrompt, usage: "to-prompt [<path>...]" },
   parse: { run: cmdParse, usage: "parse <path> [--strict] [--no-body]" },

@@ -104,3 +104,29 @@ test("help per command, unknown options and missing arguments are usage errors (
   assert.equal(r.status, 2);
   assert.match(r.stderr, /usage: skillwasm activate <name>/);
 });
+
+test("validate: several paths and a directory of skills, each checked, with a summary", () => {
+  const skills = path.join(project, ".agents", "skills");
+  let r = runCli(["validate", skills], { cwd: base });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^Valid skill: .*changelog-writer$/m);
+  assert.match(r.stdout, /^5 skills: 5 valid, 0 invalid$/m);
+  mkdirSync(path.join(base, "broken"), { recursive: true });
+  writeFileSync(path.join(base, "broken", "SKILL.md"), "---\nname: Not Valid\n---\n");
+  r = runCli(["validate", path.join(skills, "sql-review"), path.join(base, "broken"), path.join(base, "missing")], { cwd: base });
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, /^Valid skill: .*sql-review$/m);
+  assert.match(r.stderr, /^Validation failed for .*broken:$/m);
+  assert.match(r.stderr, /^Validation failed for .*missing:$/m);
+  assert.match(r.stderr, /^3 skills: 1 valid, 2 invalid$/m);
+});
+
+test("to-prompt: a skill named twice (a/* b/*) is listed once, the first path winning", () => {
+  const a = path.join(project, ".agents", "skills", "commit-message");
+  const b = path.join(project, ".claude", "skills", "commit-message");
+  const r = runCli(["to-prompt", a, b, path.join(project, ".agents", "skills", "sql-review")], { cwd: base });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.match(/<name>\ncommit-message\n<\/name>/g)?.length, 1);
+  assert.ok(r.stdout.includes(path.join(a, "SKILL.md")));
+  assert.match(r.stderr, /left out: 'commit-message' is listed from/);
+});
