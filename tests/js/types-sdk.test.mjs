@@ -44,6 +44,7 @@ import type { ChatCompletionTool, ChatCompletionFunctionTool, ChatCompletionMess
   ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { FunctionTool, ResponseFunctionToolCall, ResponseInputItem, Tool as ResponsesTool } from "openai/resources/responses/responses";
 import type Anthropic from "@anthropic-ai/sdk";
+import { watch } from "skillwasm/watch";
 
 const registry = await SkillRegistry.discover({ user: memoryStorage({ ".agents/skills/a/SKILL.md": "---\\nname: a\\ndescription: b\\n---\\n" }) });
 const tool = new SkillTool(registry);
@@ -99,6 +100,8 @@ if (found.error) { const d: Diagnostic = found.error; console.log(d); } else { c
 const outcome = await tool.execute({ name: "a" });
 if (outcome.isError) { const d: Diagnostic = outcome.error; console.log(d.message); }
 const file = await registry.readFile("a");
+const watcher = watch(registry, { roots: ["."], onChange: (r) => console.log(r.added.map((s) => s.name)), debounceMs: 50 });
+watcher.close();
 console.log(dedupeSkillContent(messages), isToolAllowed(registry, ["a"], "Bash"), substituteArguments("$0", "x"), reattached,
   set7, set6, schemaType, chatTools, next, result, catalog.text);
 `;
