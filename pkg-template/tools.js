@@ -15,15 +15,22 @@ function checkTool(tool, fn) {
 }
 
 /**
- * Throw a TypeError unless `options` is undefined, null or an options object.
+ * Throw a TypeError unless `options` is undefined, null or an options object whose keys are all
+ * among `keys` (a misspelt key names itself and the valid ones).
  * @param {unknown} options
  * @param {string} fn
+ * @param {string[]} keys
  * @returns {Record<string, any>}
  */
-function optionsOf(options, fn) {
+function optionsOf(options, fn, keys) {
   if (options === undefined || options === null) return {};
   if (typeof options !== "object" || Array.isArray(options)) {
     throw new TypeError(`${fn}: options must be an options object, got ${Array.isArray(options) ? "an array" : typeof options}`);
+  }
+  for (const key in options) {
+    if (Object.hasOwn(options, key) && !keys.includes(key)) {
+      throw new TypeError(`${fn}: unknown option '${key}' (the options are ${keys.join(", ")})`);
+    }
   }
   return options;
 }
@@ -59,7 +66,7 @@ function reduced(result) {
  */
 export function aiSdkTool(tool, options = {}) {
   checkTool(tool, "aiSdkTool");
-  options = optionsOf(options, "aiSdkTool");
+  options = optionsOf(options, "aiSdkTool", ["jsonSchema"]);
   if (options.jsonSchema !== undefined && typeof options.jsonSchema !== "function") {
     throw new TypeError("aiSdkTool: jsonSchema must be a function (the AI SDK's jsonSchema)");
   }
@@ -93,7 +100,7 @@ export function aiSdkTool(tool, options = {}) {
  */
 export function aiSdkTools(tool, options = {}) {
   checkTool(tool, "aiSdkTools");
-  const shaped = aiSdkTool(tool, optionsOf(options, "aiSdkTools"));
+  const shaped = aiSdkTool(tool, optionsOf(options, "aiSdkTools", ["jsonSchema"]));
   // Read after the shape: aiSdkTool has checked the tool and the options.
   const def = shaped === null ? null : tool.definition();
   return def === null ? {} : { [def.name]: shaped };
@@ -124,7 +131,7 @@ function strictSchema(schema) {
  */
 export function openAiTool(tool, options = {}) {
   checkTool(tool, "openAiTool");
-  options = optionsOf(options, "openAiTool");
+  options = optionsOf(options, "openAiTool", ["api", "strict"]);
   if (options.api !== undefined && options.api !== "chat" && options.api !== "responses") {
     throw new TypeError(`openAiTool: api must be "chat" or "responses", got ${typeof options.api === "string" ? JSON.stringify(options.api) : typeof options.api}`);
   }

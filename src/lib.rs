@@ -40,4 +40,6 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use disclose::{to_prompt, CatalogEntry};
-pub use parse::{parse_skill, read_properties, Mode, ParseOptions, ParseResult, Skill, SkillProperties};
+pub use parse::{
+    parse_skill, read_properties, AllowedToolsProperty, Mode, ParseOptions, ParseResult, Skill, SkillProperties,
+};
