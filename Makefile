@@ -2,6 +2,7 @@
 #
 #   make setup   tools: wasm32 target, wasm-bindgen-cli (pinned), npm dev dependencies, chromium
 #   make build   cargo (the wasm/ façade, wasm32, release) -> wasm-bindgen --target web -> pkg/ (+ pkg-template/)
+#   make pack    build, then npm pack: target/pack/skillwasm-<version>.tgz (what `npm publish` would upload)
 #   make lint    cargo fmt --check; clippy (native, the workspace; wasm32, the façade); rustdoc; warnings denied
 #   make test    lint, native cargo tests, then the JS tests (node --test) against the built pkg/
 #   make demo    the CLI on the bundled example skills
@@ -28,7 +29,7 @@ CLI := $(NODE) $(PKG)/cli.js
 # rustup installs into ~/.cargo/bin; a fresh CI shell may not have sourced ~/.cargo/env.
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: setup build lint test test-rust test-js demo bench clean
+.PHONY: setup build pack lint test test-rust test-js demo bench clean
 
 setup:
 	@grep -Eq '^wasm-bindgen *= *"=$(subst .,\.,$(WASM_BINDGEN_VERSION))"' wasm/Cargo.toml \
@@ -71,9 +72,18 @@ build: setup
 	rm -rf $(PKG)
 	wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function --target web --out-dir $(PKG) --out-name skillwasm $(WASM_IN)
 	cp -R pkg-template/. $(PKG)/
+	cp README.md LICENSE-MIT LICENSE-APACHE $(PKG)/
 	chmod +x $(PKG)/cli.js
 	@size=$$(wc -c < $(PKG)/skillwasm_bg.wasm); gz=$$(gzip -9c $(PKG)/skillwasm_bg.wasm | wc -c); \
 	  echo "wasm size: $$size bytes ($$((size / 1024)) KiB), gzip -9: $$gz bytes ($$((gz / 1024)) KiB)"
+
+# The tarball a user installs (`npm install ./target/pack/skillwasm-<version>.tgz`); its path is
+# the last line printed.
+PACK_DIR := $(CARGO_TARGET_DIR)/pack
+pack: build
+	rm -rf $(PACK_DIR) && mkdir -p $(PACK_DIR)
+	cd $(PKG) && npm pack --silent --pack-destination $(abspath $(PACK_DIR)) >/dev/null
+	@ls $(abspath $(PACK_DIR))/skillwasm-*.tgz
 
 # Formatting and lints: the whole workspace natively (every target), the façade (with the core as
 # it is built for the package) on wasm32, and the core's docs (every public item has one; links resolve).

@@ -2,21 +2,34 @@
 // skillwasm CLI: the commands of the Agent Skills reference CLI (skills-ref) plus `parse`.
 // This file only touches the filesystem (finding and reading SKILL.md). Every skill rule (fences,
 // YAML, names, limits, escaping) lives in the wasm core and is reached through its exports.
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseSkill, readProperties, skillFileNames, toPrompt, version } from "./node.js";
 import { DEFAULT_MAX_OBJECT_BYTES } from "./storage/keys.js";
+import { UsageError as AgentUsageError, cmdActivate, cmdCatalog, cmdList, cmdRead } from "./cli-agent.js";
 
 const USAGE = `Usage: skillwasm <command> [arguments]
 
 Commands:
-  validate <path>                    Check a skill directory (or its SKILL.md) against the
-                                     reference rules (strict). Exit 1 when invalid.
+  validate <path>...                 Check skill directories (or their SKILL.md) against the
+                                     reference rules (strict); a directory of skills checks
+                                     each, with a summary. Exit 1 when any is invalid.
   read-properties <path>             Print the skill's frontmatter properties as JSON.
   to-prompt [<path>...]              Print the <available_skills> block for these skills.
   parse <path> [--strict] [--no-body]
                                      Print the parsed skill and all diagnostics as JSON
                                      (lenient unless --strict). Exit 1 when no skill results.
+
+As an agent sees a project (its .agents/skills, and the user's ~/.agents/skills):
+  list [dir]                         The skills found, by scope, shadowing and diagnostics.
+  catalog [dir] [--format F] [--budget N]
+                                     The catalog the model is shown (xml, markdown, json).
+  activate <name> [dir]              The skill tool's answer: the skill's instructions.
+  read <name> <path> [dir]           The skill tool's answer: one file of the skill.
+  These take --client NAME (also .NAME/skills), --no-user, --no-trust (the project's skills
+  are not read), --json. Exit 1 when the tool loaded nothing.
+
+Exit codes: 0 success, 1 invalid skill or nothing loaded, 2 usage error.
 
 Options:
   -h, --help                         Show this help.
@@ -169,17 +182,49 @@ function validateDir(dir) {
   return result.diagnostics.filter((d) => d.severity === "error").map((d) => d.message);
 }
 
-function cmdValidate(args) {
-  const [arg] = positional(args, 1, 1, "validate <path>");
-  const dir = skillDirOf(arg);
+// The skill directories directly under `dir` (a directory of skills: it has no SKILL.md itself),
+// in name order; null when `dir` is not such a directory.
+function skillDirsUnder(dir) {
+  const st = statOrNull(dir);
+  if (st === null || !st.isDirectory() || findSkillMd(dir) !== null) return null;
+  let names;
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return null;
+  }
+  const dirs = names.map((n) => joinPath(dir, n)).filter((d) => statOrNull(d)?.isDirectory() && findSkillMd(d) !== null);
+  return dirs.length > 0 ? dirs : null;
+}
+
+function reportValidation(dir) {
   const errors = validateDir(dir);
   if (errors.length > 0) {
     err(`Validation failed for ${dir}:`);
     for (const e of errors) err(`  - ${e}`);
-    return 1;
+    return false;
   }
   out(`Valid skill: ${dir}`);
-  return 0;
+  return true;
+}
+
+// One path as the reference takes it; several paths, or a directory of skills, each skill in
+// turn and a summary. Exit 1 when any skill is invalid.
+function cmdValidate(args) {
+  const paths = positional(args, 1, Infinity, "validate <path>...");
+  const dirs = [];
+  for (const arg of paths) {
+    const dir = skillDirOf(arg);
+    dirs.push(...(skillDirsUnder(dir) ?? [dir]));
+  }
+  let invalid = 0;
+  for (const dir of dirs) if (!reportValidation(dir)) invalid++;
+  if (dirs.length > 1) {
+    const line = `${dirs.length} skills: ${dirs.length - invalid} valid, ${invalid} invalid`;
+    if (invalid > 0) err(line);
+    else out(line);
+  }
+  return invalid > 0 ? 1 : 0;
 }
 
 // readProperties of the SKILL.md in dir; throws CliError with the reference's message.
@@ -217,12 +262,21 @@ function realDir(dir) {
 
 function cmdToPrompt(args) {
   const paths = positional(args, 0, Infinity, "to-prompt [<path>...]");
-  const entries = paths.map((arg) => {
+  // A name listed twice (the same skill in two directories, `a/* b/*`) is listed once, the first
+  // path winning, as discovery's shadowing does; the others are named on stderr.
+  const seen = new Map();
+  const entries = [];
+  for (const arg of paths) {
     refuseSpecial(pyPath(arg));
     const dir = realDir(skillDirOf(arg));
     const { file, properties } = propertiesOf(dir);
-    return { name: properties.name, description: properties.description, location: file };
-  });
+    if (seen.has(properties.name)) {
+      err(`skillwasm to-prompt: ${file} is left out: '${properties.name}' is listed from ${seen.get(properties.name)}`);
+      continue;
+    }
+    seen.set(properties.name, file);
+    entries.push({ name: properties.name, description: properties.description, location: file });
+  }
   out(toPrompt(entries));
   return 0;
 }
@@ -277,14 +331,19 @@ function positional(args, min, max, synopsis) {
   return args;
 }
 
+// One entry per command: its function (sync or async, resolving to the exit code) and synopsis.
 const COMMANDS = {
-  validate: cmdValidate,
-  "read-properties": cmdReadProperties,
-  "to-prompt": cmdToPrompt,
-  parse: cmdParse,
+  validate: { run: cmdValidate, usage: "validate <path>..." },
+  "read-properties": { run: cmdReadProperties, usage: "read-properties <path>" },
+  "to-prompt": { run: cmdToPrompt, usage: "to-prompt [<path>...]" },
+  parse: { run: cmdParse, usage: "parse <path> [--strict] [--no-body]" },
+  list: { run: cmdList, usage: "list [dir] [--client NAME] [--no-user] [--no-trust] [--json]" },
+  catalog: { run: cmdCatalog, usage: "catalog [dir] [--format xml|markdown|json] [--budget TOKENS] [--client NAME] [--no-user] [--no-trust] [--json]" },
+  activate: { run: cmdActivate, usage: "activate <name> [dir] [--client NAME] [--no-user] [--no-trust]" },
+  read: { run: cmdRead, usage: "read <name> <path> [dir] [--client NAME] [--no-user] [--no-trust]" },
 };
 
-function main(argv) {
+async function main(argv) {
   if (argv.length === 0) {
     process.stderr.write(USAGE);
     return 2;
@@ -298,18 +357,18 @@ function main(argv) {
     out(`skillwasm ${version()}`);
     return 0;
   }
-  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-  if (run === undefined) {
+  const entry = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (entry === undefined) {
     err(`skillwasm: unknown command '${command}'\n`);
     process.stderr.write(USAGE);
     return 2;
   }
   if (args.includes("-h") || args.includes("--help")) {
-    process.stdout.write(USAGE);
+    process.stdout.write(`Usage: skillwasm ${entry.usage}\n\n${USAGE}`);
     return 0;
   }
   try {
-    return run(args);
+    return await entry.run(args);
   } catch (e) {
     if (e instanceof CliError) {
       for (const message of e.messages) err(`Error: ${message}`);
@@ -317,6 +376,10 @@ function main(argv) {
     }
     if (e instanceof UsageError) {
       err(`skillwasm ${command}: ${e.message}`);
+      return 2;
+    }
+    if (e instanceof AgentUsageError) {
+      err(`skillwasm ${command}: ${e.message}\nusage: skillwasm ${entry.usage}`);
       return 2;
     }
     throw e;
@@ -328,4 +391,4 @@ process.stdout.on("error", (e) => {
   throw e;
 });
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -48,5 +48,5 @@ export { r2Storage } from "./storage/r2.js";
 export { indexedDbStorage, putSkillFiles, deleteKeys } from "./storage/indexeddb.js";
 export { DEFAULT_MAX_OBJECT_BYTES, assertKey, assertPrefix } from "./storage/keys.js";
 
-export { aiSdkTool, openAiTool, openAiToolMessage, anthropicTool, anthropicToolResult } from "./tools.js";
+export { aiSdkTool, aiSdkTools, openAiTool, openAiToolMessage, openAiResponsesOutput, anthropicTool, anthropicToolResult } from "./tools.js";
 export { unzip, ZipError } from "./zip.js";

@@ -6,6 +6,14 @@
 export * from "./skillwasm.js";
 import type { InitInput, ListSkip, SkillPrefixPage, SkillStorage } from "./skillwasm.js";
 
+declare global {
+  // The classes' `[Symbol.dispose]()` (for `using`): declared here as @types/node does, so that a
+  // project needs neither the esnext.disposable lib nor Node's types.
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
 /**
  * Make the wasm module ready. In Node and Cloudflare Workers the module is instantiated at import
  * and this resolves immediately. In browsers it fetches `skillwasm_bg.wasm` next to the package's
@@ -258,7 +266,22 @@ export function deleteKeys(storage: IndexedDbStorage, keys: Iterable<string>): P
 // ---------------------------------------------------------------------------------------------
 // The skill tool in the shapes model APIs and frameworks take (over one SkillTool definition).
 // ---------------------------------------------------------------------------------------------
-import type { SkillTool, ToolInput } from "./skillwasm.js";
+import type { SkillTool, ToolInput, ToolResult } from "./skillwasm.js";
+
+/**
+ * The JSON schema of the skill tool's input (`SkillTool.definition().inputSchema`): an object with
+ * `name` (the visible skills as its enum) and an optional `path`. Typed so that it is assignable
+ * to the AI SDK's `JSONSchema7`, OpenAI's `FunctionParameters` and Anthropic's `Tool.InputSchema`.
+ */
+export interface SkillToolInputSchema {
+  type: "object";
+  properties: {
+    [key: string]: { type: "string" | "boolean" | ["string" | "boolean", "null"]; description?: string; enum?: string[] };
+  };
+  required: string[];
+  additionalProperties: false;
+  [key: string]: unknown;
+}
 
 /** What a Vercel AI SDK tool's `execute` resolves to (and the UI stream carries). */
 export interface ReducedToolOutput {
@@ -269,39 +292,88 @@ export interface ReducedToolOutput {
   isError: boolean;
 }
 
+/** The skill tool as a Vercel AI SDK tool (ai 6 and 7): `inputSchema` is what `jsonSchema` made of it. */
+export interface AiSdkSkillTool<Schema> {
+  description: string;
+  inputSchema: Schema;
+  execute(input: ToolInput, options?: unknown): Promise<ReducedToolOutput>;
+  toModelOutput(options: { output: ReducedToolOutput }): Promise<{ type: "text" | "error-text"; value: string }>;
+}
+
 /**
  * A Vercel AI SDK tool for `tools: { [name]: ... }`: pass the SDK's `jsonSchema` to wrap the input
  * schema. The UI stream gets the reduced output; `toModelOutput` gives the model the full result.
  * Null when no skill is visible.
  */
-export function aiSdkTool(
+export function aiSdkTool<Schema>(
   tool: SkillTool,
-  options?: { jsonSchema?: (schema: Record<string, unknown>) => unknown },
-): {
-  description: string;
-  inputSchema: unknown;
-  execute(input: ToolInput): Promise<ReducedToolOutput>;
-  toModelOutput(options: { output: ReducedToolOutput }): Promise<{ type: "text" | "error-text"; value: string }>;
-} | null;
+  options: { jsonSchema: (schema: SkillToolInputSchema) => Schema },
+): AiSdkSkillTool<Schema> | null;
+export function aiSdkTool(tool: SkillTool, options?: { jsonSchema?: undefined }): AiSdkSkillTool<SkillToolInputSchema> | null;
 
-/** An OpenAI function tool (Chat Completions shape, or the Responses API's flat shape). */
-export function openAiTool(
+/**
+ * `{ [name]: aiSdkTool(...) }`, or `{}` when no skill is visible: spread it into `tools`.
+ */
+export function aiSdkTools<Schema>(
   tool: SkillTool,
-  options?: { api?: "chat" | "responses" },
-): { type: "function"; function?: { name: string; description: string; parameters: Record<string, unknown> }; name?: string; description?: string; parameters?: Record<string, unknown> } | null;
+  options: { jsonSchema: (schema: SkillToolInputSchema) => Schema },
+): Record<string, AiSdkSkillTool<Schema>>;
+
+/** An OpenAI Chat Completions function tool (assignable to the SDK's `ChatCompletionFunctionTool`). */
+export interface OpenAiChatTool {
+  type: "function";
+  function: { name: string; description: string; parameters: SkillToolInputSchema; strict?: boolean };
+}
+
+/** An OpenAI Responses API function tool (assignable to the SDK's `FunctionTool`). */
+export interface OpenAiResponsesTool {
+  type: "function";
+  name: string;
+  description: string;
+  parameters: SkillToolInputSchema;
+  strict: boolean;
+}
+
+/**
+ * An OpenAI function tool: the Chat Completions shape, or with `{ api: "responses" }` the
+ * Responses API's flat shape. `strict: true` gives the schema strict mode accepts (every property
+ * required, `path` as `["string", "null"]`; a `null` path reads the instructions); the Responses
+ * shape always says `strict` (false unless asked). Null when no skill is visible.
+ */
+export function openAiTool(tool: SkillTool, options: { api: "responses"; strict?: boolean }): OpenAiResponsesTool | null;
+export function openAiTool(tool: SkillTool, options?: { api?: "chat"; strict?: boolean }): OpenAiChatTool | null;
 
 /**
  * The `role: "tool"` message answering an OpenAI Chat Completions tool call, with the tool's own
  * answer (`SkillTool.executeCall`): a call of another tool and arguments that are not JSON are
- * its error results. Never rejects.
+ * its error results (route calls by `function.name` first when the model has several tools).
+ * Never rejects.
  */
 export function openAiToolMessage(
   tool: SkillTool,
-  call: { id: string; function: { name: string; arguments: string } },
+  /** A `ChatCompletionMessageToolCall` (a custom tool's call, which has no `function`, gets an error answer). */
+  call: { id: string; function?: { name: string; arguments: string } },
 ): Promise<{ role: "tool"; tool_call_id: string; content: string }>;
 
-/** An Anthropic Messages tool. */
-export function anthropicTool(tool: SkillTool): { name: string; description: string; input_schema: Record<string, unknown> } | null;
+/**
+ * The `function_call_output` item answering a Responses API `function_call` output item (its
+ * `call_id`, the tool's answer as `output`; another tool's call is an error answer, as for
+ * {@link openAiToolMessage}). Never rejects.
+ */
+export function openAiResponsesOutput(
+  tool: SkillTool,
+  item: { call_id: string; name: string; arguments: string },
+): Promise<{ type: "function_call_output"; call_id: string; output: string }>;
+
+/** An Anthropic Messages tool (assignable to the SDK's `Tool`). */
+export interface AnthropicSkillTool {
+  name: string;
+  description: string;
+  input_schema: SkillToolInputSchema;
+}
+
+/** An Anthropic Messages tool. Null when no skill is visible. */
+export function anthropicTool(tool: SkillTool): AnthropicSkillTool | null;
 
 /**
  * The `tool_result` block answering an Anthropic `tool_use` block (a block naming another tool gets
@@ -339,6 +411,42 @@ export type TranscriptNoteCode =
   | "format-assumed"
   | "prune-cannot-fit"
   | "already-reattached";
+
+import type { CompactOptions, CompactResult, SkillContent } from "./skillwasm.js";
+
+// Generic over the transcript's message type: what goes in (AI SDK `ModelMessage[]`, OpenAI
+// `ChatCompletionMessageParam[]`, Anthropic `MessageParam[]`) comes back typed as it went in.
+// These declarations take the place of the generated ones of the same names.
+
+/** Replaces activations (not file reads) with a short pointer, keeping the `keepRecent` latest whole. */
+export function compactSkillContent<M>(transcript: readonly M[], opts?: CompactOptions): CompactResult<M>;
+/** Replaces later repeats of an activation with a pointer to the first. */
+export function dedupeSkillContent<M>(transcript: readonly M[], opts?: CompactOptions): CompactResult<M>;
+/**
+ * Drops the oldest unprotected messages (calls and results together) until the transcript fits
+ * `budgetTokens`; never cuts skill content.
+ */
+export function pruneTranscript<M>(transcript: readonly M[], budgetTokens: number, opts?: CompactOptions): CompactResult<M>;
+/**
+ * Puts back the latest instructions of skills that were in use (within `perSkillTokens` and
+ * `totalTokens`), after the catalog, as one user message.
+ */
+export function reattachSkills<M>(
+  transcript: readonly M[],
+  contents: SkillContent[],
+  catalog?: string | null,
+  opts?: CompactOptions,
+): CompactResult<M>;
+
+declare module "./skillwasm.js" {
+  // The tool's transcript operations, generic in the same way (merged into the generated class).
+  interface SkillTool {
+    compactSkillContent<M>(transcript: readonly M[], options?: CompactOptions): CompactResult<M>;
+    dedupeSkillContent<M>(transcript: readonly M[], options?: CompactOptions): CompactResult<M>;
+    pruneTranscript<M>(transcript: readonly M[], budgetTokens: number, options?: CompactOptions): CompactResult<M>;
+    reattach<M>(transcript: readonly M[], options?: CompactOptions): Promise<CompactResult<M>>;
+  }
+}
 
 /**
  * One note of a transcript operation: a diagnostic (`{ severity, code, message }`) whose message

@@ -15,15 +15,22 @@ function checkTool(tool, fn) {
 }
 
 /**
- * Throw a TypeError unless `options` is undefined, null or an options object.
+ * Throw a TypeError unless `options` is undefined, null or an options object whose keys are all
+ * among `keys` (a misspelt key names itself and the valid ones).
  * @param {unknown} options
  * @param {string} fn
+ * @param {string[]} keys
  * @returns {Record<string, any>}
  */
-function optionsOf(options, fn) {
+function optionsOf(options, fn, keys) {
   if (options === undefined || options === null) return {};
   if (typeof options !== "object" || Array.isArray(options)) {
     throw new TypeError(`${fn}: options must be an options object, got ${Array.isArray(options) ? "an array" : typeof options}`);
+  }
+  for (const key in options) {
+    if (Object.hasOwn(options, key) && !keys.includes(key)) {
+      throw new TypeError(`${fn}: unknown option '${key}' (the options are ${keys.join(", ")})`);
+    }
   }
   return options;
 }
@@ -59,7 +66,7 @@ function reduced(result) {
  */
 export function aiSdkTool(tool, options = {}) {
   checkTool(tool, "aiSdkTool");
-  options = optionsOf(options, "aiSdkTool");
+  options = optionsOf(options, "aiSdkTool", ["jsonSchema"]);
   if (options.jsonSchema !== undefined && typeof options.jsonSchema !== "function") {
     throw new TypeError("aiSdkTool: jsonSchema must be a function (the AI SDK's jsonSchema)");
   }
@@ -87,22 +94,57 @@ export function aiSdkTool(tool, options = {}) {
 }
 
 /**
+ * `{ [name]: aiSdkTool(tool, options) }`, or `{}` when no skill is visible: what `tools` takes.
+ * @param {SkillTool} tool
+ * @param {{ jsonSchema?: (schema: object) => unknown }} [options]
+ */
+export function aiSdkTools(tool, options = {}) {
+  checkTool(tool, "aiSdkTools");
+  const shaped = aiSdkTool(tool, optionsOf(options, "aiSdkTools", ["jsonSchema"]));
+  // Read after the shape: aiSdkTool has checked the tool and the options.
+  const def = shaped === null ? null : tool.definition();
+  return def === null ? {} : { [def.name]: shaped };
+}
+
+/**
+ * The input schema strict mode (OpenAI Structured Outputs) accepts: every property required, the
+ * optional ones nullable (`null` means left out, which the tool reads as absent).
+ * @param {Record<string, any>} schema
+ */
+function strictSchema(schema) {
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const properties = {};
+  for (const [key, prop] of Object.entries(schema.properties ?? {})) {
+    properties[key] = required.has(key) ? prop : { ...prop, type: [prop.type, "null"] };
+  }
+  return { ...schema, properties, required: Object.keys(properties), additionalProperties: false };
+}
+
+/**
  * An OpenAI function tool: `{ type: "function", function: { name, description, parameters } }`
  * (Chat Completions), or with `{ api: "responses" }` the Responses API's flat
- * `{ type: "function", name, description, parameters }`. Null when no skill is visible.
+ * `{ type: "function", name, description, parameters, strict }`. With `strict: true` the schema is
+ * the one strict mode accepts (see strictSchema) and the tool says `strict: true`; the Responses
+ * shape says `strict: false` otherwise (the field is required there). Null when no skill is visible.
  * @param {SkillTool} tool
- * @param {{ api?: "chat" | "responses" }} [options]
+ * @param {{ api?: "chat" | "responses", strict?: boolean }} [options]
  */
 export function openAiTool(tool, options = {}) {
   checkTool(tool, "openAiTool");
-  options = optionsOf(options, "openAiTool");
+  options = optionsOf(options, "openAiTool", ["api", "strict"]);
   if (options.api !== undefined && options.api !== "chat" && options.api !== "responses") {
     throw new TypeError(`openAiTool: api must be "chat" or "responses", got ${typeof options.api === "string" ? JSON.stringify(options.api) : typeof options.api}`);
   }
+  if (options.strict !== undefined && typeof options.strict !== "boolean") {
+    throw new TypeError(`openAiTool: strict must be a boolean, got ${typeof options.strict}`);
+  }
   const def = tool.definition();
   if (def === null) return null;
-  const fn = { name: def.name, description: def.description, parameters: def.inputSchema };
-  return options.api === "responses" ? { type: "function", ...fn } : { type: "function", function: fn };
+  const strict = options.strict === true;
+  const parameters = strict ? strictSchema(def.inputSchema) : def.inputSchema;
+  const fn = { name: def.name, description: def.description, parameters };
+  if (options.api === "responses") return { type: "function", ...fn, strict };
+  return { type: "function", function: strict ? { ...fn, strict } : fn };
 }
 
 /**
@@ -121,6 +163,23 @@ export async function openAiToolMessage(tool, call) {
   const id = field(call, "id");
   const result = await tool.executeCall(typeof name === "string" ? name : undefined, args ?? "");
   return { role: "tool", tool_call_id: typeof id === "string" ? id : "", content: result.content };
+}
+
+/**
+ * Answers a Responses API `function_call` output item (`response.output[i]`) with the
+ * `function_call_output` item to send back (`call_id`, and the tool's answer as `output`). Like
+ * openAiToolMessage, the answer is the core's: a call of another tool or arguments that are not
+ * JSON are error results, never exceptions.
+ * @param {SkillTool} tool
+ * @param {{ call_id: string; name: string; arguments: string }} item
+ */
+export async function openAiResponsesOutput(tool, item) {
+  checkTool(tool, "openAiResponsesOutput");
+  const name = field(item, "name");
+  const args = field(item, "arguments");
+  const id = field(item, "call_id");
+  const result = await tool.executeCall(typeof name === "string" ? name : undefined, args ?? "");
+  return { type: "function_call_output", call_id: typeof id === "string" ? id : "", output: result.content };
 }
 
 /**

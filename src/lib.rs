@@ -41,5 +41,6 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub use diagnostic::{Diagnostic, Severity};
 pub use disclose::{to_prompt, CatalogEntry};
 pub use parse::{
-    parse_skill, parse_skill_in_place, read_properties, Mode, ParseOptions, ParseResult, Skill, SkillProperties,
+    parse_skill, parse_skill_in_place, read_properties, AllowedToolsProperty, Mode, ParseOptions, ParseResult, Skill,
+    SkillProperties,
 };

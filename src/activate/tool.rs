@@ -83,9 +83,20 @@ pub struct ToolInput {
     #[cfg_attr(feature = "tsify", tsify(optional))]
     /// A file of the skill, relative to its directory; absent for the instructions.
     pub path: Option<String>,
-    /// Return the instructions again even when this session loaded them already.
-    #[cfg_attr(feature = "tsify", tsify(optional))]
+    /// Return the instructions again even when this session loaded them already. `null` reads
+    /// as absent (false), as OpenAI's strict mode sends an optional property it leaves out.
+    #[cfg_attr(feature = "tsify", tsify(optional, type = "boolean | null"))]
+    #[serde(deserialize_with = "null_as_default")]
     pub force: bool,
+}
+
+/// A value that may be `null`, read as its default when it is.
+fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Option::unwrap_or_default)
 }
 
 /// What the UI stream shows instead of the full result: activations are reduced to a line,

@@ -52,7 +52,7 @@ impl ToolNames {
 /// Options shared by every operation; each uses the fields that concern it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "tsify", derive(Tsify))]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct CompactOptions {
     /// The transcript's shape; detected when absent (AI SDK when nothing tells).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -105,11 +105,27 @@ pub struct SkillProperties {
     /// The `compatibility` field.
     pub compatibility: Option<String>,
     #[serde(rename = "allowed-tools", skip_serializing_if = "Option::is_none")]
-    /// The `allowed-tools` field as written (a list joined by spaces).
-    pub allowed_tools: Option<String>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    /// The `metadata` entries.
-    pub metadata: BTreeMap<String, String>,
+    /// The `allowed-tools` field as written: a string, or a list of strings (as the reference
+    /// prints a YAML list).
+    pub allowed_tools: Option<AllowedToolsProperty>,
+    #[serde(skip_serializing_if = "Vec::is_empty", serialize_with = "entries_as_map")]
+    /// The `metadata` entries, in the order the file writes them.
+    pub metadata: Vec<(String, String)>,
+}
+
+/// `allowed-tools` as `read-properties` prints it: the text, or the list as written.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum AllowedToolsProperty {
+    /// A scalar: the text as written.
+    Text(String),
+    /// A YAML sequence: its string items.
+    List(Vec<String>),
+}
+
+/// Ordered entries serialised as a JSON object (keys in order).
+fn entries_as_map<S: serde::Serializer>(entries: &[(String, String)], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(entries.iter().map(|(k, v)| (k, v)))
 }
 
 /// Reads the properties as the reference's `read_properties` does: only a broken file or a missing
@@ -125,10 +141,17 @@ pub fn read_properties(bytes: &[u8]) -> Result<SkillProperties, Vec<String>> {
     // Lenient: no rule beyond "name and description are there"; the skill carries the fields.
     let skill = validate::build_skill(&fields, None, Mode::Lenient, &mut diags);
     let raw_tools = fields.iter().find(|f| f.key == "allowed-tools").and_then(|f| match &f.value {
-        node::Node::Scalar { text, .. } => Some(text.clone()),
-        node::Node::Seq(items) => Some(items.iter().filter_map(|i| i.as_text()).collect::<Vec<_>>().join(" ")),
+        node::Node::Scalar { text, .. } => Some(AllowedToolsProperty::Text(text.clone())),
+        node::Node::Seq(items) => {
+            Some(AllowedToolsProperty::List(items.iter().filter_map(|i| i.as_text()).map(str::to_string).collect()))
+        }
         _ => None,
     });
+    // The file's order of the metadata keys (the skill's map is sorted), with the skill's values.
+    let order: Vec<&str> = match fields.iter().find(|f| f.key == "metadata").map(|f| &f.value) {
+        Some(node::Node::Map(entries)) => entries.iter().map(|(k, _)| k.as_str()).collect(),
+        _ => Vec::new(),
+    };
     match skill {
         Some(s) => Ok(SkillProperties {
             name: s.name,
@@ -136,10 +159,22 @@ pub fn read_properties(bytes: &[u8]) -> Result<SkillProperties, Vec<String>> {
             license: s.license,
             compatibility: s.compatibility,
             allowed_tools: raw_tools,
-            metadata: s.metadata,
+            metadata: ordered(&order, s.metadata),
         }),
         None => Err(diags.into_iter().filter(|d| d.is_error()).map(|d| d.message).collect()),
     }
+}
+
+/// The entries of `map` in the order of `keys` (each once), then any `keys` do not name.
+fn ordered(keys: &[&str], mut map: BTreeMap<String, String>) -> Vec<(String, String)> {
+    let mut out = Vec::with_capacity(map.len());
+    for k in keys {
+        if let Some(v) = map.remove(*k) {
+            out.push(((*k).to_string(), v));
+        }
+    }
+    out.extend(map);
+    out
 }
 
 #[cfg(test)]

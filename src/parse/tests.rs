@@ -293,3 +293,22 @@ fn a_body_in_place_is_the_range_of_the_input_that_parse_skill_copies() {
         }
     }
 }
+
+#[test]
+fn read_properties_keeps_the_metadata_order_and_an_allowed_tools_list() {
+    let props = super::read_properties(
+        fm("name: a\ndescription: d\nallowed-tools:\n  - Read\n  - Bash(git:*)\nmetadata:\n  zeta: \"1\"\n  alpha: two\n").as_bytes(),
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let json = serde_json::to_string(&props).unwrap_or_default();
+    assert_eq!(
+        json,
+        r#"{"name":"a","description":"d","allowed-tools":["Read","Bash(git:*)"],"metadata":{"zeta":"1","alpha":"two"}}"#
+    );
+    let props = super::read_properties(fm("name: a\ndescription: d\nallowed-tools: Read Write\n").as_bytes())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(
+        serde_json::to_string(&props).unwrap_or_default(),
+        r#"{"name":"a","description":"d","allowed-tools":"Read Write"}"#
+    );
+}

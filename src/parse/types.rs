@@ -96,7 +96,7 @@ pub struct ParseResult {
 /// Options for parsing one SKILL.md.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "tsify", derive(Tsify))]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct ParseOptions {
     /// The skill's directory name, for the name/directory check.
     #[serde(skip_serializing_if = "Option::is_none")]

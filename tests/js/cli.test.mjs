@@ -42,7 +42,7 @@ test("usage, --help, --version, unknown command", () => {
   assert.match(r.stderr, /Usage: skillwasm/);
   r = runCli(["validate"]);
   assert.equal(r.status, 2);
-  r = runCli(["validate", "a", "b"]);
+  r = runCli(["validate", "--bogus"]);
   assert.equal(r.status, 2);
 });
 

@@ -12,7 +12,7 @@ import { CORPUS_SKILLS } from "./support/corpus.mjs";
 import { count } from "./support/skill-tool.mjs";
 
 const pkg = await importPkg();
-const { SkillRegistry, SkillTool, memoryStorage, aiSdkTool, openAiTool, openAiToolMessage, anthropicTool, anthropicToolResult } = pkg;
+const { SkillRegistry, SkillTool, memoryStorage, aiSdkTool, aiSdkTools, openAiTool, openAiToolMessage, openAiResponsesOutput, anthropicTool, anthropicToolResult } = pkg;
 
 // A handful of corpus skills, with all their files.
 const SKILL_DIRS = [
@@ -206,7 +206,37 @@ describe("OpenAI Chat Completions", () => {
     assert.equal(t.function.parameters.additionalProperties, false);
     JSON.parse(JSON.stringify(t)); // serialisable as a request body
     const r = openAiTool(tool, { api: "responses" });
-    assert.deepEqual(r, { type: "function", name: "view_skill", description: t.function.description, parameters: t.function.parameters });
+    // The Responses API requires `strict`: false unless asked, with the schema as it is.
+    assert.deepEqual(r, { type: "function", name: "view_skill", description: t.function.description, parameters: t.function.parameters, strict: false });
+  });
+
+  test("strict: every property required, the optional ones nullable; null reads as absent", async () => {
+    const tool = new SkillTool(registry, {});
+    const r = openAiTool(tool, { api: "responses", strict: true });
+    assert.equal(r.strict, true);
+    assert.deepEqual(r.parameters.required, ["name", "path", "force"]);
+    assert.deepEqual(r.parameters.properties.path.type, ["string", "null"]);
+    assert.deepEqual(r.parameters.properties.force.type, ["boolean", "null"]);
+    assert.deepEqual(r.parameters.properties.name.type, "string");
+    assert.equal(r.parameters.additionalProperties, false);
+    const chat = openAiTool(tool, { strict: true });
+    assert.equal(chat.function.strict, true);
+    assert.deepEqual(chat.function.parameters, r.parameters);
+    // What a strict model sends for "instructions, no force" is an activation.
+    const out = await openAiResponsesOutput(tool, { type: "function_call", call_id: "c9", name: "view_skill", arguments: JSON.stringify({ name: "pdf", path: null, force: null }) });
+    assert.equal(out.type, "function_call_output");
+    assert.equal(out.call_id, "c9");
+    assert.match(out.output, /^<skill_content name="pdf">/);
+    assert.throws(() => openAiTool(tool, { strict: "yes" }), { name: "TypeError", message: /strict must be a boolean/ });
+  });
+
+  test("aiSdkTools: { [name]: tool }, or {} with no visible skill", async () => {
+    const tool = new SkillTool(registry, {});
+    const set = aiSdkTools(tool, {});
+    assert.deepEqual(Object.keys(set), ["view_skill"]);
+    assert.equal(typeof set.view_skill.execute, "function");
+    const empty = new SkillTool(await SkillRegistry.discover({ user: memoryStorage({}) }), {});
+    assert.deepEqual(aiSdkTools(empty, {}), {});
   });
 
   test("an assistant message's tool_calls answered one role: tool message each", async () => {

@@ -14,13 +14,16 @@ const snippets = Object.fromEntries(
 );
 
 /** Runs `code` as an ES module in a project with skillwasm (and ai) installed and the example skills in .agents/skills. */
-function run(code, preamble) {
+function run(code, preamble, { ai = "ai" } = {}) {
   assertBuilt();
   const dir = mkdtempSync(path.join(tmpdir(), "skillwasm-readme-"));
   try {
     mkdirSync(path.join(dir, "node_modules"));
     symlinkSync(PKG, path.join(dir, "node_modules", "skillwasm"), "dir");
-    for (const dep of ["ai", "@ai-sdk", "@opentelemetry", "@standard-schema", "@vercel", "zod", "eventsource-parser", "json-schema"]) {
+    // `ai` is the AI SDK a user has: ai 7, or ai 6 (installed as the alias ai6, with its own
+    // @ai-sdk packages nested under it, which resolve from its real path).
+    symlinkSync(path.join(ROOT, "node_modules", ai), path.join(dir, "node_modules", "ai"), "dir");
+    for (const dep of ["@ai-sdk", "@opentelemetry", "@standard-schema", "@vercel", "zod", "eventsource-parser", "json-schema"]) {
       try {
         symlinkSync(path.join(ROOT, "node_modules", dep), path.join(dir, "node_modules", dep), "dir");
       } catch {
@@ -38,22 +41,39 @@ function run(code, preamble) {
 }
 
 test("the README has the runnable snippets", () => {
-  assert.deepEqual(Object.keys(snippets).sort(), ["anthropic", "node-ai-sdk", "openai"]);
+  assert.deepEqual(Object.keys(snippets).sort(), ["anthropic", "node-ai-sdk", "openai", "openai-responses"]);
 });
 
-test("Node + nodeFsStorage + the Vercel AI SDK", () => {
-  // A stand-in model: it calls the skill tool once, then answers.
-  const preamble = `
-import { MockLanguageModelV4 } from "ai/test";
-var yourModel = new MockLanguageModelV4({ doGenerate: [
+// A stand-in model: it calls the skill tool once, then answers (the mock of each AI SDK version).
+function mockModel(className) {
+  return `
+import { ${className} } from "ai/test";
+var yourModel = new ${className}({ doGenerate: [
   { content: [{ type: "tool-call", toolCallId: "c1", toolName: "view_skill", input: JSON.stringify({ name: "changelog-writer" }) }],
     finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } }, warnings: [] },
   { content: [{ type: "text", text: "Changelog written." }], finishReason: { unified: "stop", raw: "stop" },
     usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } }, warnings: [] },
 ] });`;
-  const r = run(snippets["node-ai-sdk"], preamble);
+}
+
+for (const [ai, mock] of [["ai", "MockLanguageModelV4"], ["ai6", "MockLanguageModelV3"]]) {
+  test(`Node + nodeFsStorage + the Vercel AI SDK (${ai === "ai" ? "ai 7" : "ai 6"})`, () => {
+    const r = run(snippets["node-ai-sdk"], mockModel(mock), { ai });
+    assert.equal(r.status, 0, r.stderr);
+    // Two steps: the tool call and its result, then the answer (all of them in the transcript).
+    assert.match(r.stdout, /Changelog written\. \[ 'changelog-writer' \] 3/);
+  });
+}
+
+test("OpenAI Responses API: strict flat tool, function_call_output items", () => {
+  const preamble = `var sampleResponse = { output: [
+  { type: "reasoning", id: "rs_1", summary: [] },
+  { type: "function_call", id: "fc_1", call_id: "call_1", name: "view_skill", arguments: JSON.stringify({ name: "sql-review", path: null, force: null }) },
+  { type: "function_call", id: "fc_2", call_id: "call_2", name: "web_search", arguments: "{}" }] };`;
+  const r = run(snippets["openai-responses"], preamble);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /Changelog written\. \[ 'changelog-writer' \]/);
+  assert.match(r.stdout, /^true \[\s+'<skill_content name="sql-review">/);
+  assert.match(r.stdout, /The input must be a call of view_skill/);
 });
 
 test("OpenAI tool shape", () => {

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { ROOT, PKG, assertBuilt } from "./helpers.mjs";
 
 const TSC = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
-const ARGS = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--lib", "es2022,esnext.disposable,dom"];
+const ARGS = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node"];
 
 const PROGRAM = `
 import { init, parseSkill, parseSkills, readProperties, toPrompt, SkillRegistry, SkillTool, renderCatalog, memoryStorage, nodeFsStorage,
@@ -52,6 +52,9 @@ function typecheck(source) {
   try {
     mkdirSync(path.join(dir, "node_modules"));
     symlinkSync(PKG, path.join(dir, "node_modules", "skillwasm"), "dir");
+    // A Node project's types and no extra lib: the declarations need neither DOM nor esnext.disposable.
+    mkdirSync(path.join(dir, "node_modules", "@types"));
+    symlinkSync(path.join(ROOT, "node_modules", "@types", "node"), path.join(dir, "node_modules", "@types", "node"), "dir");
     writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
     writeFileSync(path.join(dir, "use.ts"), source);
     const r = spawnSync(process.execPath, [TSC, ...ARGS, "use.ts"], { cwd: dir, encoding: "utf8" });

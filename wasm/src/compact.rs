@@ -12,8 +12,17 @@ use wasm_bindgen::prelude::*;
 const TS_COMPACT: &'static str = r#"
 /** A transcript in one of the three formats (AI SDK model messages, OpenAI Chat Completions, Anthropic Messages). */
 export type Transcript = unknown[];
-/** An operation's result, or the error that stopped it (naming the message index). */
-export type CompactResult = (Compacted & { error?: undefined }) | { error: Diagnostic; transcript?: undefined; report?: undefined };
+/**
+ * An operation's result, or the error that stopped it (naming the message index). `M` is the
+ * message type of the transcript given (the package's declarations make the functions generic).
+ */
+export type CompactResult<M = unknown> =
+  | (Compacted & { transcript: M[]; error?: undefined })
+  | { error: Diagnostic; transcript?: undefined; report?: undefined };
+/** What `findSkillContent` gives: the uses, or the error that stopped it; narrows on `error`. */
+export type FoundResult =
+  | (Found & { error?: undefined })
+  | { error: Diagnostic; format?: undefined; uses?: undefined; skipped?: undefined; notes?: undefined };
 "#;
 
 /// A transcript as the core reads it. A value that is no object goes on as it is (the core
@@ -62,12 +71,12 @@ pub fn detect_transcript_format(
 }
 
 /// Every skill tool call and result, and `<skill_content>` that arrived otherwise, with positions and sizes.
-#[wasm_bindgen(js_name = findSkillContent, unchecked_return_type = "Found | { error: Diagnostic }")]
+#[wasm_bindgen(js_name = findSkillContent, unchecked_return_type = "FoundResult")]
 pub fn find_skill_content(
     #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "CompactOptions")] opts: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] opts: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let opts = options(&opts, "findSkillContent")?;
+    let opts = options(&opts.unwrap_or_default(), "findSkillContent")?;
     out(transcript_value(&transcript).and_then(|t| compact::find(&t, &opts)))
 }
 
@@ -76,9 +85,9 @@ pub fn find_skill_content(
 #[wasm_bindgen(js_name = compactSkillContent, unchecked_return_type = "CompactResult")]
 pub fn compact_skill_content(
     #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "CompactOptions")] opts: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] opts: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let opts = options(&opts, "compactSkillContent")?;
+    let opts = options(&opts.unwrap_or_default(), "compactSkillContent")?;
     out(transcript_value(&transcript).and_then(|t| compact::compact_to_metadata(&t, &opts)))
 }
 
@@ -87,9 +96,9 @@ pub fn compact_skill_content(
 #[wasm_bindgen(js_name = protectedMessages, unchecked_return_type = "number[] | { error: Diagnostic }")]
 pub fn protected_messages(
     #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "CompactOptions")] opts: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] opts: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let opts = options(&opts, "protectedMessages")?;
+    let opts = options(&opts.unwrap_or_default(), "protectedMessages")?;
     out(transcript_value(&transcript).and_then(|t| compact::protect(&t, &opts)))
 }
 
@@ -98,11 +107,11 @@ pub fn protected_messages(
 #[wasm_bindgen(js_name = pruneTranscript, unchecked_return_type = "CompactResult")]
 pub fn prune_transcript(
     #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "number")] budget_tokens: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "CompactOptions")] opts: JsValue,
+    #[wasm_bindgen(js_name = budgetTokens, unchecked_param_type = "number")] budget_tokens: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] opts: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let budget_tokens = convert::number(&budget_tokens, "pruneTranscript: budgetTokens")?;
-    let opts = options(&opts, "pruneTranscript")?;
+    let opts = options(&opts.unwrap_or_default(), "pruneTranscript")?;
     let budget = if budget_tokens.is_finite() && budget_tokens > 0.0 { budget_tokens as u64 } else { 0 };
     out(transcript_value(&transcript).and_then(|t| compact::prune(&t, budget, &opts)))
 }
@@ -113,8 +122,8 @@ pub fn prune_transcript(
 pub fn reattach_skills(
     #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
     #[wasm_bindgen(unchecked_param_type = "SkillContent[]")] contents: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] catalog: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "CompactOptions")] opts: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string | null")] catalog: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] opts: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     if !contents.is_object() {
         return Err(options_error(&format!(
@@ -124,8 +133,8 @@ pub fn reattach_skills(
     }
     let value = convert::data(&contents).map_err(|e| options_error(&e.describe("reattachSkills: contents")))?;
     let contents: Vec<SkillContent> = convert::deserialize_list(value, "reattachSkills: contents")?;
-    let catalog = convert::opt_string(&catalog, "reattachSkills: catalog")?;
-    let opts = options(&opts, "reattachSkills")?;
+    let catalog = convert::opt_string(&catalog.unwrap_or_default(), "reattachSkills: catalog")?;
+    let opts = options(&opts.unwrap_or_default(), "reattachSkills")?;
     out(transcript_value(&transcript).and_then(|t| compact::reattach(&t, &contents, catalog.as_deref(), &opts)))
 }
 
@@ -133,8 +142,8 @@ pub fn reattach_skills(
 #[wasm_bindgen(js_name = dedupeSkillContent, unchecked_return_type = "CompactResult")]
 pub fn dedupe_skill_content(
     #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "CompactOptions")] opts: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] opts: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let opts = options(&opts, "dedupeSkillContent")?;
+    let opts = options(&opts.unwrap_or_default(), "dedupeSkillContent")?;
     out(transcript_value(&transcript).and_then(|t| compact::dedupe(&t, &opts)))
 }

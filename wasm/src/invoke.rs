@@ -43,14 +43,14 @@ pub fn autocomplete(
 #[wasm_bindgen(js_name = substituteArguments)]
 pub fn substitute_arguments(
     #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string")] arguments: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] argument_hint: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "SubstituteOptions")] options: JsValue,
+    #[wasm_bindgen(js_name = args, unchecked_param_type = "string")] arguments: JsValue,
+    #[wasm_bindgen(js_name = argumentHint, unchecked_optional_param_type = "string | null")] hint: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "SubstituteOptions")] options: Option<JsValue>,
 ) -> Result<String, JsValue> {
     let body = convert::string(&body, "substituteArguments: body")?;
     let arguments = convert::string(&arguments, "substituteArguments: arguments")?;
-    let argument_hint = convert::opt_string(&argument_hint, "substituteArguments: argumentHint")?;
-    let opts: SubstituteOptions = convert::options(&options, "substituteArguments: options")?;
+    let argument_hint = convert::opt_string(&hint.unwrap_or_default(), "substituteArguments: argumentHint")?;
+    let opts: SubstituteOptions = convert::options(&options.unwrap_or_default(), "substituteArguments: options")?;
     let names = argument_hint.as_deref().map(invoke::argument_names).unwrap_or_default();
     Ok(invoke::substitute_arguments_with(&body, &arguments, &names, &opts))
 }
@@ -59,15 +59,16 @@ pub fn substitute_arguments(
 #[wasm_bindgen(js_name = isToolAllowed, unchecked_return_type = "ToolDecision")]
 pub fn is_tool_allowed(
     registry: &JsSkillRegistry,
-    #[wasm_bindgen(unchecked_param_type = "string[]")] active_skills: JsValue,
+    #[wasm_bindgen(js_name = activeSkills, unchecked_param_type = "string[]")] active_skills: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] tool: JsValue,
-    input: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "PermissionContext")] context: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "unknown")] input: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "PermissionContext")] context: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let active_skills = convert::string_array(&active_skills, "isToolAllowed: activeSkills")?;
     let tool = convert::string(&tool, "isToolAllowed: tool")?;
-    let ctx: PermissionContext = convert::options(&context, "isToolAllowed: context")?;
+    let ctx: PermissionContext = convert::options(&context.unwrap_or_default(), "isToolAllowed: context")?;
     // The input comes from the model: one that cannot be read is never pre-approved.
+    let input = input.unwrap_or_default();
     let input = if input.is_undefined() || input.is_null() {
         None
     } else {
@@ -91,7 +92,7 @@ pub fn is_tool_allowed(
 #[wasm_bindgen(js_name = isInSkillDirectory)]
 pub fn is_in_skill_directory(
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string[]")] skill_directories: JsValue,
+    #[wasm_bindgen(js_name = skillDirectories, unchecked_param_type = "string[]")] skill_directories: JsValue,
 ) -> Result<bool, JsValue> {
     let path = convert::string(&path, "isInSkillDirectory: path")?;
     let skill_directories = convert::string_array(&skill_directories, "isInSkillDirectory: skillDirectories")?;

@@ -239,7 +239,7 @@ impl JsSkillRegistry {
     pub fn read_file(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "string")] rel_path: Option<JsValue>,
+        #[wasm_bindgen(js_name = relPath, unchecked_optional_param_type = "string")] rel_path: Option<JsValue>,
     ) -> Promise {
         let (name, rel_path) = match (
             convert::string(&name, "SkillRegistry.readFile: name"),
@@ -267,7 +267,7 @@ impl JsSkillRegistry {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] scope: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "string")] rel_path: Option<JsValue>,
+        #[wasm_bindgen(js_name = relPath, unchecked_optional_param_type = "string")] rel_path: Option<JsValue>,
     ) -> Promise {
         let what = "SkillRegistry.readScopedFile";
         let (scope, name, rel_path) = match (

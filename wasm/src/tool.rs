@@ -32,6 +32,10 @@ export interface SkillToolOptions extends ToolOptions {
   catalog?: CatalogOptions;
   permitted?: SkillPredicate;
 }
+/** A {@link ToolResult} that narrows on `isError`: a call that loaded nothing always says why. */
+export type ToolOutcome =
+  | (ToolResult & { isError: false; error?: undefined })
+  | (ToolResult & { isError: true; error: Diagnostic });
 "#;
 
 /// An options object as overrides of the configuration (its plain keys, the keys under `nested`
@@ -187,7 +191,7 @@ impl JsSkillTool {
 
     /// Runs one call. Never rejects: an unknown skill, a refused path or a missing file is a
     /// result with `isError` and a message that lists what exists.
-    #[wasm_bindgen(unchecked_return_type = "Promise<ToolResult>")]
+    #[wasm_bindgen(unchecked_return_type = "Promise<ToolOutcome>")]
     pub fn execute(&self, #[wasm_bindgen(unchecked_param_type = "ToolInput")] input: JsValue) -> Promise {
         // The input comes from the model: one that cannot be read is an error result, not a throw.
         let input: Result<ToolInput, String> = match convert::data(&input) {
@@ -201,11 +205,11 @@ impl JsSkillTool {
     /// Runs a call as a model API hands it over: the name of the tool called (a call of another
     /// tool is an error result) and its arguments, JSON text (OpenAI) or a value (Anthropic).
     /// Never rejects; arguments that are not JSON are an error result.
-    #[wasm_bindgen(js_name = executeCall, unchecked_return_type = "Promise<ToolResult>")]
+    #[wasm_bindgen(js_name = executeCall, unchecked_return_type = "Promise<ToolOutcome>")]
     pub fn execute_call(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string | undefined")] tool_name: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string | unknown")] arguments: JsValue,
+        #[wasm_bindgen(js_name = toolName, unchecked_param_type = "string | undefined")] tool_name: JsValue,
+        #[wasm_bindgen(js_name = args, unchecked_param_type = "string | unknown")] arguments: JsValue,
     ) -> Promise {
         let tool_name = match convert::opt_string(&tool_name, "SkillTool.executeCall: toolName") {
             Ok(n) => n,
@@ -307,7 +311,7 @@ impl JsSkillTool {
     pub fn prune_transcript(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] budget_tokens: JsValue,
+        #[wasm_bindgen(js_name = budgetTokens, unchecked_param_type = "number")] budget_tokens: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let budget = convert::number(&budget_tokens, "SkillTool.pruneTranscript: budgetTokens")?;

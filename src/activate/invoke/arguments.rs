@@ -145,7 +145,7 @@ pub fn skill_argument_names(skill: &Skill) -> Vec<ArgumentName> {
 /// How [`substitute_arguments_with`] substitutes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "tsify", derive(Tsify))]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct SubstituteOptions {
     /// `$1` is the first argument (the old slash-command convention) instead of `$0` (Claude
     /// Code's skills). `$ARGUMENTS[N]` is 0-based either way. Default false.

@@ -464,9 +464,18 @@ export const SPECS = [
   { name: "aiSdkTool().toModelOutput", group: "args", async: true, f: (p, fx) => p.aiSdkTool(fx.tool).toModelOutput, args: () => [{ output: { skillName: "good", path: null, content: "x", isError: false } }], params: [
     { name: "options", kind: "data", check: CHECK.modelOutput, what: "{ type, value }" },
   ] },
+  { name: "aiSdkTools", group: "args", f: (p) => p.aiSdkTools, args: (fx) => [fx.tool, {}], params: [
+    inst("tool", "SkillTool"),
+    { name: "options", kind: "options", optional: true, schema: { jsonSchema: "function" }, check: (v) => (isObj(v) && typeof v.view_skill?.execute === "function" ? null : "not an AI SDK tool set") },
+  ] },
   { name: "openAiTool", group: "args", f: (p) => p.openAiTool, args: (fx) => [fx.tool, {}], params: [
     inst("tool", "SkillTool"),
-    { name: "options", kind: "options", optional: true, schema: { api: "enum" }, check: (v) => (isObj(v) && v.type === "function" ? null : "not an OpenAI tool") },
+    { name: "options", kind: "options", optional: true, schema: { api: "enum", strict: "bool" }, check: (v) => (isObj(v) && v.type === "function" ? null : "not an OpenAI tool") },
+  ] },
+  { name: "openAiResponsesOutput", group: "args", async: true, f: (p) => p.openAiResponsesOutput, args: (fx) => [fx.tool, { type: "function_call", call_id: "c", name: "view_skill", arguments: '{"name":"good"}' }], params: [
+    inst("tool", "SkillTool"),
+    // The item comes from the model API's answer: never a rejection (documented).
+    { name: "item", kind: "data", check: (v) => (isObj(v) && v.type === "function_call_output" && typeof v.output === "string" ? null : "not a function_call_output item"), what: "a function_call_output item" },
   ] },
   { name: "openAiToolMessage", group: "args", async: true, f: (p) => p.openAiToolMessage, args: (fx) => [fx.tool, { id: "c", function: { name: "view_skill", arguments: '{"name":"good"}' } }], params: [
     inst("tool", "SkillTool"),

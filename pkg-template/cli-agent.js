@@ -1,0 +1,133 @@
+// The CLI commands that see a project's skills as an agent does: discovery over the project's
+// directory and the user's home (`.agents/skills`, plus `.<client>/skills` for each `--client`),
+// the catalog the model would be shown, and the skill tool's answers. Only argument handling and
+// printing here: discovery, shadowing, visibility, the catalog and the tool are the core's.
+import os from "node:os";
+import path from "node:path";
+import { SkillRegistry, SkillTool, nodeFsStorage, renderCatalog } from "./node.js";
+
+/** A usage error (exit 2); the dispatcher prints it with the command's synopsis. */
+export class UsageError extends Error {}
+
+/**
+ * Reads `args` against `spec` (`--name` -> "bool" | "string"); the rest are positional.
+ * @param {string[]} args
+ * @param {Record<string, "bool" | "string">} spec
+ */
+export function readFlags(args, spec) {
+  const flags = {};
+  const rest = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (!a.startsWith("--")) {
+      if (a.startsWith("-") && a !== "-") throw new UsageError(`unknown option ${a}`);
+      rest.push(a);
+      continue;
+    }
+    const eq = a.indexOf("=");
+    const name = eq === -1 ? a : a.slice(0, eq);
+    const kind = Object.hasOwn(spec, name) ? spec[name] : undefined;
+    if (kind === undefined) throw new UsageError(`unknown option ${name} (options: ${Object.keys(spec).join(", ")})`);
+    const key = name.slice(2);
+    if (kind === "bool") {
+      if (eq !== -1) throw new UsageError(`${name} takes no value`);
+      flags[key] = true;
+      continue;
+    }
+    let value = eq === -1 ? args[++i] : a.slice(eq + 1);
+    if (value === undefined) throw new UsageError(`${name} needs a value`);
+    flags[key] = value;
+  }
+  return { flags, rest };
+}
+
+const DISCOVERY_FLAGS = { "--client": "string", "--no-user": "bool", "--no-trust": "bool", "--json": "bool" };
+
+/** The registry an agent started in `dir` would have: the project (trusted unless --no-trust) and the user's home. */
+async function discoverFor(dir, flags) {
+  const options = {
+    project: nodeFsStorage(path.resolve(dir ?? ".")),
+    trustProject: !flags["no-trust"],
+  };
+  if (!flags["no-user"]) options.user = nodeFsStorage(os.homedir());
+  if (flags.client !== undefined) options.client = flags.client;
+  return SkillRegistry.discover(options);
+}
+
+function print(text) {
+  process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+function printDiagnostics(diagnostics) {
+  for (const d of diagnostics) process.stderr.write(`${d.severity}: ${d.code}: ${d.message}\n`);
+}
+
+/** `list [dir]`: every skill found, by scope, with shadowing and diagnostics. */
+export async function cmdList(args) {
+  const { flags, rest } = readFlags(args, DISCOVERY_FLAGS);
+  if (rest.length > 1) throw new UsageError("expected at most one directory");
+  const registry = await discoverFor(rest[0], flags);
+  const metas = registry.listMetasAcross();
+  const diagnostics = registry.diagnostics();
+  if (flags.json) {
+    print(JSON.stringify({ skills: metas, diagnostics }, null, 2));
+    return 0;
+  }
+  if (metas.length === 0) print("No skills found.");
+  for (const m of metas) {
+    const shadowed = m.shadowedBy ? ` (shadowed by ${m.shadowedBy})` : "";
+    print(`${m.name}\t${m.scope}${shadowed}\t${m.path ?? m.location}`);
+    print(`  ${m.description}`);
+  }
+  printDiagnostics(diagnostics);
+  return 0;
+}
+
+/** `catalog [dir]`: the catalog the model is shown. */
+export async function cmdCatalog(args) {
+  const { flags, rest } = readFlags(args, { ...DISCOVERY_FLAGS, "--format": "string", "--budget": "string" });
+  if (rest.length > 1) throw new UsageError("expected at most one directory");
+  const registry = await discoverFor(rest[0], flags);
+  const opts = {};
+  if (flags.format !== undefined) opts.format = flags.format;
+  if (flags.budget !== undefined) {
+    const n = Number(flags.budget);
+    if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--budget must be a positive whole number of tokens, not ${flags.budget}`);
+    opts.budgetTokens = n;
+  }
+  let catalog;
+  try {
+    catalog = renderCatalog(registry, opts);
+  } catch (e) {
+    if (e instanceof TypeError) throw new UsageError(e.message);
+    throw e;
+  }
+  if (flags.json) print(JSON.stringify(catalog, null, 2));
+  else print([catalog.instructions, catalog.text].filter(Boolean).join("\n\n"));
+  return 0;
+}
+
+/** What the skill tool answers for `input`; exit 1 when it loaded nothing. */
+async function answer(registry, input) {
+  const result = await new SkillTool(registry).execute(input);
+  if (result.isError) {
+    process.stderr.write(`${result.content}\n`);
+    return 1;
+  }
+  print(result.content);
+  return 0;
+}
+
+/** `activate <name> [dir]`: the skill tool's answer for the skill's instructions. */
+export async function cmdActivate(args) {
+  const { flags, rest } = readFlags(args, DISCOVERY_FLAGS);
+  if (rest.length < 1 || rest.length > 2) throw new UsageError("expected a skill name and at most one directory");
+  return answer(await discoverFor(rest[1], flags), { name: rest[0] });
+}
+
+/** `read <name> <path> [dir]`: the skill tool's answer for one of the skill's files. */
+export async function cmdRead(args) {
+  const { flags, rest } = readFlags(args, DISCOVERY_FLAGS);
+  if (rest.length < 2 || rest.length > 3) throw new UsageError("expected a skill name, a path and at most one directory");
+  return answer(await discoverFor(rest[2], flags), { name: rest[0], path: rest[1] });
+}

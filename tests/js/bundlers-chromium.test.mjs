@@ -1,0 +1,126 @@
+// The README's bundler recipes, built and loaded as a user would: a project with the package
+// installed (a copy of pkg/ in node_modules), bundled by Vite and by esbuild exactly as the README
+// says, served from 127.0.0.1 and run in Chromium. The page parses a skill and renders a catalog,
+// so the .wasm the bundle points at was found, fetched and instantiated.
+import assert from "node:assert/strict";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { chromium } from "playwright-core";
+import { ARGS, CHROMIUM, CI, missing } from "./support/chromium.mjs";
+import { PKG, assertBuilt } from "./helpers.mjs";
+import { serveStatic } from "./support/static-server.mjs";
+
+const skip = missing && !CI ? `${CHROMIUM} is missing (run \`make setup\`)` : false;
+
+// What the page does with the package: one parse, one registry over memory, one catalog.
+const APP_BODY = `
+const { skill, diagnostics } = parseSkill("---\\nname: demo\\ndescription: Shows that the wasm loaded.\\n---\\nBody\\n", { dirName: "demo" });
+const registry = await SkillRegistry.discover({ user: memoryStorage({ ".agents/skills/demo/SKILL.md": "---\\nname: demo\\ndescription: Shows that the wasm loaded.\\n---\\n" }) });
+const catalog = renderCatalog(registry);
+window.__result = { name: skill?.name, diagnostics: diagnostics.length, names: registry.names(), catalogHasDemo: catalog.text.includes("demo"), version: version() };
+`;
+
+function project(files) {
+  const dir = mkdtempSync(path.join(tmpdir(), "skillwasm-bundler-"));
+  cpSync(PKG, path.join(dir, "node_modules", "skillwasm"), { recursive: true });
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+  for (const [rel, body] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), body);
+  }
+  return dir;
+}
+
+describe("bundlers: the README's recipes in Chromium", { skip }, () => {
+  let browser;
+  const dirs = [];
+  before(async () => {
+    assertBuilt();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  });
+  after(async () => {
+    await browser?.close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  async function load(distDir, page = "/index.html") {
+    const server = await serveStatic({ "/": distDir });
+    const tab = await browser.newPage();
+    const failed = [];
+    tab.on("response", (r) => {
+      if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+    });
+    const errors = [];
+    tab.on("pageerror", (e) => errors.push(String(e)));
+    try {
+      await tab.goto(`${server.url}${page}`);
+      await tab.waitForFunction(() => window.__result !== undefined || window.__failed !== undefined, null, { timeout: 30_000 }).catch(() => {});
+      const result = await tab.evaluate(() => window.__result ?? null);
+      return { result, failed, errors };
+    } finally {
+      await tab.close();
+      await server.close();
+    }
+  }
+
+  function assertLoaded({ result, failed, errors }) {
+    assert.deepEqual(failed, [], "no request failed");
+    assert.deepEqual(errors, [], "no page error");
+    assert.ok(result, "the app ran");
+    assert.equal(result.name, "demo");
+    assert.equal(result.diagnostics, 0);
+    assert.deepEqual(result.names, ["demo"]);
+    assert.equal(result.catalogHasDemo, true);
+    assert.match(result.version, /^\d+\.\d+\.\d+/);
+  }
+
+  test("Vite: vite build, init() with no argument", async () => {
+    const { build } = await import("vite");
+    const dir = project({
+      "index.html": `<!doctype html><meta charset="utf-8"><title>app</title><script type="module" src="/main.js"></script>`,
+      "main.js": `import { init, parseSkill, SkillRegistry, memoryStorage, renderCatalog, version } from "skillwasm";\nawait init();\n${APP_BODY}`,
+      "vite.config.js": `export default { build: { target: "es2022" }, optimizeDeps: { exclude: ["skillwasm"] } };\n`,
+    });
+    dirs.push(dir);
+    await build({ root: dir, logLevel: "silent", configFile: path.join(dir, "vite.config.js") });
+    const assets = readdirSync(path.join(dir, "dist", "assets"));
+    assert.ok(assets.some((f) => f.endsWith(".wasm")), `Vite emitted the .wasm (assets: ${assets.join(", ")})`);
+    assertLoaded(await load(path.join(dir, "dist")));
+  });
+
+  test("esbuild: the .wasm through the file loader, its URL passed to init", async () => {
+    const esbuild = await import("esbuild");
+    const dir = project({
+      "main.js": `import { init, parseSkill, SkillRegistry, memoryStorage, renderCatalog, version } from "skillwasm";\nimport wasmUrl from "skillwasm/skillwasm_bg.wasm";\nawait init(wasmUrl);\n${APP_BODY}`,
+      "dist/index.html": `<!doctype html><meta charset="utf-8"><title>app</title><script type="module" src="/main.js"></script>`,
+    });
+    dirs.push(dir);
+    await esbuild.build({
+      absWorkingDir: dir,
+      entryPoints: ["main.js"],
+      bundle: true,
+      format: "esm",
+      target: "es2022",
+      outdir: "dist",
+      loader: { ".wasm": "file" },
+      logLevel: "silent",
+    });
+    assert.ok(readdirSync(path.join(dir, "dist")).some((f) => f.endsWith(".wasm")), "esbuild copied the .wasm");
+    assertLoaded(await load(path.join(dir, "dist")));
+  });
+
+  test("esbuild without the recipe: the .wasm is not copied, and init() says what failed", async () => {
+    const esbuild = await import("esbuild");
+    const dir = project({
+      "main.js": `import { init } from "skillwasm";\ntry { await init(); window.__result = { ok: true }; } catch (e) { window.__result = { error: String(e.message) }; }\n`,
+      "dist/index.html": `<!doctype html><meta charset="utf-8"><title>app</title><script type="module" src="/main.js"></script>`,
+    });
+    dirs.push(dir);
+    await esbuild.build({ absWorkingDir: dir, entryPoints: ["main.js"], bundle: true, format: "esm", target: "es2022", outdir: "dist", logLevel: "silent" });
+    assert.equal(existsSync(path.join(dir, "dist", "skillwasm_bg.wasm")), false);
+    const seen = await load(path.join(dir, "dist"));
+    assert.match(seen.result?.error ?? JSON.stringify(seen), /failed to fetch Wasm: 404/);
+  });
+});

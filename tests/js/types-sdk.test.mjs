@@ -1,0 +1,156 @@
+// The package's declarations against the official SDKs' own types: each framework shape is
+// assignable to what that SDK takes (AI SDK 6 and 7, openai Chat Completions and Responses,
+// @anthropic-ai/sdk), the transcript functions give back the message type they were given, and
+// results narrow. The README's snippets compile as they are written (their placeholders declared
+// with the SDKs' types). `tsc --noEmit --strict`, with no extra lib.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { ROOT, PKG, assertBuilt } from "./helpers.mjs";
+
+const TSC = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
+// No `lib` beyond the target's, and Node's types: what a Node project has.
+const ARGS = ["--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node"];
+const DEPS = ["ai", "ai6", "openai", "@anthropic-ai/sdk", "@types/node"];
+
+/** Type-checks `files` (name -> source) in a project that depends on the package and the SDKs. */
+function typecheck(files) {
+  assertBuilt();
+  const dir = mkdtempSync(path.join(tmpdir(), "skillwasm-sdk-types-"));
+  try {
+    mkdirSync(path.join(dir, "node_modules", "@anthropic-ai"), { recursive: true });
+    mkdirSync(path.join(dir, "node_modules", "@types"), { recursive: true });
+    symlinkSync(PKG, path.join(dir, "node_modules", "skillwasm"), "dir");
+    for (const dep of DEPS) symlinkSync(path.join(ROOT, "node_modules", dep), path.join(dir, "node_modules", dep), "dir");
+    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
+    for (const [name, source] of Object.entries(files)) writeFileSync(path.join(dir, name), source);
+    const r = spawnSync(process.execPath, [TSC, ...ARGS, ...Object.keys(files)], { cwd: dir, encoding: "utf8", timeout: 300_000 });
+    return { status: r.status, out: r.stdout + r.stderr };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const TYPED_USES = `
+import { SkillRegistry, SkillTool, memoryStorage, renderCatalog, aiSdkTool, aiSdkTools, openAiTool, openAiToolMessage,
+  openAiResponsesOutput, anthropicTool, anthropicToolResult, compactSkillContent, dedupeSkillContent, pruneTranscript,
+  findSkillContent, reattachSkills, isToolAllowed, substituteArguments, type Diagnostic } from "skillwasm";
+import { jsonSchema, type ToolSet, type ModelMessage } from "ai";
+import { jsonSchema as jsonSchema6, type ToolSet as ToolSet6, type ModelMessage as ModelMessage6 } from "ai6";
+import type { ChatCompletionTool, ChatCompletionFunctionTool, ChatCompletionMessageFunctionToolCall, ChatCompletionToolMessageParam,
+  ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type { FunctionTool, ResponseFunctionToolCall, ResponseInputItem, Tool as ResponsesTool } from "openai/resources/responses/responses";
+import type Anthropic from "@anthropic-ai/sdk";
+import { watch } from "skillwasm/watch";
+
+const registry = await SkillRegistry.discover({ user: memoryStorage({ ".agents/skills/a/SKILL.md": "---\\nname: a\\ndescription: b\\n---\\n" }) });
+const tool = new SkillTool(registry);
+const catalog = renderCatalog(registry);
+
+// AI SDK 7 and 6
+const one = aiSdkTool(tool, { jsonSchema });
+if (one !== null) { const set: ToolSet = { view_skill: one }; console.log(set); }
+const set7: ToolSet = aiSdkTools(tool, { jsonSchema });
+const set6: ToolSet6 = aiSdkTools(tool, { jsonSchema: jsonSchema6 });
+const plain = aiSdkTool(tool);
+const schemaType: "object" | undefined = plain?.inputSchema.type;
+
+// OpenAI Chat Completions
+const chat = openAiTool(tool);
+if (chat !== null) { const a: ChatCompletionTool = chat; const b: ChatCompletionFunctionTool = chat; console.log(a, b); }
+const strictChat = openAiTool(tool, { strict: true });
+const chatTools: ChatCompletionTool[] = strictChat ? [strictChat] : [];
+declare const call: ChatCompletionMessageFunctionToolCall;
+const reply: ChatCompletionToolMessageParam = await openAiToolMessage(tool, call);
+const history: ChatCompletionMessageParam[] = [reply];
+
+// OpenAI Responses
+const flat = openAiTool(tool, { api: "responses", strict: true });
+if (flat !== null) { const a: FunctionTool = flat; const b: ResponsesTool = flat; console.log(a, b); }
+declare const fnCall: ResponseFunctionToolCall;
+const output: ResponseInputItem = await openAiResponsesOutput(tool, fnCall);
+const next: ResponseInputItem[] = [fnCall, output];
+
+// Anthropic
+const anth = anthropicTool(tool);
+if (anth !== null) { const a: Anthropic.Tool = anth; const b: Anthropic.ToolUnion = anth; console.log(a, b); }
+declare const use: Anthropic.ToolUseBlock;
+const result: Anthropic.ToolResultBlockParam = await anthropicToolResult(tool, use);
+
+// Transcripts keep their message type; results narrow.
+declare const messages: ModelMessage[];
+const compacted = compactSkillContent(messages);
+if (compacted.error === undefined) { const back: ModelMessage[] = compacted.transcript; console.log(back, compacted.report); }
+else { const d: Diagnostic = compacted.error; console.log(d.code); }
+declare const messages6: ModelMessage6[];
+const deduped = tool.dedupeSkillContent(messages6);
+if (!deduped.error) { const back: ModelMessage6[] = deduped.transcript; console.log(back); }
+const pruned = pruneTranscript(history, 1000, { format: "openai" });
+if (!pruned.error) { const back: ChatCompletionMessageParam[] = pruned.transcript; console.log(back); }
+const viaTool = tool.pruneTranscript(history, 1000);
+if (!viaTool.error) { const back: ChatCompletionMessageParam[] = viaTool.transcript; console.log(back); }
+const again = await tool.reattach(messages);
+if (!again.error) { const back: ModelMessage[] = again.transcript; console.log(back); }
+const reattached = reattachSkills(messages, [{ name: "a", content: "x" }]);
+const found = findSkillContent(messages);
+if (found.error) { const d: Diagnostic = found.error; console.log(d); } else { console.log(found.uses.length, found.notes); }
+const outcome = await tool.execute({ name: "a" });
+if (outcome.isError) { const d: Diagnostic = outcome.error; console.log(d.message); }
+const file = await registry.readFile("a");
+const watcher = watch(registry, { roots: ["."], onChange: (r) => console.log(r.added.map((s) => s.name)), debounceMs: 50 });
+watcher.close();
+console.log(dedupeSkillContent(messages), isToolAllowed(registry, ["a"], "Bash"), substituteArguments("$0", "x"), reattached,
+  set7, set6, schemaType, chatTools, next, result, catalog.text);
+`;
+
+/** The README's snippets as TypeScript: the placeholders each test supplies, declared with SDK types. */
+function readmeSnippets() {
+  const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const snippets = Object.fromEntries([...readme.matchAll(/<!-- snippet: ([\w-]+) -->\n```js\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]]));
+  const declared = {
+    "node-ai-sdk": `import type { LanguageModel } from "ai";\ndeclare const yourModel: LanguageModel;\n`,
+    openai: `import type { ChatCompletionMessage } from "openai/resources/chat/completions";\ndeclare const sampleOpenAiMessage: ChatCompletionMessage & { tool_calls: NonNullable<ChatCompletionMessage["tool_calls"]> };\n`,
+    "openai-responses": `import type { Response } from "openai/resources/responses/responses";\ndeclare const sampleResponse: Response;\n`,
+    anthropic: `import type Anthropic from "@anthropic-ai/sdk";\ndeclare const sampleAnthropicContent: Anthropic.ContentBlock[];\n`,
+  };
+  const files = {};
+  for (const [name, code] of Object.entries(snippets)) {
+    assert.ok(declared[name] !== undefined, `snippet ${name} has no declared placeholders here`);
+    // The snippet's imports first (they are hoisted anyway), then the placeholders, then the rest.
+    files[`snippet-${name}.ts`] = `${declared[name]}${code}\nexport {};\n`;
+  }
+  return files;
+}
+
+test("framework shapes fit the SDKs' own types; transcripts keep their message type; results narrow", () => {
+  const r = typecheck({ "uses.ts": TYPED_USES });
+  assert.equal(r.status, 0, r.out);
+});
+
+test("the README's snippets compile against the SDKs' types", () => {
+  const files = readmeSnippets();
+  assert.ok(Object.keys(files).length >= 4);
+  const r = typecheck(files);
+  assert.equal(r.status, 0, r.out);
+});
+
+test("a misuse of a shape is refused by the SDK's type", () => {
+  const r = typecheck({
+    "wrong.ts": `import { SkillRegistry, SkillTool, memoryStorage, openAiTool, compactSkillContent } from "skillwasm";
+import type { FunctionTool } from "openai/resources/responses/responses";
+import type { ModelMessage } from "ai";
+const tool = new SkillTool(await SkillRegistry.discover({ user: memoryStorage() }));
+const chatShape = openAiTool(tool);
+if (chatShape) { const t: FunctionTool = chatShape; console.log(t); }
+declare const messages: ModelMessage[];
+const c = compactSkillContent(messages);
+if (!c.error) { const n: number[] = c.transcript; console.log(n); }
+`,
+  });
+  assert.notEqual(r.status, 0);
+  assert.match(r.out, /FunctionTool/);
+  assert.match(r.out, /not assignable to type 'number\[\]'/);
+});
