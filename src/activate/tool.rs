@@ -86,6 +86,10 @@ pub struct ToolInput {
     /// Return the instructions again even when this session loaded them already.
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub force: bool,
+    /// Words to search the skills with, instead of a name (when the tool offers search).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub query: Option<String>,
 }
 
 /// What the UI stream shows instead of the full result: activations are reduced to a line,

@@ -10,7 +10,13 @@ use std::collections::HashMap;
 pub struct TrigramTable {
     /// The trigram (three chars packed) -> indices into the caller's list, ascending.
     grams: HashMap<u64, Vec<u32>>,
+    /// How many strings.
+    items: usize,
 }
+
+/// A trigram held by more strings than this tells too little to be worth its postings (at
+/// least [`COMMON_FLOOR`]; an eighth of the strings beyond that).
+const COMMON_FLOOR: usize = 512;
 
 /// The trigrams of `s` with `^` and `$` padding, packed, in order (repeats kept).
 fn grams(s: &str, out: &mut Vec<u64>) {
@@ -36,6 +42,7 @@ impl TrigramTable {
             for g in &buf {
                 table.grams.entry(*g).or_default().push(i as u32);
             }
+            table.items = i + 1;
         }
         table
     }
@@ -47,8 +54,9 @@ impl TrigramTable {
         buf.sort_unstable();
         buf.dedup();
         let mut shared: HashMap<u32, u32> = HashMap::new();
+        let common = COMMON_FLOOR.max(self.items / 8);
         for g in &buf {
-            if let Some(ids) = self.grams.get(g) {
+            if let Some(ids) = self.grams.get(g).filter(|ids| ids.len() <= common) {
                 for id in ids {
                     *shared.entry(*id).or_insert(0) += 1;
                 }

@@ -18,6 +18,16 @@ const B: f32 = 0.75;
 const TYPO_WEIGHT: f32 = 0.7;
 /// Query terms looked at, at most (a pasted page is not a query).
 pub const MAX_QUERY_TERMS: usize = 32;
+/// Characters of a query (or of a name to match) read, at most; the rest is ignored.
+pub const MAX_QUERY_CHARS: usize = 1024;
+
+/// The first [`MAX_QUERY_CHARS`] characters of `s`.
+fn bounded(s: &str) -> &str {
+    match s.char_indices().nth(MAX_QUERY_CHARS) {
+        Some((i, _)) => s.get(..i).unwrap_or(s),
+        None => s,
+    }
+}
 
 /// One skill as the index sees it: its name and every description (all locales).
 pub struct SearchDoc<'a> {
@@ -152,7 +162,7 @@ impl SearchIndex {
     /// typo of a word of some name at [`TYPO_WEIGHT`].
     fn query_terms(&self, query: &str) -> Vec<(u32, f32)> {
         let mut words = Vec::new();
-        tokenize(query, &mut words);
+        tokenize(bounded(query), &mut words);
         words.truncate(MAX_QUERY_TERMS);
         let mut out: Vec<(u32, f32)> = Vec::new();
         let mut rows = Rows::default();
@@ -199,9 +209,12 @@ impl SearchIndex {
                 *scores.entry(d).or_insert(0.0) += weight * s;
             }
         }
-        // A name given as the query, exactly or nearly, goes first.
+        // A name given as the query, exactly or nearly, goes first (a query of a few words can
+        // be a name; a sentence is not).
         let best = scores.values().copied().fold(0.0f32, f32::max);
-        for (d, distance) in self.name_matches(query, 4) {
+        let name_like = query.len() <= 64 && query.split_whitespace().count() <= 3;
+        let named = if name_like { self.name_matches(query, 4) } else { Vec::new() };
+        for (d, distance) in named {
             let bonus = best + 1.0 - distance as f32 * 0.1;
             *scores.entry(d).or_insert(0.0) += bonus;
         }
@@ -217,7 +230,7 @@ impl SearchIndex {
     /// Documents whose name is `query` written as a name (trimmed, lowercased, spaces as `-`)
     /// or within the typo allowance of it, with the distance, nearest first.
     pub fn name_matches(&self, query: &str, limit: usize) -> Vec<(u32, usize)> {
-        let q: String = query.trim().to_lowercase().split_whitespace().collect::<Vec<_>>().join("-");
+        let q: String = bounded(query).trim().to_lowercase().split_whitespace().collect::<Vec<_>>().join("-");
         if q.is_empty() || q.chars().count() > 128 {
             return Vec::new();
         }
@@ -241,7 +254,7 @@ impl SearchIndex {
     /// The names nearest to `name` among the documents `allow` lets through: near spellings
     /// first, then the best matches of the name read as a query; at most `limit`.
     pub fn closest(&self, name: &str, limit: usize, allow: &dyn Fn(u32) -> bool) -> Vec<u32> {
-        let q: String = name.trim().to_lowercase();
+        let q: String = bounded(name).trim().to_lowercase();
         let allowance = (q.chars().count() / 3).clamp(1, 4);
         let mut rows = Rows::default();
         let mut near: Vec<(usize, u32)> = self
@@ -257,7 +270,7 @@ impl SearchIndex {
             .collect();
         near.sort_unstable();
         let mut out: Vec<u32> = near.into_iter().map(|(_, d)| d).collect();
-        for (d, _) in self.search(name, limit, allow) {
+        for (d, _) in self.search(bounded(name), limit, allow) {
             if !out.contains(&d) {
                 out.push(d);
             }

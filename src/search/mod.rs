@@ -11,7 +11,7 @@ mod index;
 mod tokenize;
 mod topk;
 
-pub use index::{SearchDoc, SearchIndex, MAX_QUERY_TERMS, NAME_WEIGHT};
+pub use index::{SearchDoc, SearchIndex, MAX_QUERY_CHARS, MAX_QUERY_TERMS, NAME_WEIGHT};
 pub use tokenize::{is_cjk, stem, terms, tokenize, MAX_TERM_BYTES};
 pub use topk::TopK;
 
