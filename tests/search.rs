@@ -129,7 +129,7 @@ fn the_tool_reaches_skills_the_catalog_does_not_list() {
     let r = call(&tool, ToolInput { query: Some("merge two pdf documents".into()), ..Default::default() });
     assert!(!r.is_error && r.content.starts_with("Skills found for \"merge two pdf documents\""));
     assert!(r.content.lines().nth(1).unwrap().starts_with("- pdf: "), "{}", r.content);
-    assert!(tool.session().borrow().activations.iter().all(|a| a.name != ""));
+    assert!(tool.session().borrow().activations.iter().all(|a| !a.name.is_empty()));
     let r = call(&tool, ToolInput { query: Some("生成报告".into()), ..Default::default() });
     assert!(r.content.lines().nth(1).unwrap().starts_with("- zh-report: "), "{}", r.content);
     let r = call(&tool, ToolInput { query: Some("quantum zebra".into()), ..Default::default() });
