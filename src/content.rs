@@ -30,6 +30,10 @@ pub const UNKNOWN_SKILL_PREFIX: &str = "There is no skill named";
 /// How the answer to a call with input of the wrong shape begins (compaction leaves it alone).
 pub const INVALID_INPUT_PREFIX: &str = "The input must be";
 
+/// How the answer to a search through the skill tool (`query`) begins (compaction leaves it
+/// alone: it loaded nothing).
+pub const SEARCH_RESULTS_PREFIX: &str = "Skills found for";
+
 /// How the answer to a call whose arguments could not be read begins.
 pub const BAD_ARGUMENTS_PREFIX: &str = "The tool arguments are not JSON";
 
@@ -110,7 +114,9 @@ pub fn plain_line(text: &str) -> String {
 /// input of the wrong shape, arguments that are not JSON).
 pub fn is_error_text(text: &str) -> bool {
     let t = text.trim_start();
-    [UNKNOWN_SKILL_PREFIX, INVALID_INPUT_PREFIX, BAD_ARGUMENTS_PREFIX].iter().any(|p| t.starts_with(p))
+    [UNKNOWN_SKILL_PREFIX, INVALID_INPUT_PREFIX, BAD_ARGUMENTS_PREFIX, SEARCH_RESULTS_PREFIX]
+        .iter()
+        .any(|p| t.starts_with(p))
 }
 
 /// A complete `<skill_content name="...">...</skill_content>` block in a text, by byte offsets.

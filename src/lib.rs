@@ -33,6 +33,7 @@ pub mod disclose;
 pub mod discover;
 pub mod host;
 pub mod parse;
+pub mod search;
 pub mod store;
 
 /// The version of this crate (and of the npm package built from it).

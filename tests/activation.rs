@@ -210,7 +210,7 @@ fn path_reads_refusals_and_unknown_skills() {
         block_on(activate::execute(
             &reg,
             session,
-            &ToolInput { name: name.into(), path: path.map(str::to_string), force: false },
+            &ToolInput { name: name.into(), path: path.map(str::to_string), force: false, query: None },
             &visible,
             &opts,
             0.0,

@@ -159,7 +159,7 @@ fn many_skills_keep_orderings_nesting_shadowing_and_store_calls() {
     assert!(message.len() < 4000 && message.ends_with(&format!(" and {} more", n + 1 - 100)), "{}", &message[..200]);
     // So is the tool's answer to a name it does not offer.
     let tool = SkillTool::new(Rc::new(RefCell::new(h)));
-    let input = skillwasm::activate::ToolInput { name: "no-such-skill".into(), path: None, force: false };
+    let input = skillwasm::activate::ToolInput { name: "no-such-skill".into(), path: None, force: false, query: None };
     let answer = block_on(tool.execute(Ok(input), 0.0));
     assert!(answer.is_error && answer.content.len() < 4000, "{} bytes", answer.content.len());
     assert!(answer.content.contains(&format!(" and {} more", n + 1 - 100)), "{}", &answer.content[..200]);

@@ -6,9 +6,11 @@
 mod inject;
 pub mod invoke;
 pub mod permissions;
+mod search;
 mod session;
 mod tool;
 
 pub use inject::*;
+pub use search::*;
 pub use session::*;
 pub use tool::*;

@@ -88,6 +88,10 @@ pub struct ToolInput {
     #[cfg_attr(feature = "tsify", tsify(optional, type = "boolean | null"))]
     #[serde(deserialize_with = "null_as_default")]
     pub force: bool,
+    /// Words to search the skills with, instead of a name (when the tool offers search).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub query: Option<String>,
 }
 
 /// A value that may be `null`, read as its default when it is.

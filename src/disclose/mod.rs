@@ -15,10 +15,12 @@ use tsify::Tsify;
 mod budget;
 mod filter;
 mod format;
+mod guidance;
 
 pub use filter::{audiences, filter, localized_description, Audience, Audiences};
 pub use format::{instructions, to_prompt};
 use format::{one_line, Item};
+pub use guidance::{search_guidance, search_instructions, with_search_note};
 
 /// One skill as the catalog shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -185,6 +187,11 @@ pub struct CatalogResult {
     pub tokens: u32,
     /// Findings about the catalog (a skill's tier or compatibility that cannot be read ...).
     pub diagnostics: Vec<Diagnostic>,
+    /// The skill tool searches: the catalog ends with a note on the skills it does not list and
+    /// how to find them (absent when false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub search: bool,
 }
 
 /// Renders the catalog of the skills `filter` lets through, within the budget.

@@ -6,6 +6,7 @@ use super::types::{join_location, DiscoverOptions, FileContent, FileResult, Refr
 use super::{order, report};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::parse::{parse_skill, ParseOptions};
+use crate::search::{encode, SearchDoc, SearchIndex};
 use crate::store::keys;
 use crate::store::{self, CallStats, Storage, StorageStats};
 use std::collections::{BTreeMap, HashSet};
@@ -32,6 +33,8 @@ pub struct SkillRegistry {
     generation: u64,
     /// Per scope, where its store's keys are (an absolute directory or a URI).
     locations: BTreeMap<String, String>,
+    /// The search index over the winning skills, document `i` the `i`-th name.
+    search: Rc<SearchIndex>,
 }
 
 /// A file read the registry has planned: everything needed to do it without the registry.
@@ -78,6 +81,10 @@ struct Snapshot {
     scopes: Vec<SnapshotScope>,
     records: Vec<SkillRecord>,
     diagnostics: Vec<Diagnostic>,
+    /// The search index ([`encode::to_bytes`], base64). Absent in snapshots taken before search
+    /// existed; the index is then built from the records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    search: Option<String>,
 }
 
 /// What [`SkillRegistry::snapshot`] writes: [`Snapshot`]'s fields, borrowed from the registry.
@@ -87,6 +94,9 @@ struct SnapshotOut<'a> {
     scopes: Vec<SnapshotScope>,
     records: &'a [SkillRecord],
     diagnostics: &'a [Diagnostic],
+    /// The search index, as [`Snapshot::search`] holds it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    search: Option<String>,
 }
 
 #[derive(serde::Serialize, serde::Deserialize, PartialEq)]
@@ -117,6 +127,7 @@ impl SkillRegistry {
             stats,
             generation: 0,
             locations: BTreeMap::new(),
+            search: Rc::default(),
         }
     }
 
@@ -155,7 +166,26 @@ impl SkillRegistry {
         self.records = Rc::new(found.records);
         self.diagnostics = found.diagnostics;
         self.resolve();
+        let unchanged = report.added.is_empty() && report.changed.is_empty() && report.removed.is_empty();
+        if !unchanged || self.search.len() != self.winners.len() {
+            self.search = Rc::new(self.build_search());
+        }
         report
+    }
+
+    /// The search index of the winning skills: names, descriptions in every locale. Linear.
+    fn build_search(&self) -> SearchIndex {
+        SearchIndex::build(self.winners.iter().filter_map(|(name, &i)| {
+            let skill = self.records.get(i)?.skill.as_ref()?;
+            let mut texts = vec![skill.description.as_str()];
+            texts.extend(skill.localized_descriptions.values().map(String::as_str));
+            Some(SearchDoc { name, texts })
+        }))
+    }
+
+    /// The search index over the visible skills (document `i` is the `i`-th of [`Self::names`]).
+    pub fn search_index(&self) -> Rc<SearchIndex> {
+        self.search.clone()
     }
 
     /// Decides which record wins each name, and reports the shadowed ones.
@@ -378,6 +408,7 @@ impl SkillRegistry {
                 .collect(),
             records: self.records.as_slice(),
             diagnostics: &self.diagnostics,
+            search: Some(encode::base64(&encode::to_bytes(&self.search))),
         };
         serde_json::to_vec(&snap).unwrap_or_default()
     }
@@ -412,6 +443,12 @@ impl SkillRegistry {
         r.diagnostics = snap.diagnostics;
         r.diagnostics.retain(|d| d.code != codes::SKILL_SHADOWED);
         r.resolve();
+        // The stored index is used when it is one over exactly these skills; else it is built.
+        let stored = snap.search.as_deref().and_then(encode::unbase64).and_then(|b| encode::from_bytes(&b));
+        r.search = match stored {
+            Some(ix) if ix.names().iter().eq(r.winners.keys()) => Rc::new(ix),
+            _ => Rc::new(r.build_search()),
+        };
         Ok(r)
     }
 }

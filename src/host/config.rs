@@ -97,9 +97,34 @@ pub struct SkillsConfig {
     /// the location the scope's store gives.
     #[cfg_attr(feature = "tsify", tsify(optional, type = "Record<string, string>"))]
     pub scope_paths: BTreeMap<String, String>,
+    /// When the skill tool searches (takes `query` and any offered skill's name) and the
+    /// catalog says how to find the skills it does not list: `auto` (default) when the catalog
+    /// cannot list every skill the model is offered or more than `searchAbove` are offered,
+    /// `always`, or `never`.
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub search: SearchMode,
+    /// With `search: "auto"`: search also when the model is offered more than this many skills,
+    /// even if the catalog lists them all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub search_above: Option<u32>,
     /// The host's permission check (a function, so not part of the serialised form).
     #[serde(skip)]
     pub permitted: Option<Permitted>,
+}
+
+/// When the skill tool searches ([`SkillsConfig::search`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "lowercase")]
+pub enum SearchMode {
+    /// When the catalog cannot list every offered skill, or more than `searchAbove` are offered.
+    #[default]
+    Auto,
+    /// Always (the catalog still lists what fits).
+    Always,
+    /// Never: the tool takes only the names its catalog lists, as without search.
+    Never,
 }
 
 impl Default for SkillsConfig {
@@ -127,6 +152,8 @@ impl Default for SkillsConfig {
             max_resources: tool.max_resources,
             max_file_bytes: tool.max_file_bytes,
             scope_paths: BTreeMap::new(),
+            search: SearchMode::Auto,
+            search_above: None,
             permitted: None,
         }
     }
@@ -158,6 +185,15 @@ impl SkillsConfig {
             tool_name: self.tool_name.clone(),
             instructions: self.instructions.clone(),
             scope_paths: self.scope_paths.clone(),
+        }
+    }
+
+    /// Whether the tool searches, for `offered` skills of which the catalog dropped `dropped`.
+    pub fn search_active(&self, offered: usize, dropped: usize) -> bool {
+        match self.search {
+            SearchMode::Never => false,
+            SearchMode::Always => offered > 0,
+            SearchMode::Auto => dropped > 0 || self.search_above.is_some_and(|n| offered > n as usize),
         }
     }
 

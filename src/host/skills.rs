@@ -6,8 +6,10 @@ use super::config::{Scopes, SkillsConfig};
 use super::view::View;
 use crate::activate::invoke::{self, ParsedMessage, Suggestion};
 use crate::diagnostic::Diagnostic;
+use crate::disclose::localized_description;
 use crate::disclose::CatalogResult;
 use crate::discover::{self, RefreshReport, SkillRegistry};
+use crate::search::{SearchHit, SearchOptions};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -96,6 +98,18 @@ impl SkillHost {
         self.view_for(config).render(config)
     }
 
+    /// The skills the model is offered that best match `query` (names, descriptions in every
+    /// locale; names with typos), best first, at most `opts.limit`, only `opts.scope`'s when given.
+    pub fn search(&self, query: &str, opts: &SearchOptions) -> Vec<SearchHit> {
+        search_view(&self.registry, &self.view(), &self.config, query, opts)
+    }
+
+    /// The skills the model is offered whose names are nearest to `name` (near spellings, then
+    /// the best matches of the name read as a query), at most `limit`.
+    pub fn closest(&self, name: &str, limit: usize) -> Vec<SearchHit> {
+        closest_view(&self.registry, &self.view(), &self.config, name, limit)
+    }
+
     /// The `/name` and `$name` of a user's message, among the skills the user may invoke.
     pub fn parse_message(&self, text: &str) -> ParsedMessage {
         invoke::parse_message(text, self.view().user_skills())
@@ -134,4 +148,55 @@ impl SkillHost {
         cell.borrow_mut().install(view);
         report
     }
+}
+
+fn hits(registry: &SkillRegistry, view: &View, config: &SkillsConfig, found: &[(u32, f32)]) -> Vec<SearchHit> {
+    let index = registry.search_index();
+    found
+        .iter()
+        .filter_map(|(d, score)| {
+            let meta = view.model_meta(index.names().get(*d as usize)?)?;
+            Some(SearchHit {
+                name: meta.skill.name.clone(),
+                description: localized_description(meta, config.locale.as_deref()).to_string(),
+                scope: meta.scope.clone(),
+                location: meta.shown_path(&config.scope_paths),
+                score: *score,
+            })
+        })
+        .collect()
+}
+
+/// [`SkillHost::search`] over a given visibility (the tool's, which may have its own filters).
+pub fn search_view(
+    registry: &SkillRegistry,
+    view: &View,
+    config: &SkillsConfig,
+    query: &str,
+    opts: &SearchOptions,
+) -> Vec<SearchHit> {
+    let index = registry.search_index();
+    let allow = |d: u32| {
+        index
+            .names()
+            .get(d as usize)
+            .and_then(|n| view.model_meta(n))
+            .is_some_and(|m| opts.scope.as_deref().is_none_or(|s| m.scope == s))
+    };
+    let found = index.search(query, opts.limit(), &allow);
+    hits(registry, view, config, &found)
+}
+
+/// [`SkillHost::closest`] over a given visibility.
+pub fn closest_view(
+    registry: &SkillRegistry,
+    view: &View,
+    config: &SkillsConfig,
+    name: &str,
+    limit: usize,
+) -> Vec<SearchHit> {
+    let index = registry.search_index();
+    let allow = |d: u32| index.names().get(d as usize).and_then(|n| view.model_meta(n)).is_some();
+    let found: Vec<(u32, f32)> = index.closest(name, limit, &allow).into_iter().map(|d| (d, 0.0)).collect();
+    hits(registry, view, config, &found)
 }

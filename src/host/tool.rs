@@ -11,7 +11,9 @@ use crate::activate::{self, CallArguments, Injection, SessionChange, SkillSessio
 use crate::compact::{self, CompactOptions, Compacted, SkillContent, ToolNames, UseKind};
 use crate::diagnostic::Diagnostic;
 use crate::disclose::CatalogResult;
+use crate::search::{SearchOptions, DEFAULT_SEARCH_LIMIT};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::rc::Rc;
@@ -23,6 +25,20 @@ struct Offer {
     generation: u64,
     view: Rc<View>,
     catalog: Rc<CatalogResult>,
+    /// How many skills the model is offered (listed or not).
+    offered: usize,
+}
+
+impl Offer {
+    /// The names a call for `name` may reach: with search, any offered skill's; else the
+    /// catalog's.
+    fn reach(&self, name: &str) -> Cow<'_, [String]> {
+        if self.catalog.search && self.view.model_meta(name).is_some() {
+            Cow::Owned(vec![name.to_string()])
+        } else {
+            Cow::Borrowed(&self.catalog.skills)
+        }
+    }
 }
 
 /// The skill tool. Cloning is cheap and shares everything (host, session, caches).
@@ -96,11 +112,14 @@ impl SkillTool {
             return o.clone();
         }
         let offer = match &self.own {
-            None => Offer { generation, view: host.view(), catalog: host.catalog() },
+            None => {
+                let view = host.view();
+                Offer { generation, offered: view.model_metas().len(), view, catalog: host.catalog() }
+            }
             Some(config) => {
                 let view = host.view_for(config);
                 let catalog = Rc::new(view.render(config));
-                Offer { generation, view, catalog }
+                Offer { generation, offered: view.model_metas().len(), view, catalog }
             }
         };
         *self.offer.borrow_mut() = Some(offer.clone());
@@ -113,6 +132,9 @@ impl SkillTool {
         let offer = self.offer();
         let config = self.config();
         let embedded = if config.embed_catalog { offer.catalog.text.as_deref() } else { None };
+        if offer.catalog.search {
+            return activate::search_tool_definition(offer.offered, embedded, &config.tool_options());
+        }
         activate::tool_definition(&offer.catalog.skills, embedded, &config.tool_options())
     }
 
@@ -130,8 +152,22 @@ impl SkillTool {
             Ok(i) => i,
             Err(problem) => return activate::invalid_input(&problem, &offer.catalog.skills),
         };
-        let plan =
-            activate::plan(self.host.borrow().registry(), &self.session.borrow(), &input, &offer.catalog.skills, &opts);
+        if offer.catalog.search {
+            let config = self.config();
+            let host = self.host.borrow();
+            let query = input.query.as_deref().map(str::trim).filter(|q| !q.is_empty());
+            if let (true, Some(q)) = (input.name.trim().is_empty(), query) {
+                let search = SearchOptions { limit: Some(DEFAULT_SEARCH_LIMIT), scope: None };
+                let hits = super::skills::search_view(host.registry(), &offer.view, &config, q, &search);
+                return activate::search_answer(q, &hits, &opts);
+            }
+            if offer.view.model_meta(&input.name).is_none() {
+                let near = super::skills::closest_view(host.registry(), &offer.view, &config, &input.name, 5);
+                return activate::unknown_with_closest(&input, &near, &opts);
+            }
+        }
+        let reach = offer.reach(&input.name);
+        let plan = activate::plan(self.host.borrow().registry(), &self.session.borrow(), &input, &reach, &opts);
         let result = activate::run(plan, &opts).await;
         self.session.borrow_mut().record_result(&result, now);
         result
@@ -161,7 +197,7 @@ impl SkillTool {
     /// the skill or its instructions cannot be read. Nothing is recorded.
     pub async fn subagent_prompt(&self, name: &str, task: &str) -> Option<String> {
         let offer = self.offer();
-        let plan = activate::plan_subagent(self.host.borrow().registry(), &offer.catalog.skills, name)?;
+        let plan = activate::plan_subagent(self.host.borrow().registry(), &offer.reach(name), name)?;
         activate::run_subagent(plan, task, &self.config().tool_options()).await
     }
 
@@ -230,8 +266,8 @@ impl SkillTool {
             names
                 .iter()
                 .map(|n| {
-                    let input = ToolInput { name: n.clone(), path: None, force: true };
-                    activate::plan(host.registry(), &fresh, &input, &offer.catalog.skills, &tool)
+                    let input = ToolInput { name: n.clone(), path: None, force: true, query: None };
+                    activate::plan(host.registry(), &fresh, &input, &offer.reach(n), &tool)
                 })
                 .collect()
         };

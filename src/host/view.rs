@@ -8,6 +8,7 @@ use crate::diagnostic::Diagnostic;
 use crate::disclose::{self, Audience, CatalogResult, HiddenSkill};
 use crate::discover::{SkillMeta, SkillRegistry};
 use crate::parse::Skill;
+use crate::text::estimate_tokens;
 
 /// The visibility of a registry's skills under one configuration.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -65,13 +66,49 @@ impl View {
         &self.user_skills
     }
 
-    /// The catalog of the skills the model is offered, written as `config` says.
+    /// The skill the model is offered under `name`, if it is offered.
+    pub fn model_meta(&self, name: &str) -> Option<&SkillMeta> {
+        let i = self.metas.binary_search_by(|m| m.skill.name.as_str().cmp(name)).ok()?;
+        self.audience.get(i).filter(|a| a.model)?;
+        self.metas.get(i)
+    }
+
+    /// The catalog of the skills the model is offered, written as `config` says. When the tool
+    /// searches ([`SkillsConfig::search_active`]) it ends with a note on the skills it does not
+    /// list, and the budget leaves room for the note.
     pub fn render(&self, config: &SkillsConfig) -> CatalogResult {
-        disclose::render_shown(
-            &self.model_metas(),
-            self.hidden.clone(),
-            self.diagnostics.clone(),
-            &config.catalog_options(),
-        )
+        let shown = self.model_metas();
+        let mut opts = config.catalog_options();
+        let first = disclose::render_shown(&shown, self.hidden.clone(), self.diagnostics.clone(), &opts);
+        if !config.search_active(shown.len(), first.dropped.len()) {
+            return first;
+        }
+        // The longest note this catalog could carry: every skill omitted.
+        let widest = disclose::search_guidance(opts.format, shown.len(), &opts.tool_name);
+        let reserve_chars = widest.chars().count() as u32;
+        let reserve_tokens = estimate_tokens(&widest).saturating_add(2);
+        let mut result = if opts.budget_chars.is_some() || opts.budget_tokens.is_some() {
+            opts.budget_chars = opts.budget_chars.map(|b| b.saturating_sub(reserve_chars));
+            opts.budget_tokens = opts.budget_tokens.map(|b| b.saturating_sub(reserve_tokens));
+            disclose::render_shown(&shown, self.hidden.clone(), self.diagnostics.clone(), &opts)
+        } else {
+            first.clone()
+        };
+        // Not even the note fits: the catalog is as without search (none).
+        let Some(listing) = result.text.take() else { return first };
+        let text = disclose::with_search_note(&listing, opts.format, result.dropped.len(), &opts.tool_name);
+        let instructions = match &opts.instructions {
+            Some(own) => own.clone(),
+            None => {
+                disclose::instructions(opts.activation, &opts.tool_name)
+                    + &disclose::search_instructions(&opts.tool_name)
+            }
+        };
+        result.chars = text.chars().count() as u32;
+        result.tokens = estimate_tokens(&text);
+        result.text = Some(text);
+        result.instructions = Some(instructions);
+        result.search = true;
+        result
     }
 }

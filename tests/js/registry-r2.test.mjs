@@ -10,7 +10,7 @@ import { SHARED, importPkg } from "./helpers.mjs";
 import { CORPUS_SKILLS, corpusFiles, expectedDiscovery, skillWithReference, uploadCorpus } from "./support/corpus.mjs";
 import { startWorker } from "./support/workerd.mjs";
 
-const { parseSkill } = await importPkg();
+const { parseSkill, SkillRegistry, nodeFsStorage } = await importPkg();
 
 const ROOT = "corpus/"; // the store's root inside the bucket
 const KEY_PREFIX = `${ROOT}skills/`; // where the corpus files go
@@ -126,6 +126,16 @@ describe("SkillRegistry in workerd over a real R2 binding, on the corpus", { ski
     assert.deepEqual(cold.refusedPaths, fresh.refusedPaths);
   });
 
+  test("a registry started from the snapshot searches with the index it carries, as Node does, with no R2 call", async () => {
+    const queries = ["fill in pdf forms", "spreadsheet formulas in excel", "test a web app in the browser", "阿里云百炼的模型价格", "pdf"];
+    const { found, r2 } = await post("/search", { id: "snap", queries, limit: 5 });
+    assert.deepEqual(r2, { list: 0, get: 0, head: 0 }, "search reads nothing");
+    const local = await SkillRegistry.discover({ scopes: [{ name: "builtin", storage: nodeFsStorage(path.join(SHARED, "corpus")), roots: ["skills/"] }], ...REQUEST.options });
+    assert.deepEqual(found, queries.map((q) => local.search(q, { limit: 5 }).map((h) => h.name)));
+    assert.ok(found.every((names) => names.length > 0), JSON.stringify(found));
+    assert.equal(found[3][0], "bailian-docs-llm-wiki");
+    local.free();
+  });
   test("refresh after one SKILL.md changes in R2 reports it and re-reads only it", async () => {
     assert.ok(sample, "needs the cold discovery");
     const key = KEY_PREFIX + sample.skillMd;

@@ -7,6 +7,7 @@ use js_sys::{Function, Promise};
 use serde_json::Value;
 use skillwasm::discover::SkillMeta;
 use skillwasm::host::{resolve_scopes, Permitted, ScopeSpec, Scopes, SkillHost, SkillsConfig, DEFAULT_SCOPES};
+use skillwasm::search::SearchOptions;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -295,6 +296,21 @@ impl JsSkillRegistry {
             let report = SkillHost::refresh_shared(&inner).await;
             to_js(&report).map_err(JsValue::from)
         })
+    }
+
+    /// The skills the model is offered that best match `query`, best first: BM25 over names
+    /// (weighted) and descriptions in every locale, names found through typos. `limit` (default
+    /// 10, at most 100) and `scope` (only that scope's skills) are optional.
+    #[wasm_bindgen(unchecked_return_type = "SearchHit[]")]
+    pub fn search(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SearchOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let query = convert::string(&query, "SkillRegistry.search: query")?;
+        let (opts, _): (SearchOptions, _) =
+            convert::options_with(&options.unwrap_or_default(), "SkillRegistry.search: options", &[])?;
+        to_js(&self.inner.borrow().search(&query, &opts)).map_err(JsValue::from)
     }
 
     /// The registry as bytes, for `SkillRegistry.fromSnapshot`.

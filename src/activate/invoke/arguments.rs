@@ -180,7 +180,9 @@ impl Default for SubstituteOptions {
 /// - `$name` / `${name}` for each named argument: the positional argument at its index. `$name`
 ///   must not be followed by a letter, digit or `_` (`$file` is not in `$filename`); the longest
 ///   name wins (`$file-path` is `file-path` when that is a name, else `$file` then `-path`).
-/// - An argument that was not given is replaced by the empty string.
+/// - An argument that was not given is replaced by the empty string, except `$N` in a skill that
+///   declares no arguments (no `arguments`, no `argument-hint`): that stays as written, so `$5`
+///   in prose survives.
 /// - Escapes: `\$` or `$$` before a placeholder writes it literally (`\$ARGUMENTS` and
 ///   `$$ARGUMENTS` both give `$ARGUMENTS`). Elsewhere `\$` and `$$` are left alone (a shell's
 ///   `$$`, a price in `\$5`).
@@ -243,6 +245,14 @@ pub fn substitute_arguments_with(
         let value: String = match ph {
             Placeholder::All => whole.to_string(),
             Placeholder::Index(n) => get(n).to_string(),
+            // A skill that declares no arguments may write `$5` as a price: a `$N` whose
+            // argument was not given stays as written (as Claude Code leaves it).
+            Placeholder::Digit(d)
+                if names.is_empty() && positional.get(d.saturating_sub(usize::from(opts.one_based))).is_none() =>
+            {
+                i += len;
+                continue;
+            }
             Placeholder::Digit(d) => {
                 if opts.one_based {
                     if d == 0 {
@@ -452,6 +462,17 @@ mod tests {
             "[only][][][]"
         );
         assert_eq!(substitute_arguments("Fix $ARGUMENTS.", "", None), "Fix .");
+    }
+
+    #[test]
+    fn undeclared_missing_digits_stay() {
+        // No declared arguments: `$5` is prose unless a fifth argument was given.
+        assert_eq!(substitute_arguments("It costs $5 and $0.", "x", None), "It costs $5 and x.");
+        assert_eq!(substitute_arguments("It costs $5.", "", None), "It costs $5.");
+        let one = SubstituteOptions { one_based: true, ..Default::default() };
+        assert_eq!(substitute_arguments_with("$1 and $5", "a", &[], &one), "a and $5");
+        // Declared arguments: a missing one is empty, as before.
+        assert_eq!(substitute_arguments("[$5]", "x", Some("[file]")), "[]");
     }
 
     #[test]

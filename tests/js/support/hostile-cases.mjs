@@ -280,7 +280,7 @@ const PERM = { cwd: "string", home: "string" };
 const COMPACT = { format: "enum", toolName: "stringOrArray", keepRecent: "number", perSkillTokens: "number", totalTokens: "number", maxMessageChars: "number", strict: "bool" };
 const DISCOVER = {
   client: "string", trustProject: "bool", concurrency: "number", prefixBytes: "number", maxDepth: "number", maxDirectories: "number",
-  pageSize: "number", acceptLowercaseSkillMd: "bool", mode: "enum", timeoutMs: "number",
+  pageSize: "number", acceptLowercaseSkillMd: "bool", mode: "enum", timeoutMs: "number", search: "enum", searchAbove: "number",
 };
 
 const FAMILIES = {
@@ -382,6 +382,14 @@ export const SPECS = [
       garbage: { what: "an Error about the snapshot", test: (o) => (o.how === "threw" && o.error instanceof Error && !(o.error instanceof WebAssembly.RuntimeError) && /snapshot/i.test(o.error.message) ? null : `${describeOutcome(o)}; expected an Error saying the snapshot does not fit`) } },
     { name: "options", kind: "options", names: /options|scope/i, schema: DISCOVER, text: "client", base: (fx) => fx.options, check: registryIsReady },
   ] },
+  // A search of any query answers SearchHit[] (at most 100), whatever the options say.
+  { name: "SkillRegistry#search", group: "args", f: method("SkillRegistry", "search"), self: (p, fx) => fx.registry,
+    args: () => ["good skill", { limit: 3 }],
+    params: [
+      { ...inst("this", "SkillRegistry"), names: /SkillRegistry|registry|this/i },
+      { name: "query", kind: "string", check: CHECK.hits, huge: true },
+      { name: "options", kind: "options", optional: true, schema: { limit: "number", scope: "string" }, text: "scope", check: CHECK.hits },
+    ] },
   ...["get", "listMetas", "listMetasAcross", "names", "diagnostics", "stats", "snapshot", "free", "readFile", "readScopedFile", "refresh"].map((m) => ({
     name: `SkillRegistry#${m}`, group: "args", async: ["readFile", "readScopedFile", "refresh"].includes(m), f: method("SkillRegistry", m), self: (p, fx) => fx.registry,
     args: () => (m === "get" ? ["good"] : m === "readFile" ? ["good", "references/a.md"] : m === "readScopedFile" ? ["project", "good", "references/a.md"] : m === "listMetas" ? ["project"] : []),

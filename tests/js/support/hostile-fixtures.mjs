@@ -115,6 +115,7 @@ export const CHECK = {
   },
   refreshReport: (v) => (isObj(v) && Array.isArray(v.added) && Array.isArray(v.changed) && Array.isArray(v.removed) ? null : "not a RefreshReport"),
   metas: (v) => (Array.isArray(v) && v.every((m) => typeof m.name === "string") ? null : "not SkillMeta[]"),
+  hits: (v) => (Array.isArray(v) && v.length <= 100 && v.every((h) => typeof h.name === "string" && typeof h.score === "number") ? null : "not SearchHit[] (at most 100)"),
   scopedFile: (v) => (v === null || (isObj(v) && typeof v.path === "string" && "content" in v) ? null : "neither { content, path } nor null"),
   sessionChange(v) {
     if (isObj(v) && isDiag(v.error)) return null;

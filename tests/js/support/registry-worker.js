@@ -6,6 +6,7 @@
 //   POST /from-snapshot   { root, roots, options, snapshotKey, keep?, metas? }
 //   POST /read            { id, reads: [[name, relPath | null], ...] }
 //   POST /refresh         { id }
+//   POST /search          { id, queries: [string], limit? } -> the names found, per query
 //   POST /faulty          { root, roots, options, throwKey, hangKey }
 //   POST /put             { key, text }
 //   GET  /version
@@ -141,6 +142,15 @@ async function refresh(body) {
   return { report, r2, ms, ...summary(reg) };
 }
 
+function search(body) {
+  const entry = kept.get(body.id);
+  if (!entry) throw new Error(`no registry kept as ${body.id}`);
+  const before = { list: entry.counts.list, get: entry.counts.get, head: entry.counts.head };
+  const found = body.queries.map((q) => entry.reg.search(q, { limit: body.limit ?? 5 }).map((h) => h.name));
+  const r2 = { list: entry.counts.list - before.list, get: entry.counts.get - before.get, head: entry.counts.head - before.head };
+  return { found, r2 };
+}
+
 async function faulty(body, env) {
   const counts = newCounts();
   const faults = { [body.root + body.throwKey]: "throw", [body.root + body.hangKey]: "hang" };
@@ -179,6 +189,8 @@ export default {
           return Response.json({ ok: await reads(body) });
         case "/refresh":
           return Response.json({ ok: await refresh(body) });
+        case "/search":
+          return Response.json({ ok: search(body) });
         case "/faulty":
           return Response.json({ ok: await faulty(body, env) });
         case "/put":

@@ -1,0 +1,100 @@
+//! The skill tool at scale: when the host's catalog cannot list every skill the model is offered
+//! (or the host says so), the tool takes any offered skill's name, not only the listed ones (its
+//! `name` has no enum), and a `query` that searches them; a name it does not know is answered
+//! with the nearest ones. Below that point none of this is used and the tool is as before.
+
+use super::tool::{ClientOutput, ToolDefinition, ToolInput, ToolOptions, ToolResult};
+use crate::content::{plain_line, SEARCH_RESULTS_PREFIX, UNKNOWN_SKILL_PREFIX};
+use crate::diagnostic::{codes, Diagnostic};
+use crate::search::SearchHit;
+use crate::text::markdown_code;
+
+/// Characters of a description shown in a search answer at most.
+pub const HIT_DESCRIPTION_CHARS: usize = 200;
+
+/// The tool's definition when it searches: `name` any offered skill, `query` the search.
+pub fn search_tool_definition(offered: usize, catalog: Option<&str>, opts: &ToolOptions) -> Option<ToolDefinition> {
+    if offered == 0 {
+        return None;
+    }
+    let mut description = format!(
+        "Load a skill: call with a skill's name to get its instructions (and the list of its files), \
+         or with a name and a path relative to the skill's directory to read one of its files. \
+         {offered} skills are available, more than the list shows: call with query (a few words \
+         about the task) to find skills by what they do, then call again with the name you chose. \
+         Any available skill's name works, listed or not."
+    );
+    if let Some(c) = catalog {
+        description.push_str("\n\n");
+        description.push_str(c);
+    }
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "name": { "type": "string", "description": "The skill's name (any available skill, listed or not)." },
+            "query": { "type": "string", "description": "Instead of a name: a few words about the task, to search the skills by what they do." },
+            "path": { "type": "string", "description": "A file of the skill, relative to its directory. Leave out to load the instructions." },
+            "force": { "type": "boolean", "description": "Load the instructions again although they were loaded earlier in this conversation (when they are no longer in your context)." }
+        },
+        "additionalProperties": false
+    });
+    Some(ToolDefinition { name: opts.tool_name.clone(), description, input_schema: schema })
+}
+
+fn description_line(hit: &SearchHit) -> String {
+    let d = plain_line(&hit.description);
+    if d.chars().count() <= HIT_DESCRIPTION_CHARS {
+        return d;
+    }
+    let cut: String = d.chars().take(HIT_DESCRIPTION_CHARS - 1).collect();
+    format!("{}…", cut.trim_end())
+}
+
+fn hit_lines(hits: &[SearchHit]) -> String {
+    hits.iter().map(|h| format!("- {}: {}\n", plain_line(&h.name), description_line(h))).collect()
+}
+
+/// The answer to a `query` call: the skills found, best first, each with its description.
+pub fn search_answer(query: &str, hits: &[SearchHit], opts: &ToolOptions) -> ToolResult {
+    let tool = markdown_code(&opts.tool_name);
+    let q = plain_line(query);
+    let content = if hits.is_empty() {
+        format!("{SEARCH_RESULTS_PREFIX} \"{q}\": none. Try other words (what the task is about, not how).")
+    } else {
+        format!(
+            "{SEARCH_RESULTS_PREFIX} \"{q}\", best first. Call `{tool}` with the name of the one that fits to load it.\n{}",
+            hit_lines(hits)
+        )
+        .trim_end()
+        .to_string()
+    };
+    ToolResult {
+        client: ClientOutput { skill_name: String::new(), path: None, content: content.clone() },
+        content,
+        ..ToolResult::default()
+    }
+}
+
+/// The answer to a name the tool does not offer, with the offered skills nearest to it.
+pub fn unknown_with_closest(input: &ToolInput, closest: &[SearchHit], opts: &ToolOptions) -> ToolResult {
+    let name = plain_line(&input.name);
+    let tool = markdown_code(&opts.tool_name);
+    let content = if closest.is_empty() {
+        format!("{UNKNOWN_SKILL_PREFIX} '{name}'. Call `{tool}` with query (a few words about the task) to search the skills.")
+    } else {
+        format!(
+            "{UNKNOWN_SKILL_PREFIX} '{name}'. The nearest skills:\n{}Call `{tool}` with one of these names, or with query to search.",
+            hit_lines(closest)
+        )
+    };
+    let d = Diagnostic::error(codes::SKILL_UNKNOWN, format!("no skill named '{name}'"));
+    ToolResult {
+        client: ClientOutput { skill_name: input.name.clone(), path: input.path.clone(), content: content.clone() },
+        content,
+        is_error: true,
+        skill_name: input.name.clone(),
+        path: input.path.clone(),
+        error: Some(d),
+        ..ToolResult::default()
+    }
+}

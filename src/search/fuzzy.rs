@@ -1,0 +1,164 @@
+//! Typo tolerance: a trigram table over a list of strings (skill names, the words of names) that
+//! proposes candidates sharing pieces with a misspelling, and a bounded edit distance that
+//! confirms them. No pass compares every pair; a lookup touches only the postings of the
+//! query's trigrams.
+
+use std::collections::HashMap;
+
+/// Strings, and for each trigram the strings that contain it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TrigramTable {
+    /// The trigram (three chars packed) -> indices into the caller's list, ascending.
+    grams: HashMap<u64, Vec<u32>>,
+    /// How many strings.
+    items: usize,
+}
+
+/// A trigram held by more strings than this tells too little to be worth its postings (at
+/// least [`COMMON_FLOOR`]; an eighth of the strings beyond that).
+const COMMON_FLOOR: usize = 512;
+
+/// The trigrams of `s` with `^` and `$` padding, packed, in order (repeats kept).
+fn grams(s: &str, out: &mut Vec<u64>) {
+    out.clear();
+    let chars: Vec<u32> =
+        std::iter::once('\u{2}').chain(s.chars()).chain(std::iter::once('\u{3}')).map(|c| c as u32).collect();
+    for w in chars.windows(3) {
+        if let [a, b, c] = w {
+            out.push((u64::from(*a) << 42) | (u64::from(*b) << 21) | u64::from(*c));
+        }
+    }
+}
+
+impl TrigramTable {
+    /// The table of `items` (an item's index is its id).
+    pub fn build<'a>(items: impl IntoIterator<Item = &'a str>) -> TrigramTable {
+        let mut table = TrigramTable::default();
+        let mut buf = Vec::new();
+        for (i, s) in items.into_iter().enumerate() {
+            grams(s, &mut buf);
+            buf.sort_unstable();
+            buf.dedup();
+            for g in &buf {
+                table.grams.entry(*g).or_default().push(i as u32);
+            }
+            table.items = i + 1;
+        }
+        table
+    }
+
+    /// Up to `limit` ids that share the most trigrams with `query`, most first (ties by id).
+    pub fn candidates(&self, query: &str, limit: usize) -> Vec<(u32, u32)> {
+        let mut buf = Vec::new();
+        grams(query, &mut buf);
+        buf.sort_unstable();
+        buf.dedup();
+        let mut shared: HashMap<u32, u32> = HashMap::new();
+        let common = COMMON_FLOOR.max(self.items / 8);
+        for g in &buf {
+            if let Some(ids) = self.grams.get(g).filter(|ids| ids.len() <= common) {
+                for id in ids {
+                    *shared.entry(*id).or_insert(0) += 1;
+                }
+            }
+        }
+        let mut top = super::topk::TopK::new(limit);
+        for (id, n) in shared {
+            top.push(n as f32, id);
+        }
+        top.into_sorted().into_iter().map(|(n, id)| (id, n as u32)).collect()
+    }
+}
+
+/// Reusable rows for [`edit_distance`], so that a pass over candidates allocates once.
+#[derive(Default)]
+pub struct Rows {
+    a: Vec<char>,
+    b: Vec<char>,
+    prev2: Vec<usize>,
+    prev: Vec<usize>,
+    cur: Vec<usize>,
+}
+
+/// The optimal-string-alignment distance of `a` and `b` (insertions, deletions, substitutions,
+/// adjacent swaps), or None when it is above `max`. Costs O(len(a) × len(b)) at most and stops
+/// early once every entry of a row is above `max`.
+pub fn edit_distance(a: &str, b: &str, max: usize, rows: &mut Rows) -> Option<usize> {
+    rows.a.clear();
+    rows.a.extend(a.chars());
+    rows.b.clear();
+    rows.b.extend(b.chars());
+    let (a, b) = (&rows.a, &rows.b);
+    if a.len().abs_diff(b.len()) > max {
+        return None;
+    }
+    let n = b.len();
+    for r in [&mut rows.prev2, &mut rows.prev, &mut rows.cur] {
+        r.clear();
+        r.resize(n + 1, 0);
+    }
+    for (j, v) in rows.prev.iter_mut().enumerate() {
+        *v = j;
+    }
+    for i in 1..=a.len() {
+        rows.cur[0] = i;
+        let mut row_min = i;
+        for j in 1..=n {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (rows.prev[j] + 1).min(rows.cur[j - 1] + 1).min(rows.prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(rows.prev2[j - 2] + 1);
+            }
+            rows.cur[j] = v;
+            row_min = row_min.min(v);
+        }
+        if row_min > max {
+            return None;
+        }
+        std::mem::swap(&mut rows.prev2, &mut rows.prev);
+        std::mem::swap(&mut rows.prev, &mut rows.cur);
+    }
+    Some(rows.prev[n]).filter(|d| *d <= max)
+}
+
+/// How many edits a word of `len` characters may be away and still count as a typo of it.
+pub fn typo_allowance(len: usize) -> usize {
+    match len {
+        0..=3 => 0,
+        4..=7 => 1,
+        _ => 2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        let mut rows = Rows::default();
+        assert_eq!(edit_distance("pdf", "pdf", 2, &mut rows), Some(0));
+        assert_eq!(edit_distance("pfd", "pdf", 2, &mut rows), Some(1), "a swap is one edit");
+        assert_eq!(edit_distance("docx", "dox", 2, &mut rows), Some(1));
+        assert_eq!(edit_distance("kitten", "sitting", 3, &mut rows), Some(3));
+        assert_eq!(edit_distance("kitten", "sitting", 2, &mut rows), None);
+        assert_eq!(edit_distance("a", "abcdef", 2, &mut rows), None);
+        assert_eq!(edit_distance("", "ab", 2, &mut rows), Some(2));
+        assert_eq!(edit_distance("数据", "数椐", 1, &mut rows), Some(1));
+    }
+
+    #[test]
+    fn trigram_candidates_rank_the_nearest_first() {
+        let names = ["pdf-forms", "pdf", "docx", "xlsx-reader", "webapp-testing"];
+        let table = TrigramTable::build(names.iter().copied());
+        let top = table.candidates("pdf-from", 3);
+        assert_eq!(names[top[0].0 as usize], "pdf-forms");
+        assert!(table.candidates("zzzz", 3).is_empty());
+        assert_eq!(names[table.candidates("webap-testing", 1)[0].0 as usize], "webapp-testing");
+    }
+
+    #[test]
+    fn allowance_grows_with_length() {
+        assert_eq!((typo_allowance(3), typo_allowance(5), typo_allowance(9)), (0, 1, 2));
+    }
+}

@@ -1,0 +1,107 @@
+use super::encode::{base64, from_bytes, to_bytes, unbase64};
+use super::*;
+
+fn index(docs: &[(&str, &str)]) -> SearchIndex {
+    SearchIndex::build(docs.iter().map(|(name, d)| SearchDoc { name, texts: vec![*d] }))
+}
+
+fn names(ix: &SearchIndex, hits: &[(u32, f32)]) -> Vec<String> {
+    hits.iter().map(|(d, _)| ix.names()[*d as usize].clone()).collect()
+}
+
+fn corpus() -> SearchIndex {
+    index(&[
+        ("docx", "Create, edit and review Word documents with tracked changes and comments"),
+        ("pdf", "Extract text and tables from PDF files, fill forms, merge and split documents"),
+        ("pdf-forms", "Fill in PDF forms and flatten form fields"),
+        ("xlsx", "Spreadsheet work: formulas, formatting, charts and data analysis in Excel files"),
+        ("webapp-testing", "Test local web applications with Playwright: screenshots, browser logs"),
+        ("数据分析", "用于数据分析和生成报告的技能"),
+        ("slack-gif-creator", "Make animated GIFs sized for Slack"),
+    ])
+}
+
+#[test]
+fn bm25_ranks_the_skill_whose_words_match() {
+    let ix = corpus();
+    let all = |_: u32| true;
+    assert_eq!(names(&ix, &ix.search("merge pdf files", 3, &all))[0], "pdf");
+    assert_eq!(names(&ix, &ix.search("fill in a form", 3, &all))[0], "pdf-forms");
+    assert_eq!(names(&ix, &ix.search("excel formulas", 3, &all))[0], "xlsx");
+    assert_eq!(names(&ix, &ix.search("browser screenshots", 3, &all))[0], "webapp-testing");
+    assert_eq!(names(&ix, &ix.search("生成分析报告", 3, &all))[0], "数据分析");
+    assert!(ix.search("zebra quantum", 3, &all).is_empty());
+    assert!(ix.search("", 3, &all).is_empty());
+    // The scores fall, the limit holds, and the filter applies.
+    let hits = ix.search("pdf", 2, &all);
+    assert_eq!(hits.len(), 2);
+    assert!(hits[0].1 >= hits[1].1);
+    let not_pdf = |d: u32| ix.names()[d as usize] != "pdf";
+    assert_eq!(names(&ix, &ix.search("merge pdf", 1, &not_pdf)), ["pdf-forms"]);
+}
+
+#[test]
+fn a_name_goes_first_and_typos_in_names_are_forgiven() {
+    let ix = corpus();
+    let all = |_: u32| true;
+    assert_eq!(names(&ix, &ix.search("pdf", 3, &all))[0], "pdf");
+    assert_eq!(names(&ix, &ix.search("pdf forms", 3, &all))[0], "pdf-forms");
+    assert_eq!(names(&ix, &ix.search("webap-testng", 3, &all))[0], "webapp-testing");
+    // A word of a name with a typo still finds it.
+    assert_eq!(names(&ix, &ix.search("animated slak gifs", 3, &all))[0], "slack-gif-creator");
+    let near: Vec<&str> = ix.closest("pdf-form", 3, &all).iter().map(|d| ix.names()[*d as usize].as_str()).collect();
+    assert_eq!(near[0], "pdf-forms");
+    assert!(near.contains(&"pdf"));
+    let none = |_: u32| false;
+    assert!(ix.closest("pdf-form", 3, &none).is_empty());
+}
+
+#[test]
+fn every_locale_is_searched() {
+    let ix = SearchIndex::build([
+        SearchDoc { name: "report", texts: vec!["Write weekly status reports", "撰写每周状态报告"] },
+        SearchDoc { name: "other", texts: vec!["Something else entirely"] },
+    ]);
+    assert_eq!(names(&ix, &ix.search("状态报告", 2, &|_| true)), ["report"]);
+}
+
+#[test]
+fn the_index_survives_bytes_and_refuses_others() {
+    let ix = corpus();
+    let bytes = to_bytes(&ix);
+    let back = from_bytes(&bytes).expect("reads back");
+    assert_eq!(back, ix);
+    assert_eq!(back.search("merge pdf files", 3, &|_| true), ix.search("merge pdf files", 3, &|_| true));
+    for cut in [0, 5, bytes.len() / 2, bytes.len() - 1] {
+        assert!(from_bytes(&bytes[..cut]).is_none(), "cut at {cut}");
+    }
+    let mut extra = bytes.clone();
+    extra.push(0);
+    assert!(from_bytes(&extra).is_none());
+    let mut flipped = bytes.clone();
+    for i in (20..flipped.len()).step_by(7) {
+        flipped[i] ^= 0x55;
+        let _ = from_bytes(&flipped); // no panic, whatever it reads
+    }
+    assert!(from_bytes(b"skillwasm-search/1\n\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff").is_none());
+    assert_eq!(from_bytes(&to_bytes(&SearchIndex::build([]))), Some(SearchIndex::build([])));
+}
+
+#[test]
+fn base64_round_trips() {
+    for s in [&b""[..], b"a", b"ab", b"abc", b"abcd", &[0, 255, 128, 7, 9]] {
+        assert_eq!(unbase64(&base64(s)).as_deref(), Some(s));
+    }
+    assert_eq!(base64(b"Man"), "TWFu");
+    assert_eq!(base64(b"Ma"), "TWE=");
+    assert!(unbase64("TWE").is_none());
+    assert!(unbase64("T=Fu").is_none());
+    assert!(unbase64("TW!u").is_none());
+}
+
+#[test]
+fn options_bound_the_limit() {
+    assert_eq!(SearchOptions::default().limit(), 10);
+    assert_eq!(SearchOptions { limit: Some(0), ..Default::default() }.limit(), 1);
+    assert_eq!(SearchOptions { limit: Some(1_000_000), ..Default::default() }.limit(), 100);
+}
