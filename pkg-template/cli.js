@@ -6,6 +6,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, stat
 import path from "node:path";
 import { parseSkill, readProperties, skillFileNames, toPrompt, version } from "./node.js";
 import { DEFAULT_MAX_OBJECT_BYTES } from "./storage/keys.js";
+import { NETWORK_USAGE, cmdPublish } from "./cli-network.js";
 
 const USAGE = `Usage: skillwasm <command> [arguments]
 
@@ -17,7 +18,7 @@ Commands:
   parse <path> [--strict] [--no-body]
                                      Print the parsed skill and all diagnostics as JSON
                                      (lenient unless --strict). Exit 1 when no skill results.
-
+${NETWORK_USAGE}
 Options:
   -h, --help                         Show this help.
   -V, --version                      Show the version.
@@ -282,6 +283,7 @@ const COMMANDS = {
   "read-properties": cmdReadProperties,
   "to-prompt": cmdToPrompt,
   parse: cmdParse,
+  publish: cmdPublish,
 };
 
 function main(argv) {
@@ -328,4 +330,7 @@ process.stdout.on("error", (e) => {
   throw e;
 });
 
-process.exitCode = main(process.argv.slice(2));
+// A network command resolves to its exit code.
+Promise.resolve(main(process.argv.slice(2))).then((code) => {
+  process.exitCode = code;
+});

@@ -57,6 +57,7 @@ pub struct JsStorage {
     read: Function,
     timeout_ms: u32,
     max_object_bytes: u32,
+    remote: bool,
 }
 
 /// Most entries (and warnings) one page may hold.
@@ -72,7 +73,9 @@ impl JsStorage {
         };
         let list = function("list").ok_or_else(|| "a storage must have a list(prefix, opts) function".to_string())?;
         let read = function("read").ok_or_else(|| "a storage must have a read(key, opts) function".to_string())?;
-        Ok(JsStorage { this: obj, list, read, timeout_ms, max_object_bytes })
+        // `remote: true` (read once, through a catching Reflect.get): a store over the network.
+        let remote = Reflect::get(&obj, &JsValue::from_str("remote")).ok().is_some_and(|v| v.as_bool() == Some(true));
+        Ok(JsStorage { this: obj, list, read, timeout_ms, max_object_bytes, remote })
     }
 
     /// The store's `location` (where its keys are, for the locations the model is shown), when it
@@ -142,6 +145,10 @@ fn parse_page(v: &JsValue) -> Result<ListPage, StorageError> {
 }
 
 impl Storage for JsStorage {
+    fn remote(&self) -> bool {
+        self.remote
+    }
+
     fn list<'a>(
         &'a self,
         prefix: &'a str,
