@@ -212,7 +212,9 @@ fn entry_v2(obj: &Map<String, Value>, index_url: &str) -> Result<IndexSkill, Dia
     let url = resolved(index_url, string_field(obj, "url")?)?;
     let digest = string_field(obj, "digest")?;
     if !digest::is_digest(digest) {
-        return Err(skip_entry(format!("the digest '{digest}' is not sha256:<64 lowercase hex>; the entry is skipped")));
+        return Err(skip_entry(format!(
+            "the digest '{digest}' is not sha256:<64 lowercase hex>; the entry is skipped"
+        )));
     }
     Ok(IndexSkill { name, kind, description, url, digest: Some(digest.to_string()), files: Vec::new() })
 }
@@ -233,7 +235,10 @@ fn entry_v1(obj: &Map<String, Value>, index_url: &str) -> Result<IndexSkill, Dia
         return Err(skip_entry("the entry has no `files` array; it is skipped".to_string()));
     };
     if list.len() > MAX_ENTRY_FILES {
-        return Err(skip_entry(format!("the entry lists {} files, more than {MAX_ENTRY_FILES}; it is skipped", list.len())));
+        return Err(skip_entry(format!(
+            "the entry lists {} files, more than {MAX_ENTRY_FILES}; it is skipped",
+            list.len()
+        )));
     }
     let mut files = Vec::with_capacity(list.len());
     let mut seen = HashSet::with_capacity(list.len());
@@ -241,10 +246,16 @@ fn entry_v1(obj: &Map<String, Value>, index_url: &str) -> Result<IndexSkill, Dia
         let path = match f {
             Value::String(s) => s.as_str(),
             Value::Object(o) => string_field(o, "path")?,
-            _ => return Err(skip_entry("a file of `files` is neither a string nor { path }; the entry is skipped".into())),
+            _ => {
+                return Err(skip_entry(
+                    "a file of `files` is neither a string nor { path }; the entry is skipped".into(),
+                ))
+            }
         };
         if !file_path_ok(path) {
-            return Err(skip_entry(format!("the file path '{path}' is not a safe relative path; the entry is skipped")));
+            return Err(skip_entry(format!(
+                "the file path '{path}' is not a safe relative path; the entry is skipped"
+            )));
         }
         if seen.insert(path) {
             files.push(IndexFile { path: path.to_string(), url: resolved(index_url, &format!("{name}/{path}"))? });

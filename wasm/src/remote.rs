@@ -144,9 +144,11 @@ pub fn publish_skill_files(
         }
         let bytes = match convert::bytes(&content, DEFAULT_MAX_OBJECT_BYTES) {
             Ok(b) => b.into_vec(),
-            Err(_) => return Err(convert::type_error(&format!(
+            Err(_) => {
+                return Err(convert::type_error(&format!(
                 "publishSkillFiles: files[{i}].input must be a string or bytes of at most {DEFAULT_MAX_OBJECT_BYTES}"
-            ))),
+            )))
+            }
         };
         list.push((key, bytes));
     }
