@@ -7,6 +7,7 @@ import path from "node:path";
 import { parseSkill, readProperties, skillFileNames, toPrompt, version } from "./node.js";
 import { DEFAULT_MAX_OBJECT_BYTES } from "./storage/keys.js";
 import { UsageError as AgentUsageError, cmdActivate, cmdCatalog, cmdList, cmdRead } from "./cli-agent.js";
+import { NETWORK_USAGE, cmdPublish } from "./cli-network.js";
 
 const USAGE = `Usage: skillwasm <command> [arguments]
 
@@ -29,6 +30,8 @@ As an agent sees a project (its .agents/skills, and the user's ~/.agents/skills)
   These take --client NAME (also .NAME/skills), --no-user, --no-trust (the project's skills
   are not read), --json. Exit 1 when the tool loaded nothing.
 
+Publishing:
+${NETWORK_USAGE}
 Exit codes: 0 success, 1 invalid skill or nothing loaded, 2 usage error.
 
 Options:
@@ -341,6 +344,7 @@ const COMMANDS = {
   catalog: { run: cmdCatalog, usage: "catalog [dir] [--format xml|markdown|json] [--budget TOKENS] [--client NAME] [--no-user] [--no-trust] [--json]" },
   activate: { run: cmdActivate, usage: "activate <name> [dir] [--client NAME] [--no-user] [--no-trust]" },
   read: { run: cmdRead, usage: "read <name> <path> [dir] [--client NAME] [--no-user] [--no-trust]" },
+  publish: { run: cmdPublish, usage: "publish <dir> --out <dir> [--base-url <url>]" },
 };
 
 async function main(argv) {

@@ -27,6 +27,8 @@ export const {
   parseMessage,
   parseSkill,
   parseSkills,
+  parseSkillsIndex,
+  publishSkillFiles,
   protectedMessages,
   pruneTranscript,
   readProperties,
@@ -35,6 +37,7 @@ export const {
   skillFileNames,
   substituteArguments,
   toPrompt,
+  unpackSkillArtifact,
   version,
   initSync,
   __wbg_reset_state,
@@ -47,6 +50,10 @@ export { memoryStorage } from "./storage/memory.js";
 export { r2Storage } from "./storage/r2.js";
 export { indexedDbStorage, putSkillFiles, deleteKeys } from "./storage/indexeddb.js";
 export { DEFAULT_MAX_OBJECT_BYTES, assertKey, assertPrefix } from "./storage/keys.js";
+
+// Skills over the network: a discovery index as a store, and publishing one.
+export { wellKnownStorage } from "./storage/well-known.js";
+export { publishWellKnown } from "./publish.js";
 
 export { aiSdkTool, aiSdkTools, openAiTool, openAiToolMessage, openAiResponsesOutput, anthropicTool, anthropicToolResult } from "./tools.js";
 export { unzip, ZipError } from "./zip.js";

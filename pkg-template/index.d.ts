@@ -4,7 +4,7 @@
 // hint of `list`) and discovery's small rules for code outside a registry: `isSkippedDirectory`,
 // `skillFileNames`, `frontmatterSpan` (`FrontmatterSpan`) and `estimateTokens`.
 export * from "./skillwasm.js";
-import type { InitInput, ListSkip, SkillPrefixPage, SkillStorage } from "./skillwasm.js";
+import type { InitInput, ListSkip, PublishedIndex, SkillPrefixPage, SkillStorage } from "./skillwasm.js";
 
 declare global {
   // The classes' `[Symbol.dispose]()` (for `using`): declared here as @types/node does, so that a
@@ -468,3 +468,55 @@ export function unzip(
   zip: Uint8Array | ArrayBuffer,
   limits?: { fileBytes?: number; uploadBytes?: number; files?: number },
 ): Promise<{ path: string; bytes: Uint8Array }[]>;
+
+// ---------------------------------------------------------------------------------------------
+// Skills over the network: the Agent Skills Discovery index (README: Skills over the network).
+// The core's rules are the generated parseSkillsIndex, unpackSkillArtifact and publishSkillFiles.
+// ---------------------------------------------------------------------------------------------
+
+/** Options of {@link wellKnownStorage}. */
+export interface WellKnownOptions {
+  /** Used instead of `globalThis.fetch`. */
+  fetch?: (url: string, init: { headers: Record<string, string> }) => Promise<Response>;
+  /** Sent with every request. */
+  headers?: Record<string, string>;
+  /** Most bytes a skill's files may have together, unpacked (default 16 MiB). */
+  maxSkillBytes?: number;
+  /** Most bytes one artifact download may have (default 16 MiB). */
+  maxArtifactBytes?: number;
+  /** Most entries an archive may hold (default 512). */
+  maxEntries?: number;
+  /** Most bytes of the index (default 16 MiB). */
+  maxIndexBytes?: number;
+  /** The size cap of a read (default 16 MiB). */
+  maxObjectBytes?: number;
+  /** Try the v0.1.0 `/.well-known/skills/index.json` when the v0.2.0 index answers 404 (default true). */
+  fallback?: boolean;
+}
+
+/** A store over a discovery index: read only, `remote: true` (untrusted unless the scope says `trusted: true`). */
+export interface WellKnownStorage extends SkillStorage {
+  readonly location: string;
+  readonly remote: true;
+  readonly maxObjectBytes: number;
+  /** What the last index and each skill's artifact said. */
+  diagnostics(): { index: Diagnostic[]; skills: Record<string, Diagnostic[]> };
+  /** Requests made so far. */
+  stats(): { indexRequests: number; indexNotModified: number; artifactRequests: number; artifactBytes: number };
+}
+
+/**
+ * A store over the discovery index of `baseUrl` (a site, or the index's own URL ending in `.json`).
+ * A listing fetches the index (conditionally) and no artifact; the first read of a skill fetches
+ * its artifact once, verifies its digest and unpacks it in the core; files are kept by digest.
+ */
+export function wellKnownStorage(baseUrl: string | URL, options?: WellKnownOptions): WellKnownStorage;
+
+/**
+ * The discovery index and its artifacts for `source`: `{ key: content }` (or a Map) whose
+ * top-level directories holding a SKILL.md are the skills, or a store read under `prefix`.
+ */
+export function publishWellKnown(
+  source: Record<string, string | Uint8Array> | Map<string, string | Uint8Array> | SkillStorage,
+  options?: { baseUrl?: string; prefix?: string },
+): Promise<PublishedIndex>;

@@ -20,6 +20,8 @@
 //! - [`host`]: what ties the stages together for a host: one configuration
 //!   ([`host::SkillsConfig`]), the visibility it implies, the registry held with both
 //!   ([`host::SkillHost`]) and the skill tool with its session ([`host::SkillTool`])
+//! - [`remote`]: skills over the network: the Agent Skills Discovery index, read and published,
+//!   its artifacts verified and unpacked
 
 #![warn(missing_docs)]
 
@@ -33,6 +35,7 @@ pub mod disclose;
 pub mod discover;
 pub mod host;
 pub mod parse;
+pub mod remote;
 pub mod search;
 pub mod store;
 

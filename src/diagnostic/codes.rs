@@ -182,6 +182,45 @@ pub const TOOL_FAILED: &str = "tool-failed";
 pub const ALLOWED_TOOLS_CASE: &str = "allowed-tools-case";
 
 // ---------------------------------------------------------------------------------------------
+// remote: discovery indexes and the artifacts they name
+// ---------------------------------------------------------------------------------------------
+
+/// The index is not a JSON object with a `skills` array. Error: the index gives no skill.
+pub const INDEX_INVALID: &str = "index-invalid";
+/// The index names a `$schema` this version does not know. Warning: the index is not processed.
+pub const INDEX_SCHEMA_UNKNOWN: &str = "index-schema-unknown";
+/// The index has no `$schema`: it is read as v0.1.0, whose files have no digests to verify.
+/// Warning.
+pub const INDEX_UNVERIFIED: &str = "index-unverified";
+/// An entry lacks a field, or a field is malformed (a name against the specification's rules, a
+/// URL that is not http(s), a digest not `sha256:<64 hex>`, an unsafe file path). Warning: the
+/// entry is skipped.
+pub const INDEX_ENTRY_INVALID: &str = "index-entry-invalid";
+/// An entry of a `type` this version does not know. Info: the entry is skipped.
+pub const INDEX_ENTRY_TYPE_UNKNOWN: &str = "index-entry-type-unknown";
+/// A second entry with a name already listed. Warning: the later entry is skipped.
+pub const INDEX_ENTRY_DUPLICATE: &str = "index-entry-duplicate";
+/// An artifact's bytes do not have the digest its index gives. Error: the skill is refused.
+pub const ARTIFACT_DIGEST_MISMATCH: &str = "artifact-digest-mismatch";
+/// An artifact is larger than `maxArtifactBytes`. Error: the skill is refused.
+pub const ARTIFACT_TOO_LARGE: &str = "artifact-too-large";
+/// An archive cannot be read: not gzip'd tar nor zip, corrupt, truncated, or a feature this
+/// reader does not take (zip64, encryption, a compression other than stored and deflate). Error:
+/// the skill is refused.
+pub const ARCHIVE_INVALID: &str = "archive-invalid";
+/// An archive entry's path leaves the skill (`..`, an absolute path, a backslash, a drive) or a
+/// link points outside it. Error: the skill is refused.
+pub const ARCHIVE_UNSAFE: &str = "archive-unsafe";
+/// An archive holds more entries than `maxEntries`, or unpacks to more than `maxSkillBytes`.
+/// Error: the skill is refused, and unpacking stops at the bound.
+pub const ARCHIVE_TOO_LARGE: &str = "archive-too-large";
+/// An archive has no `SKILL.md` at its root. Error: the skill is refused.
+pub const ARCHIVE_SKILL_MD_MISSING: &str = "archive-skill-md-missing";
+/// An archive entry that is not a regular file or directory (a link inside the skill, a device,
+/// a FIFO), or a file given twice. Warning: the entry is left out.
+pub const ARCHIVE_ENTRY_SKIPPED: &str = "archive-entry-skipped";
+
+// ---------------------------------------------------------------------------------------------
 // compact: transcripts
 // ---------------------------------------------------------------------------------------------
 
@@ -300,6 +339,20 @@ pub const ALL: &[&str] = &[
     TOOL_UNKNOWN,
     TOOL_FAILED,
     ALLOWED_TOOLS_CASE,
+    // remote
+    INDEX_INVALID,
+    INDEX_SCHEMA_UNKNOWN,
+    INDEX_UNVERIFIED,
+    INDEX_ENTRY_INVALID,
+    INDEX_ENTRY_TYPE_UNKNOWN,
+    INDEX_ENTRY_DUPLICATE,
+    ARTIFACT_DIGEST_MISMATCH,
+    ARTIFACT_TOO_LARGE,
+    ARCHIVE_INVALID,
+    ARCHIVE_UNSAFE,
+    ARCHIVE_TOO_LARGE,
+    ARCHIVE_SKILL_MD_MISSING,
+    ARCHIVE_ENTRY_SKIPPED,
     // compact
     TRANSCRIPT_NOT_ARRAY,
     TRANSCRIPT_UNREADABLE,

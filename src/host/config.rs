@@ -255,7 +255,8 @@ pub struct ScopeSpec {
     pub storage: Rc<dyn Storage>,
     /// List prefixes to search; default `.agents/skills/` and `.<client>/skills/`.
     pub roots: Option<Vec<String>>,
-    /// Default: true, except for a scope named `project` (trusted only with `trustProject`).
+    /// Default: true, except for a scope named `project` (trusted only with `trustProject`) and one
+    /// whose store is remote ([`Storage::remote`]), untrusted until the host says otherwise.
     pub trusted: Option<bool>,
     /// Where the store's keys are, for the locations the model is shown.
     pub location: Option<String>,
@@ -296,7 +297,8 @@ pub fn resolve_scopes(specs: &[ScopeSpec], config: &SkillsConfig) -> Result<Scop
                 keys::check_prefix(&r).map(|_| r).map_err(|e| format!("scope '{}': root {e}", s.name))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let trusted = s.trusted.unwrap_or(s.name != "project" || config.discover.trust_project);
+        let trusted =
+            s.trusted.unwrap_or(if s.name == "project" { config.discover.trust_project } else { !s.storage.remote() });
         out.push(ScopeHandle { name: s.name.clone(), roots, trusted, storage: s.storage.clone() });
     }
     Ok(Scopes { handles: out, locations })

@@ -111,6 +111,11 @@ pub trait Storage {
         let _ = (prefix, cursor, limit, skip, request);
         None
     }
+    /// Whether the store is over the network (a discovery index, an MCP server): its scope is then
+    /// untrusted unless the host says otherwise. Default false.
+    fn remote(&self) -> bool {
+        false
+    }
     /// The bytes of `key` (at most `max_bytes` of them from the start), or `None` when there is no
     /// such object.
     fn read<'a>(

@@ -10,10 +10,11 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { importPkg } from "./helpers.mjs";
 import { CORPUS_SKILLS, corpusFiles, expectedDiscovery, uploadCorpus } from "./support/corpus.mjs";
+import { createHash } from "node:crypto";
 import { bundleSize, startExample } from "./support/worker-example.mjs";
 import { zip } from "./support/zip.mjs";
 
-const { parseSkill } = await importPkg();
+const { parseSkill, SkillRegistry, wellKnownStorage } = await importPkg();
 const MiB = 1024 * 1024;
 const SKILLS = 5;
 const skip = !existsSync(CORPUS_SKILLS) && `no ${path.relative(process.cwd(), CORPUS_SKILLS)}`;
@@ -43,7 +44,7 @@ function pickSkills(count) {
     if (!reference) continue;
     const skillMd = readFileSync(path.join(CORPUS_SKILLS, md));
     const { skill } = parseSkill(skillMd, { dirName: dir, includeBody: false });
-    if (!skill || names.has(skill.name)) continue;
+    if (!skill || skill.name !== dir || names.has(skill.name)) continue;
     names.add(skill.name);
     repos.add(repo);
     picked.push({
@@ -257,7 +258,9 @@ describe("the Cloudflare Worker example in workerd over a real R2 binding", { sk
       const res = await worker.fetch("/tool", { method: "POST", headers: { "content-type": "application/json" }, body: bodies[i % bodies.length] });
       const text = await res.text();
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-      assert.ok(res.status === 200 || res.status === 400, `body ${i % bodies.length}: HTTP ${res.status} ${text.slice(0, 200)}`);
+      // A body over the Worker's 64 KiB bound for /tool is refused unread (413).
+      const big = Buffer.byteLength(bodies[i % bodies.length]) > 64 * 1024;
+      assert.ok(big ? res.status === 413 : res.status === 200 || res.status === 400, `body ${i % bodies.length}: HTTP ${res.status} ${text.slice(0, 200)}`);
       if (res.status === 200) assert.equal(typeof JSON.parse(text).isError, "boolean");
     }
     assert.ok((statuses.get(200) ?? 0) > 100, `most bodies reach the tool: ${JSON.stringify([...statuses])}`);
@@ -308,6 +311,72 @@ describe("the Cloudflare Worker example in workerd over a real R2 binding", { sk
     assert.equal(text.status, 415);
     assert.deepEqual(await keys(), before, "nothing written");
     assert.equal((await getJson("/status")).skills, SKILLS);
+  });
+
+  test("writes need the bearer secret; an upload named otherwise than its directory is refused", async () => {
+    const before = await keys();
+    const s = skills[0];
+    const encoded = new Response(form(s.files));
+    const body = new Uint8Array(await encoded.arrayBuffer());
+    const headers = { "content-type": encoded.headers.get("content-type") };
+    for (const [label, init] of [
+      ["no authorization", { anonymous: true }],
+      ["a wrong secret", { headers: { ...headers, authorization: "Bearer nope" } }],
+      ["the secret without Bearer", { headers: { ...headers, authorization: "test-write-secret" } }],
+    ]) {
+      for (const [p, method] of [[`/skills/${s.dir}`, "POST"], [`/skills/${s.dir}`, "DELETE"], ["/refresh", "POST"]]) {
+        const res = await worker.fetch(p, { method, headers, body: method === "POST" ? body : undefined, ...init });
+        assert.equal(res.status, 401, `${label}: ${method} ${p}`);
+        assert.equal(res.headers.get("www-authenticate"), "Bearer");
+      }
+    }
+    const renamed = s.files.map((f) => (f.rel === "SKILL.md" ? { ...f, bytes: Buffer.from(f.bytes.toString("utf8").replace(/^name:.*$/m, "name: other-name")) } : f));
+    const res = await upload(s.dir, renamed);
+    assert.equal(res.status, 422, JSON.stringify(await res.json()));
+    assert.deepEqual(await keys(), before, "nothing written");
+  });
+
+  test("a failed upload leaves the previous version whole", async () => {
+    const s = skills[2];
+    const bucket = await worker.mf.getR2Bucket("SKILLS");
+    const stored = async () => Object.fromEntries(await Promise.all((await keys()).filter((k) => k.startsWith(`skills/${s.dir}/`))
+      .map(async (k) => [k, createHash("sha256").update(Buffer.from(await (await bucket.get(k)).arrayBuffer())).digest("hex")])));
+    const before = await stored();
+    // A new SKILL.md and reference, then a file whose key R2 refuses (longer than 1,024 bytes): the put fails midway.
+    const changed = s.files.map((f) => ({ ...f, bytes: Buffer.concat([f.bytes, Buffer.from("\nchanged\n")]) }));
+    const res = await upload(s.dir, [...changed, { rel: `references/${"x".repeat(1100)}.md`, bytes: Buffer.from("x") }]);
+    assert.equal(res.status, 503, JSON.stringify(await res.json()));
+    assert.deepEqual(await stored(), before, "every file as it was, none added");
+    const tool = await postTool({ name: s.name, path: s.reference });
+    assert.ok(!tool.content.includes("\nchanged\n"));
+  });
+
+  test("the skills as an Agent Skills Discovery index: read back through wellKnownStorage", async () => {
+    const res = await worker.fetch("/.well-known/agent-skills/index.json");
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "application/json");
+    assert.match(res.headers.get("cache-control"), /max-age/);
+    const etag = res.headers.get("etag");
+    const index = await res.json();
+    assert.deepEqual(index.skills.map((e) => e.name).sort(), skills.map((s) => s.name).sort());
+    assert.equal((await worker.fetch("/.well-known/agent-skills/index.json", { headers: { "if-none-match": etag } })).status, 304);
+    for (const e of index.skills) {
+      const a = await worker.fetch(`/.well-known/agent-skills/${e.url}`);
+      assert.equal(a.status, 200, e.url);
+      assert.equal(a.headers.get("content-type"), e.type === "archive" ? "application/gzip" : "text/markdown; charset=utf-8");
+      assert.equal(`sha256:${createHash("sha256").update(Buffer.from(await a.arrayBuffer())).digest("hex")}`, e.digest);
+      assert.equal(a.headers.get("etag"), `"${e.digest.slice(7)}"`);
+    }
+    const requests = [];
+    const store = wellKnownStorage("http://worker", {
+      fetch: (url, init) => (requests.push(url), worker.fetch(new URL(url).pathname, { headers: init.headers })),
+    });
+    const registry = await SkillRegistry.discover({ scopes: [{ name: "worker", storage: store, roots: [""], trusted: true }] });
+    assert.deepEqual(registry.names().sort(), skills.map((s) => s.name).sort());
+    assert.equal(requests.length, 1 + index.skills.length, "the index and each artifact once");
+    const s = skills[0];
+    const ref = await registry.readScopedFile("worker", s.name, s.reference);
+    assert.deepEqual(Buffer.from(ref.content), s.files.find((f) => f.rel === s.reference).bytes);
   });
 
   test("DELETE /skills/<dir> removes a skill; POST /refresh picks up changes made to R2 directly", async () => {

@@ -6,6 +6,7 @@ mod compact;
 mod convert;
 mod invoke;
 mod registry;
+mod remote;
 mod rules;
 mod storage;
 mod tool;

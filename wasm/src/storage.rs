@@ -76,6 +76,7 @@ pub struct JsStorage {
     heads: Option<Function>,
     timeout_ms: u32,
     max_object_bytes: u32,
+    remote: bool,
 }
 
 /// Most entries (and warnings) one page may hold.
@@ -91,8 +92,10 @@ impl JsStorage {
         };
         let list = function("list").ok_or_else(|| "a storage must have a list(prefix, opts) function".to_string())?;
         let read = function("read").ok_or_else(|| "a storage must have a read(key, opts) function".to_string())?;
+        // `remote: true` (read once, through a catching Reflect.get): a store over the network.
+        let remote = Reflect::get(&obj, &JsValue::from_str("remote")).ok().is_some_and(|v| v.as_bool() == Some(true));
         let heads = function("listSkillPrefixes");
-        Ok(JsStorage { this: obj, list, read, heads, timeout_ms, max_object_bytes })
+        Ok(JsStorage { this: obj, list, read, heads, timeout_ms, max_object_bytes, remote })
     }
 
     /// The store's `location` (where its keys are, for the locations the model is shown), when it
@@ -207,6 +210,10 @@ fn parse_page_with(v: &JsValue, heads: Option<u32>) -> Result<HeadPage, StorageE
 }
 
 impl Storage for JsStorage {
+    fn remote(&self) -> bool {
+        self.remote
+    }
+
     fn list<'a>(
         &'a self,
         prefix: &'a str,

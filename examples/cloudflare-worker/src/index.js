@@ -1,9 +1,12 @@
 // A Cloudflare Worker that serves Agent Skills kept in an R2 bucket: the catalog, the skill tool,
-// diagnostics, and an upload endpoint. See ../README.md for the endpoints.
+// diagnostics, an upload endpoint (writes need the bearer secret WRITE_SECRET), and the skills as an
+// Agent Skills Discovery index (/.well-known/agent-skills/). See ../README.md for the endpoints.
 //
 // `skillwasm` resolves to the package's `workerd` entry: the .wasm is imported as a compiled
 // module and instantiated at global scope, so no request pays for it.
-import { SkillRegistry, SkillTool, ZipError, assertKey, parseSkill, r2Storage, renderCatalog, unzip, version } from "skillwasm";
+import {
+  SkillRegistry, SkillTool, ZipError, assertKey, parseSkill, publishWellKnown, r2Storage, renderCatalog, unzip, version,
+} from "skillwasm";
 
 const MiB = 1024 * 1024;
 const LIMITS = {
@@ -14,6 +17,9 @@ const LIMITS = {
 // Room for the multipart boundaries and part headers around the files.
 const ENVELOPE_BYTES = 256 * 1024;
 const FORMATS = new Set(["xml", "json", "markdown", "reference"]);
+// The most a POST /tool body may have: { name, path? } is small.
+const TOOL_BODY_BYTES = 64 * 1024;
+const WELL_KNOWN = "/.well-known/agent-skills/";
 
 // ---------------------------------------------------------------------------------------------
 // State kept between requests (one per isolate).
@@ -168,9 +174,10 @@ async function withTool(s, fn) {
 }
 
 async function toolCall(s, request) {
+  const body = await readCapped(request, TOOL_BODY_BYTES, { drain: true });
   let input;
   try {
-    input = await request.json();
+    input = JSON.parse(new TextDecoder().decode(body));
   } catch {
     throw new HttpError(400, "the body must be JSON: { name, path? }");
   }
@@ -198,10 +205,14 @@ function status(s) {
   });
 }
 
-/** The body, refused with 413 as soon as it passes `max` bytes (Content-Length is not trusted). */
-async function readCapped(request, max) {
+/**
+ * The body, refused with 413 as soon as it passes `max` bytes (Content-Length is not trusted).
+ * With `drain`, the rest of an oversized body is read and dropped (nothing kept) before the 413,
+ * for clients that fail when a request body is cut off.
+ */
+async function readCapped(request, max, { drain = false } = {}) {
   const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > max) throw new HttpError(413, `the upload is larger than ${max} bytes`);
+  if (Number.isFinite(declared) && declared > max) throw new HttpError(413, `the body is larger than ${max} bytes`);
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks = [];
@@ -211,8 +222,9 @@ async function readCapped(request, max) {
     if (done) break;
     total += value.byteLength;
     if (total > max) {
-      await reader.cancel().catch(() => {});
-      throw new HttpError(413, `the upload is larger than ${max} bytes`);
+      if (drain) while (!(await reader.read()).done);
+      else await reader.cancel().catch(() => {});
+      throw new HttpError(413, `the body is larger than ${max} bytes`);
     }
     chunks.push(value);
   }
@@ -289,6 +301,7 @@ async function keysUnder(bucket, prefix) {
 function serially(s, change) {
   const run = changes.then(async () => {
     const out = (await change?.()) ?? {};
+    s.published = null; // the discovery index is published again on its next request
     const report = await s.registry.refresh();
     s.snapshotEtag = await writeSnapshot(s.bucket, s.config, s.registry);
     return { ...out, report };
@@ -322,6 +335,37 @@ function dirName(raw) {
   return name;
 }
 
+/**
+ * Puts `files` under `dir` in place of what is there, all or nothing: the previous files are read
+ * first, and when a put fails every key is put back as it was (the new keys deleted), so a failed
+ * upload never leaves the skill half new and half old. Returns the keys removed.
+ */
+async function replaceSkill(bucket, dir, files) {
+  const keep = new Set(files.map((f) => dir + f.path));
+  const previous = [];
+  let held = 0;
+  for (const key of await keysUnder(bucket, dir)) {
+    const obj = await bucket.get(key);
+    if (obj === null) continue;
+    const bytes = new Uint8Array(await obj.arrayBuffer());
+    held += bytes.byteLength;
+    if (held > 4 * LIMITS.uploadBytes) throw new HttpError(409, `the stored ${dir} is too large to replace safely; delete it first`);
+    previous.push({ key, bytes });
+  }
+  try {
+    for (const f of files) await bucket.put(dir + f.path, f.bytes);
+  } catch (e) {
+    const old = new Set(previous.map((p) => p.key));
+    for (const key of keep) if (!old.has(key)) await bucket.delete(key).catch(() => {});
+    for (const p of previous) await bucket.put(p.key, p.bytes);
+    throw new HttpError(503, `the upload could not be stored (${e?.message ?? e}); the previous version is unchanged`);
+  }
+  // Files of an earlier upload of this skill that this one no longer has.
+  const stale = previous.map((p) => p.key).filter((k) => !keep.has(k));
+  for (const key of stale) await bucket.delete(key);
+  return { stale };
+}
+
 async function upload(s, request, rawName) {
   const name = dirName(rawName);
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
@@ -347,16 +391,12 @@ async function upload(s, request, rawName) {
   if (parsed.skill === null) {
     throw new HttpError(422, "SKILL.md has no usable skill", { diagnostics: parsed.diagnostics });
   }
+  if (parsed.skill.name !== name) {
+    throw new HttpError(422, `the skill is named '${parsed.skill.name}', not '${name}' like its directory`, { diagnostics: parsed.diagnostics });
+  }
 
   const dir = `${s.config.root}${name}/`;
-  const { stale, report } = await serially(s, async () => {
-    const keep = new Set(files.map((f) => dir + f.path));
-    for (const f of files) await s.bucket.put(dir + f.path, f.bytes);
-    // Files of an earlier upload of this skill that this one no longer has.
-    const stale = (await keysUnder(s.bucket, dir)).filter((k) => !keep.has(k));
-    for (const key of stale) await s.bucket.delete(key);
-    return { stale };
-  });
+  const { stale, report } = await serially(s, () => replaceSkill(s.bucket, dir, files));
   return json({
     name: parsed.skill.name,
     directory: name,
@@ -368,6 +408,51 @@ async function upload(s, request, rawName) {
   }, 201);
 }
 
+/**
+ * Writes need `Authorization: Bearer <WRITE_SECRET>`; without the secret in the environment every
+ * write is refused. The comparison takes the same time wherever the strings differ.
+ */
+function authorize(request, env) {
+  const secret = typeof env.WRITE_SECRET === "string" ? env.WRITE_SECRET : "";
+  if (secret === "") throw new HttpError(403, "writes are disabled: the Worker has no WRITE_SECRET");
+  const enc = new TextEncoder();
+  const want = enc.encode(`Bearer ${secret}`);
+  const got = enc.encode(request.headers.get("authorization") ?? "");
+  let diff = want.length ^ got.length;
+  for (let i = 0; i < want.length; i++) diff |= want[i] ^ (got[i] ?? 0);
+  if (diff !== 0) throw new HttpError(401, "this write needs Authorization: Bearer <WRITE_SECRET>", { authenticate: true });
+}
+
+/** The discovery index and its artifacts, published from R2 once per change of the bucket. */
+async function published(s) {
+  if (!s.published) {
+    const result = await publishWellKnown(r2Storage(s.bucket, { prefix: s.config.root }));
+    const byPath = new Map(result.artifacts.map((a) => [a.path, a]));
+    const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", result.index));
+    const hex = [...hash].map((b) => b.toString(16).padStart(2, "0")).join("");
+    s.published = { index: result.index, indexEtag: `"${hex}"`, byPath, diagnostics: result.diagnostics };
+  }
+  return s.published;
+}
+
+/** GET /.well-known/agent-skills/index.json and the artifacts it names, with ETags (304 on a match). */
+async function wellKnown(s, request, rel) {
+  const p = await published(s);
+  let body;
+  let type;
+  let etag;
+  if (rel === "index.json") {
+    [body, type, etag] = [p.index, "application/json", p.indexEtag];
+  } else {
+    const a = p.byPath.get(rel);
+    if (!a) throw new HttpError(404, `no artifact ${rel}`);
+    [body, type, etag] = [a.bytes, a.contentType, `"${a.digest.slice("sha256:".length)}"`];
+  }
+  const headers = { "content-type": type, etag, "cache-control": "public, max-age=60, must-revalidate" };
+  if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+  return new Response(body, { headers });
+}
+
 const ENDPOINTS = {
   "GET /catalog": "?format=xml|json|markdown|reference&budgetTokens=N&budgetChars=N&locale=..&modelTier=..&includeLocation=false",
   "GET /tool": "the skill tool's definition",
@@ -377,7 +462,10 @@ const ENDPOINTS = {
   "DELETE /skills/<dir>": "removes the skill directory",
   "POST /refresh": "re-lists R2 (after changes made outside the Worker) and writes a new snapshot",
   "GET /status": "how this isolate started and the R2 calls it made",
+  "GET /.well-known/agent-skills/index.json": "the skills as an Agent Skills Discovery index (v0.2.0), and its artifacts beside it",
 };
+// Writes (uploads, DELETE, refresh) need the bearer secret.
+const WRITES = "POST /skills/<dir>, DELETE /skills/<dir> and POST /refresh need Authorization: Bearer <WRITE_SECRET>";
 
 export default {
   /**
@@ -388,15 +476,20 @@ export default {
     const url = new URL(request.url);
     const route = `${request.method} ${url.pathname}`;
     try {
-      if (route === "GET /") return json({ endpoints: ENDPOINTS });
+      if (route === "GET /") return json({ endpoints: ENDPOINTS, writes: WRITES });
       const s = await state(env);
       if (route === "GET /catalog") return catalog(s, url);
       if (route === "GET /tool") return json(await withTool(s, (tool) => tool.definition()));
       if (route === "POST /tool") return await toolCall(s, request);
       if (route === "GET /diagnostics") return diagnostics(s);
       if (route === "GET /status") return status(s);
+      if (request.method === "GET" && url.pathname.startsWith(WELL_KNOWN)) {
+        return await wellKnown(s, request, url.pathname.slice(WELL_KNOWN.length));
+      }
       // The raw path (the URL parser has already resolved `..` and `%2e%2e` segments).
       const m = /^\/skills\/([^/]+)\/?$/.exec(url.pathname);
+      const write = (m && (request.method === "POST" || request.method === "DELETE")) || route === "POST /refresh";
+      if (write) authorize(request, env);
       if (m && request.method === "POST") return await upload(s, request, m[1]);
       if (m && request.method === "DELETE") return await remove(s, m[1]);
       if (route === "POST /refresh") {
@@ -405,7 +498,12 @@ export default {
       }
       return json({ error: `no route ${route}`, endpoints: ENDPOINTS }, 404);
     } catch (e) {
-      if (e instanceof HttpError) return json({ error: e.message, ...e.extra }, e.status);
+      if (e instanceof HttpError) {
+        const { authenticate, ...extra } = e.extra;
+        const res = json({ error: e.message, ...extra }, e.status);
+        if (authenticate) res.headers.set("www-authenticate", "Bearer");
+        return res;
+      }
       console.error(e);
       return json({ error: String(e?.message ?? e) }, 500);
     }

@@ -300,6 +300,23 @@ const registryAnd = (check) => (v) => registryIsReady(v) ?? check(v);
 
 const transcriptParams = (check) => [{ name: "transcript", kind: "transcript", check }, { name: "opts", kind: "options", optional: true, schema: COMPACT, text: "toolName", check }];
 
+// The network cases: a served index of one skill, answered by a fetch of the test's own (no socket).
+const INDEX_JSON = JSON.stringify({ $schema: "https://schemas.agentskills.io/discovery/0.2.0/schema.json", skills: [] });
+const CHECK_INDEX = (v) => (isObject(v) && Array.isArray(v.skills) && Array.isArray(v.diagnostics) ? null : "not a ParsedIndex");
+const CHECK_UNPACKED = (v) => (isObject(v) && Array.isArray(v.files) && Array.isArray(v.diagnostics) ? null : "not an UnpackedSkill");
+const CHECK_PUBLISHED = (v) => (isObject(v) && v.index instanceof Uint8Array && Array.isArray(v.artifacts) ? null : "not a PublishedIndex");
+const isObject = (v) => typeof v === "object" && v !== null;
+const refusingFetch = async () => { throw new Error("no network in the hostile cases"); };
+async function indexFetch(url) {
+  const { createHash } = await import("node:crypto");
+  const digest = `sha256:${createHash("sha256").update(SKILL_GOOD).digest("hex")}`;
+  if (String(url).endsWith("/index.json")) {
+    return new Response(JSON.stringify({ $schema: "https://schemas.agentskills.io/discovery/0.2.0/schema.json",
+      skills: [{ name: "good", type: "skill-md", description: "d", url: "good/SKILL.md", digest }] }));
+  }
+  return String(url).endsWith("/good/SKILL.md") ? new Response(SKILL_GOOD) : new Response("no", { status: 404 });
+}
+
 /**
  * name: the export ("parseSkill") or member ("SkillRegistry#readFile", "SkillRegistry.discover").
  * f(pkg, fx): the function; self(pkg, fx): its `this`; args(fx, pkg): normal arguments.
@@ -543,6 +560,35 @@ export const SPECS = [
   { name: "ZipError", group: "adapters", ctor: true, f: ctorOf("ZipError"), args: () => [400, "bad"], params: [
     { name: "status", kind: "anything", check: (v) => (v instanceof Error ? null : "not an Error") },
     { name: "message", kind: "anything", check: (v) => (v instanceof Error ? null : "not an Error") },
+  ] },
+  // Skills over the network: the discovery index's rules, the store over it, publishing
+  { name: "parseSkillsIndex", group: "args", f: (p) => p.parseSkillsIndex, args: () => [INDEX_JSON, "https://example.com/.well-known/agent-skills/index.json"], params: [
+    { name: "bytes", kind: "skillInput", check: CHECK_INDEX },
+    { name: "indexUrl", kind: "string", check: CHECK_INDEX, huge: true, surround: (s) => `https://example.com/${s}/index.json` },
+  ] },
+  { name: "unpackSkillArtifact", group: "args", f: (p) => p.unpackSkillArtifact, args: () => [enc.encode(SKILL_GOOD), { type: "skill-md", unverified: true }], params: [
+    { name: "bytes", kind: "skillInput", check: CHECK_UNPACKED },
+    { name: "opts", kind: "options", schema: { type: "string", digest: "string", unverified: "bool", maxSkillBytes: "number", maxEntries: "number", maxArtifactBytes: "number" }, base: () => ({ type: "skill-md", unverified: true }), check: CHECK_UNPACKED },
+  ] },
+  { name: "publishSkillFiles", group: "args", f: (p) => p.publishSkillFiles, args: () => [[{ input: SKILL_GOOD, dirName: "good/SKILL.md" }], {}], params: [
+    { name: "files", kind: "anything", check: CHECK_PUBLISHED },
+    { name: "opts", kind: "options", optional: true, schema: { baseUrl: "string" }, text: "baseUrl", check: CHECK_PUBLISHED },
+  ] },
+  { name: "publishWellKnown", group: "adapters", async: true, f: (p) => p.publishWellKnown, args: () => [{ "good/SKILL.md": SKILL_GOOD }, {}], params: [
+    { name: "source", kind: "files", names: /source|files|content|key/i, check: CHECK_PUBLISHED },
+    { name: "options", kind: "options", optional: true, schema: { baseUrl: "string", prefix: "string" }, check: CHECK_PUBLISHED },
+  ] },
+  { name: "wellKnownStorage", group: "adapters", f: (p) => p.wellKnownStorage, args: () => ["http://127.0.0.1:9/", { fetch: refusingFetch }], params: [
+    { name: "baseUrl", kind: "string", check: CHECK.storage, surround: (s) => `http://127.0.0.1:9/${s}` },
+    { name: "options", kind: "options", optional: true, schema: { fetch: "function", maxSkillBytes: "number", maxEntries: "number", maxArtifactBytes: "number", maxIndexBytes: "number" }, base: () => ({ fetch: refusingFetch }), check: CHECK.storage },
+  ] },
+  { name: "wellKnownStorage().list", group: "adapters", async: true, f: (p) => p.wellKnownStorage("http://127.0.0.1:9/", { fetch: indexFetch }).list, self: () => undefined, args: () => ["", { limit: 2 }], params: [
+    { name: "prefix", kind: "string", names: /prefix/i, storageKey: true, check: CHECK.page },
+    { name: "opts", kind: "options", optional: true, schema: { cursor: "string", limit: "number" }, check: CHECK.page },
+  ] },
+  { name: "wellKnownStorage().read", group: "adapters", async: true, f: (p) => p.wellKnownStorage("http://127.0.0.1:9/", { fetch: indexFetch }).read, args: () => ["good/SKILL.md", { maxBytes: 5 }], params: [
+    { name: "key", kind: "string", storageKey: true, check: CHECK.bytesOrNull },
+    { name: "opts", kind: "options", optional: true, schema: { maxBytes: "number" }, check: CHECK.bytesOrNull },
   ] },
   // Instance resets
   { name: "onInstanceReset", group: "adapters", f: (p) => p.onInstanceReset, args: () => [() => {}], params: [

@@ -75,6 +75,9 @@ export function bundleSize() {
  * (paths relative to the Worker), and the times from `new Miniflare` to ready and to the answer
  * of `firstPath` (requested at once, so the cold start is part of it).
  */
+/** The write secret the example runs with in tests (unless `vars.WRITE_SECRET` says otherwise). */
+export const WRITE_SECRET = "test-write-secret";
+
 export async function startExample({ persistDir, vars = {}, firstPath = "/status" }) {
   assertBuilt();
   const t0 = performance.now();
@@ -84,11 +87,23 @@ export async function startExample({ persistDir, vars = {}, firstPath = "/status
     compatibilityDate: "2025-01-01",
     r2Buckets: ["SKILLS"],
     r2Persist: persistDir,
-    bindings: { SKILLS_PREFIX: "skills", SKILLS_SCOPE: "org", TOOL_NAME: "activate_skill", SNAPSHOT_CHECK_SECONDS: "0", ...vars },
+    bindings: Object.fromEntries(Object.entries({
+      SKILLS_PREFIX: "skills", SKILLS_SCOPE: "org", TOOL_NAME: "activate_skill", SNAPSHOT_CHECK_SECONDS: "0", WRITE_SECRET, ...vars,
+    }).filter(([, v]) => v !== undefined)),
   });
   await mf.ready;
   const readyMs = performance.now() - t0;
-  const fetch = (pathname, init) => mf.dispatchFetch(`http://worker${pathname}`, init);
+  // Requests other than GET carry the write secret, unless the test sends its own authorization
+  // or none (`anonymous: true`).
+  const secret = Object.hasOwn(vars, "WRITE_SECRET") ? vars.WRITE_SECRET : WRITE_SECRET;
+  const fetch = (pathname, init = {}) => {
+    const { anonymous, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if ((rest.method ?? "GET") !== "GET" && !anonymous && !headers.has("authorization") && secret) {
+      headers.set("authorization", `Bearer ${secret}`);
+    }
+    return mf.dispatchFetch(`http://worker${pathname}`, { ...rest, headers });
+  };
   const first = await fetch(firstPath);
   const firstBody = await first.json();
   const firstMs = performance.now() - t0;

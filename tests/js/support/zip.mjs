@@ -1,8 +1,9 @@
 // Zip archives for tests, written the way zip tools write them.
 import { deflateRawSync } from "node:zlib";
 
-/** A zip of [{ rel, bytes, method?, declaredSize? }] (deflated unless method 0), as zip tools
- * write it; `declaredSize` lets a test lie about an entry's size. */
+/** A zip of [{ rel, bytes, method?, declaredSize?, unixMode? }] (deflated unless method 0), as zip
+ * tools write it; `declaredSize` lets a test lie about an entry's size; `unixMode` (0o120777 for a
+ * symbolic link) is written as a Unix zip tool writes a file's mode. */
 export function zip(files) {
   const crcTable = Array.from({ length: 256 }, (_, n) => {
     let c = n;
@@ -34,7 +35,7 @@ export function zip(files) {
     local.writeUInt16LE(name.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(f.unixMode === undefined ? 20 : (3 << 8) | 20, 4);
     central.writeUInt16LE(20, 6);
     central.writeUInt16LE(0x800, 8);
     central.writeUInt16LE(method, 10);
@@ -42,6 +43,7 @@ export function zip(files) {
     central.writeUInt32LE(data.length, 20);
     central.writeUInt32LE(size, 24);
     central.writeUInt16LE(name.length, 28);
+    if (f.unixMode !== undefined) central.writeUInt32LE(((f.unixMode & 0xffff) << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, data);
     centrals.push(central, name);

@@ -1,0 +1,49 @@
+//! Digests as the discovery index writes them: `sha256:` and 64 lowercase hex digits of the
+//! SHA-256 of the raw bytes.
+
+use sha2::{Digest, Sha256};
+
+/// `sha256:<hex>` of `bytes`.
+pub fn sha256_digest(bytes: &[u8]) -> String {
+    let hash = Sha256::digest(bytes);
+    let mut out = String::with_capacity(7 + 64);
+    out.push_str("sha256:");
+    for b in hash {
+        out.push(hex(b >> 4));
+        out.push(hex(b & 0xF));
+    }
+    out
+}
+
+fn hex(n: u8) -> char {
+    char::from(if n < 10 { b'0' + n } else { b'a' + n - 10 })
+}
+
+/// Whether `digest` is of the form `sha256:<64 lowercase hex>`.
+pub fn is_digest(digest: &str) -> bool {
+    digest
+        .strip_prefix("sha256:")
+        .is_some_and(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+}
+
+/// Whether `bytes` have the digest `expected` (compared in constant time over the digest's text).
+pub fn matches(bytes: &[u8], expected: &str) -> bool {
+    let actual = sha256_digest(bytes);
+    actual.len() == expected.len() && actual.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests() {
+        let d = sha256_digest(b"# Hello\n");
+        assert_eq!(d, "sha256:90f8ec5669cd34183b9b0fdf8b94f5efb4c3672876330f4aa76088c2b4ad17be");
+        assert!(is_digest(&d));
+        assert!(matches(b"# Hello\n", &d));
+        assert!(!matches(b"# Hello", &d));
+        assert!(!is_digest("sha256:ABC"));
+        assert!(!is_digest(&d.to_uppercase()));
+    }
+}
