@@ -3,7 +3,7 @@
 //! `name` has no enum), and a `query` that searches them; a name it does not know is answered
 //! with the nearest ones. Below that point none of this is used and the tool is as before.
 
-use super::tool::{ClientOutput, ToolDefinition, ToolInput, ToolOptions, ToolResult};
+use super::tool::{error_result, ClientOutput, ToolDefinition, ToolInput, ToolOptions, ToolResult};
 use crate::content::{plain_line, SEARCH_RESULTS_PREFIX, UNKNOWN_SKILL_PREFIX};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::search::SearchHit;
@@ -87,14 +87,5 @@ pub fn unknown_with_closest(input: &ToolInput, closest: &[SearchHit], opts: &Too
             hit_lines(closest)
         )
     };
-    let d = Diagnostic::error(codes::SKILL_UNKNOWN, format!("no skill named '{name}'"));
-    ToolResult {
-        client: ClientOutput { skill_name: input.name.clone(), path: input.path.clone(), content: content.clone() },
-        content,
-        is_error: true,
-        skill_name: input.name.clone(),
-        path: input.path.clone(),
-        error: Some(d),
-        ..ToolResult::default()
-    }
+    error_result(input, Diagnostic::error(codes::SKILL_UNKNOWN, format!("no skill named '{name}'")), content)
 }

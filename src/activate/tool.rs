@@ -171,7 +171,8 @@ pub fn tool_definition(visible: &[String], catalog: Option<&str>, opts: &ToolOpt
     Some(ToolDefinition { name: opts.tool_name.clone(), description, input_schema: schema })
 }
 
-fn error_result(input: &ToolInput, d: Diagnostic, content: String) -> ToolResult {
+/// A failed call's result: the diagnostic, and the text the model is shown.
+pub(super) fn error_result(input: &ToolInput, d: Diagnostic, content: String) -> ToolResult {
     ToolResult {
         client: ClientOutput { skill_name: input.name.clone(), path: input.path.clone(), content: content.clone() },
         content,
