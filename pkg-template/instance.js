@@ -23,7 +23,7 @@
  * and a value too deep to convert (a nested array) is not recursed into until the stack overflows.
  * @param {unknown} message
  */
-function messageText(message) {
+export function messageText(message) {
   if (message === undefined || typeof message === "string") return message;
   if (typeof message === "symbol") return String(message);
   try {

@@ -4,21 +4,7 @@
 // Every size is checked while inflating, so a zip whose headers lie about sizes (a zip bomb)
 // stops at the limit. Not supported: zip64, encryption, methods other than stored and deflate.
 
-/**
- * A message as Error would turn it into text, except that a symbol (which Error refuses) is named
- * and a value too deep to convert (a nested array) is not recursed into until the stack overflows.
- * @param {unknown} message
- */
-function messageText(message) {
-  if (message === undefined || typeof message === "string") return message;
-  if (typeof message === "symbol") return String(message);
-  try {
-    return String(message);
-  } catch (e) {
-    if (e instanceof RangeError) return "(a message that cannot be converted to text)";
-    throw e;
-  }
-}
+import { messageText } from "./instance.js";
 
 export class ZipError extends Error {
   /** @param {number} status 400 for a malformed zip, 413 for one over a limit */
