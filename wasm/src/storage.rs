@@ -209,6 +209,19 @@ fn parse_page_with(v: &JsValue, heads: Option<u32>) -> Result<HeadPage, StorageE
     Ok(got)
 }
 
+/// The `opts` of a listing call: `{ cursor?, limit, skip? }`.
+fn list_options(cursor: Option<&str>, limit: u32, skip: Option<&SkipHint>) -> Object {
+    let opts = Object::new();
+    if let Some(c) = cursor {
+        let _ = Reflect::set(&opts, &"cursor".into(), &JsValue::from_str(c));
+    }
+    let _ = Reflect::set(&opts, &"limit".into(), &JsValue::from(limit));
+    if let Some(skip) = skip {
+        let _ = Reflect::set(&opts, &"skip".into(), &crate::rules::skip_to_js(skip));
+    }
+    opts
+}
+
 impl Storage for JsStorage {
     fn remote(&self) -> bool {
         self.remote
@@ -221,11 +234,7 @@ impl Storage for JsStorage {
         limit: u32,
     ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
         Box::pin(async move {
-            let opts = Object::new();
-            if let Some(c) = cursor {
-                let _ = Reflect::set(&opts, &"cursor".into(), &JsValue::from_str(c));
-            }
-            let _ = Reflect::set(&opts, &"limit".into(), &JsValue::from(limit));
+            let opts = list_options(cursor, limit, None);
             let v = self.call(&format!("list({prefix:?})"), &self.list, &JsValue::from_str(prefix), &opts).await?;
             parse_page(&v)
         })
@@ -240,12 +249,7 @@ impl Storage for JsStorage {
         skip: &'a SkipHint,
     ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
         Box::pin(async move {
-            let opts = Object::new();
-            if let Some(c) = cursor {
-                let _ = Reflect::set(&opts, &"cursor".into(), &JsValue::from_str(c));
-            }
-            let _ = Reflect::set(&opts, &"limit".into(), &JsValue::from(limit));
-            let _ = Reflect::set(&opts, &"skip".into(), &crate::rules::skip_to_js(skip));
+            let opts = list_options(cursor, limit, Some(skip));
             let v = self.call(&format!("list({prefix:?})"), &self.list, &JsValue::from_str(prefix), &opts).await?;
             parse_page(&v)
         })
@@ -263,12 +267,7 @@ impl Storage for JsStorage {
     ) -> Option<LocalFuture<'a, Result<HeadPage, StorageError>>> {
         let f = self.heads.as_ref()?;
         Some(Box::pin(async move {
-            let opts = Object::new();
-            if let Some(c) = cursor {
-                let _ = Reflect::set(&opts, &"cursor".into(), &JsValue::from_str(c));
-            }
-            let _ = Reflect::set(&opts, &"limit".into(), &JsValue::from(limit));
-            let _ = Reflect::set(&opts, &"skip".into(), &crate::rules::skip_to_js(skip));
+            let opts = list_options(cursor, limit, Some(skip));
             let files: js_sys::Array = request.names.iter().map(|n| JsValue::from_str(n)).collect();
             let _ = Reflect::set(&opts, &"files".into(), &files);
             let _ = Reflect::set(&opts, &"prefixBytes".into(), &JsValue::from(request.prefix_bytes));
