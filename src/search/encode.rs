@@ -139,6 +139,18 @@ pub fn from_bytes(bytes: &[u8]) -> Option<SearchIndex> {
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
+/// Each byte's value in [`ALPHABET`], or `NOT_BASE64`: one lookup per character when reading.
+const DECODE: [u8; 256] = {
+    let mut table = [NOT_BASE64; 256];
+    let mut i = 0;
+    while i < ALPHABET.len() {
+        table[ALPHABET[i] as usize] = i as u8;
+        i += 1;
+    }
+    table
+};
+const NOT_BASE64: u8 = 0xff;
+
 /// Standard base64 with padding.
 pub fn base64(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
@@ -166,7 +178,7 @@ pub fn unbase64(text: &str) -> Option<Vec<u8>> {
     if t.len() % 4 != 0 {
         return None;
     }
-    let value = |c: u8| ALPHABET.iter().position(|a| *a == c).map(|p| p as u32);
+    let value = |c: u8| Some(DECODE[usize::from(c)]).filter(|&d| d != NOT_BASE64).map(u32::from);
     let mut out = Vec::with_capacity(t.len() / 4 * 3);
     for (k, chunk) in t.chunks(4).enumerate() {
         let last = k + 1 == t.len() / 4;
