@@ -3,6 +3,7 @@
 // (publishWellKnown).
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { UsageError, readFlags } from "./cli-agent.js";
 import { nodeFsStorage, publishWellKnown } from "./node.js";
 
 export const NETWORK_USAGE = `  publish <dir> --out <dir> [--base-url <url>]
@@ -11,31 +12,21 @@ export const NETWORK_USAGE = `  publish <dir> --out <dir> [--base-url <url>]
                                      and its artifacts.
 `;
 
-function fail(message, code = 2) {
+/** A publish that could not be written: the message on stderr, exit code 1. */
+function fail(message) {
   process.stderr.write(`skillwasm publish: ${message}\n`);
-  return code;
+  return 1;
 }
 
 /** `skillwasm publish <dir> --out <dir> [--base-url <url>]`; resolves to the exit code. */
 export async function cmdPublish(args) {
-  const positional = [];
-  let outDir;
-  let baseUrl;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--out" || a === "--base-url") {
-      const v = args[++i];
-      if (v === undefined) return fail(`${a} needs a value`);
-      if (a === "--out") outDir = v;
-      else baseUrl = v;
-    } else if (a.startsWith("-")) return fail(`unknown option ${a}`);
-    else positional.push(a);
-  }
-  if (positional.length !== 1 || outDir === undefined) {
-    return fail("usage: skillwasm publish <dir> --out <dir> [--base-url <url>]");
-  }
+  const { flags, rest } = readFlags(args, { "--out": "string", "--base-url": "string" });
+  if (rest.length !== 1 || flags.out === undefined) throw new UsageError("expected one directory and --out <dir>");
+  const [dir] = rest;
+  const outDir = flags.out;
+  const baseUrl = flags["base-url"];
   try {
-    const published = await publishWellKnown(nodeFsStorage(positional[0]), baseUrl === undefined ? {} : { baseUrl });
+    const published = await publishWellKnown(nodeFsStorage(dir), baseUrl === undefined ? {} : { baseUrl });
     const root = path.join(outDir, ".well-known", "agent-skills");
     mkdirSync(root, { recursive: true });
     writeFileSync(path.join(root, "index.json"), published.index);
@@ -54,6 +45,6 @@ export async function cmdPublish(args) {
     }, null, 2)}\n`);
     return published.artifacts.length === 0 ? 1 : 0;
   } catch (e) {
-    return fail(e?.message ?? String(e), 1);
+    return fail(e?.message ?? String(e));
   }
 }
