@@ -22,6 +22,7 @@
 //!   ([`host::SkillHost`]) and the skill tool with its session ([`host::SkillTool`])
 //! - [`remote`]: skills over the network: the Agent Skills Discovery index, read and published,
 //!   its artifacts verified and unpacked
+//! - [`mcp`]: skills over MCP: the Skills extension's `skill://` URIs, limits and entries
 
 #![warn(missing_docs)]
 
@@ -34,6 +35,7 @@ pub mod compact;
 pub mod disclose;
 pub mod discover;
 pub mod host;
+pub mod mcp;
 pub mod parse;
 pub mod remote;
 pub mod search;

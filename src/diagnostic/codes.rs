@@ -221,6 +221,19 @@ pub const ARCHIVE_SKILL_MD_MISSING: &str = "archive-skill-md-missing";
 pub const ARCHIVE_ENTRY_SKIPPED: &str = "archive-entry-skipped";
 
 // ---------------------------------------------------------------------------------------------
+// mcp: the MCP Skills extension's URIs and entries
+// ---------------------------------------------------------------------------------------------
+
+/// A URI that is not a `skill://` resource URI by the extension's rules (another scheme, a query
+/// or fragment, userinfo or a port, an empty, `.` or `..` segment, a bad escape, too long or deep),
+/// or a skill URI that does not name `SKILL.md` below a valid skill name. Error: the request is
+/// refused (JSON-RPC `-32602`) or the entry is not used.
+pub const SKILL_URI_INVALID: &str = "skill-uri-invalid";
+/// A skill path whose final segment differs from the `name` of the skill's frontmatter. Error: the
+/// entry is not used.
+pub const SKILL_URI_NAME_MISMATCH: &str = "skill-uri-name-mismatch";
+
+// ---------------------------------------------------------------------------------------------
 // compact: transcripts
 // ---------------------------------------------------------------------------------------------
 
@@ -353,6 +366,9 @@ pub const ALL: &[&str] = &[
     ARCHIVE_TOO_LARGE,
     ARCHIVE_SKILL_MD_MISSING,
     ARCHIVE_ENTRY_SKIPPED,
+    // mcp
+    SKILL_URI_INVALID,
+    SKILL_URI_NAME_MISMATCH,
     // compact
     TRANSCRIPT_NOT_ARRAY,
     TRANSCRIPT_UNREADABLE,

@@ -1,0 +1,45 @@
+//! Skills over MCP: the MCP Skills extension (SEP-2640, `io.modelcontextprotocol/skills`), the
+//! publishing side's rules.
+//!
+//! A server declaring [`EXTENSION_ID`] (in its capabilities' `extensions`, next to `resources`)
+//! answers `skills/list` and `skills/get` with skill entries `{ uri, frontmatter, resources }`
+//! and serves each file of a skill as a resource, read with `resources/read`. Every rule about the
+//! `skill://` URIs those entries and reads use lives in [`uri`], both directions: formatting a
+//! skill's or a file's URI and parsing one back into a skill path and a file path.
+//!
+//! The extension fixes two per-skill limits that every conforming host accepts:
+//! [`MAX_RESOURCES_PER_SKILL`] files and [`MAX_SKILL_BYTES`] bytes (the sum of the files' sizes);
+//! a server should not serve a skill over either. An unknown skill, file or directory is the
+//! JSON-RPC error [`INVALID_PARAMS`], as the base protocol's `resources/read` answers an unknown
+//! resource.
+
+pub mod uri;
+
+pub use uri::{format_directory_uri, format_file_uri, format_skill_uri, parse_resource_uri, parse_skill_uri};
+
+/// The extension's identifier, the key a server declares it under.
+pub const EXTENSION_ID: &str = "io.modelcontextprotocol/skills";
+
+/// The URI scheme skill files are served under (`skill://<skill path>/<file path>`).
+pub const SCHEME: &str = "skill";
+
+/// The file every skill has at its root; a skill is addressed by this file's URI.
+pub const SKILL_FILE: &str = "SKILL.md";
+
+/// Most files one skill may have (`SKILL.md` included), the length of its `resources` array.
+pub const MAX_RESOURCES_PER_SKILL: u32 = 512;
+
+/// Most bytes all of one skill's files may have together (16 MiB), the sum of their `size`s.
+pub const MAX_SKILL_BYTES: u64 = 16 * 1024 * 1024;
+
+/// JSON-RPC "Invalid params": the answer to an unknown skill, file or directory.
+pub const INVALID_PARAMS: i32 = -32602;
+
+/// JSON-RPC "Internal error": a read that failed on the server's side.
+pub const INTERNAL_ERROR: i32 = -32603;
+
+/// The `mimeType` of a directory resource (a skill's root and each of its subdirectories).
+pub const DIRECTORY_MIME_TYPE: &str = "inode/directory";
+
+/// The `mimeType` of a skill's `SKILL.md`.
+pub const SKILL_MIME_TYPE: &str = "text/markdown";
