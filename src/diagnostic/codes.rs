@@ -232,6 +232,10 @@ pub const SKILL_URI_INVALID: &str = "skill-uri-invalid";
 /// A skill path whose final segment differs from the `name` of the skill's frontmatter. Error: the
 /// entry is not used.
 pub const SKILL_URI_NAME_MISMATCH: &str = "skill-uri-name-mismatch";
+/// A skill over the extension's limits (more than 512 files, or more than 16 MiB in all), or one
+/// whose directory lists too many keys to tell. Error: the server leaves it out of `skills/list`
+/// and answers `skills/get` and reads with `-32602`.
+pub const MCP_SKILL_TOO_LARGE: &str = "mcp-skill-too-large";
 
 // ---------------------------------------------------------------------------------------------
 // compact: transcripts
@@ -369,6 +373,7 @@ pub const ALL: &[&str] = &[
     // mcp
     SKILL_URI_INVALID,
     SKILL_URI_NAME_MISMATCH,
+    MCP_SKILL_TOO_LARGE,
     // compact
     TRANSCRIPT_NOT_ARRAY,
     TRANSCRIPT_UNREADABLE,
