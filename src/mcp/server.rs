@@ -12,7 +12,7 @@ use super::manifest::{DigestCache, SkillEntry, SkillSource};
 use super::mime::{is_text, mime_type};
 use super::uri::{format_directory_uri, format_file_uri, format_skill_uri, parse_resource_uri, parse_skill_uri};
 use super::{RpcError, DIRECTORY_MIME_TYPE, INVALID_PARAMS, MAX_SKILL_BYTES, SKILL_FILE, SKILL_MIME_TYPE};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{codes, Diagnostic, Severity};
 use crate::host::SkillHost;
 use crate::search::encode::{base64, unbase64};
 use serde::{Deserialize, Serialize};
@@ -229,7 +229,9 @@ impl SkillsMcp {
     }
 
     fn note(&self, name: &str, e: &RpcError) {
-        let (code, message) = e.message.split_once(": ").unwrap_or(("", e.message.as_str()));
+        // A refusal carries its diagnostic's code first; a store failure is a failed read.
+        let coded = e.message.split_once(": ").filter(|(c, _)| codes::ALL.contains(c));
+        let (code, message) = coded.unwrap_or((codes::STORAGE_READ_FAILED, e.message.as_str()));
         let d = Diagnostic {
             severity: Severity::Error,
             code: code.to_string(),
