@@ -1,7 +1,8 @@
 // examples/cloudflare-worker in workerd (miniflare, a real R2 binding persisted to a temp dir):
 // skills from ../shared/corpus uploaded through its multipart and zip endpoint, the catalog in
 // every format, the skill tool, diagnostics, refused uploads (traversal, oversized, zip bombs, no
-// skill), and a restarted Worker that answers after exactly one R2 call (the snapshot get).
+// skill), an MCP session at /mcp (the SDK's Client over Streamable HTTP, every file read checked
+// against R2), and a restarted Worker that answers after exactly one R2 call (the snapshot get).
 // Prints the bundle size and the start-up times.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
