@@ -24,6 +24,7 @@ fn files() -> Vec<(String, Vec<u8>)> {
         ("alpha/assets/logo.png".into(), b"\x89PNG\r\n\x1a\n\0\0\xff".to_vec()),
         ("alpha/node_modules/x/index.js".into(), b"skipped".to_vec()),
         ("alpha/.env".into(), b"SECRET=1".to_vec()),
+        ("alpha/inner/SKILL.md".into(), md("inner", "").into()),
         ("user-only/SKILL.md".into(), md("user-only", "disable-model-invocation: true\n").into()),
     ];
     for n in ["beta", "gamma", "delta", "epsilon"] {
@@ -88,9 +89,10 @@ fn pages_through_every_listed_skill_and_every_digest_is_of_the_served_bytes() {
         }
     }
     // The user-only skill is not listed; the skill over the limits is left out and noted.
-    assert_eq!(names, ["alpha", "beta", "delta", "epsilon", "gamma"]);
-    // Six skills are offered at two a page; huge is dropped from the last page, not moved.
-    assert_eq!(pages, 3);
+    // inner, nested in alpha, is a skill of its own after being one of alpha's files.
+    assert_eq!(names, ["alpha", "beta", "delta", "epsilon", "gamma", "inner"]);
+    // Seven skills are offered at two a page; huge is dropped from its page, not moved.
+    assert_eq!(pages, 4);
     let noted = mcp.diagnostics();
     assert!(noted.iter().any(|d| d.code == "mcp-skill-too-large" && d.path.as_deref() == Some("huge")), "{noted:?}");
 }
@@ -111,6 +113,7 @@ fn an_entry_is_a_complete_manifest_with_the_frontmatter_verbatim() {
         [
             "skill://alpha/SKILL.md",
             "skill://alpha/assets/logo.png",
+            "skill://alpha/inner/SKILL.md",
             "skill://alpha/references/guide.md",
             "skill://alpha/scripts/run.py"
         ]
@@ -120,6 +123,18 @@ fn an_entry_is_a_complete_manifest_with_the_frontmatter_verbatim() {
     let guide = block_on(mcp.read_resource("skill://alpha/references/guide.md")).expect("guide");
     assert_eq!(guide.contents[0].text.as_deref(), Some("# Guide\r\nline\n"));
     assert_eq!(guide.contents[0].mime_type, "text/markdown");
+}
+
+#[test]
+fn a_nested_skill_is_a_file_of_its_parent_and_a_skill_of_its_own() {
+    let mcp = server(50);
+    // inner first: its SKILL.md's digest and frontmatter are cached under the key alpha reads too.
+    let inner = block_on(mcp.get_skill("skill://inner/SKILL.md")).expect("inner");
+    assert_eq!(inner.skill.frontmatter["name"], "inner");
+    let alpha = block_on(mcp.get_skill("skill://alpha/SKILL.md")).expect("alpha");
+    assert_eq!(alpha.skill.frontmatter["name"], "alpha");
+    let nested = alpha.skill.resources.iter().find(|r| r.uri == "skill://alpha/inner/SKILL.md").expect("listed");
+    assert_eq!(nested.digest, inner.skill.resources[0].digest);
 }
 
 #[test]
@@ -173,6 +188,7 @@ fn directories_list_their_direct_children() {
         json!([
             { "uri": "skill://alpha/SKILL.md", "name": "SKILL.md", "mimeType": "text/markdown", "size": size },
             { "uri": "skill://alpha/assets", "name": "assets", "mimeType": "inode/directory" },
+            { "uri": "skill://alpha/inner", "name": "inner", "mimeType": "inode/directory" },
             { "uri": "skill://alpha/references", "name": "references", "mimeType": "inode/directory" },
             { "uri": "skill://alpha/scripts", "name": "scripts", "mimeType": "inode/directory" }
         ])

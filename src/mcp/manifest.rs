@@ -89,11 +89,15 @@ impl DigestCache {
             return;
         }
         let mut files = self.files.borrow_mut();
+        let key = cache_key(scope, &f.key);
+        if frontmatter.is_none() && files.get(&key).is_some_and(|c| c.etag == etag && c.size == size) {
+            return;
+        }
         if files.len() >= MAX_CACHED_DIGESTS {
             files.clear();
         }
         files.insert(
-            cache_key(scope, &f.key),
+            key,
             Cached { etag: etag.to_string(), size, digest: digest.to_string(), frontmatter: frontmatter.cloned() },
         );
     }
@@ -211,7 +215,9 @@ impl SkillSource {
         let mut frontmatter = None;
         let mut total = 0u64;
         for f in &files {
-            let (digest, size, fm) = match cache.get(&self.scope, f) {
+            // A SKILL.md read as another skill's file was cached without its frontmatter.
+            let hit = cache.get(&self.scope, f).filter(|h| f.path != SKILL_FILE || h.frontmatter.is_some());
+            let (digest, size, fm) = match hit {
                 Some(hit) => (hit.digest, hit.size, hit.frontmatter),
                 None => {
                     let bytes = self.read(f, MAX_SKILL_BYTES - total).await?;
@@ -232,7 +238,8 @@ impl SkillSource {
             if total > MAX_SKILL_BYTES {
                 return Err(self.too_large(format!("its files hold more than {MAX_SKILL_BYTES} bytes")));
             }
-            if fm.is_some() {
+            // A nested skill's SKILL.md is an ordinary file here, whatever the cache holds for it.
+            if f.path == SKILL_FILE {
                 frontmatter = fm;
             }
             resources.push(SkillResource { uri: format_file_uri(&self.name, &f.path), digest, size });
