@@ -13,7 +13,11 @@
 //! JSON-RPC error [`INVALID_PARAMS`], as the base protocol's `resources/read` answers an unknown
 //! resource.
 
+pub mod client;
+pub mod client_head;
+pub mod client_keys;
 pub mod uri;
+pub mod verify;
 
 pub use uri::{format_directory_uri, format_file_uri, format_skill_uri, parse_resource_uri, parse_skill_uri};
 
