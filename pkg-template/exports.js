@@ -24,6 +24,9 @@ export const {
   isInSkillDirectory,
   isSkippedDirectory,
   isToolAllowed,
+  mcpFileUri,
+  mcpSkillsExtension,
+  parseMcpSkills,
   parseMessage,
   parseSkill,
   parseSkills,
@@ -38,6 +41,7 @@ export const {
   substituteArguments,
   toPrompt,
   unpackSkillArtifact,
+  verifyMcpFile,
   version,
   initSync,
   __wbg_reset_state,
@@ -54,6 +58,7 @@ export { DEFAULT_MAX_OBJECT_BYTES, assertKey, assertPrefix } from "./storage/key
 // Skills over the network: a discovery index as a store, and publishing one.
 export { wellKnownStorage } from "./storage/well-known.js";
 export { publishWellKnown } from "./publish.js";
+export { mcpStorage } from "./storage/mcp.js";
 
 export { aiSdkTool, aiSdkTools, openAiTool, openAiToolMessage, openAiResponsesOutput, anthropicTool, anthropicToolResult } from "./tools.js";
 export { unzip, ZipError } from "./zip.js";
