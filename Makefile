@@ -6,7 +6,7 @@
 #   make lint    cargo fmt --check; clippy (native, the workspace; wasm32, the façade); rustdoc; warnings denied
 #   make test    lint, native cargo tests, then the JS tests (node --test) against the built pkg/
 #   make demo    the CLI on the bundled example skills
-#   make bench   the benchmark scripts in bench/ (parse, discovery, the skip hint, catalog + activation, R2, scale, search)
+#   make bench   the benchmark scripts in bench/ (parse, discovery, the skip hint, catalog + activation, R2, scale, search, MCP)
 #   make clean
 #
 # Everything is relative to this directory; shared test data lives in ../shared.
@@ -145,6 +145,7 @@ bench: build
 	$(NODE) bench/compact.mjs
 	$(NODE) bench/scale.mjs
 	$(NODE) bench/search.mjs
+	$(NODE) bench/mcp.mjs
 
 clean:
 	rm -rf $(PKG)

@@ -44,7 +44,7 @@ export function readFlags(args, spec) {
 const DISCOVERY_FLAGS = { "--client": "string", "--no-user": "bool", "--no-trust": "bool", "--json": "bool" };
 
 /** The registry an agent started in `dir` would have: the project (trusted unless --no-trust) and the user's home. */
-async function discoverFor(dir, flags) {
+export async function discoverFor(dir, flags) {
   const options = {
     project: nodeFsStorage(path.resolve(dir ?? ".")),
     trustProject: !flags["no-trust"],

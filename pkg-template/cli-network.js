@@ -1,15 +1,19 @@
 // The CLI's network commands: `publish` writes a directory of skills as an Agent Skills Discovery
-// index and its artifacts. Files only: the index and the artifacts are the core's
-// (publishWellKnown).
+// index and its artifacts, `mcp` serves them over MCP on stdio. Files and wiring only: the index,
+// the artifacts and the MCP methods are the core's (publishWellKnown, skillsMcpServer).
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { UsageError, readFlags } from "./cli-agent.js";
+import { UsageError, discoverFor, readFlags } from "./cli-agent.js";
 import { nodeFsStorage, publishWellKnown } from "./node.js";
 
 export const NETWORK_USAGE = `  publish <dir> --out <dir> [--base-url <url>]
                                      Write the skills of <dir> (its directories holding a
                                      SKILL.md) as <out>/.well-known/agent-skills/index.json
                                      and its artifacts.
+  mcp [dir] [--client NAME] [--no-user] [--no-trust] [--page-size N] [--tool]
+                                     Serve the skills an agent in [dir] would find over MCP
+                                     on stdio (the Skills extension; --tool also offers the
+                                     skill tool). Needs @modelcontextprotocol/sdk installed.
 `;
 
 /** A publish that could not be written: the message on stderr, exit code 1. */
@@ -47,4 +51,35 @@ export async function cmdPublish(args) {
   } catch (e) {
     return fail(e?.message ?? String(e));
   }
+}
+
+/** `skillwasm mcp [dir]`: the skills `list` would find, served over stdio until stdin ends. */
+export async function cmdMcp(args) {
+  const { flags, rest } = readFlags(args, {
+    "--client": "string", "--no-user": "bool", "--no-trust": "bool", "--page-size": "string", "--tool": "bool",
+  });
+  if (rest.length > 1) throw new UsageError("expected at most one directory");
+  const pageSize = flags["page-size"] === undefined ? undefined : Number(flags["page-size"]);
+  if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 1000)) {
+    throw new UsageError("--page-size must be an integer from 1 to 1000");
+  }
+  let mcp, stdio;
+  try {
+    mcp = await import("./mcp-server.js");
+    stdio = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  } catch (e) {
+    process.stderr.write(`skillwasm mcp: needs @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk): ${e?.message ?? e}\n`);
+    return 1;
+  }
+  const registry = await discoverFor(rest[0], flags);
+  // stdout carries the protocol: everything else goes to stderr.
+  for (const d of registry.diagnostics()) process.stderr.write(`${d.severity}: ${d.code}: ${d.message}\n`);
+  const server = mcp.skillsMcpServer(registry, { pageSize, tool: flags.tool === true });
+  const closed = new Promise((resolve) => {
+    server.onclose = resolve;
+    process.stdin.once("end", resolve);
+  });
+  await server.connect(new stdio.StdioServerTransport());
+  await closed;
+  return 0;
 }

@@ -7,7 +7,7 @@ import path from "node:path";
 import { parseSkill, readProperties, skillFileNames, toPrompt, version } from "./node.js";
 import { DEFAULT_MAX_OBJECT_BYTES } from "./storage/keys.js";
 import { UsageError as AgentUsageError, cmdActivate, cmdCatalog, cmdList, cmdRead } from "./cli-agent.js";
-import { NETWORK_USAGE, cmdPublish } from "./cli-network.js";
+import { NETWORK_USAGE, cmdMcp, cmdPublish } from "./cli-network.js";
 
 const USAGE = `Usage: skillwasm <command> [arguments]
 
@@ -345,6 +345,7 @@ const COMMANDS = {
   activate: { run: cmdActivate, usage: "activate <name> [dir] [--client NAME] [--no-user] [--no-trust]" },
   read: { run: cmdRead, usage: "read <name> <path> [dir] [--client NAME] [--no-user] [--no-trust]" },
   publish: { run: cmdPublish, usage: "publish <dir> --out <dir> [--base-url <url>]" },
+  mcp: { run: cmdMcp, usage: "mcp [dir] [--client NAME] [--no-user] [--no-trust] [--page-size N] [--tool]" },
 };
 
 async function main(argv) {

@@ -14,6 +14,7 @@ export const {
   SkillRegistry,
   SkillSession,
   SkillTool,
+  SkillsMcp,
   autocomplete,
   compactSkillContent,
   dedupeSkillContent,

@@ -154,6 +154,10 @@ const ASYNC_MEMBERS = new Set([
   "SkillTool#invoke",
   "SkillTool#subagentPrompt",
   "SkillTool#reattach",
+  "SkillsMcp#listSkills",
+  "SkillsMcp#getSkill",
+  "SkillsMcp#readResource",
+  "SkillsMcp#readDirectory",
 ]);
 
 // Objects of the module's classes must be live: a freed one (or an object made from a prototype,

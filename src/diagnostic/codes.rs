@@ -232,6 +232,11 @@ pub const SKILL_URI_INVALID: &str = "skill-uri-invalid";
 /// A skill path whose final segment differs from the `name` of the skill's frontmatter. Error: the
 /// entry is not used.
 pub const SKILL_URI_NAME_MISMATCH: &str = "skill-uri-name-mismatch";
+/// A skill over the extension's limits (more than 512 files, or more than 16 MiB in all), or one
+/// whose directory lists too many keys to tell. Error: the server leaves it out of `skills/list`
+/// and answers `skills/get` and reads with `-32602`; a client declines an entry that lists more (a
+/// warning).
+pub const MCP_SKILL_TOO_LARGE: &str = "mcp-skill-too-large";
 // mcp client: skills read from a server of the MCP Skills extension
 // ---------------------------------------------------------------------------------------------
 
@@ -247,8 +252,6 @@ pub const MCP_RESULT_INVALID: &str = "mcp-result-invalid";
 pub const MCP_ENTRY_INVALID: &str = "mcp-entry-invalid";
 /// A second entry with a URI already listed. Warning: the later entry is skipped.
 pub const MCP_ENTRY_DUPLICATE: &str = "mcp-entry-duplicate";
-/// An entry lists more than 512 files or more than 16 MiB. Warning: the skill is declined.
-pub const MCP_SKILL_TOO_LARGE: &str = "mcp-skill-too-large";
 /// An entry whose resources are `"dynamic"`, declined without `dynamic: true`. Info.
 pub const MCP_SKILL_DYNAMIC: &str = "mcp-skill-dynamic";
 /// A file's bytes do not have the size or digest the manifest gives. Error: the bytes are not
@@ -395,12 +398,12 @@ pub const ALL: &[&str] = &[
     // mcp
     SKILL_URI_INVALID,
     SKILL_URI_NAME_MISMATCH,
+    MCP_SKILL_TOO_LARGE,
     // mcp client
     MCP_EXTENSION_MISSING,
     MCP_RESULT_INVALID,
     MCP_ENTRY_INVALID,
     MCP_ENTRY_DUPLICATE,
-    MCP_SKILL_TOO_LARGE,
     MCP_SKILL_DYNAMIC,
     MCP_DIGEST_MISMATCH,
     MCP_FRONTMATTER_MISMATCH,

@@ -16,9 +16,15 @@
 pub mod client;
 pub mod client_head;
 pub mod client_keys;
+pub mod frontmatter;
+pub mod manifest;
+pub mod mime;
+pub mod server;
 pub mod uri;
 pub mod verify;
 
+pub use manifest::{SkillEntry, SkillResource};
+pub use server::{CacheScope, McpOptions, SkillsMcp};
 pub use uri::{format_directory_uri, format_file_uri, format_skill_uri, parse_resource_uri, parse_skill_uri};
 
 /// The extension's identifier, the key a server declares it under.
@@ -47,3 +53,26 @@ pub const DIRECTORY_MIME_TYPE: &str = "inode/directory";
 
 /// The `mimeType` of a skill's `SKILL.md`.
 pub const SKILL_MIME_TYPE: &str = "text/markdown";
+
+/// A JSON-RPC error a method answers with: [`INVALID_PARAMS`] for what the request names wrong
+/// (an unknown skill, file or directory, a bad URI or cursor, a skill over the limits),
+/// [`INTERNAL_ERROR`] for a store that failed.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct RpcError {
+    /// The JSON-RPC error code.
+    pub code: i32,
+    /// For people; a diagnostic's code comes first (`skill-uri-invalid: ...`).
+    pub message: String,
+}
+
+impl RpcError {
+    /// The error `code` carrying diagnostic `d` (`<code>: <message>`).
+    pub fn from_diagnostic(code: i32, d: &crate::diagnostic::Diagnostic) -> Self {
+        RpcError { code, message: format!("{}: {}", d.code, d.message) }
+    }
+
+    /// [`INVALID_PARAMS`] with `message`.
+    pub fn invalid(message: impl Into<String>) -> Self {
+        RpcError { code: INVALID_PARAMS, message: message.into() }
+    }
+}

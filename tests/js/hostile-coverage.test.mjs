@@ -7,7 +7,7 @@ import { coverage } from "./support/hostile-cases.mjs";
 
 const pkg = await importPkg();
 const covered = coverage();
-const CLASSES = ["SkillRegistry", "SkillSession", "SkillTool"];
+const CLASSES = ["SkillRegistry", "SkillSession", "SkillTool", "SkillsMcp"];
 
 /** Parameters that stand for a positional argument (not `this`, `new`, or a part of another one). */
 function positional(params) {

@@ -379,6 +379,71 @@ describe("the Cloudflare Worker example in workerd over a real R2 binding", { sk
     assert.deepEqual(Buffer.from(ref.content), s.files.find((f) => f.rel === s.reference).bytes);
   });
 
+  test("an MCP session at /mcp: the Skills extension over the R2 bucket, every read verified, writes still need the secret", async () => {
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    const { McpError } = await import("@modelcontextprotocol/sdk/types.js");
+    const z = await import("zod/v4");
+    const Loose = z.looseObject({});
+    // Every MCP request goes without the write secret.
+    const transport = new StreamableHTTPClientTransport(new URL("http://worker/mcp"), {
+      fetch: (url, init) => worker.fetch(new URL(url).pathname, { ...init, anonymous: true }),
+    });
+    const client = new Client({ name: "worker-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      assert.deepEqual(client.getServerCapabilities().extensions, { "io.modelcontextprotocol/skills": { directoryRead: true } });
+      const entries = [];
+      let cursor;
+      do {
+        const page = await client.request({ method: "skills/list", params: cursor ? { cursor } : {} }, Loose);
+        assert.equal(page.resultType, "complete");
+        assert.equal(page.cacheScope, "public");
+        entries.push(...page.skills);
+        cursor = page.nextCursor;
+      } while (cursor);
+      assert.deepEqual(entries.map((e) => e.frontmatter.name), skills.map((s) => s.name).sort());
+      const bucket = await worker.mf.getR2Bucket("SKILLS");
+      let files = 0;
+      for (const e of entries) {
+        const s = skills.find((k) => k.name === e.frontmatter.name);
+        assert.deepEqual(e.resources.map((r) => r.uri).sort(), s.files.map((f) => `skill://${s.name}/${f.rel}`).sort());
+        for (const r of e.resources) {
+          const read = await client.readResource({ uri: r.uri });
+          const c = read.contents[0];
+          const got = c.text !== undefined ? Buffer.from(c.text, "utf8") : Buffer.from(c.blob, "base64");
+          const stored = Buffer.from(await (await bucket.get(`skills/${s.dir}/${r.uri.slice(`skill://${s.name}/`.length)}`)).arrayBuffer());
+          assert.deepEqual(got, stored, r.uri);
+          assert.equal(r.size, stored.length, r.uri);
+          assert.equal(r.digest, `sha256:${createHash("sha256").update(stored).digest("hex")}`, r.uri);
+          files++;
+        }
+      }
+      assert.ok(files > SKILLS, `${files} files read`);
+      const got = await client.request({ method: "skills/get", params: { uri: entries[0].uri } }, Loose);
+      assert.deepEqual(got.skill, entries[0]);
+      await assert.rejects(client.request({ method: "skills/get", params: { uri: "skill://no-such-skill/SKILL.md" } }, Loose), (e) => e instanceof McpError && e.code === -32602);
+      const root = await client.request({ method: "resources/directory/read", params: { uri: `skill://${skills[0].name}` } }, Loose);
+      assert.ok(root.resources.some((r) => r.name === "SKILL.md"));
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((t) => t.name), ["activate_skill"]);
+      const called = await client.callTool({ name: "activate_skill", arguments: { name: skills[0].name } });
+      assert.notEqual(called.isError, true);
+    } finally {
+      await client.close();
+    }
+    // The MCP endpoint writes nothing, and the write endpoints still refuse without the secret.
+    assert.equal((await worker.fetch("/refresh", { method: "POST", anonymous: true })).status, 401);
+    assert.equal((await worker.fetch(`/skills/${skills[0].dir}`, { method: "DELETE", anonymous: true })).status, 401);
+    const big = await worker.fetch("/mcp", {
+      method: "POST", anonymous: true,
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "skills/list", params: { pad: "x".repeat(100 * 1024) } }),
+    });
+    assert.equal(big.status, 413);
+    assert.equal((await worker.fetch("/mcp", { method: "GET", anonymous: true })).status, 405);
+  });
+
   test("DELETE /skills/<dir> removes a skill; POST /refresh picks up changes made to R2 directly", async () => {
     const s = skills[4];
     const res = await worker.fetch(`/skills/${s.dir}`, { method: "DELETE" });

@@ -1,12 +1,14 @@
 // A Cloudflare Worker that serves Agent Skills kept in an R2 bucket: the catalog, the skill tool,
-// diagnostics, an upload endpoint (writes need the bearer secret WRITE_SECRET), and the skills as an
-// Agent Skills Discovery index (/.well-known/agent-skills/). See ../README.md for the endpoints.
+// diagnostics, an upload endpoint (writes need the bearer secret WRITE_SECRET), the skills as an
+// Agent Skills Discovery index (/.well-known/agent-skills/) and over MCP (/mcp, the Skills
+// extension over Streamable HTTP, stateless). See ../README.md for the endpoints.
 //
 // `skillwasm` resolves to the package's `workerd` entry: the .wasm is imported as a compiled
 // module and instantiated at global scope, so no request pays for it.
 import {
   SkillRegistry, SkillTool, ZipError, assertKey, parseSkill, publishWellKnown, r2Storage, renderCatalog, unzip, version,
 } from "skillwasm";
+import { mcpRefused, serveMcp } from "./mcp.js";
 
 const MiB = 1024 * 1024;
 const LIMITS = {
@@ -19,6 +21,8 @@ const ENVELOPE_BYTES = 256 * 1024;
 const FORMATS = new Set(["xml", "json", "markdown", "reference"]);
 // The most a POST /tool body may have: { name, path? } is small.
 const TOOL_BODY_BYTES = 64 * 1024;
+// The most a POST /mcp body may have: one JSON-RPC message (or a small batch) naming a URI.
+const MCP_BODY_BYTES = 64 * 1024;
 const WELL_KNOWN = "/.well-known/agent-skills/";
 
 // ---------------------------------------------------------------------------------------------
@@ -453,6 +457,13 @@ async function wellKnown(s, request, rel) {
   return new Response(body, { headers });
 }
 
+/** POST /mcp: the body read within MCP_BODY_BYTES, then one stateless MCP exchange (./mcp.js). */
+async function mcp(s, request) {
+  if (request.method !== "POST") return mcpRefused(405, -32000, "this server is stateless: only POST /mcp");
+  const body = await readCapped(request, MCP_BODY_BYTES, { drain: true });
+  return serveMcp(s.registry, request, body, s.config.toolName);
+}
+
 const ENDPOINTS = {
   "GET /catalog": "?format=xml|json|markdown|reference&budgetTokens=N&budgetChars=N&locale=..&modelTier=..&includeLocation=false",
   "GET /tool": "the skill tool's definition",
@@ -463,6 +474,7 @@ const ENDPOINTS = {
   "POST /refresh": "re-lists R2 (after changes made outside the Worker) and writes a new snapshot",
   "GET /status": "how this isolate started and the R2 calls it made",
   "GET /.well-known/agent-skills/index.json": "the skills as an Agent Skills Discovery index (v0.2.0), and its artifacts beside it",
+  "POST /mcp": "the skills over MCP (the Skills extension, Streamable HTTP, stateless; the skill tool as an MCP tool)",
 };
 // Writes (uploads, DELETE, refresh) need the bearer secret.
 const WRITES = "POST /skills/<dir>, DELETE /skills/<dir> and POST /refresh need Authorization: Bearer <WRITE_SECRET>";
@@ -483,6 +495,7 @@ export default {
       if (route === "POST /tool") return await toolCall(s, request);
       if (route === "GET /diagnostics") return diagnostics(s);
       if (route === "GET /status") return status(s);
+      if (url.pathname === "/mcp") return await mcp(s, request);
       if (request.method === "GET" && url.pathname.startsWith(WELL_KNOWN)) {
         return await wellKnown(s, request, url.pathname.slice(WELL_KNOWN.length));
       }

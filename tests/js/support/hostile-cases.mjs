@@ -295,6 +295,8 @@ const FAMILIES = {
 const inst = (name, cls) => ({ name, kind: "instance", cls });
 const ctorOf = (cls) => (pkg) => pkg[cls];
 const method = (cls, m) => (pkg) => pkg[cls].prototype[m];
+// An MCP method's answer: a result, or the JSON-RPC error value.
+const CHECK_MCP = (v) => (isObj(v) && (v.resultType === "complete" || (isObj(v.error) && Number.isInteger(v.error.code) && typeof v.error.message === "string")) ? null : "neither an MCP result nor { error: { code, message } }");
 const registryIsReady = CHECK.registry;
 const registryAnd = (check) => (v) => registryIsReady(v) ?? check(v);
 
@@ -500,6 +502,28 @@ export const SPECS = [
           { name: "budgetTokens", kind: "number", names: /budget/i, check: CHECK.compactResult },
           { name: "opts", kind: "options", optional: true, schema: COMPACT, text: "toolName", check: CHECK.compactResult },
         ],
+      })[m] ?? [],
+    ],
+  })),
+
+  // SkillsMcp: the MCP Skills extension's methods. A method error is a value
+  // ({ error: { code, message } }), never a throw or a rejection; only wrong types are TypeErrors.
+  { name: "SkillsMcp", group: "args", ctor: true, f: ctorOf("SkillsMcp"), args: (fx) => [fx.registry, {}], params: [
+    inst("registry", "SkillRegistry"),
+    { name: "options", kind: "options", optional: true, schema: { pageSize: "number", ttlMs: "number" }, check: (v) => (isObj(v) && typeof v.listSkills === "function" ? null : "not a SkillsMcp") },
+  ] },
+  ...["listSkills", "getSkill", "readResource", "readDirectory", "listResources", "diagnostics", "free"].map((m) => ({
+    name: `SkillsMcp#${m}`, group: "args", async: ["listSkills", "getSkill", "readResource", "readDirectory"].includes(m),
+    f: method("SkillsMcp", m), self: (p, fx) => fx.mcp,
+    args: () => ({ getSkill: ["skill://good/SKILL.md"], readResource: ["skill://good/references/a.md"], readDirectory: ["skill://good", undefined] })[m] ?? [],
+    params: [
+      { ...inst("this", "SkillsMcp"), names: /SkillsMcp|mcp|this/i },
+      ...({
+        listSkills: [{ name: "cursor", kind: "string", optional: true, check: CHECK_MCP, huge: true }],
+        getSkill: [{ name: "uri", kind: "string", check: CHECK_MCP, huge: true }],
+        readResource: [{ name: "uri", kind: "string", check: CHECK_MCP, huge: true }],
+        readDirectory: [{ name: "uri", kind: "string", check: CHECK_MCP, huge: true }, { name: "cursor", kind: "string", optional: true, check: CHECK_MCP }],
+        listResources: [{ name: "cursor", kind: "string", optional: true, check: CHECK_MCP, huge: true }],
       })[m] ?? [],
     ],
   })),

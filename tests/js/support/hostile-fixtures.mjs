@@ -46,9 +46,10 @@ export async function fixtures(pkg) {
   const registry = pkg.SkillRegistry.fromSnapshot(cached.snapshot, options);
   const tool = new pkg.SkillTool(registry, {});
   const session = new pkg.SkillSession();
+  const mcp = new pkg.SkillsMcp(registry);
   const { activation, snapshot } = cached;
   return {
-    storage, options, registry, tool, session, activation, snapshot: snapshot.slice(),
+    storage, options, registry, tool, session, mcp, activation, snapshot: snapshot.slice(),
     transcript: aiSdkTranscript(activation),
     /** A new instance of `cls` that has been freed. */
     freed(cls) {
@@ -65,6 +66,7 @@ export async function fixtures(pkg) {
 function fresh(pkg, fx, cls) {
   if (cls === "SkillRegistry") return pkg.SkillRegistry.fromSnapshot(fx.snapshot, fx.options);
   if (cls === "SkillTool") return new pkg.SkillTool(fx.registry, {});
+  if (cls === "SkillsMcp") return new pkg.SkillsMcp(fx.registry);
   return new pkg.SkillSession();
 }
 

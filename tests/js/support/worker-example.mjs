@@ -1,10 +1,7 @@
 // Runs examples/cloudflare-worker in workerd (through miniflare) with a real R2 binding persisted
 // to a directory, so that a second instance over the same directory is a restarted Worker.
 //
-// The Worker's source is loaded unchanged. Its bare import "skillwasm" is what wrangler resolves
-// through the package's `workerd` export condition; here a one-line module of that name beside the
-// source re-exports the built package's workerd.js, and the package's modules are given as a
-// Worker bundle has them (the .wasm as a CompiledWasm module; Node- and CLI-only files left out).
+// The Worker's source is bundled unchanged by esbuild, as wrangler does (see modules()).
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -35,24 +32,40 @@ export function packageFiles() {
   return files;
 }
 
-/** The deepest directory holding both a and b. */
-function commonDir(a, b) {
-  const pa = a.split(path.sep);
-  const pb = b.split(path.sep);
-  let i = 0;
-  while (i < pa.length && i < pb.length && pa[i] === pb[i]) i++;
-  return pa.slice(0, i).join(path.sep) || path.sep;
-}
-
+/**
+ * The Worker as wrangler deploys it: one module bundled by esbuild from the unchanged source, its
+ * bare imports resolved as wrangler resolves them ("skillwasm" through the package's `workerd`
+ * condition, "skillwasm/mcp" and the MCP SDK from node_modules), and the .wasm beside it as a
+ * CompiledWasm module. Bundled once per test process.
+ */
+let bundling = null;
 function modules() {
-  const shim = path.join(path.dirname(WORKER_SOURCE), "skillwasm");
-  let rel = path.relative(path.dirname(shim), path.join(PKG, "workerd.js")).split(path.sep).join("/");
-  if (!rel.startsWith(".")) rel = `./${rel}`;
-  return [
-    ...workerSources().map((p) => ({ type: "ESModule", path: p })),
-    { type: "ESModule", path: shim, contents: `export * from ${JSON.stringify(rel)};\n` },
-    ...packageFiles(),
-  ];
+  bundling ??= (async () => {
+    const esbuild = await import("esbuild");
+    const dir = path.dirname(WORKER_SOURCE);
+    const out = await esbuild.build({
+      entryPoints: [WORKER_SOURCE],
+      bundle: true,
+      format: "esm",
+      target: "es2022",
+      platform: "browser",
+      conditions: ["workerd", "worker"],
+      write: false,
+      logLevel: "silent",
+      plugins: [{
+        name: "skillwasm-package",
+        setup(b) {
+          b.onResolve({ filter: /^skillwasm(\/mcp)?$/ }, (a) => ({ path: path.join(PKG, a.path === "skillwasm" ? "workerd.js" : "mcp-server.js") }));
+          b.onResolve({ filter: /\.wasm$/ }, () => ({ path: "./skillwasm_bg.wasm", external: true }));
+        },
+      }],
+    });
+    return [
+      { type: "ESModule", path: path.join(dir, "worker.bundle.js"), contents: out.outputFiles[0].text },
+      { type: "CompiledWasm", path: path.join(dir, "skillwasm_bg.wasm"), contents: readFileSync(path.join(PKG, "skillwasm_bg.wasm")) },
+    ];
+  })();
+  return bundling;
 }
 
 /** Bytes of the Worker bundle (source + package js + wasm), raw and gzip -9. */
@@ -82,8 +95,8 @@ export async function startExample({ persistDir, vars = {}, firstPath = "/status
   assertBuilt();
   const t0 = performance.now();
   const mf = new Miniflare({
-    modules: modules(),
-    modulesRoot: commonDir(ROOT, PKG),
+    modules: await modules(),
+    modulesRoot: path.dirname(WORKER_SOURCE),
     compatibilityDate: "2025-01-01",
     r2Buckets: ["SKILLS"],
     r2Persist: persistDir,

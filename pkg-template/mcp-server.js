@@ -1,0 +1,139 @@
+// Skills over MCP, the publishing side: the MCP Skills extension (SEP-2640,
+// `io.modelcontextprotocol/skills`) registered on a server of the official TypeScript SDK. The
+// methods, their results and their errors are the core's (SkillsMcp); this module declares the
+// capabilities, registers the handlers and turns the core's error values into JSON-RPC errors.
+// The SDK is an optional peer dependency: only `skillwasm/mcp` imports it.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import * as z from "zod/v4";
+import { SkillRegistry, SkillTool, SkillsMcp, version } from "./exports.js";
+import { optionsObject, show } from "./storage/keys.js";
+
+/** The extension's identifier, the key of its declaration in the server's capabilities. */
+export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
+
+const INVALID_PARAMS = -32602;
+
+// The custom methods' requests. Params are checked here, not by the schema, so that a bad one
+// is -32602 with a message naming it (a schema failure would be an internal error).
+const request = (method) => z.object({ method: z.literal(method), params: z.unknown().optional() });
+const SkillsListRequestSchema = request("skills/list");
+const SkillsGetRequestSchema = request("skills/get");
+const ResourcesDirectoryReadRequestSchema = request("resources/directory/read");
+
+function rpcError(code, message) {
+  return Object.assign(new Error(message), { code });
+}
+
+function param(req, key, required) {
+  const params = req.params;
+  const value = params !== null && typeof params === "object" ? params[key] : undefined;
+  if (value === undefined && !required) return undefined;
+  if (typeof value !== "string") {
+    throw rpcError(INVALID_PARAMS, `${req.method}: params.${key} must be a string, got ${show(value)}`);
+  }
+  return value;
+}
+
+/** A core answer as the SDK wants it: the result, or a thrown JSON-RPC error. */
+function settle(answer) {
+  if (answer !== null && typeof answer === "object" && "error" in answer) {
+    throw rpcError(answer.error.code, answer.error.message);
+  }
+  return answer;
+}
+
+function lowLevel(server) {
+  if (server !== null && typeof server === "object" && typeof server.setRequestHandler === "function") return server;
+  const inner = server?.server;
+  if (inner !== null && typeof inner === "object" && typeof inner.setRequestHandler === "function") return inner;
+  throw new TypeError(`skillsMcpServer: options.server must be an SDK Server or McpServer, got ${show(server)}`);
+}
+
+function toolResult(outcome) {
+  return { content: [{ type: "text", text: outcome.content }], ...(outcome.isError ? { isError: true } : {}) };
+}
+
+/**
+ * Serves a registry's skills over MCP: declares the Skills extension (with `directoryRead`) and
+ * `resources`, and answers `skills/list`, `skills/get`, `resources/read`, `resources/list`,
+ * `resources/templates/list` and `resources/directory/read`. With `tool`, the skill tool is also
+ * an ordinary MCP tool (`tools/list`, `tools/call`) and, when this function makes the server, the
+ * catalog is in its `instructions`, for clients that do not speak the extension.
+ *
+ * Registers on `options.server` (an SDK `Server`, or an `McpServer` through its `.server`) before
+ * it is connected, or on a new `Server` named `options.name`. Returns the low-level `Server`.
+ *
+ * @param {import("./index.js").SkillRegistry} registry
+ * @param {import("./mcp-server.js").SkillsMcpServerOptions} [options]
+ */
+export function skillsMcpServer(registry, options = {}) {
+  options = optionsObject(options, "skillsMcpServer");
+  if (!(registry instanceof SkillRegistry)) {
+    throw new TypeError(`skillsMcpServer: registry must be a SkillRegistry, got ${show(registry)}`);
+  }
+  const core = new SkillsMcp(registry, {
+    pageSize: options.pageSize,
+    ttlMs: options.ttlMs,
+    cacheScope: options.cacheScope,
+  });
+  const directoryRead = options.directoryRead ?? true;
+  if (typeof directoryRead !== "boolean") {
+    throw new TypeError(`skillsMcpServer: options.directoryRead must be a boolean, got ${show(directoryRead)}`);
+  }
+  const toolOption = options.tool ?? false;
+  const tool = toolOption === false ? null : new SkillTool(registry, toolOption === true ? undefined : toolOption);
+  let server;
+  if (options.server === undefined) {
+    const catalog = tool?.catalog();
+    const instructions = [options.instructions, catalog?.text, catalog?.instructions].filter((t) => typeof t === "string" && t !== "");
+    server = new Server(
+      { name: options.name ?? "skillwasm", version: options.version ?? version() },
+      instructions.length > 0 ? { instructions: instructions.join("\n\n") } : {},
+    );
+  } else {
+    server = lowLevel(options.server);
+  }
+  if (server.transport !== undefined) {
+    throw new Error("skillsMcpServer: the server is already connected; register before connect()");
+  }
+  server.registerCapabilities({
+    resources: {},
+    extensions: { [SKILLS_EXTENSION]: directoryRead ? { directoryRead: true } : {} },
+    ...(tool ? { tools: {} } : {}),
+  });
+  server.setRequestHandler(SkillsListRequestSchema, async (req) => settle(await core.listSkills(param(req, "cursor", false))));
+  server.setRequestHandler(SkillsGetRequestSchema, async (req) => settle(await core.getSkill(param(req, "uri", true))));
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => settle(await core.readResource(req.params.uri)));
+  server.setRequestHandler(ListResourcesRequestSchema, (req) => settle(core.listResources(req.params?.cursor)));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [
+      {
+        uriTemplate: "skill://{name}/{+path}",
+        name: "skill-file",
+        description: "A file of a skill: skill://<name>/SKILL.md for its instructions, skill://<name>/<path> for the others",
+      },
+    ],
+  }));
+  if (directoryRead) {
+    server.setRequestHandler(ResourcesDirectoryReadRequestSchema, async (req) =>
+      settle(await core.readDirectory(param(req, "uri", true), param(req, "cursor", false))),
+    );
+  }
+  if (tool) {
+    server.setRequestHandler(ListToolsRequestSchema, () => {
+      const d = tool.definition();
+      return { tools: d === null ? [] : [{ name: d.name, description: d.description, inputSchema: d.inputSchema }] };
+    });
+    server.setRequestHandler(CallToolRequestSchema, async (req) =>
+      toolResult(await tool.executeCall(req.params.name, req.params.arguments ?? {})),
+    );
+  }
+  return server;
+}
