@@ -216,3 +216,18 @@ test("mcpStorage refuses what is not a client and unknown options", () => {
   assert.throws(() => mcpStorage({ request() {} }, { server: "x", dynamc: true }), /unknown option/);
   assert.throws(() => mcpStorage({ request() {} }, { server: "x", dynamic: "yes" }), TypeError);
 });
+
+test("a snapshot restores the skills without a request; the first read lists, then fetches one file", async () => {
+  const { storage } = await serve(served(), { pageSize: 10 });
+  const registry = await discover(storage);
+  const snapshot = registry.snapshot();
+  const again = await serve(served(), { pageSize: 10 });
+  const options = { scopes: [{ name: again.storage.server, storage: again.storage, roots: [""], trusted: true }] };
+  const restored = await SkillRegistry.fromSnapshot(snapshot, options);
+  assert.deepEqual(restored.listMetas().map((m) => [m.name, m.path]), registry.listMetas().map((m) => [m.name, m.path]));
+  assert.deepEqual(again.state.counts, {}, "fromSnapshot sends nothing");
+  const got = await restored.readFile(CORPUS[0].name);
+  assert.equal(got.error, undefined, JSON.stringify(got.error));
+  assert.deepEqual(again.state.counts, { "skills/list": Math.ceil(CORPUS.length / 10), "resources/read": 1 });
+  assert.deepEqual(await restored.refresh(), { added: [], changed: [], removed: [] });
+});
