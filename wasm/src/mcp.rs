@@ -117,9 +117,9 @@ impl JsSkillsMcp {
         let uri = convert::string(&uri, "SkillsMcp.readDirectory: uri");
         let cursor = arg(&cursor.unwrap_or_default(), "SkillsMcp.readDirectory: cursor");
         let mcp = self.inner.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            answer(mcp.read_directory(&uri?, cursor?.as_deref()).await)
-        })
+        wasm_bindgen_futures::future_to_promise(
+            async move { answer(mcp.read_directory(&uri?, cursor?.as_deref()).await) },
+        )
     }
 
     /// `resources/list`: a page of the listed skills' SKILL.md resources (no store call).
