@@ -25,6 +25,9 @@ export const {
   isInSkillDirectory,
   isSkippedDirectory,
   isToolAllowed,
+  mcpFileUri,
+  mcpSkillsExtension,
+  parseMcpSkills,
   parseMessage,
   parseSkill,
   parseSkills,
@@ -39,6 +42,7 @@ export const {
   substituteArguments,
   toPrompt,
   unpackSkillArtifact,
+  verifyMcpFile,
   version,
   initSync,
   __wbg_reset_state,
@@ -55,6 +59,7 @@ export { DEFAULT_MAX_OBJECT_BYTES, assertKey, assertPrefix } from "./storage/key
 // Skills over the network: a discovery index as a store, and publishing one.
 export { wellKnownStorage } from "./storage/well-known.js";
 export { publishWellKnown } from "./publish.js";
+export { mcpStorage } from "./storage/mcp.js";
 
 export { aiSdkTool, aiSdkTools, openAiTool, openAiToolMessage, openAiResponsesOutput, anthropicTool, anthropicToolResult } from "./tools.js";
 export { unzip, ZipError } from "./zip.js";

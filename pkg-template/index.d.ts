@@ -387,7 +387,7 @@ export function anthropicToolResult(
 // ---------------------------------------------------------------------------------------------
 // Transcript operations: what they report beside the transcript.
 // ---------------------------------------------------------------------------------------------
-import type { Diagnostic } from "./skillwasm.js";
+import type { Diagnostic, McpSkill } from "./skillwasm.js";
 
 /**
  * The codes of the `notes` of a transcript operation (`Found.notes`, `CompactReport.notes`).
@@ -511,6 +511,59 @@ export interface WellKnownStorage extends SkillStorage {
  * its artifact once, verifies its digest and unpacks it in the core; files are kept by digest.
  */
 export function wellKnownStorage(baseUrl: string | URL, options?: WellKnownOptions): WellKnownStorage;
+
+// ---------------------------------------------------------------------------------------------
+// Skills over MCP: a server of the Skills extension as a store (README: Consuming skills over
+// MCP). The core's rules are the generated mcpSkillsExtension, parseMcpSkills, mcpFileUri and
+// verifyMcpFile.
+// ---------------------------------------------------------------------------------------------
+
+/** What {@link mcpStorage} needs of a client: the SDK's `Client`, connected, has all of it. */
+export interface McpClientLike {
+  request(request: { method: string; params?: Record<string, unknown> }, resultSchema: unknown, options?: { timeout?: number }): Promise<unknown>;
+  getServerCapabilities?(): Record<string, unknown> | undefined;
+  getServerVersion?(): { name: string; version?: string } | undefined;
+}
+
+/** Options of {@link mcpStorage}. */
+export interface McpStorageOptions {
+  /** The server's label: the scope name to give it and the host of its `mcp://` locations (default the name the server reports). */
+  server?: string;
+  /** Take skills whose resources are "dynamic" (no digests: only their frontmatter is verified). Default false. */
+  dynamic?: boolean;
+  /** Most milliseconds one request may take (default 10,000). */
+  timeoutMs?: number;
+  /** Most skills/list pages one listing reads (default 10,000). */
+  maxPages?: number;
+  /** The size cap of a read (default 16 MiB). */
+  maxObjectBytes?: number;
+}
+
+/** A store over an MCP server of the Skills extension: read only, `remote: true`. */
+export interface McpStorage extends SkillStorage {
+  /** `mcp://<server>/`. */
+  readonly location: string;
+  readonly server: string;
+  readonly remote: true;
+  readonly maxObjectBytes: number;
+  listSkillPrefixes(prefix: string, opts: { cursor?: string; limit?: number; skip?: ListSkip; files: string[]; prefixBytes: number }): Promise<SkillPrefixPage>;
+  /** Loads a skill by the URI of its SKILL.md (skills/get); later listings keep it. Then `registry.refresh()`. */
+  addSkill(uri: string): Promise<{ key: string | null; name: string | null; uri: string; diagnostics: Diagnostic[]; error?: string }>;
+  /** The retained entry of the skill a key belongs to, or null. */
+  entry(key: string): McpSkill | null;
+  /** What the last listing and each refused read said. */
+  diagnostics(): { listing: Diagnostic[]; skills: Record<string, Diagnostic[]> };
+  /** Requests made so far. */
+  stats(): { listRequests: number; getRequests: number; readRequests: number; readBytes: number; mismatches: number };
+}
+
+/**
+ * A store over a connected MCP client whose server declares `io.modelcontextprotocol/skills`.
+ * A listing pages through skills/list and reads no file; a read fetches one listed URI with
+ * resources/read and verifies it in the core (size, digest, frontmatter), refetching the entry
+ * with skills/get on a mismatch.
+ */
+export function mcpStorage(client: McpClientLike, options?: McpStorageOptions): McpStorage;
 
 /**
  * The discovery index and its artifacts for `source`: `{ key: content }` (or a Map) whose

@@ -234,8 +234,33 @@ pub const SKILL_URI_INVALID: &str = "skill-uri-invalid";
 pub const SKILL_URI_NAME_MISMATCH: &str = "skill-uri-name-mismatch";
 /// A skill over the extension's limits (more than 512 files, or more than 16 MiB in all), or one
 /// whose directory lists too many keys to tell. Error: the server leaves it out of `skills/list`
-/// and answers `skills/get` and reads with `-32602`.
+/// and answers `skills/get` and reads with `-32602`; a client declines an entry that lists more (a
+/// warning).
 pub const MCP_SKILL_TOO_LARGE: &str = "mcp-skill-too-large";
+// mcp client: skills read from a server of the MCP Skills extension
+// ---------------------------------------------------------------------------------------------
+
+/// The server does not declare the `io.modelcontextprotocol/skills` extension (in `extensions`
+/// or `experimental`). Error: no skill is listed from it.
+pub const MCP_EXTENSION_MISSING: &str = "mcp-extension-missing";
+/// A `skills/list` or `skills/get` result is not an object with a `skills` array (a `skill`
+/// object). Error: the page (the skill) gives nothing.
+pub const MCP_RESULT_INVALID: &str = "mcp-result-invalid";
+/// A skill entry lacks a field or has a malformed one (a URI that is not a skill's `SKILL.md`, a
+/// name that is not its URI's last directory segment, a resource outside the skill, a digest not
+/// `sha256:<64 hex>`, no `SKILL.md` among the resources). Warning: the entry is skipped.
+pub const MCP_ENTRY_INVALID: &str = "mcp-entry-invalid";
+/// A second entry with a URI already listed. Warning: the later entry is skipped.
+pub const MCP_ENTRY_DUPLICATE: &str = "mcp-entry-duplicate";
+/// An entry whose resources are `"dynamic"`, declined without `dynamic: true`. Info.
+pub const MCP_SKILL_DYNAMIC: &str = "mcp-skill-dynamic";
+/// A file's bytes do not have the size or digest the manifest gives. Error: the bytes are not
+/// used (the store fetches the entry again with `skills/get` and retries once).
+pub const MCP_DIGEST_MISMATCH: &str = "mcp-digest-mismatch";
+/// A SKILL.md's frontmatter differs from the entry's, field by field. Error: not used.
+pub const MCP_FRONTMATTER_MISMATCH: &str = "mcp-frontmatter-mismatch";
+/// A read of a URI the retained manifest does not list. Error: nothing is fetched.
+pub const MCP_FILE_UNLISTED: &str = "mcp-file-unlisted";
 
 // ---------------------------------------------------------------------------------------------
 // compact: transcripts
@@ -374,6 +399,15 @@ pub const ALL: &[&str] = &[
     SKILL_URI_INVALID,
     SKILL_URI_NAME_MISMATCH,
     MCP_SKILL_TOO_LARGE,
+    // mcp client
+    MCP_EXTENSION_MISSING,
+    MCP_RESULT_INVALID,
+    MCP_ENTRY_INVALID,
+    MCP_ENTRY_DUPLICATE,
+    MCP_SKILL_DYNAMIC,
+    MCP_DIGEST_MISMATCH,
+    MCP_FRONTMATTER_MISMATCH,
+    MCP_FILE_UNLISTED,
     // compact
     TRANSCRIPT_NOT_ARRAY,
     TRANSCRIPT_UNREADABLE,

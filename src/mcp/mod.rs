@@ -13,11 +13,15 @@
 //! JSON-RPC error [`INVALID_PARAMS`], as the base protocol's `resources/read` answers an unknown
 //! resource.
 
+pub mod client;
+pub mod client_head;
+pub mod client_keys;
 pub mod frontmatter;
 pub mod manifest;
 pub mod mime;
 pub mod server;
 pub mod uri;
+pub mod verify;
 
 pub use manifest::{SkillEntry, SkillResource};
 pub use server::{CacheScope, McpOptions, SkillsMcp};

@@ -6,6 +6,7 @@ mod compact;
 mod convert;
 mod invoke;
 mod mcp;
+mod mcp_client;
 mod registry;
 mod remote;
 mod rules;

@@ -319,6 +319,32 @@ async function indexFetch(url) {
   return String(url).endsWith("/good/SKILL.md") ? new Response(SKILL_GOOD) : new Response("no", { status: 404 });
 }
 
+// The MCP cases: one skill (good) listed by a client of the test's own.
+const MCP_EXT = "io.modelcontextprotocol/skills";
+const MCP_CAPS = { resources: {}, extensions: { [MCP_EXT]: {} } };
+// sha256 of SKILL_GOOD (a changed SKILL_GOOD gives unverified results, which the checks take too).
+const MCP_GOOD_DIGEST = "sha256:ea13c80f9448f9f552d81ca9b1ade587a95d9254bef0dfab264f5f5169b49f62";
+function mcpEntryValue() {
+  const fm = { name: "good", description: "A good skill for the hostile tests.", "allowed-tools": "Bash(git status:*) Read", "argument-hint": "<file>" };
+  return { uri: "skill://good/SKILL.md", frontmatter: fm, resources: [{ uri: "skill://good/SKILL.md", digest: MCP_GOOD_DIGEST, size: enc.encode(SKILL_GOOD).length }] };
+}
+const MCP_PAGE = { resultType: "complete", skills: [], ttlMs: 0, cacheScope: "public" };
+const mcpEntry = (p) => p.parseMcpSkills({ skills: [mcpEntryValue()] }).skills[0];
+function mcpClient() {
+  return {
+    getServerCapabilities: () => MCP_CAPS,
+    async request(req) {
+      if (req.method === "skills/list") return { skills: [mcpEntryValue()], ttlMs: 0, cacheScope: "public" };
+      if (req.method === "skills/get") return { skill: mcpEntryValue(), ttlMs: 0, cacheScope: "public" };
+      if (req.method === "resources/read") return { contents: [{ uri: req.params.uri, text: SKILL_GOOD }] };
+      throw new Error("unknown method");
+    },
+  };
+}
+const CHECK_MCP_DECLARED = (v) => (isObject(v) && typeof v.declared === "boolean" && Array.isArray(v.diagnostics) ? null : "not a McpSkillsDeclared");
+const CHECK_MCP_PAGE = (v) => (isObject(v) && Array.isArray(v.skills) && Array.isArray(v.diagnostics) ? null : "not a McpSkillsPage");
+const CHECK_MCP_VERIFIED = (v) => (isObject(v) && typeof v.verified === "boolean" && Array.isArray(v.diagnostics) ? null : "not a McpVerified");
+
 /**
  * name: the export ("parseSkill") or member ("SkillRegistry#readFile", "SkillRegistry.discover").
  * f(pkg, fx): the function; self(pkg, fx): its `this`; args(fx, pkg): normal arguments.
@@ -611,6 +637,35 @@ export const SPECS = [
     { name: "opts", kind: "options", optional: true, schema: { cursor: "string", limit: "number" }, check: CHECK.page },
   ] },
   { name: "wellKnownStorage().read", group: "adapters", async: true, f: (p) => p.wellKnownStorage("http://127.0.0.1:9/", { fetch: indexFetch }).read, args: () => ["good/SKILL.md", { maxBytes: 5 }], params: [
+    { name: "key", kind: "string", storageKey: true, check: CHECK.bytesOrNull },
+    { name: "opts", kind: "options", optional: true, schema: { maxBytes: "number" }, check: CHECK.bytesOrNull },
+  ] },
+  // Skills over MCP: a client of the test's own that answers one listed skill (no SDK, no socket).
+  { name: "mcpSkillsExtension", group: "args", f: (p) => p.mcpSkillsExtension, args: () => [MCP_CAPS], params: [
+    { name: "capabilities", kind: "data", check: CHECK_MCP_DECLARED, what: "a McpSkillsDeclared" },
+  ] },
+  { name: "parseMcpSkills", group: "args", f: (p) => p.parseMcpSkills, args: () => [MCP_PAGE, {}], params: [
+    { name: "result", kind: "data", check: CHECK_MCP_PAGE, what: "a McpSkillsPage" },
+    { name: "opts", kind: "options", optional: true, schema: { dynamic: "bool", get: "bool" }, check: CHECK_MCP_PAGE },
+  ] },
+  { name: "mcpFileUri", group: "args", f: (p) => p.mcpFileUri, args: (fx, p) => [mcpEntry(p), "good/SKILL.md"], params: [
+    { name: "skill", kind: "anything", check: (v) => (v === null || typeof v === "string" ? null : "not a URI or null") },
+    { name: "key", kind: "string", check: (v) => (v === null || typeof v === "string" ? null : "not a URI or null") },
+  ] },
+  { name: "verifyMcpFile", group: "args", f: (p) => p.verifyMcpFile, args: (fx, p) => [mcpEntry(p), "good/SKILL.md", SKILL_GOOD], params: [
+    { name: "skill", kind: "anything", check: CHECK_MCP_VERIFIED },
+    { name: "key", kind: "string", check: CHECK_MCP_VERIFIED },
+    { name: "bytes", kind: "skillInput", check: CHECK_MCP_VERIFIED },
+  ] },
+  { name: "mcpStorage", group: "adapters", f: (p) => p.mcpStorage, args: () => [mcpClient(), { server: "hostile" }], params: [
+    { name: "client", kind: "anything", check: CHECK.storage },
+    { name: "options", kind: "options", optional: true, schema: { server: "string", dynamic: "bool", timeoutMs: "number", maxPages: "number", maxObjectBytes: "number" }, base: () => ({ server: "hostile" }), check: CHECK.storage },
+  ] },
+  { name: "mcpStorage().list", group: "adapters", async: true, f: (p) => p.mcpStorage(mcpClient(), { server: "hostile" }).list, self: () => undefined, args: () => ["", { limit: 2 }], params: [
+    { name: "prefix", kind: "string", names: /prefix/i, storageKey: true, check: CHECK.page },
+    { name: "opts", kind: "options", optional: true, schema: { cursor: "string", limit: "number" }, check: CHECK.page },
+  ] },
+  { name: "mcpStorage().read", group: "adapters", async: true, f: (p) => p.mcpStorage(mcpClient(), { server: "hostile" }).read, args: () => ["good/SKILL.md", { maxBytes: 5 }], params: [
     { name: "key", kind: "string", storageKey: true, check: CHECK.bytesOrNull },
     { name: "opts", kind: "options", optional: true, schema: { maxBytes: "number" }, check: CHECK.bytesOrNull },
   ] },

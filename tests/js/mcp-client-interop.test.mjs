@@ -1,0 +1,74 @@
+// mcpStorage against the package's own publisher, skillsMcpServer, over the SDK's
+// InMemoryTransport: every corpus skill a registry over ../shared/corpus offers is listed through
+// MCP, verified on read against the server's manifests, and found again by a second registry
+// with the same names, descriptions and file contents. Requests are counted at the client.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { importPkg, PKG } from "./helpers.mjs";
+import { CORPUS_SKILLS } from "./support/corpus.mjs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+
+const pkg = await importPkg();
+const { SkillRegistry, mcpStorage, nodeFsStorage } = pkg;
+const { skillsMcpServer } = await import(pathToFileURL(path.join(PKG, "mcp-server.js")).href);
+
+/** A client counting its requests by method. */
+async function connected(server) {
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: "skillwasm-interop", version: "1.0.0" });
+  await Promise.all([server.connect(b), client.connect(a)]);
+  const counts = {};
+  const request = client.request.bind(client);
+  client.request = (req, schema, opts) => {
+    counts[req.method] = (counts[req.method] ?? 0) + 1;
+    return request(req, schema, opts);
+  };
+  return { client, counts };
+}
+
+test("the corpus served by skillsMcpServer is discovered and read through mcpStorage, verified", async () => {
+  const source = await SkillRegistry.discover({
+    scopes: [{ name: "corpus", storage: nodeFsStorage(CORPUS_SKILLS), roots: [""], trusted: true }],
+    maxDepth: 12,
+  });
+  const offered = source.listMetas();
+  assert.ok(offered.length > 100, `only ${offered.length} corpus skills offered`);
+  const server = skillsMcpServer(source, { pageSize: 100, name: "corpus-server" });
+  const { client, counts } = await connected(server);
+  // The server hashes each page's files on the first listing: generous bounds for a loaded machine.
+  const storage = mcpStorage(client, { timeoutMs: 120_000 });
+  assert.equal(storage.server, "corpus-server");
+  const t0 = performance.now();
+  const registry = await SkillRegistry.discover({ scopes: [{ name: storage.server, storage, roots: [""], trusted: true }], timeoutMs: 600_000 });
+  const ms = performance.now() - t0;
+  const listed = registry.listMetas();
+  console.log(`# ${listed.length} skills over MCP in ${ms.toFixed(0)} ms: ${JSON.stringify(counts)}`);
+  assert.deepEqual(Object.keys(counts), ["skills/list"], "listing sends only skills/list");
+  assert.ok(counts["skills/list"] >= Math.ceil(listed.length / 100));
+  const byName = new Map(offered.map((m) => [m.name, m]));
+  const refused = registry.diagnostics().filter((d) => d.severity === "error");
+  assert.deepEqual(refused, [], "every served entry is taken");
+  assert.ok(listed.length > 100 && listed.length <= offered.length, `${listed.length} of ${offered.length}`);
+  for (const m of listed) {
+    assert.equal(m.description, byName.get(m.name)?.description, m.name);
+    assert.match(m.path, /^mcp:\/\/corpus-server\//);
+  }
+  // Reading a sample: each SKILL.md is fetched once, verified in the core, and is the file.
+  const sample = listed.filter((_, i) => i % 25 === 0);
+  for (const m of sample) {
+    const got = await registry.readFile(m.name);
+    assert.equal(got.error, undefined, `${m.name}: ${JSON.stringify(got.error)}`);
+    const want = await source.readFile(m.name);
+    assert.equal(got.text, want.text, m.name);
+  }
+  assert.equal(counts["resources/read"], sample.length, "one read per SKILL.md read");
+  assert.equal(counts["skills/get"], undefined, "nothing failed verification");
+  assert.equal(storage.stats().mismatches, 0);
+  // A refresh of the unchanged server changes nothing and reads no file.
+  const before = counts["resources/read"];
+  assert.deepEqual(await registry.refresh(), { added: [], changed: [], removed: [] });
+  assert.equal(counts["resources/read"], before);
+});
