@@ -32,6 +32,7 @@ export const {
   parseSkill,
   parseSkills,
   parseSkillsIndex,
+  publishRegistry,
   publishSkillFiles,
   protectedMessages,
   pruneTranscript,

@@ -4,7 +4,7 @@
 // hint of `list`) and discovery's small rules for code outside a registry: `isSkippedDirectory`,
 // `skillFileNames`, `frontmatterSpan` (`FrontmatterSpan`) and `estimateTokens`.
 export * from "./skillwasm.js";
-import type { InitInput, ListSkip, PublishedIndex, SkillPrefixPage, SkillStorage } from "./skillwasm.js";
+import type { InitInput, ListSkip, PublishedIndex, SkillPrefixPage, SkillRegistry, SkillStorage } from "./skillwasm.js";
 
 declare global {
   // The classes' `[Symbol.dispose]()` (for `using`): declared here as @types/node does, so that a
@@ -566,10 +566,12 @@ export interface McpStorage extends SkillStorage {
 export function mcpStorage(client: McpClientLike, options?: McpStorageOptions): McpStorage;
 
 /**
- * The discovery index and its artifacts for `source`: `{ key: content }` (or a Map) whose
- * top-level directories holding a SKILL.md are the skills, or a store read under `prefix`.
+ * The discovery index and its artifacts for `source`: a registry (the skills it offers the model,
+ * each with every file of its directory, read through its store; `prefix` does not apply),
+ * `{ key: content }` (or a Map) whose top-level directories holding a SKILL.md are the skills, or a
+ * store read under `prefix`.
  */
 export function publishWellKnown(
-  source: Record<string, string | Uint8Array> | Map<string, string | Uint8Array> | SkillStorage,
+  source: SkillRegistry | Record<string, string | Uint8Array> | Map<string, string | Uint8Array> | SkillStorage,
   options?: { baseUrl?: string; prefix?: string },
 ): Promise<PublishedIndex>;

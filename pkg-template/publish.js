@@ -1,6 +1,6 @@
 // Publishing skills as an Agent Skills Discovery index. The core builds the index and the
 // artifacts (publishSkillFiles); this module only gathers the files from what the host hands in.
-import { isSkippedDirectory, publishSkillFiles } from "./exports.js";
+import { SkillRegistry, isSkippedDirectory, publishRegistry, publishSkillFiles } from "./exports.js";
 import { assertKey, fileEntries, optionsObject, show } from "./storage/keys.js";
 
 const MAX_PAGES = 100_000;
@@ -29,11 +29,12 @@ async function storeFiles(store, prefix) {
 }
 
 /**
- * The discovery index and its artifacts for a set of skills: `source` is `{ key: content }` (or a
- * Map, or an array of `[key, content]`) whose top-level directories holding a SKILL.md are the
- * skills, or a store (`{ list, read }`) read under `options.prefix`.
+ * The discovery index and its artifacts for a set of skills: `source` is a registry (the skills it
+ * offers the model, each read through its own store), `{ key: content }` (or a Map, or an array
+ * of `[key, content]`) whose top-level directories holding a SKILL.md are the skills, or a store
+ * (`{ list, read }`) read under `options.prefix`.
  *
- * @param {Record<string, string | Uint8Array> | Map<string, string | Uint8Array> | import("./index.js").SkillStorage} source
+ * @param {import("./index.js").SkillRegistry | Record<string, string | Uint8Array> | Map<string, string | Uint8Array> | import("./index.js").SkillStorage} source
  * @param {{ baseUrl?: string; prefix?: string }} [options]
  * @returns {Promise<import("./index.js").PublishedIndex>}
  */
@@ -42,6 +43,10 @@ export async function publishWellKnown(source, options = {}) {
   const prefix = options.prefix ?? "";
   if (typeof prefix !== "string" || (prefix !== "" && !prefix.endsWith("/"))) {
     throw new TypeError(`publishWellKnown: options.prefix must be "" or end with '/', got ${show(prefix)}`);
+  }
+  if (source instanceof SkillRegistry) {
+    if (options.prefix !== undefined) throw new TypeError("publishWellKnown: options.prefix applies to a store, not a registry");
+    return publishRegistry(source, options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl });
   }
   let items;
   if (isStore(source)) items = await storeFiles(source, prefix);

@@ -9,6 +9,7 @@ use super::uri::{check_name, format_file_uri, format_skill_uri};
 use super::{RpcError, INTERNAL_ERROR, INVALID_PARAMS, MAX_RESOURCES_PER_SKILL, MAX_SKILL_BYTES, SKILL_FILE};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::discover::is_skipped_dir;
+use crate::host::SkillHost;
 use crate::parse::Mode;
 use crate::remote::digest::sha256_digest;
 use crate::store::{self, CallStats, Storage};
@@ -138,6 +139,29 @@ fn failed(what: &str, e: impl std::fmt::Display) -> RpcError {
 }
 
 impl SkillSource {
+    /// The skill `host`'s registry serves as `name`, when it is offered to the model or the user;
+    /// None for an unknown name or a skill the host's filters hide.
+    pub fn of(host: &SkillHost, name: &str) -> Option<SkillSource> {
+        let registry = host.registry();
+        let meta = registry.get(name)?;
+        let audience = host.view().audience(name);
+        if !(audience.model || audience.user) {
+            return None;
+        }
+        let (scopes, options, _, stats) = registry.refresh_inputs();
+        let scope = scopes.into_iter().find(|s| s.name == meta.scope)?;
+        Some(SkillSource {
+            name: meta.skill.name,
+            scope: meta.scope,
+            directory: meta.directory,
+            storage: scope.storage,
+            stats,
+            page_size: options.page_size,
+            max_object_bytes: options.max_object_bytes,
+            mode: options.mode,
+        })
+    }
+
     /// The skill's files, `SKILL.md` first, then in key order; skipped directories and hidden
     /// files left out (they are not a skill's files here, as in the tool's listing). More than
     /// [`MAX_RESOURCES_PER_SKILL`] files is an error.

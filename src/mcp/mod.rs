@@ -75,4 +75,19 @@ impl RpcError {
     pub fn invalid(message: impl Into<String>) -> Self {
         RpcError { code: INVALID_PARAMS, message: message.into() }
     }
+
+    /// This error as an error diagnostic at `path`: a refusal carries its diagnostic's code first
+    /// (`<code>: <message>`); anything else was a store that failed, `storage-read-failed`.
+    pub fn to_diagnostic(&self, path: &str) -> crate::diagnostic::Diagnostic {
+        use crate::diagnostic::codes;
+        let coded = self.message.split_once(": ").filter(|(c, _)| codes::ALL.contains(c));
+        let (code, message) = coded.unwrap_or((codes::STORAGE_READ_FAILED, self.message.as_str()));
+        crate::diagnostic::Diagnostic {
+            severity: crate::diagnostic::Severity::Error,
+            code: code.to_string(),
+            message: message.to_string(),
+            line: None,
+            path: Some(path.to_string()),
+        }
+    }
 }

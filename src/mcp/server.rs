@@ -12,7 +12,7 @@ use super::manifest::{DigestCache, SkillEntry, SkillSource};
 use super::mime::{is_text, mime_type};
 use super::uri::{format_directory_uri, format_file_uri, format_skill_uri, parse_resource_uri, parse_skill_uri};
 use super::{RpcError, DIRECTORY_MIME_TYPE, INVALID_PARAMS, MAX_SKILL_BYTES, SKILL_FILE, SKILL_MIME_TYPE};
-use crate::diagnostic::{codes, Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::host::SkillHost;
 use crate::search::encode::{base64, unbase64};
 use serde::{Deserialize, Serialize};
@@ -229,21 +229,11 @@ impl SkillsMcp {
     }
 
     fn note(&self, name: &str, e: &RpcError) {
-        // A refusal carries its diagnostic's code first; a store failure is a failed read.
-        let coded = e.message.split_once(": ").filter(|(c, _)| codes::ALL.contains(c));
-        let (code, message) = coded.unwrap_or((codes::STORAGE_READ_FAILED, e.message.as_str()));
-        let d = Diagnostic {
-            severity: Severity::Error,
-            code: code.to_string(),
-            message: message.to_string(),
-            line: None,
-            path: Some(name.to_string()),
-        };
         let mut all = self.inner.diagnostics.borrow_mut();
         if all.len() >= MAX_DIAGNOSTICS {
             all.remove(0);
         }
-        all.push(d);
+        all.push(e.to_diagnostic(name));
     }
 
     /// The names of the skills the model is offered, sorted, computed once per generation.
@@ -262,25 +252,7 @@ impl SkillsMcp {
 
     /// Where the files of the skill served as `name` are; None when no such skill is served.
     fn source(&self, name: &str) -> Option<SkillSource> {
-        let host = self.inner.host.borrow();
-        let registry = host.registry();
-        let meta = registry.get(name)?;
-        let audience = host.view().audience(name);
-        if !(audience.model || audience.user) {
-            return None;
-        }
-        let (scopes, options, _, stats) = registry.refresh_inputs();
-        let scope = scopes.into_iter().find(|s| s.name == meta.scope)?;
-        Some(SkillSource {
-            name: meta.skill.name,
-            scope: meta.scope,
-            directory: meta.directory,
-            storage: scope.storage,
-            stats,
-            page_size: options.page_size,
-            max_object_bytes: options.max_object_bytes,
-            mode: options.mode,
-        })
+        SkillSource::of(&self.inner.host.borrow(), name)
     }
 
     /// `skills/list`: a page of the entries of the skills the model is offered. A skill whose

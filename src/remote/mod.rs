@@ -14,6 +14,7 @@ pub mod entries;
 pub mod index;
 pub mod inflate;
 pub mod publish;
+pub mod publish_registry;
 pub mod tar;
 pub mod unpack;
 pub mod url;
@@ -21,6 +22,7 @@ pub mod zip;
 
 pub use index::{parse_index, IndexSkill, ParsedIndex, SkillKind};
 pub use publish::{publish_well_known, PublishOptions, Published, PublishedArtifact};
+pub use publish_registry::publish_registry;
 pub use unpack::{unpack_artifact, ArtifactKind, Unpacked, UnpackedFile};
 
 /// The `$schema` of a v0.2.0 index.

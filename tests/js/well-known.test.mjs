@@ -4,12 +4,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { createServer } from "node:http";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ROOT, importPkg, runCli } from "./helpers.mjs";
 import { CORPUS_SKILLS } from "./support/corpus.mjs";
+import { routesOf, serve } from "./support/well-known-server.mjs";
 import { tgz } from "./support/tar.mjs";
 import { zip } from "./support/zip.mjs";
 
@@ -18,41 +18,6 @@ const EXAMPLES = path.join(ROOT, "examples", "skills");
 const enc = new TextEncoder();
 const sha = (b) => `sha256:${createHash("sha256").update(b).digest("hex")}`;
 const skillMd = (name, body = "Body.") => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n\n${body}\n`;
-
-/** A server of `routes` (path -> { body, type }), answering If-None-Match with 304, counting requests. */
-async function serve(routes) {
-  const hits = new Map();
-  const server = createServer((req, res) => {
-    const p = new URL(req.url, "http://127.0.0.1").pathname;
-    hits.set(p, (hits.get(p) ?? 0) + 1);
-    const r = routes.get(p);
-    if (!r) {
-      res.writeHead(404).end("not found");
-      return;
-    }
-    const etag = `"${sha(r.body).slice(7, 23)}"`;
-    if (req.headers["if-none-match"] === etag) {
-      res.writeHead(304, { etag }).end();
-      return;
-    }
-    res.writeHead(200, { "content-type": r.type ?? "application/octet-stream", etag }).end(Buffer.from(r.body));
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${server.address().port}`;
-  const count = (pred = () => true) => [...hits].filter(([p]) => pred(p)).reduce((n, [, c]) => n + c, 0);
-  return {
-    url, routes, hits, count,
-    artifacts: () => count((p) => !p.endsWith("/index.json")),
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
-
-/** Routes serving a publishWellKnown result at /.well-known/agent-skills/. */
-function routesOf(published) {
-  const routes = new Map([["/.well-known/agent-skills/index.json", { body: published.index, type: "application/json" }]]);
-  for (const a of published.artifacts) routes.set(`/.well-known/agent-skills/${a.path}`, { body: a.bytes, type: a.contentType });
-  return routes;
-}
 
 function scope(storage, extra = {}) {
   return { scopes: [{ name: "site", storage, roots: [""], trusted: true, ...extra }] };

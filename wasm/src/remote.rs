@@ -2,8 +2,10 @@
 //! and unpacking an artifact, publishing files as an index. Conversion only; the rules are
 //! `skillwasm::remote`'s.
 
+use super::registry::JsSkillRegistry;
 use super::{convert, to_js};
 use convert::BytesError;
+use js_sys::Promise;
 use serde::Deserialize;
 use skillwasm::remote::{self, ArtifactKind, Limits, PublishOptions};
 use skillwasm::store::DEFAULT_MAX_OBJECT_BYTES;
@@ -153,4 +155,20 @@ pub fn publish_skill_files(
         list.push((key, bytes));
     }
     to_js(&remote::publish_well_known(&list, &PublishOptions { base_url: o.base_url })).map_err(JsValue::from)
+}
+
+/// An index and its artifacts for the skills `registry` offers the model, each with every file of
+/// its directory read through its store. Skills left out (over the limits, a failing store) are in
+/// the result's diagnostics.
+#[wasm_bindgen(js_name = publishRegistry, unchecked_return_type = "Promise<PublishedIndex>")]
+pub fn publish_registry(
+    registry: &JsSkillRegistry,
+    #[wasm_bindgen(unchecked_optional_param_type = "{ baseUrl?: string }")] opts: Option<JsValue>,
+) -> Result<Promise, JsValue> {
+    let o: PublishOpts = convert::options(&opts.unwrap_or_default(), "publishRegistry: opts")?;
+    let host = registry.inner.clone();
+    Ok(wasm_bindgen_futures::future_to_promise(async move {
+        let published = remote::publish_registry(&host, &PublishOptions { base_url: o.base_url }).await;
+        to_js(&published).map_err(JsValue::from)
+    }))
 }

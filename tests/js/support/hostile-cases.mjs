@@ -624,6 +624,10 @@ export const SPECS = [
     { name: "files", kind: "anything", check: CHECK_PUBLISHED },
     { name: "opts", kind: "options", optional: true, schema: { baseUrl: "string" }, text: "baseUrl", check: CHECK_PUBLISHED },
   ] },
+  { name: "publishRegistry", group: "args", async: true, f: (p) => p.publishRegistry, args: (fx) => [fx.registry, {}], params: [
+    inst("registry", "SkillRegistry"),
+    { name: "opts", kind: "options", optional: true, schema: { baseUrl: "string" }, text: "baseUrl", check: CHECK_PUBLISHED },
+  ] },
   { name: "publishWellKnown", group: "adapters", async: true, f: (p) => p.publishWellKnown, args: () => [{ "good/SKILL.md": SKILL_GOOD }, {}], params: [
     { name: "source", kind: "files", names: /source|files|content|key/i, check: CHECK_PUBLISHED },
     { name: "options", kind: "options", optional: true, schema: { baseUrl: "string", prefix: "string" }, check: CHECK_PUBLISHED },

@@ -1,0 +1,49 @@
+//! Publishing what a registry offers as a discovery index: the skills the model is offered (the
+//! catalog's skills, shadowed and hidden ones left out), each with every file of its directory
+//! read through its scope's store, published under its name by [`publish_well_known`].
+//!
+//! A skill's files are gathered as the MCP server gathers them ([`SkillSource::files`]): skipped
+//! directories left out, at most 512 files and 16 MiB, a nested skill's files part of the skill
+//! that encloses it. A skill over those limits, or whose store fails, is left out with a
+//! diagnostic; the others are published.
+
+use super::publish::{publish_well_known, PublishOptions, Published};
+use crate::host::SkillHost;
+use crate::mcp::manifest::SkillSource;
+use crate::mcp::{RpcError, MAX_SKILL_BYTES};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Every file of `source`, keyed `<name>/<path>`.
+async fn gather(source: &SkillSource) -> Result<Vec<(String, Vec<u8>)>, RpcError> {
+    let mut out = Vec::new();
+    let mut left = MAX_SKILL_BYTES;
+    for file in source.files().await? {
+        let bytes = source.read(&file, left).await?;
+        left = left.saturating_sub(bytes.len() as u64);
+        out.push((format!("{}/{}", source.name, file.path), bytes));
+    }
+    Ok(out)
+}
+
+/// The index and artifacts of the skills `host` offers the model, in name order.
+pub async fn publish_registry(host: &Rc<RefCell<SkillHost>>, options: &PublishOptions) -> Published {
+    // Taken before the first await: nothing holds the registry while stores are read.
+    let sources: Vec<SkillSource> = {
+        let host = host.borrow();
+        let names: Vec<String> = host.view().model_metas().iter().map(|m| m.skill.name.clone()).collect();
+        names.iter().filter_map(|n| SkillSource::of(&host, n)).collect()
+    };
+    let mut files = Vec::new();
+    let mut left_out = Vec::new();
+    for source in &sources {
+        match gather(source).await {
+            Ok(mut got) => files.append(&mut got),
+            Err(e) => left_out.push(e.to_diagnostic(&source.name)),
+        }
+    }
+    let mut published = publish_well_known(&files, options);
+    left_out.append(&mut published.diagnostics);
+    published.diagnostics = left_out;
+    published
+}
