@@ -205,6 +205,68 @@ fn many_skills_keep_orderings_nesting_shadowing_and_store_calls() {
     assert!(answer.content.contains(&format!(" and {} more", n + 1 - 100)), "{}", &answer.content[..200]);
 }
 
+/// A memory store whose listings fail while `down` is set (a store call that timed out).
+struct Flaky {
+    inner: MemoryStorage,
+    down: std::cell::Cell<bool>,
+}
+
+impl Storage for Flaky {
+    fn list<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+    ) -> skillwasm::store::LocalFuture<'a, Result<skillwasm::store::ListPage, skillwasm::store::StorageError>> {
+        if self.down.get() {
+            let e = skillwasm::store::StorageError(format!("list({prefix:?}) did not answer within 10 ms"));
+            return Box::pin(async move { Err(e) });
+        }
+        self.inner.list(prefix, cursor, limit)
+    }
+    fn read<'a>(
+        &'a self,
+        key: &'a str,
+        max_bytes: Option<u32>,
+    ) -> skillwasm::store::LocalFuture<'a, Result<Option<Vec<u8>>, skillwasm::store::StorageError>> {
+        self.inner.read(key, max_bytes)
+    }
+}
+
+#[test]
+fn a_refresh_whose_listing_fails_keeps_the_skills_and_says_so() {
+    let n = 300;
+    let (user, _) = stores(n);
+    let flaky = Rc::new(Flaky { inner: user, down: std::cell::Cell::new(false) });
+    let config = config(n);
+    let specs = [ScopeSpec {
+        name: "user".into(),
+        storage: flaky.clone() as Rc<dyn Storage>,
+        roots: None,
+        trusted: Some(true),
+        location: None,
+    }];
+    let scopes = resolve_scopes(&specs, &config).expect("scopes");
+    let mut h = block_on(SkillHost::discover(scopes, config));
+    let before = h.registry().list_metas(None);
+    let reads = h.registry().stats().read_calls;
+    flaky.down.set(true);
+    let report = block_on(h.refresh());
+    // Nothing is said removed, nothing is read again, and the failure names what was kept.
+    assert!(report.removed.is_empty() && report.added.is_empty() && report.changed.is_empty());
+    assert_eq!(h.registry().list_metas(None), before);
+    assert_eq!(h.registry().stats().read_calls, reads);
+    let failed: Vec<String> =
+        h.registry().diagnostics().into_iter().filter(|d| d.code == "storage-list-failed").map(|d| d.message).collect();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert!(failed[0].contains(&format!("the {n} skill(s) it held before are kept")), "{}", failed[0]);
+    // Once the store answers again, the refresh is as usual (the failure is gone).
+    flaky.down.set(false);
+    let report = block_on(h.refresh());
+    assert!(report.removed.is_empty());
+    assert!(h.registry().diagnostics().iter().all(|d| d.code != "storage-list-failed"));
+}
+
 fn time<T>(f: impl FnOnce() -> T) -> (f64, T) {
     let t = Instant::now();
     let out = f();

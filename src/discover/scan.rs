@@ -269,14 +269,36 @@ pub async fn discover(
             match listed {
                 Ok(()) => {}
                 Err(e) => {
+                    // A refresh whose listing fails (a store call that timed out on a loaded
+                    // machine, a store briefly down) keeps the skills the root had: they are
+                    // candidates again, reused below when their record is unchanged.
+                    let before: Vec<&SkillRecord> =
+                        previous.iter().filter(|r| r.scope == scope.name && r.root == ri).collect();
+                    let kept = if before.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; the {} skill(s) it held before are kept until a listing succeeds", before.len())
+                    };
                     out.diagnostics.push(scope_diag(
                         Diagnostic::error(
                             codes::STORAGE_LIST_FAILED,
-                            format!("listing {root:?} in scope '{}' failed: {e}", scope.name),
+                            format!("listing {root:?} in scope '{}' failed: {e}{kept}", scope.name),
                         ),
                         &scope.name,
                         root,
                     ));
+                    if scope.trusted {
+                        candidates.extend(before.into_iter().map(|r| Candidate {
+                            scope: si,
+                            root: ri,
+                            directory: r.directory.clone(),
+                            location: r.location.clone(),
+                            size: r.size,
+                            etag: r.etag.clone(),
+                            lowercase: r.location.rsplit('/').next() == Some("skill.md"),
+                            head: None,
+                        }));
+                    }
                     continue;
                 }
             };
@@ -375,18 +397,21 @@ pub async fn discover(
             }
         }
     }
-    let loaded: Vec<(usize, SkillRecord)> = stream::iter(jobs)
+    // Each record goes straight to its slot as its read completes (no second list of them).
+    let mut loaded = stream::iter(jobs)
         .map(|i| {
             let c = &candidates[i];
             let scope = &scopes[c.scope];
             async move { (i, load(scope, c, opts, stats).await) }
         })
-        .buffer_unordered(opts.concurrency.max(1) as usize)
-        .collect()
-        .await;
-    for (i, r) in loaded {
-        records[i] = Some(r);
+        .buffer_unordered(opts.concurrency.max(1) as usize);
+    while let Some((i, r)) = loaded.next().await {
+        if let Some(slot) = records.get_mut(i) {
+            *slot = Some(r);
+        }
     }
+    drop(loaded);
+    drop(candidates);
     out.records = records.into_iter().flatten().collect();
     super::order::mark_nested(&mut out.records);
     out
