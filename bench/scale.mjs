@@ -14,6 +14,7 @@
 // A script that prints numbers, not a test.
 
 import { existsSync } from "node:fs";
+import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
@@ -77,6 +78,7 @@ async function time(fn) {
   return [performance.now() - t, out];
 }
 
+const loadAtStart = loadavg().map((l) => l.toFixed(2)).join(" ");
 const rows = new Map();
 const put = (label, ms) => rows.set(label, [...(rows.get(label) ?? []), ms]);
 const calls = [];
@@ -90,6 +92,7 @@ for (const [i, n] of [SIZES[0], ...SIZES].entries()) {
   const opts = options(s, n);
   const [discoverMs, reg] = await time(() => SkillRegistry.discover(opts));
   put("discover", discoverMs);
+  const memoryDiscovered = wasmMemory();
   const cold = reg.stats();
   const [refreshMs] = await time(() => reg.refresh());
   put("refresh, nothing changed", refreshMs);
@@ -122,6 +125,8 @@ for (const [i, n] of [SIZES[0], ...SIZES].entries()) {
     one: `${one.listCalls - still.listCalls} list / ${one.readCalls - still.readCalls} read (changed: ${report.changed.length})`,
     names: reg.names().length,
     snapshotMiB: (snap.length / 2 ** 20).toFixed(1),
+    discoveredMiB: (memoryDiscovered / 2 ** 20).toFixed(1),
+    peakMiB: (wasmMemory() / 2 ** 20).toFixed(1),
   });
   if (back.listMetas().length !== reg.listMetas().length) throw new Error("fromSnapshot lost skills");
   back.free?.();
@@ -131,6 +136,8 @@ for (const [i, n] of [SIZES[0], ...SIZES].entries()) {
 
 const first = SIZES[0];
 const last = SIZES[SIZES.length - 1];
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+console.log(`\nload average at the start: ${loadAtStart}; at the end: ${load()}`);
 console.log(`\nScale, memory stores (ms; ratio = ${last} / ${first}; linear would be ${last / first}x)\n`);
 console.log(`| operation | ${SIZES.map((n) => n.toLocaleString("en")).join(" | ")} | ratio |`);
 console.log(`|---|${SIZES.map(() => "---:").join("|")}|---:|`);
@@ -139,10 +146,14 @@ for (const [label, ms] of rows) {
   console.log(`| ${label} | ${ms.map((m) => m.toFixed(1)).join(" | ")} | ${ratio.toFixed(0)}x |`);
 }
 console.log("\nStore calls (memory stores; page size 1000)\n");
-console.log("| skills | keys | discover | refresh, nothing changed | refresh, one changed | names | snapshot MiB |");
-console.log("|---:|---:|---|---|---|---:|---:|");
+console.log(
+  "| skills | keys | discover | refresh, nothing changed | refresh, one changed | names | snapshot MiB | wasm MiB after discover | wasm MiB after snapshot + fromSnapshot |",
+);
+console.log("|---:|---:|---|---|---|---:|---:|---:|---:|");
 for (const c of calls) {
-  console.log(`| ${c.n} | ${c.keys} | ${c.cold} | ${c.nothing} | ${c.one} | ${c.names} | ${c.snapshotMiB} |`);
+  console.log(
+    `| ${c.n} | ${c.keys} | ${c.cold} | ${c.nothing} | ${c.one} | ${c.names} | ${c.snapshotMiB} | ${c.discoveredMiB} | ${c.peakMiB} |`,
+  );
 }
 const mib = (b) => (b === undefined ? "unknown" : `${(b / 2 ** 20).toFixed(1)} MiB`);
 console.log(`\nwasm memory after ${last.toLocaleString("en")} skills: ${mib(memoryAfter)} (memory.buffer.byteLength; it never shrinks)`);

@@ -41,7 +41,7 @@ fn meta(k: usize, payload: &str) -> SkillMeta {
         ..Skill::default()
     };
     SkillMeta {
-        skill,
+        skill: skill.into(),
         scope: "user".into(),
         location: format!(".agents/skills/{payload}/SKILL.md"),
         path: format!("/repo/.agents/skills/{payload}/SKILL.md"),
@@ -54,7 +54,7 @@ fn meta(k: usize, payload: &str) -> SkillMeta {
 /// One benign skill, then one per payload.
 fn metas() -> Vec<SkillMeta> {
     let mut out = vec![SkillMeta {
-        skill: Skill { name: "pdf".into(), description: "Fill PDF forms.".into(), ..Skill::default() },
+        skill: Skill { name: "pdf".into(), description: "Fill PDF forms.".into(), ..Skill::default() }.into(),
         scope: "user".into(),
         location: ".agents/skills/pdf/SKILL.md".into(),
         path: "/repo/.agents/skills/pdf/SKILL.md".into(),

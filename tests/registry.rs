@@ -43,14 +43,15 @@ fn precedence_shadowing_nesting_and_skipped_directories() {
         vec![scope("project", project, true), scope("user", user, true)],
         DiscoverOptions::default(),
     ));
-    let names: Vec<_> = reg.list_metas(None).into_iter().map(|m| (m.skill.name, m.scope)).collect();
+    let names: Vec<_> = reg.list_metas(None).into_iter().map(|m| (m.skill.name.clone(), m.scope)).collect();
     assert_eq!(
         names,
         [("csv".into(), "user".into()), ("inner".into(), "project".into()), ("pdf".into(), "project".into())]
     );
     assert_eq!(reg.get("pdf").unwrap().skill.description, "Project PDF");
     // A scope's own listing has its shadowed skills too, flagged.
-    let user: Vec<_> = reg.list_metas(Some("user")).into_iter().map(|m| (m.skill.name, m.shadowed_by)).collect();
+    let user: Vec<_> =
+        reg.list_metas(Some("user")).into_iter().map(|m| (m.skill.name.clone(), m.shadowed_by)).collect();
     assert_eq!(user, [("csv".into(), None), ("pdf".into(), Some("project:.agents/skills/pdf/SKILL.md".into()))]);
     let across = reg.list_metas_across();
     assert_eq!(across.len(), 4);

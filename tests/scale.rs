@@ -10,10 +10,50 @@ use skillwasm::disclose::CatalogFormat;
 use skillwasm::discover::DiscoverOptions;
 use skillwasm::host::{resolve_scopes, ScopeSpec, SkillHost, SkillTool, SkillsConfig};
 use skillwasm::store::{MemoryStorage, Storage};
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
+
+/// The system allocator, counting: bytes live, the most live at once, and allocations made, so
+/// that the memory table below can say where the bytes go per skill.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded unchanged to the system allocator; only counters are added.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+        PEAK.fetch_max(live, Ordering::Relaxed);
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller's layout is passed on as it came.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: `ptr` was allocated by `System` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if new_size >= layout.size() {
+            let live = LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size - layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        } else {
+            LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+        }
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: `ptr` was allocated by `System` with `layout`.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
 
 const ROOT: &str = ".agents/skills/";
 
@@ -90,7 +130,7 @@ fn many_skills_keep_orderings_nesting_shadowing_and_store_calls() {
     assert_eq!(stats.read_calls as usize, n + n / 5, "one read per SKILL.md");
 
     // One skill per name, by name; the org copies are shadowed by the user's.
-    let names: Vec<String> = reg.list_metas(None).into_iter().map(|m| m.skill.name).collect();
+    let names: Vec<String> = reg.list_metas(None).into_iter().map(|m| m.skill.name.clone()).collect();
     assert_eq!(names, (0..n).map(|i| format!("skill-{i:06}")).collect::<Vec<_>>());
     let org_metas = reg.list_metas(Some("org"));
     assert_eq!(org_metas.len(), n / 5);
@@ -165,6 +205,68 @@ fn many_skills_keep_orderings_nesting_shadowing_and_store_calls() {
     assert!(answer.content.contains(&format!(" and {} more", n + 1 - 100)), "{}", &answer.content[..200]);
 }
 
+/// A memory store whose listings fail while `down` is set (a store call that timed out).
+struct Flaky {
+    inner: MemoryStorage,
+    down: std::cell::Cell<bool>,
+}
+
+impl Storage for Flaky {
+    fn list<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+    ) -> skillwasm::store::LocalFuture<'a, Result<skillwasm::store::ListPage, skillwasm::store::StorageError>> {
+        if self.down.get() {
+            let e = skillwasm::store::StorageError(format!("list({prefix:?}) did not answer within 10 ms"));
+            return Box::pin(async move { Err(e) });
+        }
+        self.inner.list(prefix, cursor, limit)
+    }
+    fn read<'a>(
+        &'a self,
+        key: &'a str,
+        max_bytes: Option<u32>,
+    ) -> skillwasm::store::LocalFuture<'a, Result<Option<Vec<u8>>, skillwasm::store::StorageError>> {
+        self.inner.read(key, max_bytes)
+    }
+}
+
+#[test]
+fn a_refresh_whose_listing_fails_keeps_the_skills_and_says_so() {
+    let n = 300;
+    let (user, _) = stores(n);
+    let flaky = Rc::new(Flaky { inner: user, down: std::cell::Cell::new(false) });
+    let config = config(n);
+    let specs = [ScopeSpec {
+        name: "user".into(),
+        storage: flaky.clone() as Rc<dyn Storage>,
+        roots: None,
+        trusted: Some(true),
+        location: None,
+    }];
+    let scopes = resolve_scopes(&specs, &config).expect("scopes");
+    let mut h = block_on(SkillHost::discover(scopes, config));
+    let before = h.registry().list_metas(None);
+    let reads = h.registry().stats().read_calls;
+    flaky.down.set(true);
+    let report = block_on(h.refresh());
+    // Nothing is said removed, nothing is read again, and the failure names what was kept.
+    assert!(report.removed.is_empty() && report.added.is_empty() && report.changed.is_empty());
+    assert_eq!(h.registry().list_metas(None), before);
+    assert_eq!(h.registry().stats().read_calls, reads);
+    let failed: Vec<String> =
+        h.registry().diagnostics().into_iter().filter(|d| d.code == "storage-list-failed").map(|d| d.message).collect();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert!(failed[0].contains(&format!("the {n} skill(s) it held before are kept")), "{}", failed[0]);
+    // Once the store answers again, the refresh is as usual (the failure is gone).
+    flaky.down.set(false);
+    let report = block_on(h.refresh());
+    assert!(report.removed.is_empty());
+    assert!(h.registry().diagnostics().iter().all(|d| d.code != "storage-list-failed"));
+}
+
 fn time<T>(f: impl FnOnce() -> T) -> (f64, T) {
     let t = Instant::now();
     let out = f();
@@ -226,4 +328,66 @@ fn timing_table() {
         };
         println!("{name:<28}{}  {ratio:>7.0}x", cells.join(""));
     }
+}
+
+/// Live bytes, peak bytes (since the last reset) and allocations, and a reset of the peak.
+fn counters() -> (usize, usize, usize) {
+    (LIVE.load(Ordering::Relaxed), PEAK.load(Ordering::Relaxed), ALLOCATIONS.load(Ordering::Relaxed))
+}
+
+fn reset_peak() {
+    PEAK.store(LIVE.load(Ordering::Relaxed), Ordering::Relaxed);
+}
+
+#[test]
+#[ignore = "a memory table, not a test: cargo test --release --test scale memory_table -- --ignored --nocapture"]
+fn memory_table() {
+    let n: usize = std::env::var("SCALE_MAX").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
+    let (user, org) = stores(n);
+    let specs = |user: &MemoryStorage, org: &MemoryStorage| {
+        [("user", user), ("org", org)].map(|(name, s)| ScopeSpec {
+            name: name.into(),
+            storage: Rc::new(s.clone()) as Rc<dyn Storage>,
+            roots: None,
+            trusted: Some(true),
+            location: None,
+        })
+    };
+    let per = |bytes: usize| bytes as f64 / n as f64;
+    println!("\nnative heap at {n} skills (bytes; per skill)");
+    let step = |label: &str, start: (usize, usize, usize)| {
+        let (live, peak, allocs) = counters();
+        println!(
+            "{label:<36} live +{:>12} ({:>8.0}/skill)  peak +{:>12} ({:>8.0}/skill)  allocations {:>10} ({:>6.1}/skill)",
+            live as isize - start.0 as isize,
+            per(live.saturating_sub(start.0)),
+            peak - start.0,
+            per(peak.saturating_sub(start.0)),
+            allocs - start.2,
+            per(allocs - start.2),
+        );
+        reset_peak();
+        counters()
+    };
+    reset_peak();
+    let start = counters();
+    let config = config(n);
+    let scopes = resolve_scopes(&specs(&user, &org), &config).expect("scopes");
+    let registry = block_on(skillwasm::discover::SkillRegistry::discover(scopes.handles, config.discover.clone()));
+    let after_registry = step("registry (discovery)", start);
+    let h = SkillHost::new(registry, config.clone());
+    let after_view = step("view", after_registry);
+    let metas = h.registry().list_metas(None);
+    step("list_metas (held)", after_view);
+    drop(metas);
+    let before = counters();
+    let snap = h.registry().snapshot();
+    let after_snap = step("snapshot (held)", before);
+    let scopes = resolve_scopes(&specs(&user, &org), &config).expect("scopes");
+    let back = SkillHost::from_snapshot(&snap, scopes, config.clone()).expect("snapshot");
+    step("from_snapshot (held)", after_snap);
+    drop(back);
+    drop(snap);
+    drop(h);
+    step("everything dropped", start);
 }

@@ -7,6 +7,7 @@ use crate::diagnostic::Diagnostic;
 use crate::discover::{FileRequest, FilesRequest, SkillMeta, SkillRegistry};
 use crate::parse::Skill;
 use serde::{Deserialize, Serialize};
+use std::rc::Rc;
 
 #[cfg(feature = "tsify")]
 use tsify::Tsify;
@@ -52,13 +53,17 @@ pub struct InjectionPlan {
 
 /// Finds the user-invocable skills a message invokes or mentions and plans their reads.
 pub fn plan_injection(registry: &SkillRegistry, message: &str) -> InjectionPlan {
-    let skills: Vec<Skill> = registry.list_metas(None).into_iter().map(|m| m.skill).collect();
+    let skills: Vec<Rc<Skill>> = registry.list_metas(None).into_iter().map(|m| m.skill).collect();
     plan_injection_among(registry, message, &skills)
 }
 
 /// [`plan_injection`] among `skills` only (the ones the user may invoke, e.g. a host's
 /// user-visible skills); a name not among them is not injected.
-pub fn plan_injection_among(registry: &SkillRegistry, message: &str, skills: &[Skill]) -> InjectionPlan {
+pub fn plan_injection_among(
+    registry: &SkillRegistry,
+    message: &str,
+    skills: &[impl std::borrow::Borrow<Skill>],
+) -> InjectionPlan {
     let parsed = invoke::parse_message(message, skills);
     let reads = parsed
         .invocations

@@ -99,6 +99,19 @@ struct SnapshotOut<'a> {
     search: Option<String>,
 }
 
+/// A writer that only counts the bytes written to it.
+struct ByteCount(usize);
+
+impl std::io::Write for ByteCount {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 = self.0.saturating_add(buf.len());
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[derive(serde::Serialize, serde::Deserialize, PartialEq)]
 struct SnapshotScope {
     name: String,
@@ -410,7 +423,14 @@ impl SkillRegistry {
             diagnostics: &self.diagnostics,
             search: Some(encode::base64(&encode::to_bytes(&self.search))),
         };
-        serde_json::to_vec(&snap).unwrap_or_default()
+        // Written twice: once to count its bytes, once into a buffer of exactly that size (a
+        // buffer grown by doubling holds up to twice the snapshot, and three times while it moves).
+        let mut counted = ByteCount(0);
+        if serde_json::to_writer(&mut counted, &snap).is_err() {
+            return Vec::new();
+        }
+        let mut out = Vec::with_capacity(counted.0);
+        serde_json::to_writer(&mut out, &snap).map(|()| out).unwrap_or_default()
     }
 
     /// Starts from a snapshot with no store call. The scopes must be configured as they were when

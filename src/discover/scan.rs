@@ -109,8 +109,9 @@ pub struct SkillRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     /// The listed etag, when the store gave one.
     pub etag: Option<String>,
-    /// None when the skill was refused (the diagnostics say why).
-    pub skill: Option<Skill>,
+    /// None when the skill was refused (the diagnostics say why). Shared with the metas and the
+    /// visibility built from it, so that each skill is held once.
+    pub skill: Option<Rc<Skill>>,
     /// What was found wrong with it.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -151,8 +152,8 @@ struct Candidate {
 struct RootScan<'a> {
     root: &'a str,
     opts: &'a DiscoverOptions,
-    seen_keys: usize,
-    dirs: HashSet<String>,
+    /// The directories counted so far, by [`hash_dir`] (8 bytes each, however long the key).
+    dirs: HashSet<u64>,
     found: BTreeMap<String, (String, Option<u64>, Option<String>, bool)>,
     too_deep: Vec<String>,
     cap_hit: bool,
@@ -162,12 +163,20 @@ struct RootScan<'a> {
     last_parent: String,
 }
 
+/// A directory key's hash, for counting distinct directories without holding their keys. Two
+/// directories that collide count once: the cap is then reached one directory later.
+fn hash_dir(directory: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    directory.hash(&mut h);
+    h.finish()
+}
+
 impl<'a> RootScan<'a> {
     fn new(root: &'a str, opts: &'a DiscoverOptions) -> Self {
         RootScan {
             root,
             opts,
-            seen_keys: 0,
             dirs: HashSet::new(),
             found: BTreeMap::new(),
             too_deep: Vec::new(),
@@ -177,10 +186,9 @@ impl<'a> RootScan<'a> {
         }
     }
 
-    /// Takes the entries not seen yet; true when the directory cap is hit (stop listing).
-    fn feed(&mut self, entries: &[ListEntry]) -> bool {
-        for e in entries.get(self.seen_keys..).unwrap_or_default() {
-            self.seen_keys += 1;
+    /// Takes the entries of one page; true when the directory cap is hit (stop listing).
+    fn feed(&mut self, entries: Vec<ListEntry>) -> bool {
+        for e in entries {
             let Some(rel) = e.key.strip_prefix(self.root) else { continue };
             let mut parts: Vec<&str> = rel.split('/').collect();
             let file = parts.pop().unwrap_or_default();
@@ -191,18 +199,15 @@ impl<'a> RootScan<'a> {
             // in order, so most share the directory of the key before (counted already).
             let parent = &rel[..rel.len() - file.len()];
             if parent != self.last_parent {
-                let mut path = String::new();
-                for p in &parts {
-                    if !path.is_empty() {
-                        path.push('/');
-                    }
-                    path.push_str(p);
+                // Each directory on the way is a prefix of `rel`, ending before a `/`.
+                for (end, _) in parent.match_indices('/') {
+                    let path = hash_dir(&rel[..end]);
                     if !self.dirs.contains(&path) {
                         if self.dirs.len() >= self.opts.max_directories as usize {
                             self.cap_hit = true;
                             return true;
                         }
-                        self.dirs.insert(path.clone());
+                        self.dirs.insert(path);
                     }
                 }
                 parent.clone_into(&mut self.last_parent);
@@ -215,7 +220,7 @@ impl<'a> RootScan<'a> {
             let Some(lowercase) = skill_file_kind(file, self.opts.accept_lowercase_skill_md) else { continue };
             let directory = directory();
             if parts.len() > self.opts.max_depth as usize {
-                self.too_deep.push(e.key.clone());
+                self.too_deep.push(e.key);
                 continue;
             }
             let replace = match self.found.get(&directory) {
@@ -223,7 +228,7 @@ impl<'a> RootScan<'a> {
                 Some(existing) => existing.3 && !lowercase, // SKILL.md beats skill.md
             };
             if replace {
-                self.found.insert(directory, (e.key.clone(), e.size, e.etag.clone(), lowercase));
+                self.found.insert(directory, (e.key, e.size, e.etag, lowercase));
             }
         }
         false
@@ -254,24 +259,50 @@ pub async fn discover(
             // with the listing (an untrusted scope's files are not read at all).
             let collector = HeadCollector::new(&*scope.storage, &hint, &heads_asked, stats);
             let lister: &dyn Storage = if scope.trusted { &collector } else { &storage };
-            let listed =
-                store::list_all(lister, root, opts.page_size.max(1), stats, |entries| scan.feed(entries)).await;
+            let mut warnings = Vec::new();
+            let listed = store::list_pages(lister, root, opts.page_size.max(1), stats, |page| {
+                warnings.extend(page.warnings);
+                scan.feed(page.entries)
+            })
+            .await;
             let mut heads = collector.into_heads();
-            let page = match listed {
-                Ok(p) => p,
+            match listed {
+                Ok(()) => {}
                 Err(e) => {
+                    // A refresh whose listing fails (a store call that timed out on a loaded
+                    // machine, a store briefly down) keeps the skills the root had: they are
+                    // candidates again, reused below when their record is unchanged.
+                    let before: Vec<&SkillRecord> =
+                        previous.iter().filter(|r| r.scope == scope.name && r.root == ri).collect();
+                    let kept = if before.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; the {} skill(s) it held before are kept until a listing succeeds", before.len())
+                    };
                     out.diagnostics.push(scope_diag(
                         Diagnostic::error(
                             codes::STORAGE_LIST_FAILED,
-                            format!("listing {root:?} in scope '{}' failed: {e}", scope.name),
+                            format!("listing {root:?} in scope '{}' failed: {e}{kept}", scope.name),
                         ),
                         &scope.name,
                         root,
                     ));
+                    if scope.trusted {
+                        candidates.extend(before.into_iter().map(|r| Candidate {
+                            scope: si,
+                            root: ri,
+                            directory: r.directory.clone(),
+                            location: r.location.clone(),
+                            size: r.size,
+                            etag: r.etag.clone(),
+                            lowercase: r.location.rsplit('/').next() == Some("skill.md"),
+                            head: None,
+                        }));
+                    }
                     continue;
                 }
             };
-            for (key, message) in page.warnings {
+            for (key, message) in warnings {
                 // A warning about the whole root (it does not exist, it is not a directory) names
                 // the scope and the root; an empty key adds nothing to the message.
                 let text = if key.is_empty() || key == *root {
@@ -366,18 +397,21 @@ pub async fn discover(
             }
         }
     }
-    let loaded: Vec<(usize, SkillRecord)> = stream::iter(jobs)
+    // Each record goes straight to its slot as its read completes (no second list of them).
+    let mut loaded = stream::iter(jobs)
         .map(|i| {
             let c = &candidates[i];
             let scope = &scopes[c.scope];
             async move { (i, load(scope, c, opts, stats).await) }
         })
-        .buffer_unordered(opts.concurrency.max(1) as usize)
-        .collect()
-        .await;
-    for (i, r) in loaded {
-        records[i] = Some(r);
+        .buffer_unordered(opts.concurrency.max(1) as usize);
+    while let Some((i, r)) = loaded.next().await {
+        if let Some(slot) = records.get_mut(i) {
+            *slot = Some(r);
+        }
     }
+    drop(loaded);
+    drop(candidates);
     out.records = records.into_iter().flatten().collect();
     super::order::mark_nested(&mut out.records);
     out
@@ -486,7 +520,7 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
             }
         }
     };
-    record.skill = result.skill;
+    record.skill = result.skill.map(Rc::new);
     record.diagnostics.extend(result.diagnostics);
     record
 }

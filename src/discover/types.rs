@@ -3,6 +3,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::parse::{Mode, Skill};
 use serde::{Deserialize, Serialize};
+use std::rc::Rc;
 
 #[cfg(feature = "tsify")]
 use tsify::Tsify;
@@ -14,8 +15,8 @@ use tsify::Tsify;
 #[serde(rename_all = "camelCase")]
 pub struct SkillMeta {
     #[serde(flatten)]
-    /// The skill's fields (without the body).
-    pub skill: Skill,
+    /// The skill's fields (without the body), shared with the registry's record of it.
+    pub skill: Rc<Skill>,
     /// The scope it was found in (`project`, `user`, `org`, `builtin` or one the host named).
     pub scope: String,
     /// The key of its SKILL.md in the scope's store.

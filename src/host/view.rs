@@ -9,6 +9,7 @@ use crate::disclose::{self, Audience, CatalogResult, HiddenSkill};
 use crate::discover::{SkillMeta, SkillRegistry};
 use crate::parse::Skill;
 use crate::text::estimate_tokens;
+use std::rc::Rc;
 
 /// The visibility of a registry's skills under one configuration.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -21,8 +22,8 @@ pub struct View {
     /// The skills hidden from the model, and why.
     hidden: Vec<HiddenSkill>,
     diagnostics: Vec<Diagnostic>,
-    /// The skills the user may invoke, by name.
-    user_skills: Vec<Skill>,
+    /// The skills the user may invoke, by name (shared with the registry's records).
+    user_skills: Vec<Rc<Skill>>,
 }
 
 impl View {
@@ -62,7 +63,7 @@ impl View {
     }
 
     /// The skills the user may invoke, by name.
-    pub fn user_skills(&self) -> &[Skill] {
+    pub fn user_skills(&self) -> &[Rc<Skill>] {
         &self.user_skills
     }
 

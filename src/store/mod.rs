@@ -36,7 +36,7 @@ pub use heads::{Head, HeadCollector, HeadPage, HeadRequest};
 pub use hint::SkipHint;
 pub use limits::{DEFAULT_MAX_OBJECT_BYTES, PREFIX_BYTES};
 pub use memory::MemoryStorage;
-pub use paging::{list_all, read_checked, MAX_PAGES};
+pub use paging::{list_all, list_pages, read_checked, MAX_PAGES};
 
 /// A boxed future that need not be `Send` (wasm is single-threaded; JS promises are not `Send`).
 pub type LocalFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;

@@ -23,13 +23,33 @@ pub async fn list_all(
     stats: &CallStats,
     mut stop: impl FnMut(&[ListEntry]) -> bool,
 ) -> Result<ListPage, StorageError> {
-    keys::check_prefix(prefix).map_err(|e| StorageError(e.0))?;
     let mut all = ListPage::default();
+    list_pages(storage, prefix, page_size, stats, |page| {
+        all.entries.extend(page.entries);
+        all.warnings.extend(page.warnings);
+        stop(&all.entries)
+    })
+    .await?;
+    Ok(all)
+}
+
+/// As [`list_all`], handing each page to `each` instead of gathering them (a listing of many
+/// keys is not held at once): `each` gets the page's checked entries and its warnings, and ends
+/// the listing early by answering true. The bounds are those of [`list_all`].
+pub async fn list_pages(
+    storage: &dyn Storage,
+    prefix: &str,
+    page_size: u32,
+    stats: &CallStats,
+    mut each: impl FnMut(ListPage) -> bool,
+) -> Result<(), StorageError> {
+    keys::check_prefix(prefix).map_err(|e| StorageError(e.0))?;
     let mut cursor: Option<String> = None;
     let mut seen: HashSet<String> = HashSet::new();
+    let mut listed = 0usize;
     for _ in 0..MAX_PAGES {
         CallStats::bump(&stats.list_calls, 1);
-        let page = storage.list(prefix, cursor.as_deref(), page_size).await?;
+        let mut page = storage.list(prefix, cursor.as_deref(), page_size).await?;
         if let Some(c) = &page.cursor {
             if !seen.insert(c.clone()) {
                 return Err(StorageError(format!(
@@ -40,18 +60,18 @@ pub async fn list_all(
             }
         }
         // A store must answer for the prefix it was asked about; anything else is dropped.
-        all.entries
-            .extend(page.entries.into_iter().filter(|e| e.key.starts_with(prefix) && keys::check_key(&e.key).is_ok()));
-        all.warnings.extend(page.warnings);
-        if all.entries.len() > MAX_LISTED_KEYS {
+        page.entries.retain(|e| e.key.starts_with(prefix) && keys::check_key(&e.key).is_ok());
+        listed += page.entries.len();
+        if listed > MAX_LISTED_KEYS {
             return Err(StorageError(format!("listing {prefix:?} gave more than {MAX_LISTED_KEYS} keys")));
         }
-        if stop(&all.entries) {
-            return Ok(all);
+        let next = page.cursor.take();
+        if each(page) {
+            return Ok(());
         }
-        match page.cursor {
+        match next {
             Some(c) => cursor = Some(c),
-            None => return Ok(all),
+            None => return Ok(()),
         }
     }
     Err(StorageError(format!("listing {prefix:?} did not end after {MAX_PAGES} pages")))

@@ -83,7 +83,7 @@ pub fn is_tool_allowed(
     };
     let host = registry.inner.borrow();
     let metas: Vec<_> = active_skills.iter().filter_map(|n| host.registry().get(n)).collect();
-    let active: Vec<&Skill> = metas.iter().map(|m| &m.skill).collect();
+    let active: Vec<&Skill> = metas.iter().map(|m| &*m.skill).collect();
     to_js(&permissions::is_tool_allowed_with(&active, &tool, input.as_ref(), &ctx)).map_err(JsValue::from)
 }
 

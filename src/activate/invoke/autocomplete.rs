@@ -51,13 +51,13 @@ const FUZZY_MAX_NAME: usize = 256;
 /// skills, one per name. Ordered by kind (exact, prefix, word, fuzzy), then score, then shorter
 /// names, then alphabetically. An empty partial lists every skill alphabetically. `limit` 0
 /// means no limit.
-pub fn autocomplete(partial: &str, skills: &[Skill], limit: usize) -> Vec<Suggestion> {
+pub fn autocomplete(partial: &str, skills: &[impl std::borrow::Borrow<Skill>], limit: usize) -> Vec<Suggestion> {
     let p = partial.trim();
     let p = p.strip_prefix('/').or_else(|| p.strip_prefix('$')).unwrap_or(p);
     let q: Vec<char> = p.to_lowercase().chars().collect();
     let mut seen: HashSet<&str> = HashSet::new();
     let mut out: Vec<Suggestion> = Vec::new();
-    for s in skills.iter().filter(|s| s.user_invocable) {
+    for s in skills.iter().map(|s| s.borrow()).filter(|s| s.user_invocable) {
         if !seen.insert(s.name.as_str()) {
             continue;
         }

@@ -76,9 +76,9 @@ fn is_name_shaped(token: &str) -> bool {
 ///   `pdf-tools`, `$pdf-toolsX` mentions nothing unless that skill exists. Repeated mentions, and
 ///   a mention of the slash-invoked skill, count once.
 /// - When several skills share a name, the first in `skills` is the one meant.
-pub fn parse_message(text: &str, skills: &[Skill]) -> ParsedMessage {
+pub fn parse_message(text: &str, skills: &[impl std::borrow::Borrow<Skill>]) -> ParsedMessage {
     let mut by_name: HashMap<&str, &Skill> = HashMap::new();
-    for s in skills.iter().filter(|s| s.user_invocable) {
+    for s in skills.iter().map(|s| s.borrow()).filter(|s| s.user_invocable) {
         by_name.entry(s.name.as_str()).or_insert(s);
     }
     let mut out = ParsedMessage { remaining: text.to_string(), ..Default::default() };
