@@ -151,7 +151,7 @@ impl SkillSource {
         let (scopes, options, _, stats) = registry.refresh_inputs();
         let scope = scopes.into_iter().find(|s| s.name == meta.scope)?;
         Some(SkillSource {
-            name: meta.skill.name,
+            name: meta.skill.name.clone(),
             scope: meta.scope,
             directory: meta.directory,
             storage: scope.storage,

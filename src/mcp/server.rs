@@ -400,8 +400,8 @@ impl SkillsMcp {
             .filter_map(|name| host.registry().get(name))
             .map(|m| Resource {
                 uri: format_skill_uri(&m.skill.name),
-                name: m.skill.name,
-                description: Some(m.skill.description),
+                name: m.skill.name.clone(),
+                description: Some(m.skill.description.clone()),
                 mime_type: SKILL_MIME_TYPE,
                 size: None,
             })
