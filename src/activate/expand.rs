@@ -141,11 +141,7 @@ pub fn find_commands(body: &str) -> Vec<CommandSpan> {
                 }
                 open = None;
             }
-            (None, None) => {
-                if text.contains("!`") {
-                    inline_commands(text, start, &mut out);
-                }
-            }
+            (None, None) if text.contains("!`") => inline_commands(text, start, &mut out),
             _ => {}
         }
     }

@@ -145,7 +145,7 @@ pub struct ToolResult {
     /// Why the call loaded nothing, when it did not.
     pub error: Option<Diagnostic>,
     /// Set when the skill says `context: fork` (Claude Code: it runs in a subagent): the host
-    /// may run it through a subagent ([`SubagentTask`]) and answer with the subagent's report.
+    /// may run it through a subagent ([`super::SubagentTask`]) and answer with the subagent's report.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub fork: Option<Fork>,
