@@ -91,7 +91,11 @@ fn inline_commands(line: &str, offset: usize, out: &mut Vec<CommandSpan>) {
     let b = line.as_bytes();
     // A `!` inside an inline code span (`` !`x` ``, the syntax shown) is text.
     let code = crate::text::code_ranges(line);
-    let in_code = |i: usize| code.iter().any(|(a, z)| *a <= i && i < *z);
+    // The ranges are sorted and disjoint: the last one starting at or before `i`, if any, holds it.
+    let in_code = |i: usize| {
+        let at = code.partition_point(|(a, _)| *a <= i);
+        at > 0 && code.get(at - 1).is_some_and(|(_, z)| i < *z)
+    };
     let mut i = 0;
     while i + 1 < b.len() {
         let starts = b.get(i) == Some(&b'!')
@@ -263,6 +267,15 @@ mod tests {
         assert_eq!(body.get(s.start..s.end), Some("```!\necho hi\n```"));
         // An unclosed span or block is text.
         assert_eq!(commands("!`open\n```!\nnever closed"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn recognition_is_linear_on_hostile_lines() {
+        // One long line of code spans that show the syntax, each `!` inside one; one of commands.
+        let spans = "`` !`a` `` ".repeat(100_000);
+        assert!(find_commands(&spans).is_empty());
+        let many = " !`a`".repeat(100_000);
+        assert_eq!(find_commands(&many).len(), 100_000);
     }
 
     #[test]
