@@ -868,6 +868,28 @@ export function allCases() {
       expect: valueOrTypeError(CHECK.any, /./, { own: true }),
     });
   }
+  // A commands runner (the host's !`command` preprocessing) that calls back into the engine while
+  // a body is being served: it serves the skill again, refreshes, frees the tool or the registry.
+  const commandSkill = { ".agents/skills/cmd/SKILL.md": "---\nname: cmd\ndescription: A command.\n---\nNow: !`date`\n" };
+  const servedWith = async (pkg, runner) => {
+    const box = { depth: 0 };
+    box.registry = await pkg.SkillRegistry.discover({ user: pkg.memoryStorage(commandSkill), commands: () => runner(box) });
+    box.tool = new pkg.SkillTool(box.registry);
+    return box.tool.execute({ name: "cmd" });
+  };
+  const reentrantCommands = [
+    ["a commands runner that serves the skill again", (box) => (++box.depth > 2 ? "x" : box.tool.execute({ name: "cmd", force: true }).then((r) => r.content))],
+    ["a commands runner that refreshes the registry", (box) => box.registry.refresh().then(() => "x")],
+    ["a commands runner that frees the tool", (box) => { box.tool.free(); return "x"; }],
+    ["a commands runner that frees the registry", (box) => { box.registry.free(); return "x"; }],
+  ];
+  for (const [label, runner] of reentrantCommands) {
+    out.push({
+      group: "args", export: "SkillTool#execute", param: "options.commands (re-entrant)", label, async: true, reps: 50, timeoutMs: 15_000,
+      make: () => null, call: (pkg) => servedWith(pkg, runner),
+      expect: valueOrTypeError(CHECK.any, /./, { own: true }),
+    });
+  }
   out.push(...storeCases());
   const ids = new Set();
   for (const c of out) {
