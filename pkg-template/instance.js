@@ -153,6 +153,7 @@ const ASYNC_MEMBERS = new Set([
   "SkillTool#executeCall",
   "SkillTool#invoke",
   "SkillTool#subagentPrompt",
+  "SkillTool#subagentPlan",
   "SkillTool#reattach",
   "SkillsMcp#listSkills",
   "SkillsMcp#getSkill",

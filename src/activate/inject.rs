@@ -1,8 +1,10 @@
 //! Skills the user invokes (`/name args`) or mentions (`$name`) in a message, read and wrapped as
 //! the tool wraps them, ready to go into the conversation.
 
+use super::expand::{expand_body, CommandRunner};
 use super::invoke;
-use super::tool::{wrap_activation, ToolOptions};
+use super::subagent::{fork_of, Fork};
+use super::tool::{display_directory, wrap_activation, ToolOptions};
 use crate::diagnostic::Diagnostic;
 use crate::discover::{FileRequest, FilesRequest, SkillMeta, SkillRegistry};
 use crate::parse::Skill;
@@ -28,6 +30,10 @@ pub struct Injected {
     pub content: String,
     /// Bytes of the SKILL.md read.
     pub size: u64,
+    /// Set when the skill says `context: fork`: the host may run it in a subagent instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub fork: Option<Fork>,
 }
 
 /// What a user's message asks for: the skills to inject and the text to send on.
@@ -43,12 +49,25 @@ pub struct Injection {
     pub unknown: Vec<String>,
     /// Skills that could not be read.
     pub errors: Vec<Diagnostic>,
+    /// Findings while serving the instructions (a `` !`command` `` the host's runner refused).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// A planned injection (see [`super::plan`] for why plans exist).
 pub struct InjectionPlan {
     parsed: invoke::ParsedMessage,
     reads: Vec<(invoke::Invocation, SkillMeta, FileRequest, Option<FilesRequest>)>,
+    commands: Option<CommandRunner>,
+}
+
+impl InjectionPlan {
+    /// The plan with the host's runner for `` !`command` `` preprocessing.
+    pub fn with_commands(mut self, runner: Option<CommandRunner>) -> InjectionPlan {
+        self.commands = runner;
+        self
+    }
 }
 
 /// Finds the user-invocable skills a message invokes or mentions and plans their reads.
@@ -74,7 +93,7 @@ pub fn plan_injection_among(
             Some((inv.clone(), meta, file, registry.files_request(&inv.name)))
         })
         .collect();
-    InjectionPlan { parsed, reads }
+    InjectionPlan { parsed, reads, commands: None }
 }
 
 /// Reads what [`plan_injection`] planned and wraps each skill's instructions.
@@ -93,6 +112,9 @@ pub async fn run_injection(plan: InjectionPlan, opts: &ToolOptions) -> Injection
             }
             invoke::InvocationKind::Mention => body,
         };
+        // As Claude Code: arguments first, then the skill directory, then the commands.
+        let dir = display_directory(&meta, opts);
+        let body = expand_body(&body, &meta.skill.name, &dir, plan.commands.as_ref(), &mut out.diagnostics).await;
         let listed = match files {
             Some(f) => f.fetch(opts.max_resources as usize).await,
             None => Default::default(),
@@ -104,6 +126,7 @@ pub async fn run_injection(plan: InjectionPlan, opts: &ToolOptions) -> Injection
             arguments: inv.arguments,
             content,
             size: fetched.size,
+            fork: fork_of(&meta),
         });
     }
     out

@@ -3,14 +3,18 @@
 //! skills the user invokes in a message, and the rules that come with an active skill:
 //! [`invoke`] (`/skill`, `$skill`, arguments, autocomplete) and [`permissions`] (`allowed-tools`).
 
+mod expand;
 mod inject;
 pub mod invoke;
 pub mod permissions;
 mod search;
 mod session;
+mod subagent;
 mod tool;
 
+pub use expand::*;
 pub use inject::*;
 pub use search::*;
 pub use session::*;
+pub use subagent::*;
 pub use tool::*;

@@ -4,15 +4,17 @@
 //! and its files (listed, not read); a call with `path` returns that file. Nothing here throws:
 //! an unknown skill, a bad path or a missing file is a tool result that says so.
 
+use super::expand::{expand_body, CommandRunner};
 use super::session::{Activation, SkillSession};
+use super::subagent::{fork_note, fork_of, Fork};
 use crate::content::{
     neutralize_file, neutralize_markup, open_tag, plain_line, COMPATIBILITY_LINE, CONTENT_CLOSE, DEFAULT_TOOL_NAME,
-    DIRECTORY_LINE, INVALID_INPUT_PREFIX, LISTING_FAILED, PROTOCOL_TAGS, RELATIVE_PATHS_END, RELATIVE_PATHS_LINE,
-    RESOURCES_CLOSE, RESOURCES_OPEN, STATUS_ALREADY_LOADED, UNKNOWN_SKILL_PREFIX,
+    DIRECTORY_LINE, INVALID_INPUT_PREFIX, LISTING_FAILED, RELATIVE_PATHS_END, RELATIVE_PATHS_LINE, RESOURCES_CLOSE,
+    RESOURCES_OPEN, STATUS_ALREADY_LOADED, UNKNOWN_SKILL_PREFIX,
 };
 use crate::diagnostic::{codes, Diagnostic};
 use crate::discover::{FileRequest, FilesRequest, SkillFiles, SkillMeta, SkillRegistry};
-use crate::text::{clean_lines, neutralize_tags, xml_text};
+use crate::text::xml_text;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -142,6 +144,15 @@ pub struct ToolResult {
     #[cfg_attr(feature = "tsify", tsify(optional))]
     /// Why the call loaded nothing, when it did not.
     pub error: Option<Diagnostic>,
+    /// Set when the skill says `context: fork` (Claude Code: it runs in a subagent): the host
+    /// may run it through a subagent ([`super::SubagentTask`]) and answer with the subagent's report.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub fork: Option<Fork>,
+    /// Findings while serving the instructions (a `` !`command` `` the host's runner refused).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// The tool definition for the visible skills, or None when there are none (then there is no
@@ -288,6 +299,8 @@ pub enum ToolPlan {
         files: Option<FilesRequest>,
         /// The call.
         input: ToolInput,
+        /// The host's runner for `` !`command` `` preprocessing.
+        commands: Option<CommandRunner>,
     },
     /// Read one file of a skill.
     Read {
@@ -340,18 +353,42 @@ pub fn plan(
                         file,
                         files,
                         input: ToolInput { path: None, ..input.clone() },
+                        commands: None,
                     }
                 }
                 Err(r) => ToolPlan::Done(from_file_error(input, r.error, visible)),
             }
         }
-        Some(path) => match registry.file_request(&input.name, Some(path)) {
+        Some(path) => match registry.file_request(&input.name, Some(under_directory(path, &meta, opts))) {
             Ok(mut file) => {
                 file.max_bytes = Some(opts.max_file_bytes);
                 ToolPlan::Read { file, input: input.clone() }
             }
             Err(r) => ToolPlan::Done(from_file_error(input, r.error, visible)),
         },
+    }
+}
+
+/// A path the model gives for a skill's file, relative to the skill's directory: a path under the
+/// directory as the model is shown it (what a resolved `${CLAUDE_SKILL_DIR}/...` reads as, an
+/// absolute path or a store URI) is taken relative to it; any other path is as given.
+fn under_directory<'a>(path: &'a str, meta: &SkillMeta, opts: &ToolOptions) -> &'a str {
+    let dir = display_directory(meta, opts);
+    let dir = dir.trim_end_matches('/');
+    match path.strip_prefix(dir).and_then(|rest| rest.strip_prefix('/')) {
+        Some(rest) if !dir.is_empty() && !rest.is_empty() => rest,
+        _ => path,
+    }
+}
+
+impl ToolPlan {
+    /// The plan with the host's runner for `` !`command` `` preprocessing (an activation runs the
+    /// commands of the body through it; other plans have none).
+    pub fn with_commands(mut self, runner: Option<CommandRunner>) -> ToolPlan {
+        if let ToolPlan::Activate { commands, .. } = &mut self {
+            *commands = runner;
+        }
+        self
     }
 }
 
@@ -421,30 +458,6 @@ pub fn read_arguments(args: &CallArguments) -> Result<ToolInput, String> {
     serde_json::from_value(value).map_err(|e| e.to_string())
 }
 
-/// The skill `name` planned for a subagent: its metadata and the read of its instructions. None
-/// when the tool does not offer it (a subagent runs what the model could load).
-pub struct SubagentPlan {
-    meta: Box<SkillMeta>,
-    file: FileRequest,
-}
-
-/// Plans [`subagent_prompt`] for `name` among the `visible` skills.
-pub fn plan_subagent(registry: &SkillRegistry, visible: &[String], name: &str) -> Option<SubagentPlan> {
-    if !visible.iter().any(|v| v == name) {
-        return None;
-    }
-    let meta = registry.get(name)?;
-    let file = registry.file_request(name, None).ok()?;
-    Some(SubagentPlan { meta: Box::new(meta), file })
-}
-
-/// Reads the planned skill's instructions and builds the subagent's prompt; None when they
-/// cannot be read.
-pub async fn run_subagent(plan: SubagentPlan, task: &str, opts: &ToolOptions) -> Option<String> {
-    let body = plan.file.fetch().await.text?;
-    Some(subagent_prompt(&plan.meta, &body, task, opts))
-}
-
 fn from_file_error(input: &ToolInput, error: Option<Diagnostic>, visible: &[String]) -> ToolResult {
     let d = error.unwrap_or_else(|| Diagnostic::error(codes::TOOL_FAILED, "the call failed"));
     let content = match d.code.as_str() {
@@ -458,7 +471,7 @@ fn from_file_error(input: &ToolInput, error: Option<Diagnostic>, visible: &[Stri
 pub async fn run(plan: ToolPlan, opts: &ToolOptions) -> ToolResult {
     match plan {
         ToolPlan::Done(r) => r,
-        ToolPlan::Activate { meta, file, files, input } => {
+        ToolPlan::Activate { meta, file, files, input, commands } => {
             let fetched = file.fetch().await;
             let Some(body) = fetched.text else {
                 return from_file_error(&input, fetched.error, &[]);
@@ -467,6 +480,14 @@ pub async fn run(plan: ToolPlan, opts: &ToolOptions) -> ToolResult {
                 Some(f) => f.fetch(opts.max_resources as usize).await,
                 None => Default::default(),
             };
+            let mut diagnostics = Vec::new();
+            let dir = display_directory(&meta, opts);
+            let body = expand_body(&body, &meta.skill.name, &dir, commands.as_ref(), &mut diagnostics).await;
+            let fork = fork_of(&meta);
+            let body = match &fork {
+                Some(f) => fork_note(f) + &body,
+                None => body,
+            };
             let content = wrap_activation(&meta, &body, &listed, opts);
             ToolResult {
                 client: ClientOutput { skill_name: input.name.clone(), path: None, content: "Skill activated.".into() },
@@ -474,6 +495,8 @@ pub async fn run(plan: ToolPlan, opts: &ToolOptions) -> ToolResult {
                 skill_name: input.name,
                 path: None,
                 size: fetched.size,
+                fork,
+                diagnostics,
                 ..ToolResult::default()
             }
         }
@@ -510,17 +533,4 @@ pub async fn run(plan: ToolPlan, opts: &ToolOptions) -> ToolResult {
             }
         }
     }
-}
-
-/// The prompt for a subagent that runs one skill on a task and reports back (the client guide's
-/// delegation pattern): the task, the skill's instructions, and what to return.
-pub fn subagent_prompt(meta: &SkillMeta, instructions: &str, task: &str, opts: &ToolOptions) -> String {
-    format!(
-        "You are a subagent. Carry out the task below by following the skill's instructions, then \
-         report back to the agent that delegated it: what you did, the result, and anything that \
-         went wrong or needs a decision. Report facts, not the instructions themselves.\n\n\
-         <task>\n{}\n</task>\n\n{}",
-        neutralize_tags(&clean_lines(task), &[&["task"], PROTOCOL_TAGS].concat()),
-        wrap_activation(meta, instructions, &SkillFiles { complete: true, ..Default::default() }, opts)
-    )
 }

@@ -180,6 +180,10 @@ pub const TOOL_FAILED: &str = "tool-failed";
 /// An `allowed-tools` entry names a built-in tool in another case (`bash(git:*)`); it is read as
 /// that tool. Warning.
 pub const ALLOWED_TOOLS_CASE: &str = "allowed-tools-case";
+/// A `` !`command` `` of a skill's body could not be run by the host's `commands` runner (it
+/// threw, rejected, answered with no string or not in time), or was left as written (too long,
+/// too many). Warning: the command is replaced by `[command failed: ...]` or kept.
+pub const COMMAND_FAILED: &str = "command-failed";
 
 // ---------------------------------------------------------------------------------------------
 // remote: discovery indexes and the artifacts they name
@@ -381,6 +385,7 @@ pub const ALL: &[&str] = &[
     TOOL_UNKNOWN,
     TOOL_FAILED,
     ALLOWED_TOOLS_CASE,
+    COMMAND_FAILED,
     // remote
     INDEX_INVALID,
     INDEX_SCHEMA_UNKNOWN,

@@ -23,6 +23,38 @@ pub fn localized_description<'a>(meta: &'a SkillMeta, locale: Option<&str>) -> &
     &meta.skill.description
 }
 
+/// Most agents one skill's `agents` list is read with.
+const MAX_AGENTS: usize = 256;
+
+/// The agents a skill is offered to, when it says: `metadata.agents` as a YAML list or as one
+/// string of names separated by commas or spaces, or a top-level `agents` field in either form.
+/// None when the skill names no agent (it is offered to every agent).
+pub fn skill_agents(skill: &crate::parse::Skill) -> Option<Vec<String>> {
+    use serde_json::Value;
+    let from = |v: &Value| -> Option<Vec<String>> {
+        let names: Vec<String> = match v {
+            Value::Array(items) => items.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+            Value::String(text) => text.split([',', ' ', '\t', '\n']).map(str::to_string).collect(),
+            _ => return None,
+        };
+        let names: Vec<String> =
+            names.into_iter().map(|n| n.trim().to_string()).filter(|n| !n.is_empty()).take(MAX_AGENTS).collect();
+        (!names.is_empty()).then_some(names)
+    };
+    if let Some(v) = skill.metadata_structured.get("agents") {
+        return from(v);
+    }
+    if let Some(text) = skill.metadata.get("agents") {
+        return from(&Value::String(text.clone()));
+    }
+    skill.extra.get("agents").and_then(from)
+}
+
+/// Whether a skill is offered to `agent` (names compared without regard to ASCII case).
+pub fn offered_to_agent(skill: &crate::parse::Skill, agent: &str) -> bool {
+    skill_agents(skill).is_none_or(|names| names.iter().any(|n| n.eq_ignore_ascii_case(agent.trim())))
+}
+
 /// Who may see and use a skill: the model (catalog, tool, subagents) and the user (`/name`,
 /// `$name`, autocomplete).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -46,8 +78,9 @@ pub struct Audiences {
 }
 
 /// Decides, once per skill, who sees it. The host's rules hide a skill from everyone: `disabled`
-/// names, a `min_tier` above the model's, a `compatibility` range that excludes the host, and a
-/// `permitted` predicate that refuses it. The skill's own fields then split the audiences, as in
+/// names, a `min_tier` above the model's, a `compatibility` range that excludes the host, an
+/// `agents` list that does not name the agent the options are for, and a `permitted` predicate
+/// that refuses it. The skill's own fields then split the audiences, as in
 /// Claude Code: `disable-model-invocation: true` hides it from the model only, `user-invocable:
 /// false` from the user only. `permitted` is called at most once per skill, and not for skills
 /// already hidden from both.
@@ -106,6 +139,12 @@ pub fn audiences(metas: &[SkillMeta], opts: &CatalogOptions, permitted: &dyn Fn(
                             ),
                         ));
                     }
+                }
+            }
+            if let (None, Some(agent)) = (&found, opts.agent.as_deref()) {
+                if !offered_to_agent(s, agent) {
+                    let names = skill_agents(s).unwrap_or_default().join(", ");
+                    found = Some(("agent", format!("offered only to the agents {names}, not to '{agent}'")));
                 }
             }
             if found.is_none() && (own.model || own.user) && !permitted(m) {

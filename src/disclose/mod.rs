@@ -95,6 +95,11 @@ pub struct CatalogOptions {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub host_version: Option<String>,
+    /// The agent the catalog is for: a skill that lists `agents` (in `metadata`) is offered only
+    /// to the agents it names; a skill without the list, to every agent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub agent: Option<String>,
     /// The most characters the catalog may take.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
@@ -136,6 +141,7 @@ impl Default for CatalogOptions {
             model_tier: None,
             tiers: None,
             host_version: None,
+            agent: None,
             budget_chars: None,
             budget_tokens: None,
             priority: Vec::new(),

@@ -3,7 +3,7 @@
 //! the catalog (format, locale, budget), the tool (name, limits, scope paths). Everything that
 //! shows or serves skills reads it; per-call options may override parts of it.
 
-use crate::activate::ToolOptions;
+use crate::activate::{CommandRunner, ToolOptions};
 use crate::content::DEFAULT_TOOL_NAME;
 use crate::disclose::{ActivationStyle, CatalogFormat, CatalogOptions};
 use crate::discover::{default_roots, normalize_root, DiscoverOptions, ScopeHandle, SkillMeta};
@@ -46,6 +46,12 @@ pub struct SkillsConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub host_version: Option<String>,
+    /// The agent the skills are offered to: a skill whose `metadata.agents` lists agents is
+    /// offered only to those (catalog, tool, search, `/name`, subagents); a skill without the
+    /// list, to every agent. Unset: no per-agent scoping.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub agent: Option<String>,
     /// How the catalog is written (default `xml`).
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub format: CatalogFormat,
@@ -111,6 +117,10 @@ pub struct SkillsConfig {
     /// The host's permission check (a function, so not part of the serialised form).
     #[serde(skip)]
     pub permitted: Option<Permitted>,
+    /// The host's runner for the `` !`command` `` preprocessing of bodies (a function, so not
+    /// part of the serialised form). None (the default): commands stay as written.
+    #[serde(skip)]
+    pub commands: Option<CommandRunner>,
 }
 
 /// When the skill tool searches ([`SkillsConfig::search`]).
@@ -137,6 +147,7 @@ impl Default for SkillsConfig {
             model_tier: None,
             tiers: None,
             host_version: None,
+            agent: None,
             format: catalog.format,
             include_location: catalog.include_location,
             locale: None,
@@ -155,6 +166,7 @@ impl Default for SkillsConfig {
             search: SearchMode::Auto,
             search_above: None,
             permitted: None,
+            commands: None,
         }
     }
 }
@@ -162,7 +174,12 @@ impl Default for SkillsConfig {
 impl std::fmt::Debug for SkillsConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let plain = serde_json::to_string(self).unwrap_or_default();
-        write!(f, "SkillsConfig({plain}, permitted: {})", self.permitted.is_some())
+        write!(
+            f,
+            "SkillsConfig({plain}, permitted: {}, commands: {})",
+            self.permitted.is_some(),
+            self.commands.is_some()
+        )
     }
 }
 
@@ -177,6 +194,7 @@ impl SkillsConfig {
             model_tier: self.model_tier.clone(),
             tiers: self.tiers.clone(),
             host_version: self.host_version.clone(),
+            agent: self.agent.clone(),
             budget_chars: self.budget_chars,
             budget_tokens: self.budget_tokens,
             priority: self.priority.clone(),
@@ -226,6 +244,7 @@ impl SkillsConfig {
         let mut out: SkillsConfig =
             serde_json::from_value(serde_json::Value::Object(merged)).map_err(|e| e.to_string())?;
         out.permitted = permitted.or_else(|| self.permitted.clone());
+        out.commands = self.commands.clone();
         Ok(out)
     }
 
@@ -241,6 +260,7 @@ impl SkillsConfig {
             && self.model_tier == other.model_tier
             && self.tiers == other.tiers
             && self.host_version == other.host_version
+            && self.agent == other.agent
     }
 }
 

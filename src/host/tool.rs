@@ -167,7 +167,8 @@ impl SkillTool {
             }
         }
         let reach = offer.reach(&input.name);
-        let plan = activate::plan(self.host.borrow().registry(), &self.session.borrow(), &input, &reach, &opts);
+        let plan = activate::plan(self.host.borrow().registry(), &self.session.borrow(), &input, &reach, &opts)
+            .with_commands(self.config().commands.clone());
         let result = activate::run(plan, &opts).await;
         self.session.borrow_mut().record_result(&result, now);
         result
@@ -187,7 +188,8 @@ impl SkillTool {
     /// user may invoke, wrapped for the conversation and recorded at `now`.
     pub async fn invoke(&self, message: &str, now: f64) -> Injection {
         let offer = self.offer();
-        let plan = activate::plan_injection_among(self.host.borrow().registry(), message, offer.view.user_skills());
+        let plan = activate::plan_injection_among(self.host.borrow().registry(), message, offer.view.user_skills())
+            .with_commands(self.config().commands.clone());
         let injection = activate::run_injection(plan, &self.config().tool_options()).await;
         self.session.borrow_mut().record_injection(&injection, now);
         injection
@@ -196,9 +198,17 @@ impl SkillTool {
     /// The prompt for a subagent that runs `name` on `task`; None when the tool does not offer
     /// the skill or its instructions cannot be read. Nothing is recorded.
     pub async fn subagent_prompt(&self, name: &str, task: &str) -> Option<String> {
+        self.subagent_task(name, task).await.map(|t| t.prompt)
+    }
+
+    /// What a host needs to run `name` on `task` in a subagent: the subagent type the skill names
+    /// (`agent`, for a `context: fork` skill), the prompt and the skill's files; None when the
+    /// tool does not offer the skill or its instructions cannot be read. Nothing is recorded.
+    pub async fn subagent_task(&self, name: &str, task: &str) -> Option<activate::SubagentTask> {
         let offer = self.offer();
-        let plan = activate::plan_subagent(self.host.borrow().registry(), &offer.reach(name), name)?;
-        activate::run_subagent(plan, task, &self.config().tool_options()).await
+        let plan = activate::plan_subagent(self.host.borrow().registry(), &offer.reach(name), name)?
+            .with_commands(self.config().commands.clone());
+        activate::run_subagent_task(plan, task, &self.config().tool_options()).await
     }
 
     /// Transcript options with this tool's name among the tool names.
@@ -268,6 +278,7 @@ impl SkillTool {
                 .map(|n| {
                     let input = ToolInput { name: n.clone(), path: None, force: true, query: None };
                     activate::plan(host.registry(), &fresh, &input, &offer.reach(n), &tool)
+                        .with_commands(self.config().commands.clone())
                 })
                 .collect()
         };

@@ -63,6 +63,16 @@ pub struct Skill {
     pub disable_model_invocation: bool,
     /// The `user-invocable` field (default true): the user can invoke it with `/name`.
     pub user_invocable: bool,
+    /// The `context` field (Claude Code): `fork` runs the skill in a subagent; `inherit` (or
+    /// none) in the conversation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub context: Option<String>,
+    /// The `agent` field (Claude Code): the subagent type a `context: fork` skill runs in
+    /// (`Explore`, `Plan`, `general-purpose` or one the host defines).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub agent: Option<String>,
     /// Frontmatter keys this library does not know, kept as they were (scalars as their text).
     #[cfg_attr(feature = "tsify", tsify(type = "Record<string, unknown>"))]
     pub extra: BTreeMap<String, serde_json::Value>,

@@ -22,7 +22,8 @@ pub const MAX_COMPATIBILITY_CHARS: usize = 500;
 /// The fields the specification defines.
 pub const SPEC_FIELDS: [&str; 6] = ["allowed-tools", "compatibility", "description", "license", "metadata", "name"];
 /// Fields clients use beyond the specification that this library reads.
-pub const EXTENSION_FIELDS: [&str; 4] = ["argument-hint", "disable-model-invocation", "min_tier", "user-invocable"];
+pub const EXTENSION_FIELDS: [&str; 6] =
+    ["agent", "argument-hint", "context", "disable-model-invocation", "min_tier", "user-invocable"];
 
 /// Builds the skill from its frontmatter fields and checks it. Returns None (with at least one
 /// error diagnostic) when the skill is refused.
@@ -187,6 +188,15 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                 None => diags.push(lenient_warning(
                     codes::FIELD_NOT_STRING,
                     format!("'min_tier' is a {}; it was ignored", f.value.kind()),
+                )),
+            },
+            "context" | "agent" => match text_value(&f.value).map(str::trim).filter(|t| !t.is_empty()) {
+                Some(t) if f.key == "context" => skill.context = Some(t.to_string()),
+                Some(t) => skill.agent = Some(t.to_string()),
+                None if f.value.is_null() => {}
+                None => diags.push(lenient_warning(
+                    codes::FIELD_NOT_STRING,
+                    format!("'{}' is a {}; it was ignored", f.key, f.value.kind()),
                 )),
             },
             "disable-model-invocation" => {

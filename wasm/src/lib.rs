@@ -2,6 +2,7 @@
 //! results out (TypeScript declarations from tsify); bad skill input is a diagnostic, never an
 //! exception. Only a call with arguments of the wrong type (a programming error) throws.
 
+mod commands;
 mod compact;
 mod convert;
 mod invoke;

@@ -46,6 +46,11 @@ export type RegistryOptions = SkillsConfig & {
   builtin?: ScopeStorage;
   /** The host's permission check, called once per skill per discovery or refresh. */
   permitted?: SkillPredicate;
+  /**
+   * Runs the `` !`command` `` lines of skill bodies where they are served (the tool, `/name`,
+   * subagents). Off by default: without it commands stay as written. Waits at most `timeoutMs`.
+   */
+  commands?: CommandRunner;
 };
 "#;
 
@@ -77,12 +82,13 @@ fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig)
             convert::kind_of(options)
         )));
     }
-    let holes = ["scopes.*.storage", "project", "user", "org", "builtin", "permitted", "!scopes.*.roots.*"];
+    let holes = ["scopes.*.storage", "project", "user", "org", "builtin", "permitted", "commands", "!scopes.*.roots.*"];
     let (mut value, taken) = convert::options_value(options, what, &holes)?;
     let scope_list = value.as_object_mut().and_then(|o| o.remove("scopes")).unwrap_or_default();
     let mut config: SkillsConfig = convert::deserialize(value, what)?;
     config.permitted = predicate(&taken, what)?;
     let timeout = config.discover.timeout_ms.max(1);
+    config.commands = super::commands::runner(&taken, what, timeout)?;
     let cap = config.discover.max_object_bytes.max(1);
     let storage = |path: &str| taken.iter().find(|(p, _)| p == path).map(|(_, v)| v.clone()).unwrap_or_default();
     let mut specs = Vec::new();

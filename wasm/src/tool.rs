@@ -31,6 +31,8 @@ export interface RenderCatalogOptions extends CatalogOptions { permitted?: Skill
 export interface SkillToolOptions extends ToolOptions {
   catalog?: CatalogOptions;
   permitted?: SkillPredicate;
+  /** The agent this tool serves: skills whose `metadata.agents` does not name it are left out. */
+  agent?: string;
 }
 /** A {@link ToolResult} that narrows on `isError`: a call that loaded nothing always says why. */
 export type ToolOutcome =
@@ -254,6 +256,26 @@ impl JsSkillTool {
         };
         let tool = self.inner.clone();
         promise(async move { tool.subagent_prompt(&name, &task).await })
+    }
+
+    /// What a host needs to run the skill `name` on `task` in a subagent: `{ name, context?,
+    /// agent?, directory, prompt, resources, resourcesComplete, diagnostics }` (for a `context:
+    /// fork` skill, `agent` is the subagent type it names); null when the skill is not offered.
+    #[wasm_bindgen(js_name = subagentPlan, unchecked_return_type = "Promise<SubagentTask | null>")]
+    pub fn subagent_plan(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] task: JsValue,
+    ) -> Promise {
+        let (name, task) = match (
+            convert::string(&name, "SkillTool.subagentPlan: name"),
+            convert::string(&task, "SkillTool.subagentPlan: task"),
+        ) {
+            (Ok(n), Ok(t)) => (n, t),
+            (Err(e), _) | (_, Err(e)) => return Promise::reject(&e),
+        };
+        let tool = self.inner.clone();
+        promise(async move { tool.subagent_task(&name, &task).await })
     }
 
     /// Handles a user's message: the skills it invokes (`/name args`, arguments substituted) or

@@ -271,16 +271,18 @@ const PARSE = { dirName: "string", mode: "enum", includeBody: "bool", partial: "
 const CATALOG = {
   format: "enum", includeLocation: "bool", locale: "string", disabled: "stringArray", modelTier: "string", tiers: "stringArray",
   hostVersion: "string", budgetChars: "number", budgetTokens: "number", priority: "stringArray", minDescriptionChars: "number",
-  activation: "enum", toolName: "string", instructions: "string",
+  activation: "enum", toolName: "string", instructions: "string", agent: "string",
 };
 const RENDER = { ...CATALOG, permitted: "function" };
-const TOOL = { toolName: "string", embedCatalog: "bool", keepFrontmatter: "bool", maxResources: "number", maxFileBytes: "number", scopePaths: "map", catalog: "object", permitted: "function" };
+const TOOL = { toolName: "string", embedCatalog: "bool", keepFrontmatter: "bool", maxResources: "number", maxFileBytes: "number", scopePaths: "map", catalog: "object", permitted: "function", agent: "string" };
 const SUBST = { oneBased: "bool", appendIfUnused: "bool", maxOutputBytes: "number" };
 const PERM = { cwd: "string", home: "string" };
 const COMPACT = { format: "enum", toolName: "stringOrArray", keepRecent: "number", perSkillTokens: "number", totalTokens: "number", maxMessageChars: "number", strict: "bool" };
 const DISCOVER = {
   client: "string", trustProject: "bool", concurrency: "number", prefixBytes: "number", maxDepth: "number", maxDirectories: "number",
   pageSize: "number", acceptLowercaseSkillMd: "bool", mode: "enum", timeoutMs: "number", search: "enum", searchAbove: "number",
+  // Fields and substitutions: the agent skills are offered to, the runner of !`command` lines.
+  agent: "string", commands: "function",
 };
 
 const FAMILIES = {
@@ -308,6 +310,7 @@ const CHECK_INDEX = (v) => (isObject(v) && Array.isArray(v.skills) && Array.isAr
 const CHECK_UNPACKED = (v) => (isObject(v) && Array.isArray(v.files) && Array.isArray(v.diagnostics) ? null : "not an UnpackedSkill");
 const CHECK_PUBLISHED = (v) => (isObject(v) && v.index instanceof Uint8Array && Array.isArray(v.artifacts) ? null : "not a PublishedIndex");
 const isObject = (v) => typeof v === "object" && v !== null;
+const CHECK_SUBAGENT_PLAN = (v) => (v === null || (isObject(v) && typeof v.prompt === "string" && Array.isArray(v.resources)) ? null : "neither a SubagentTask nor null");
 const refusingFetch = async () => { throw new Error("no network in the hostile cases"); };
 async function indexFetch(url) {
   const { createHash } = await import("node:crypto");
@@ -472,13 +475,13 @@ export const SPECS = [
     inst("registry", "SkillRegistry"),
     { name: "options", kind: "options", optional: true, schema: TOOL, text: "toolName", check: (v) => (isObj(v) && typeof v.definition === "function" ? null : "not a SkillTool") },
   ] },
-  ...["definition", "catalog", "free", "setSession", "invoke", "subagentPrompt", "execute", "executeCall", "reattach", "compactSkillContent", "pruneTranscript", "dedupeSkillContent", "session"].map((m) => ({
+  ...["definition", "catalog", "free", "setSession", "invoke", "subagentPrompt", "subagentPlan", "execute", "executeCall", "reattach", "compactSkillContent", "pruneTranscript", "dedupeSkillContent", "session"].map((m) => ({
     name: `SkillTool#${m}`, group: ["reattach", "compactSkillContent", "pruneTranscript", "dedupeSkillContent"].includes(m) ? "transcripts" : "args",
-    async: ["invoke", "subagentPrompt", "execute", "executeCall", "reattach"].includes(m),
+    async: ["invoke", "subagentPrompt", "subagentPlan", "execute", "executeCall", "reattach"].includes(m),
     f: m === "session" ? (p) => Object.getOwnPropertyDescriptor(p.SkillTool.prototype, "session").get : method("SkillTool", m),
     self: (p, fx) => fx.tool,
     args: (fx) => ({
-      setSession: [fx.session], invoke: ["/good now"], subagentPrompt: ["good", "a task"], execute: [{ name: "good" }],
+      setSession: [fx.session], invoke: ["/good now"], subagentPrompt: ["good", "a task"], subagentPlan: ["good", "a task"], execute: [{ name: "good" }],
       executeCall: ["view_skill", '{"name":"good"}'], reattach: [fx.transcript, {}], compactSkillContent: [fx.transcript, {}],
       pruneTranscript: [fx.transcript, 50, {}], dedupeSkillContent: [fx.transcript, {}],
     })[m] ?? [],
@@ -488,6 +491,7 @@ export const SPECS = [
         setSession: [inst("session", "SkillSession")],
         invoke: [{ name: "message", kind: "string", check: CHECK.injection, huge: true, surround: (s) => `/good ${s}` }],
         subagentPrompt: [{ name: "name", kind: "string", check: CHECK.stringOrNull }, { name: "task", kind: "string", check: CHECK.stringOrNull, huge: true }],
+        subagentPlan: [{ name: "name", kind: "string", check: CHECK_SUBAGENT_PLAN }, { name: "task", kind: "string", check: CHECK_SUBAGENT_PLAN, huge: true }],
         execute: [{ name: "input", kind: "data", check: CHECK.errorResult, anyCheck: CHECK.toolResult, what: "a ToolResult with isError" }],
         // The call's arguments come from the model API: any value is an answer, never a rejection.
         executeCall: [
@@ -944,6 +948,28 @@ export function allCases() {
       make: () => null, call: (pkg, fx) => call(pkg, fx),
       // Re-entry is the host's choice: the call may answer or refuse with an Error, but must not
       // trap or corrupt the instance (checked by the canary).
+      expect: valueOrTypeError(CHECK.any, /./, { own: true }),
+    });
+  }
+  // A commands runner (the host's !`command` preprocessing) that calls back into the engine while
+  // a body is being served: it serves the skill again, refreshes, frees the tool or the registry.
+  const commandSkill = { ".agents/skills/cmd/SKILL.md": "---\nname: cmd\ndescription: A command.\n---\nNow: !`date`\n" };
+  const servedWith = async (pkg, runner) => {
+    const box = { depth: 0 };
+    box.registry = await pkg.SkillRegistry.discover({ user: pkg.memoryStorage(commandSkill), commands: () => runner(box) });
+    box.tool = new pkg.SkillTool(box.registry);
+    return box.tool.execute({ name: "cmd" });
+  };
+  const reentrantCommands = [
+    ["a commands runner that serves the skill again", (box) => (++box.depth > 2 ? "x" : box.tool.execute({ name: "cmd", force: true }).then((r) => r.content))],
+    ["a commands runner that refreshes the registry", (box) => box.registry.refresh().then(() => "x")],
+    ["a commands runner that frees the tool", (box) => { box.tool.free(); return "x"; }],
+    ["a commands runner that frees the registry", (box) => { box.registry.free(); return "x"; }],
+  ];
+  for (const [label, runner] of reentrantCommands) {
+    out.push({
+      group: "args", export: "SkillTool#execute", param: "options.commands (re-entrant)", label, async: true, reps: 50, timeoutMs: 15_000,
+      make: () => null, call: (pkg) => servedWith(pkg, runner),
       expect: valueOrTypeError(CHECK.any, /./, { own: true }),
     });
   }

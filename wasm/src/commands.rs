@@ -1,0 +1,61 @@
+//! The host's `commands` runner (`` !`command` `` preprocessing of skill bodies) as the core wants
+//! it: a JS function called through the boundary's catching, time-bounded call, its answer read
+//! with a bound. A throw, a rejection, an answer that is no string or none in time is an error
+//! the core turns into `[command failed: ...]` and a diagnostic; nothing unwinds through Rust.
+
+use super::convert::{self, StoreAnswer};
+use super::{options_error, to_js};
+use js_sys::{Function, JsString};
+use skillwasm::activate::{CommandRequest, CommandRunner, MAX_OUTPUT_CHARS};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_COMMANDS: &'static str = r#"
+/**
+ * Runs one `` !`command` `` of a skill's body (Claude Code's dynamic context injection) and gives
+ * the text that replaces it. The library never runs anything itself: without this function the
+ * commands stay as written. A throw, a rejection, an answer that is not a string or none within
+ * `timeoutMs` replaces the command with `[command failed: …]` (and a `command-failed`
+ * diagnostic); an answer longer than 65,536 characters is cut.
+ */
+export type CommandRunner = (request: CommandRequest) => string | Promise<string>;
+"#;
+
+/// The `commands` function among the values an options conversion left unread; each call waits at
+/// most `timeout_ms`.
+pub(crate) fn runner(taken: &convert::Taken, what: &str, timeout_ms: u32) -> Result<Option<CommandRunner>, JsValue> {
+    let Some((_, f)) = taken.iter().find(|(path, _)| path == "commands") else { return Ok(None) };
+    if f.is_undefined() || f.is_null() {
+        return Ok(None);
+    }
+    let f: Function = f
+        .clone()
+        .dyn_into()
+        .map_err(|_| options_error(&format!("{what}.commands must be a function, not {}", convert::kind_of(f))))?;
+    Ok(Some(Rc::new(move |request: CommandRequest| {
+        let f = f.clone();
+        Box::pin(async move {
+            let arg = to_js(&request).map_err(|_| "the request could not be converted".to_string())?;
+            match convert::call_store(&f, &JsValue::NULL, &arg, &JsValue::UNDEFINED, timeout_ms).await {
+                StoreAnswer::Value(v) => output(&v),
+                StoreAnswer::Failed(e) => Err(e),
+                StoreAnswer::TimedOut => Err(format!("no answer within {timeout_ms} ms")),
+            }
+        })
+    })))
+}
+
+/// A runner's answer as text: a string, of which at most a little more than the core keeps is
+/// copied out of JS (the core cuts it at [`MAX_OUTPUT_CHARS`] with a note).
+fn output(v: &JsValue) -> Result<String, String> {
+    if !v.is_string() {
+        return Err(format!("answered with {} instead of a string", convert::kind_of(v)));
+    }
+    let s: &JsString = v.unchecked_ref();
+    // UTF-16 units: two per character at most, one more to tell a cut answer from a whole one.
+    let most = (MAX_OUTPUT_CHARS as u32).saturating_mul(2).saturating_add(1);
+    let s = if s.length() > most { s.slice(0, most) } else { s.clone() };
+    Ok(String::from(s))
+}
