@@ -67,10 +67,17 @@ mod tests {
         assert!(errors[0].message.starts_with("Unexpected fields in frontmatter: argument-hint, context, foo."));
         let note = r.diagnostics.iter().find(|d| d.code == "known-extension-fields").expect("the note");
         assert_eq!(note.severity, Severity::Info);
-        assert!(note.message.starts_with("known extensions: argument-hint, context are Claude Code's own;"), "{}", note.message);
+        assert!(
+            note.message.starts_with("known extensions: argument-hint, context are Claude Code's own;"),
+            "{}",
+            note.message
+        );
         assert_eq!(note.line, Some(5));
         // Only unknown fields: no note. Lenient: no note either.
-        let r = parse_skill(b"---\nname: a\ndescription: d\nfoo: 1\n---\n", &ParseOptions { mode: Mode::Strict, ..Default::default() });
+        let r = parse_skill(
+            b"---\nname: a\ndescription: d\nfoo: 1\n---\n",
+            &ParseOptions { mode: Mode::Strict, ..Default::default() },
+        );
         assert!(r.diagnostics.iter().all(|d| d.code != "known-extension-fields"));
         let r = parse_skill(src.as_bytes(), &ParseOptions::default());
         assert!(r.diagnostics.iter().all(|d| d.code != "known-extension-fields"));

@@ -217,7 +217,11 @@ fn unrepairable_yaml_is_an_error_with_a_line() {
     // Strict mode refuses flow collections with the reference's message; lenient reads them.
     let r = parse_skill(b"---\nname: a\ndescription: b\nmetadata:\n  tags: [x, y]\n---\n", &strict);
     assert_eq!(codes(&r), ["yaml-flow-collection"]);
-    assert!(r.diagnostics[0].message.contains("line 5, column 9:\n      tags: [x, y]\n"), "{}", r.diagnostics[0].message);
+    assert!(
+        r.diagnostics[0].message.contains("line 5, column 9:\n      tags: [x, y]\n"),
+        "{}",
+        r.diagnostics[0].message
+    );
     assert!(lenient("---\nname: a\ndescription: b\nmetadata:\n  tags: [x, y]\n---\n").skill.is_some());
     assert!(crate::parse::read_properties(b"---\nname: a\ndescription: b\ntags: [x]\n---\n").is_err());
 }
