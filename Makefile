@@ -74,6 +74,11 @@ build: setup
 	RUSTFLAGS="--remap-path-prefix=$(HOME)=~ --remap-path-prefix=$(CURDIR)=skillwasm" cargo build -p $(WASM_CRATE) --target $(WASM_TARGET) --release
 	rm -rf $(PKG)
 	wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function --target web --out-dir $(PKG) --out-name skillwasm $(WASM_IN)
+	@# The glue's init types name two DOM type aliases (RequestInfo, BufferSource): spelled out here,
+	@# so that the declarations compile without the DOM lib (index.d.ts declares the interfaces they
+	@# use; tests/js/types.test.mjs compiles them with lib es2022 alone, and with DOM).
+	sed -i -E -e 's/\bRequestInfo\b/Request | string/g' -e 's/\bBufferSource\b/ArrayBufferView | ArrayBuffer/g' $(PKG)/skillwasm.d.ts
+	@! grep -qE '\b(RequestInfo|BufferSource)\b' $(PKG)/skillwasm.d.ts
 	cp -R pkg-template/. $(PKG)/
 	cp README.md LICENSE-MIT LICENSE-APACHE $(PKG)/
 	chmod +x $(PKG)/cli.js
