@@ -62,7 +62,7 @@ async function discoverFor(dir, flags) {
   const t0 = Date.now();
   const registry = await SkillRegistry.discover(options);
   shown.done(`skillwasm: ${registry.listMetasAcross().length} skills, ${registry.diagnostics().length} diagnostics in ${Date.now() - t0} ms`);
-  return { registry, stores: [project, options.user].filter(Boolean) };
+  return { registry, project, user: options.user };
 }
 
 /**
@@ -70,24 +70,28 @@ async function discoverFor(dir, flags) {
  * (a header line says what changed), until SIGINT or SIGTERM, which end it with exit code 0.
  */
 async function printListing(found, flags, render) {
-  const { registry, stores } = found;
+  const { registry, project, user } = found;
   render(registry);
   if (!flags.watch) return 0;
   const style = stylesFor(process.stdout);
   const names = (refs) => refs.map((r) => r.name).join(", ");
+  const common = {
+    onChange: (r) => {
+      const parts = [["added", r.added], ["changed", r.changed], ["removed", r.removed]].filter(([, l]) => l.length > 0);
+      print(style.dim(`--- ${new Date().toISOString()}: ${parts.map(([k, l]) => `${k} ${names(l)}`).join("; ")}`));
+      render(registry);
+    },
+    onError: (e) => process.stderr.write(`skillwasm: watching: ${e?.message ?? e}\n`),
+  };
+  // The project directory through fs.watch; the home directory (too large to watch recursively)
+  // by a refresh every 2 s, which re-lists only the scopes' skill roots.
+  const watchers = [watch(registry, { ...common, roots: [project] })];
+  if (user) watchers.push(watch(registry, { ...common, roots: [user], poll: true, intervalMs: 2000 }));
   return new Promise((resolve) => {
-    const watcher = watch(registry, {
-      roots: stores,
-      onChange: (r) => {
-        const parts = [["added", r.added], ["changed", r.changed], ["removed", r.removed]].filter(([, l]) => l.length > 0);
-        print(style.dim(`--- ${new Date().toISOString()}: ${parts.map(([k, l]) => `${k} ${names(l)}`).join("; ")}`));
-        render(registry);
-      },
-      onError: (e) => process.stderr.write(`skillwasm: watching: ${e?.message ?? e}\n`),
-    });
-    process.stderr.write(`skillwasm: watching ${stores.map((s) => s.root).join(", ")} (Ctrl-C to stop)\n`);
+    const what = [project.root, ...(user ? [`${user.root} (every 2 s)`] : [])];
+    process.stderr.write(`skillwasm: watching ${what.join(", ")} (Ctrl-C to stop)\n`);
     const stop = () => {
-      watcher.close();
+      for (const w of watchers) w.close();
       resolve(0);
     };
     process.once("SIGINT", stop);

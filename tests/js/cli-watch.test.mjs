@@ -73,6 +73,26 @@ for (const command of ["list", "catalog"]) {
   });
 }
 
+test("list --watch notices a skill added to the user's directory (polled)", async () => {
+  const home = path.join(base, "home");
+  mkdirSync(path.join(home, ".agents", "skills"), { recursive: true });
+  const child = spawn(process.execPath, [CLI, "list", "--watch", project], { env: { ...plainEnv(), HOME: home } });
+  const state = { out: "", err: "" };
+  child.stdout.setEncoding("utf8").on("data", (d) => (state.out += d));
+  child.stderr.setEncoding("utf8").on("data", (d) => (state.err += d));
+  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  try {
+    await waitFor(child, /alpha/, state);
+    mkdirSync(path.join(home, ".agents", "skills", "gamma"), { recursive: true });
+    writeFileSync(path.join(home, ".agents", "skills", "gamma", "SKILL.md"), skill("gamma", "A skill of the user's own."));
+    await waitFor(child, /--- .*added gamma[\s\S]*gamma\tuser/, state);
+  } finally {
+    child.kill("SIGTERM");
+  }
+  assert.deepEqual(await exited, { code: 0, signal: null });
+  assert.match(state.err, /watching .*home \(every 2 s\)/);
+});
+
 test("colour: none when not a terminal or with NO_COLOR; FORCE_COLOR=1 colours", () => {
   const esc = /\u001b\[/;
   let r = runCli(["list", "--no-user", project], { env: plainEnv() });
