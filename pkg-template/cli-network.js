@@ -71,7 +71,7 @@ export async function cmdMcp(args) {
     process.stderr.write(`skillwasm mcp: needs @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk): ${e?.message ?? e}\n`);
     return 1;
   }
-  const registry = await discoverFor(rest[0], flags);
+  const { registry } = await discoverFor(rest[0], flags);
   // stdout carries the protocol: everything else goes to stderr.
   for (const d of registry.diagnostics()) process.stderr.write(`${d.severity}: ${d.code}: ${d.message}\n`);
   const server = mcp.skillsMcpServer(registry, { pageSize, tool: flags.tool === true });

@@ -8,13 +8,16 @@ import { parseSkill, readProperties, skillFileNames, toPrompt, version } from ".
 import { DEFAULT_MAX_OBJECT_BYTES } from "./storage/keys.js";
 import { UsageError as AgentUsageError, cmdActivate, cmdCatalog, cmdList, cmdRead } from "./cli-agent.js";
 import { NETWORK_USAGE, cmdMcp, cmdPublish } from "./cli-network.js";
+import { progress, stylesFor } from "./cli-style.js";
 
 const USAGE = `Usage: skillwasm <command> [arguments]
 
 Commands:
-  validate <path>...                 Check skill directories (or their SKILL.md) against the
+  validate <path>... [--progress]    Check skill directories (or their SKILL.md) against the
                                      reference rules (strict); a directory of skills checks
                                      each, with a summary. Exit 1 when any is invalid.
+                                     Fields a client defines (Claude Code's argument-hint,
+                                     context, hooks ...) are named in a note.
   read-properties <path>             Print the skill's frontmatter properties as JSON.
   to-prompt [<path>...]              Print the <available_skills> block for these skills.
   parse <path> [--strict] [--no-body]
@@ -25,6 +28,8 @@ As an agent sees a project (its .agents/skills, and the user's ~/.agents/skills)
   list [dir]                         The skills found, by scope, shadowing and diagnostics.
   catalog [dir] [--format F] [--budget N]
                                      The catalog the model is shown (xml, markdown, json).
+  list and catalog take --watch (print again on every change, until Ctrl-C) and
+  --progress (discovery on stderr; shown on a terminal anyway, never on stdout).
   activate <name> [dir]              The skill tool's answer: the skill's instructions.
   read <name> <path> [dir]           The skill tool's answer: one file of the skill.
   These take --client NAME (also .NAME/skills), --no-user, --no-trust (the project's skills
@@ -33,6 +38,7 @@ As an agent sees a project (its .agents/skills, and the user's ~/.agents/skills)
 Publishing:
 ${NETWORK_USAGE}
 Exit codes: 0 success, 1 invalid skill or nothing loaded, 2 usage error.
+Colour only on a terminal; NO_COLOR turns it off, FORCE_COLOR on.
 
 Options:
   -h, --help                         Show this help.
@@ -182,7 +188,10 @@ function validateDir(dir) {
     return [`Cannot read ${file}: ${e.message}`];
   }
   const result = parseSkill(bytes, { mode: "strict", dirName: dirNameOf(dir) });
-  return result.diagnostics.filter((d) => d.severity === "error").map((d) => d.message);
+  const errors = result.diagnostics.filter((d) => d.severity === "error").map((d) => d.message);
+  // The core's notes on what the errors are (fields a client such as Claude Code defines).
+  errors.notes = result.diagnostics.filter((d) => d.code === "known-extension-fields").map((d) => d.message);
+  return errors;
 }
 
 // The skill directories directly under `dir` (a directory of skills: it has no SKILL.md itself),
@@ -200,28 +209,38 @@ function skillDirsUnder(dir) {
   return dirs.length > 0 ? dirs : null;
 }
 
-function reportValidation(dir) {
+function reportValidation(dir, before = () => {}) {
   const errors = validateDir(dir);
+  before();
   if (errors.length > 0) {
-    err(`Validation failed for ${dir}:`);
+    const style = stylesFor(process.stderr);
+    err(style.red(`Validation failed for ${dir}:`));
     for (const e of errors) err(`  - ${e}`);
+    for (const n of errors.notes ?? []) err(style.dim(`  note: ${n}`));
     return false;
   }
-  out(`Valid skill: ${dir}`);
+  out(stylesFor(process.stdout).green(`Valid skill: ${dir}`));
   return true;
 }
 
 // One path as the reference takes it; several paths, or a directory of skills, each skill in
 // turn and a summary. Exit 1 when any skill is invalid.
 function cmdValidate(args) {
-  const paths = positional(args, 1, Infinity, "validate <path>...");
+  const wanted = args.includes("--progress");
+  const paths = positional(args.filter((a) => a !== "--progress"), 1, Infinity, "validate <path>... [--progress]");
   const dirs = [];
   for (const arg of paths) {
     const dir = skillDirOf(arg);
     dirs.push(...(skillDirsUnder(dir) ?? [dir]));
   }
+  // Progress on stderr for a large tree on a TTY, or with --progress; cleared before each report.
+  const shown = progress({ wanted, large: dirs.length >= 50 });
   let invalid = 0;
-  for (const dir of dirs) if (!reportValidation(dir)) invalid++;
+  dirs.forEach((dir, i) => {
+    shown.update(`skillwasm validate: ${i + 1}/${dirs.length} ${dir}`);
+    if (!reportValidation(dir, () => shown.tty && shown.done())) invalid++;
+  });
+  shown.done();
   if (dirs.length > 1) {
     const line = `${dirs.length} skills: ${dirs.length - invalid} valid, ${invalid} invalid`;
     if (invalid > 0) err(line);
@@ -336,12 +355,12 @@ function positional(args, min, max, synopsis) {
 
 // One entry per command: its function (sync or async, resolving to the exit code) and synopsis.
 const COMMANDS = {
-  validate: { run: cmdValidate, usage: "validate <path>..." },
+  validate: { run: cmdValidate, usage: "validate <path>... [--progress]" },
   "read-properties": { run: cmdReadProperties, usage: "read-properties <path>" },
   "to-prompt": { run: cmdToPrompt, usage: "to-prompt [<path>...]" },
   parse: { run: cmdParse, usage: "parse <path> [--strict] [--no-body]" },
-  list: { run: cmdList, usage: "list [dir] [--client NAME] [--no-user] [--no-trust] [--json]" },
-  catalog: { run: cmdCatalog, usage: "catalog [dir] [--format xml|markdown|json] [--budget TOKENS] [--client NAME] [--no-user] [--no-trust] [--json]" },
+  list: { run: cmdList, usage: "list [dir] [--client NAME] [--no-user] [--no-trust] [--json] [--watch] [--progress]" },
+  catalog: { run: cmdCatalog, usage: "catalog [dir] [--format xml|markdown|json] [--budget TOKENS] [--client NAME] [--no-user] [--no-trust] [--json] [--watch] [--progress]" },
   activate: { run: cmdActivate, usage: "activate <name> [dir] [--client NAME] [--no-user] [--no-trust]" },
   read: { run: cmdRead, usage: "read <name> <path> [dir] [--client NAME] [--no-user] [--no-trust]" },
   publish: { run: cmdPublish, usage: "publish <dir> --out <dir> [--base-url <url>]" },

@@ -12,6 +12,17 @@ declare global {
   interface SymbolConstructor {
     readonly dispose: unique symbol;
   }
+  // The web types `init` and the network store name, as the interfaces they are: they merge with
+  // the DOM lib's, Node's or a worker's where a project has those, and let the declarations
+  // compile with lib es2022 alone where it has none.
+  interface Request {}
+  interface Response {}
+  interface URL {}
+  namespace WebAssembly {
+    interface Module {}
+    interface Memory {}
+    interface Table {}
+  }
 }
 
 /**

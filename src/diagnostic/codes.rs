@@ -29,6 +29,9 @@ pub const FRONTMATTER_NOT_MAPPING: &str = "frontmatter-not-mapping";
 /// The YAML cannot be parsed, even after repair (strict mode does not repair), or it exceeds
 /// serde_yaml's recursion or repetition limit. Error: the skill is refused.
 pub const YAML_INVALID: &str = "yaml-invalid";
+/// Strict: a YAML flow collection (`[a, b]`, `{a: 1}`), which the reference's YAML reader
+/// refuses; lenient mode reads it. Error, strict only.
+pub const YAML_FLOW_COLLECTION: &str = "yaml-flow-collection";
 /// Repair: a plain value with `: ` in it was quoted. Warning, lenient only.
 pub const YAML_REPAIR_COLON: &str = "yaml-repair-colon";
 /// Repair: a value starting with a YAML indicator that is not YAML syntax was quoted as text.
@@ -80,6 +83,9 @@ pub const COMPATIBILITY_TOO_LONG: &str = "compatibility-too-long";
 pub const COMPATIBILITY_INVALID: &str = "compatibility-invalid";
 /// Fields the specification does not define. Error, strict only.
 pub const UNEXPECTED_FIELDS: &str = "unexpected-fields";
+/// Strict: some of the unexpected fields are a client's known extensions (Claude Code's
+/// `argument-hint`, `disable-model-invocation`, ...); names the client. Info, strict only.
+pub const KNOWN_EXTENSION_FIELDS: &str = "known-extension-fields";
 /// A field nobody defined, kept in `extra`. Warning, lenient only.
 pub const UNKNOWN_FIELD: &str = "unknown-field";
 /// A field that should be text (`license`, `argument-hint`, `min_tier`, `description_<lang>`) is
@@ -324,6 +330,7 @@ pub const ALL: &[&str] = &[
     FRONTMATTER_TOO_LARGE,
     FRONTMATTER_NOT_MAPPING,
     YAML_INVALID,
+    YAML_FLOW_COLLECTION,
     YAML_REPAIR_COLON,
     YAML_REPAIR_INDICATOR,
     YAML_REPAIR_TEXT_AFTER_QUOTE,
@@ -346,6 +353,7 @@ pub const ALL: &[&str] = &[
     COMPATIBILITY_TOO_LONG,
     COMPATIBILITY_INVALID,
     UNEXPECTED_FIELDS,
+    KNOWN_EXTENSION_FIELDS,
     UNKNOWN_FIELD,
     FIELD_NOT_STRING,
     FIELD_NOT_BOOLEAN,

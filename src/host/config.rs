@@ -245,6 +245,7 @@ impl SkillsConfig {
             serde_json::from_value(serde_json::Value::Object(merged)).map_err(|e| e.to_string())?;
         out.permitted = permitted.or_else(|| self.permitted.clone());
         out.commands = self.commands.clone();
+        super::options::check_tool_name(&out.tool_name).map_err(|e| format!("toolName: {e}"))?;
         Ok(out)
     }
 
@@ -298,8 +299,9 @@ pub struct Scopes {
 /// programming error of the host).
 pub fn resolve_scopes(specs: &[ScopeSpec], config: &SkillsConfig) -> Result<Scopes, String> {
     if specs.is_empty() {
-        return Err("SkillRegistry needs at least one scope (scopes: [...] or project/user/org/builtin)".into());
+        return Err("at least one scope is needed (scopes: [...] or project/user/org/builtin)".into());
     }
+    super::options::check_tool_name(&config.tool_name).map_err(|e| format!("toolName: {e}"))?;
     let mut out: Vec<ScopeHandle> = Vec::with_capacity(specs.len());
     let mut locations = BTreeMap::new();
     for s in specs {

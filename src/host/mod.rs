@@ -9,11 +9,13 @@
 //! This is the top of the lifecycle: it uses every stage below and none of them uses it.
 
 mod config;
+mod options;
 mod skills;
 mod tool;
 mod view;
 
 pub use config::*;
+pub use options::*;
 pub use skills::*;
 pub use tool::*;
 pub use view::*;

@@ -125,6 +125,16 @@ fn lines(bytes: &[u8], mut start: usize) -> impl Iterator<Item = (usize, usize, 
     })
 }
 
+/// What strict mode refuses in a split that lenient mode reads: blank lines before the opening
+/// fence (the reference's file must start with `---`), with the reference's message.
+pub fn strict_refusal(split: &Split<'_>) -> Option<Diagnostic> {
+    split
+        .diagnostics
+        .iter()
+        .any(|d| d.code == codes::LEADING_BLANK_LINES)
+        .then(|| Diagnostic::error(codes::FRONTMATTER_MISSING, MSG_MISSING).at_line(Some(1)))
+}
+
 /// Splits `bytes` into frontmatter and body. `partial` says the bytes are only a prefix of the
 /// file: then a missing closing fence means "read more", not "broken".
 pub fn split(bytes: &[u8], partial: bool) -> Result<Split<'_>, FenceError> {

@@ -3,7 +3,7 @@
 
 use super::node::{self, Node};
 use super::types::Mode;
-use super::{fast, repair};
+use super::{fast, flow, repair};
 use crate::diagnostic::{codes, Diagnostic};
 
 /// Frontmatter larger than this is refused before any YAML parsing (real ones are under 4 KiB).
@@ -29,6 +29,11 @@ pub fn parse_frontmatter(src: &str, first_line: u32, mode: Mode) -> Result<(Vec<
             format!("the frontmatter is {} bytes; at most {} are read", src.len(), MAX_FRONTMATTER_BYTES),
         )
         .at_line(Some(first_line)));
+    }
+    if mode == Mode::Strict {
+        if let Some(refused) = flow::refusal(src, first_line) {
+            return Err(refused);
+        }
     }
     if let Some(entries) = fast::parse(src) {
         let fields = entries

@@ -2,8 +2,10 @@
 //! lines), the frontmatter's YAML (a fast path for the common subset, serde_yaml for the rest),
 //! repair of sloppy YAML, and the specification's rules, lenient and strict.
 
+pub mod extensions;
 pub mod fast;
 pub mod fence;
+pub mod flow;
 mod frontmatter;
 pub mod node;
 pub mod repair;
@@ -50,6 +52,12 @@ fn parse_into(bytes: &[u8], opts: &ParseOptions, range: Option<&mut Option<std::
             return result;
         }
     };
+    if opts.mode == Mode::Strict {
+        if let Some(refused) = fence::strict_refusal(&split) {
+            result.diagnostics.push(refused);
+            return result;
+        }
+    }
     result.diagnostics.extend(split.diagnostics.iter().cloned());
     let (fields, repairs) = match parse_frontmatter(split.frontmatter(), split.first_line, opts.mode) {
         Ok(ok) => ok,
@@ -135,6 +143,9 @@ pub fn read_properties(bytes: &[u8]) -> Result<SkillProperties, Vec<String>> {
         FenceError::Refused(d) => vec![d.message],
         FenceError::Incomplete => vec![fence::MSG_UNCLOSED.to_string()],
     })?;
+    if let Some(refused) = fence::strict_refusal(&split) {
+        return Err(vec![refused.message]);
+    }
     let (fields, _) =
         parse_frontmatter(split.frontmatter(), split.first_line, Mode::Strict).map_err(|d| vec![d.message])?;
     let mut diags = Vec::new();

@@ -205,10 +205,25 @@ fn unrepairable_yaml_is_an_error_with_a_line() {
     assert!(r.diagnostics[0].line.is_some());
     // The message counts lines of the file, as the diagnostic's line does.
     let strict = ParseOptions { mode: Mode::Strict, ..Default::default() };
-    let r = parse_skill(b"\n---\nname: [invalid\ndescription: broken\n---\n", &strict);
-    let d = &r.diagnostics[1];
+    let r = parse_skill(b"---\n\nname: \"invalid\ndescription: broken\n---\n", &strict);
+    let d = &r.diagnostics[0];
     assert_eq!(d.code, "yaml-invalid");
     assert!(d.message.contains("line 3 column 7"), "{}", d.message);
+    // Strict mode refuses a blank line before the fence, as the reference does; lenient warns.
+    let r = parse_skill(b"\n---\nname: a\ndescription: b\n---\n", &strict);
+    assert_eq!(codes(&r), ["frontmatter-missing"]);
+    assert_eq!(r.diagnostics[0].message, "SKILL.md must start with YAML frontmatter (---)");
+    assert_eq!(codes(&lenient("\n---\nname: a\ndescription: b\n---\n")), ["leading-blank-lines"]);
+    // Strict mode refuses flow collections with the reference's message; lenient reads them.
+    let r = parse_skill(b"---\nname: a\ndescription: b\nmetadata:\n  tags: [x, y]\n---\n", &strict);
+    assert_eq!(codes(&r), ["yaml-flow-collection"]);
+    assert!(
+        r.diagnostics[0].message.contains("line 5, column 9:\n      tags: [x, y]\n"),
+        "{}",
+        r.diagnostics[0].message
+    );
+    assert!(lenient("---\nname: a\ndescription: b\nmetadata:\n  tags: [x, y]\n---\n").skill.is_some());
+    assert!(crate::parse::read_properties(b"---\nname: a\ndescription: b\ntags: [x]\n---\n").is_err());
 }
 
 #[test]

@@ -54,6 +54,7 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                 )
                 .at_line(fields.iter().find(|f| !SPEC_FIELDS.contains(&f.key.as_str())).and_then(|f| f.line)),
             );
+            diags.extend(super::extensions::note(&unexpected, fields));
         }
     }
 

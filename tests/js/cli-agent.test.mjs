@@ -99,7 +99,7 @@ test("help per command, unknown options and missing arguments are usage errors (
   for (const cmd of ["list [dir]", "catalog [dir]", "activate <name>", "read <name> <path>", "Exit codes"]) assert.ok(r.stdout.includes(cmd), cmd);
   r = cli(["list", "--bogus"]);
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /unknown option --bogus \(options: --client, --no-user, --no-trust, --json\)/);
+  assert.match(r.stderr, /unknown option --bogus \(options: --client, --no-user, --no-trust, --json, --watch, --progress\)/);
   r = cli(["activate"]);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /usage: skillwasm activate <name>/);

@@ -8,10 +8,19 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { PKG, assertBuilt } from "./helpers.mjs";
+import { NODE22_VERSION, node22 } from "./support/node22.mjs";
 
-function runNode(cwd, file, source, timeout = 60_000) {
+// The tests that differ by Node version run on this Node (20) and on Node 22 (fetched under
+// target/node22 by `make setup`; skipped, saying why, only when it cannot be had).
+const NODE22 = node22();
+const NODES = [
+  { label: `Node ${process.versions.node}`, bin: process.execPath },
+  { label: `Node ${NODE22_VERSION}`, bin: NODE22.bin, skip: NODE22.skip ?? false },
+];
+
+function runNode(cwd, file, source, timeout = 60_000, bin = process.execPath) {
   writeFileSync(path.join(cwd, file), source);
-  const r = spawnSync(process.execPath, [file], { cwd, encoding: "utf8", timeout });
+  const r = spawnSync(bin, [file], { cwd, encoding: "utf8", timeout });
   if (r.error) throw r.error;
   assert.equal(r.status, 0, `${file} failed (status ${r.status}, signal ${r.signal}):\n${r.stderr}`);
   return JSON.parse(r.stdout);
@@ -52,10 +61,13 @@ test("package.json: exports conditions, and every file they name exists", () => 
   assert.equal(pkg.repository?.type, "git");
   assert.match(pkg.repository?.url ?? "", /^git\+https:\/\//);
   assert.match(pkg.bugs?.url ?? "", /^https:\/\//);
-  // engines says what is tested: require(esm) needs 20.19, and the tests run on this Node.
-  assert.equal(pkg.engines.node, ">=20.19");
-  const [major, minor] = process.versions.node.split(".").map(Number);
-  assert.ok(major > 20 || (major === 20 && minor >= 19), `the tests run on Node ${process.versions.node}, below engines`);
+  // engines says what is tested: Node 20 from 20.19 and Node 22 from 22.12 (the first of each
+  // where require() of an ES module needs no flag); the tests run on this Node and on Node 22.
+  assert.equal(pkg.engines.node, "^20.19.0 || ^22.12.0");
+  for (const v of [process.versions.node, NODE22_VERSION]) {
+    const [major, minor] = v.split(".").map(Number);
+    assert.ok((major === 20 && minor >= 19) || (major === 22 && minor >= 12), `the tests run on Node ${v}, outside engines`);
+  }
   assert.equal(pkg.types, "./index.d.ts");
   assert.equal(pkg.bin.skillwasm, "./cli.js");
   const named = [...Object.values(dot), pkg.types, pkg.bin.skillwasm, ...pkg.files];
@@ -75,7 +87,7 @@ test("package.json: exports conditions, and every file they name exists", () => 
   }
 });
 
-test('import { parseSkill, parseSkills } from "skillwasm" in a consumer project (node condition)', () => {
+for (const { label, bin, skip } of NODES) test(`import { parseSkill, parseSkills } from "skillwasm" in a consumer project (node condition), ${label}`, { skip }, () => {
   const result = withConsumerProject((dir) =>
     runNode(
       dir,
@@ -98,6 +110,8 @@ const out = {
 out.metadataIsPlainObject = Object.getPrototypeOf(out.fromBytes.skill?.metadata ?? null) === Object.prototype;
 console.log(JSON.stringify(out));
 `,
+      60_000,
+      bin,
     ),
   );
 
@@ -273,7 +287,7 @@ test("the tarball npm would publish holds the module, types, CLI, README and lic
   assert.match(readme, /## Install\n\n```sh\nnpm install skillwasm\n```/);
 });
 
-test('require("skillwasm") from CommonJS (Node >= 20.19: require of an ES module)', () => {
+for (const { label, bin, skip } of NODES) test(`require("skillwasm") from CommonJS (Node >= 20.19: require of an ES module), ${label}`, { skip }, () => {
   const result = withConsumerProject((dir) => {
     writeFileSync(path.join(dir, "consumer.cjs"), `
 const { parseSkill, version } = require("skillwasm");
@@ -281,7 +295,7 @@ const wasmPath = require.resolve("skillwasm/skillwasm_bg.wasm");
 const pkg = require("skillwasm/package.json");
 console.log(JSON.stringify({ name: parseSkill("---\\nname: a\\ndescription: b\\n---\\n").skill.name, version: version(), wasm: wasmPath.endsWith("skillwasm_bg.wasm"), pkg: pkg.name }));
 `);
-    const r = spawnSync(process.execPath, ["consumer.cjs"], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync(bin, ["consumer.cjs"], { cwd: dir, encoding: "utf8", timeout: 60_000 });
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(r.stdout);
   });

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { ROOT, PKG, assertBuilt } from "./helpers.mjs";
+import { NODE22_VERSION, node22 } from "./support/node22.mjs";
 
 const README = readFileSync(path.join(ROOT, "README.md"), "utf8");
 const snippets = Object.fromEntries(
@@ -14,7 +15,7 @@ const snippets = Object.fromEntries(
 );
 
 /** Runs `code` as an ES module in a project with skillwasm (and ai) installed and the example skills in .agents/skills. */
-function run(code, preamble, { ai = "ai" } = {}) {
+function run(code, preamble, { ai = "ai", node = process.execPath } = {}) {
   assertBuilt();
   const dir = mkdtempSync(path.join(tmpdir(), "skillwasm-readme-"));
   try {
@@ -33,7 +34,7 @@ function run(code, preamble, { ai = "ai" } = {}) {
     cpSync(path.join(ROOT, "examples", "skills"), path.join(dir, ".agents", "skills"), { recursive: true });
     writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
     writeFileSync(path.join(dir, "snippet.mjs"), `${preamble}\n${code}\n`);
-    const r = spawnSync(process.execPath, ["snippet.mjs"], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync(node, ["snippet.mjs"], { cwd: dir, encoding: "utf8", timeout: 60_000 });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -56,9 +57,16 @@ var yourModel = new ${className}({ doGenerate: [
 ] });`;
 }
 
-for (const [ai, mock] of [["ai", "MockLanguageModelV4"], ["ai6", "MockLanguageModelV3"]]) {
-  test(`Node + nodeFsStorage + the Vercel AI SDK (${ai === "ai" ? "ai 7" : "ai 6"})`, () => {
-    const r = run(snippets["node-ai-sdk"], mockModel(mock), { ai });
+// ai 7 asks for Node 22: its snippet also runs there (fetched under target/node22 by make setup).
+const NODE22 = node22();
+for (const [ai, mock, node, skip] of [
+  ["ai", "MockLanguageModelV4"],
+  ["ai6", "MockLanguageModelV3"],
+  ["ai", "MockLanguageModelV4", NODE22.bin, NODE22.skip ?? false],
+]) {
+  const on = node ? `, Node ${NODE22_VERSION}` : "";
+  test(`Node + nodeFsStorage + the Vercel AI SDK (${ai === "ai" ? "ai 7" : "ai 6"}${on})`, { skip }, () => {
+    const r = run(snippets["node-ai-sdk"], mockModel(mock), { ai, node });
     assert.equal(r.status, 0, r.stderr);
     // Two steps: the tool call and its result, then the answer (all of them in the transcript).
     assert.match(r.stdout, /Changelog written\. \[ 'changelog-writer' \] 3/);

@@ -9,7 +9,6 @@ import { spawnSync } from "node:child_process";
 import { ROOT, PKG, assertBuilt } from "./helpers.mjs";
 
 const TSC = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
-const ARGS = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node"];
 
 const PROGRAM = `
 import { init, parseSkill, parseSkills, readProperties, toPrompt, SkillRegistry, SkillTool, renderCatalog, memoryStorage, nodeFsStorage,
@@ -47,7 +46,23 @@ console.log(where, answer, followed, location, renderCatalog(configured).skills)
 console.log(lost, isReset, name, tools, batch, errors, metas[0]?.scope, diags, text, bytes, report.added, cold.names(), toPrompt([]));
 `;
 
-function typecheck(source) {
+// Without the web program's types from a lib: what a worker or a browser bundle has.
+const WEB_PROGRAM = `
+import { init, parseSkill, SkillRegistry, SkillTool, renderCatalog, memoryStorage, wellKnownStorage, aiSdkTool, openAiTool, anthropicTool,
+  type ParseResult, type InitInput } from "skillwasm";
+declare const wasm: InitInput;
+await init(wasm);
+const r: ParseResult = parseSkill("---\\nname: a\\ndescription: b\\n---\\n", { mode: "strict" });
+const reg = await SkillRegistry.discover({ user: memoryStorage({}), org: wellKnownStorage("https://example.com") });
+const tool = new SkillTool(reg, { toolName: "activate_skill" });
+export const used = [r.skill?.name, renderCatalog(reg).text, aiSdkTool(tool), openAiTool(tool, { api: "responses", strict: true }), anthropicTool(tool)];
+`;
+
+/**
+ * Runs tsc --strict over `source` in a project that depends on the package, with `lib` (never
+ * more than asked: no DOM unless named) and `types` (Node's, or none).
+ */
+function typecheck(source, { lib = ["es2022"], types = ["node"] } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), "skillwasm-types-"));
   try {
     mkdirSync(path.join(dir, "node_modules"));
@@ -57,14 +72,27 @@ function typecheck(source) {
     symlinkSync(path.join(ROOT, "node_modules", "@types", "node"), path.join(dir, "node_modules", "@types", "node"), "dir");
     writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
     writeFileSync(path.join(dir, "use.ts"), source);
-    const r = spawnSync(process.execPath, [TSC, ...ARGS, "use.ts"], { cwd: dir, encoding: "utf8" });
+    const compilerOptions = { noEmit: true, strict: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib, types, skipLibCheck: false };
+    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["use.ts"] }));
+    const r = spawnSync(process.execPath, [TSC, "-p", "."], { cwd: dir, encoding: "utf8" });
     return { status: r.status, out: r.stdout + r.stderr };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-test("a program using the API type-checks against the package's declarations", () => {
+test("the declarations compile with lib es2022 alone (no DOM, no Node types), and with DOM", () => {
+  assertBuilt();
+  for (const [lib, types] of [[["es2022"], []], [["es2022", "dom"], []], [["es2022", "dom"], ["node"]]]) {
+    const r = typecheck(WEB_PROGRAM, { lib, types });
+    assert.equal(r.status, 0, `lib ${lib}, types [${types}]:\n${r.out}`);
+  }
+  // The interfaces index.d.ts declares merge with the real ones: a DOM Response is still one.
+  const r = typecheck(`${WEB_PROGRAM}\nconst res: Response = new Response("x");\nawait init(res);\n`, { lib: ["es2022", "dom"], types: [] });
+  assert.equal(r.status, 0, r.out);
+});
+
+test("a program using the API type-checks against the package's declarations (lib es2022, Node's types, no DOM)", () => {
   assertBuilt();
   const r = typecheck(PROGRAM);
   assert.equal(r.status, 0, r.out);

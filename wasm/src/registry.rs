@@ -6,7 +6,7 @@ use super::{convert, options_error, to_js};
 use js_sys::{Function, Promise};
 use serde_json::Value;
 use skillwasm::discover::SkillMeta;
-use skillwasm::host::{resolve_scopes, Permitted, ScopeSpec, Scopes, SkillHost, SkillsConfig, DEFAULT_SCOPES};
+use skillwasm::host::{self, resolve_scopes, Permitted, ScopeSpec, Scopes, SkillHost, SkillsConfig, DEFAULT_SCOPES};
 use skillwasm::search::SearchOptions;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -84,6 +84,9 @@ fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig)
     }
     let holes = ["scopes.*.storage", "project", "user", "org", "builtin", "permitted", "commands", "!scopes.*.roots.*"];
     let (mut value, taken) = convert::options_value(options, what, &holes)?;
+    if let Some((key, message)) = value.as_object().and_then(|o| host::unknown_key(o, &host::registry_keys())) {
+        return Err(options_error(&format!("{what}.{key}: {message}")));
+    }
     let scope_list = value.as_object_mut().and_then(|o| o.remove("scopes")).unwrap_or_default();
     let mut config: SkillsConfig = convert::deserialize(value, what)?;
     config.permitted = predicate(&taken, what)?;
@@ -97,6 +100,10 @@ fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig)
             for (i, s) in list.into_iter().enumerate() {
                 let at = format!("{what}.scopes[{i}]");
                 let Value::Object(mut s) = s else { return Err(options_error(&format!("{at} must be an object"))) };
+                let scope_keys: Vec<String> = host::SCOPE_KEYS.iter().map(|k| k.to_string()).collect();
+                if let Some((key, message)) = host::unknown_key(&s, &scope_keys) {
+                    return Err(options_error(&format!("{at}.{key}: {message}")));
+                }
                 let name = match s.remove("name") {
                     Some(Value::String(name)) => name,
                     _ => return Err(options_error(&format!("{at}.name: every scope needs a string name"))),
@@ -119,14 +126,16 @@ fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig)
                     Some(Value::Bool(t)) => Some(t),
                     Some(_) => return Err(options_error(&format!("{at}.trusted must be a boolean"))),
                 };
-                specs.push(spec(name, storage(&format!("scopes.{i}.storage")), roots, trusted, timeout, cap)?);
+                let at = format!("{at}.storage");
+                specs.push(spec(&at, name, storage(&format!("scopes.{i}.storage")), roots, trusted, timeout, cap)?);
             }
         }
         Value::Null => {
             for name in DEFAULT_SCOPES {
                 let storage = storage(name);
                 if !storage.is_undefined() && !storage.is_null() {
-                    specs.push(spec(name.to_string(), storage, None, None, timeout, cap)?);
+                    let at = format!("{what}.{name}");
+                    specs.push(spec(&at, name.to_string(), storage, None, None, timeout, cap)?);
                 }
             }
         }
@@ -136,7 +145,9 @@ fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig)
     Ok((scopes, config))
 }
 
+/// One scope's spec; a store that is none is a TypeError naming it at `at`.
 fn spec(
+    at: &str,
     name: String,
     storage: JsValue,
     roots: Option<Vec<String>>,
@@ -144,8 +155,8 @@ fn spec(
     timeout_ms: u32,
     max_object_bytes: u32,
 ) -> Result<ScopeSpec, JsValue> {
-    let storage = JsStorage::new(storage, timeout_ms, max_object_bytes)
-        .map_err(|e| options_error(&format!("scope '{name}': {e}")))?;
+    let storage =
+        JsStorage::new(storage, timeout_ms, max_object_bytes).map_err(|e| options_error(&format!("{at}: {e}")))?;
     let location = storage.location();
     Ok(ScopeSpec { name, storage: Rc::new(storage), roots, trusted, location })
 }

@@ -52,9 +52,20 @@ fn overrides(
     }
     let (value, taken) = convert::options_value(options, what, &["permitted"])?;
     let Value::Object(mut own) = value else { return Ok((Map::new(), None)) };
+    // The keys each level takes: a tool's own and `catalog` (the catalog's), or the catalog's.
+    let mut own_keys = if nested.is_some() { host::tool_keys() } else { host::catalog_keys() };
+    own_keys.extend(nested.into_iter().chain(["permitted"]).map(str::to_string));
+    if let Some((key, message)) = host::unknown_key(&own, &own_keys) {
+        return Err(options_error(&format!("{what}.{key}: {message}")));
+    }
     let mut map = match nested.and_then(|k| own.remove(k)) {
         None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(m)) => m,
+        Some(Value::Object(m)) => {
+            if let Some((key, message)) = host::unknown_key(&m, &host::catalog_keys()) {
+                return Err(options_error(&format!("{what}.{}.{key}: {message}", nested.unwrap_or_default())));
+            }
+            m
+        }
         Some(_) => return Err(options_error(&format!("{what}.{} must be an object", nested.unwrap_or_default()))),
     };
     own.remove("permitted");
@@ -82,7 +93,10 @@ pub fn render_catalog(
     if over.is_empty() && permitted.is_none() {
         return to_js(&*host.catalog()).map_err(JsValue::from);
     }
-    let config = host.config().with_overrides(&over, permitted).map_err(|e| options_error(&format!("options: {e}")))?;
+    let config = host
+        .config()
+        .with_overrides(&over, permitted)
+        .map_err(|e| options_error(&format!("renderCatalog: options: {e}")))?;
     to_js(&host.render_catalog(&config)).map_err(JsValue::from)
 }
 
@@ -172,7 +186,7 @@ impl JsSkillTool {
                 .borrow()
                 .config()
                 .with_overrides(&over, permitted)
-                .map_err(|e| options_error(&format!("options: {e}")))?;
+                .map_err(|e| options_error(&format!("SkillTool: options: {e}")))?;
             SkillTool::with_config(host, config)
         };
         Ok(JsSkillTool { inner })

@@ -185,7 +185,9 @@ function optionsFamily(p) {
     { label: "a cyclic options object", make: (fx) => cyclicObject(base(fx)), expect: valueOrTypeError(p.check, names), cost: "cheap" },
   );
   if (p.text) {
-    out.push(...LONE_SURROGATES.slice(0, 2).map((s, i) => ({ label: `option ${p.text} with lone surrogates (${i + 1})`, make: (fx) => ({ ...base(fx), [p.text]: s }), expect: value(p.check), cost: "cheap" })));
+    // `textRule`: the option has a rule of its own that U+FFFD breaks (a tool name): a TypeError naming it.
+    const expect = p.textRule ? typeError(keyRe(p.text)) : value(p.check);
+    out.push(...LONE_SURROGATES.slice(0, 2).map((s, i) => ({ label: `option ${p.text} with lone surrogates (${i + 1})`, make: (fx) => ({ ...base(fx), [p.text]: s }), expect, cost: "cheap" })));
   }
   return out;
 }
@@ -473,7 +475,7 @@ export const SPECS = [
   // SkillTool
   { name: "SkillTool", group: "args", ctor: true, f: ctorOf("SkillTool"), args: (fx) => [fx.registry, {}], params: [
     inst("registry", "SkillRegistry"),
-    { name: "options", kind: "options", optional: true, schema: TOOL, text: "toolName", check: (v) => (isObj(v) && typeof v.definition === "function" ? null : "not a SkillTool") },
+    { name: "options", kind: "options", optional: true, schema: TOOL, text: "toolName", textRule: true, check: (v) => (isObj(v) && typeof v.definition === "function" ? null : "not a SkillTool") },
   ] },
   ...["definition", "catalog", "free", "setSession", "invoke", "subagentPrompt", "subagentPlan", "execute", "executeCall", "reattach", "compactSkillContent", "pruneTranscript", "dedupeSkillContent", "session"].map((m) => ({
     name: `SkillTool#${m}`, group: ["reattach", "compactSkillContent", "pruneTranscript", "dedupeSkillContent"].includes(m) ? "transcripts" : "args",

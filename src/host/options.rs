@@ -1,0 +1,214 @@
+//! Checks of a host's options that serde's derives cannot make: the keys each options object
+//! takes (the configuration flattens its discovery part into it, which rules out
+//! `deny_unknown_fields`), and the rule for the tool's name. The key lists are read from the
+//! types' serialised forms, so a field added to a type is a key the check takes.
+
+use super::config::{SkillsConfig, DEFAULT_SCOPES};
+use crate::activate::ToolOptions;
+use crate::disclose::CatalogOptions;
+use crate::discover::DiscoverOptions;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// The most characters a tool name may have (what model APIs take).
+pub const MAX_TOOL_NAME_CHARS: usize = 64;
+
+/// The registry options' keys that are not the configuration's serialised form: the scopes and the
+/// host's two functions (the `permitted` predicate, the `commands` runner).
+pub const REGISTRY_ONLY_KEYS: [&str; 3] = ["scopes", "permitted", "commands"];
+
+/// The configuration's keys a tool's options also take at their top level: the agent the tool is
+/// for (its catalog, enum, search and invocations follow it).
+pub const TOOL_CONFIG_KEYS: [&str; 1] = ["agent"];
+
+/// The keys of a scope in `scopes`.
+pub const SCOPE_KEYS: [&str; 4] = ["name", "storage", "roots", "trusted"];
+
+/// The keys of `value`'s serialised form (an object), in declaration order.
+fn keys_of<T: Serialize>(value: &T) -> Vec<String> {
+    match serde_json::to_value(value) {
+        Ok(Value::Object(map)) => map.keys().cloned().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The configuration's keys (camelCase): every field, the optional ones too.
+pub fn config_keys() -> Vec<String> {
+    let full = SkillsConfig {
+        discover: DiscoverOptions { client: Some(String::new()), ..DiscoverOptions::default() },
+        model_tier: Some(String::new()),
+        tiers: Some(Vec::new()),
+        host_version: Some(String::new()),
+        locale: Some(String::new()),
+        budget_chars: Some(0),
+        budget_tokens: Some(0),
+        instructions: Some(String::new()),
+        search_above: Some(0),
+        agent: Some(String::new()),
+        ..SkillsConfig::default()
+    };
+    keys_of(&full)
+}
+
+/// The keys of `SkillRegistry.discover` and `fromSnapshot` options: the configuration's, the
+/// default scopes' stores, `scopes` and `permitted`.
+pub fn registry_keys() -> Vec<String> {
+    let mut keys = config_keys();
+    keys.extend(DEFAULT_SCOPES.iter().chain(REGISTRY_ONLY_KEYS.iter()).map(|k| k.to_string()));
+    keys
+}
+
+/// The configuration's keys a catalog's options also take: how the tool searches, which the
+/// catalog's note on the skills it leaves out follows.
+pub const CATALOG_SEARCH_KEYS: [&str; 2] = ["search", "searchAbove"];
+
+/// The keys of a catalog's options (`renderCatalog`, a tool's `catalog`).
+pub fn catalog_keys() -> Vec<String> {
+    let full = CatalogOptions {
+        locale: Some(String::new()),
+        model_tier: Some(String::new()),
+        tiers: Some(Vec::new()),
+        host_version: Some(String::new()),
+        budget_chars: Some(0),
+        budget_tokens: Some(0),
+        instructions: Some(String::new()),
+        agent: Some(String::new()),
+        ..CatalogOptions::default()
+    };
+    let mut keys = keys_of(&full);
+    keys.extend(CATALOG_SEARCH_KEYS.iter().map(|k| k.to_string()));
+    keys
+}
+
+/// The keys of a tool's own options (`SkillTool` takes these, `catalog` and `permitted`).
+pub fn tool_keys() -> Vec<String> {
+    let mut keys = keys_of(&ToolOptions::default());
+    keys.extend(TOOL_CONFIG_KEYS.iter().map(|k| k.to_string()));
+    keys
+}
+
+/// The first key of `map` that is not in `valid`, as the message that names it and lists the
+/// valid ones (serde's wording for an unknown field): `(key, message)`.
+pub fn unknown_key(map: &Map<String, Value>, valid: &[String]) -> Option<(String, String)> {
+    let key = map.keys().find(|k| !valid.iter().any(|v| v == *k))?;
+    let listed: Vec<String> = valid.iter().map(|v| format!("`{v}`")).collect();
+    Some((key.clone(), format!("unknown field `{key}`, expected one of {}", listed.join(", "))))
+}
+
+/// The tool-name rule: 1 to 64 characters, each an ASCII letter, digit, `_` or `-` (what the
+/// model APIs accept; OpenAI, Anthropic and Gemini refuse other names when the tool is offered).
+pub fn check_tool_name(name: &str) -> Result<(), String> {
+    let n = name.chars().count();
+    let bad = name.chars().find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'));
+    let why = if n == 0 {
+        "is empty".to_string()
+    } else if n > MAX_TOOL_NAME_CHARS {
+        format!("has {n} characters")
+    } else if let Some(c) = bad {
+        format!("contains {}", if c == ' ' { "a space".to_string() } else { format!("{c:?}") })
+    } else {
+        return Ok(());
+    };
+    Err(format!(
+        "the tool name {name:?} {why}: a tool name is 1 to {MAX_TOOL_NAME_CHARS} of the characters a-z, A-Z, 0-9, _ and - (model APIs refuse others)"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fails to compile when a field is added to the configuration: then the optional ones must
+    /// be set in `config_keys` (a field left `None` is not serialised, so its key is not listed).
+    #[allow(dead_code)]
+    fn every_field_is_listed(c: SkillsConfig, d: DiscoverOptions) {
+        let SkillsConfig {
+            discover: _,
+            disabled: _,
+            model_tier: _,
+            tiers: _,
+            host_version: _,
+            format: _,
+            include_location: _,
+            locale: _,
+            budget_chars: _,
+            budget_tokens: _,
+            priority: _,
+            min_description_chars: _,
+            activation: _,
+            instructions: _,
+            tool_name: _,
+            embed_catalog: _,
+            keep_frontmatter: _,
+            max_resources: _,
+            max_file_bytes: _,
+            scope_paths: _,
+            search: _,
+            search_above: _,
+            permitted: _,
+            agent: _,
+            commands: _,
+        } = c;
+        let DiscoverOptions {
+            client: _,
+            trust_project: _,
+            concurrency: _,
+            prefix_bytes: _,
+            max_object_bytes: _,
+            max_depth: _,
+            max_directories: _,
+            page_size: _,
+            accept_lowercase_skill_md: _,
+            respect_gitignore: _,
+            mode: _,
+            timeout_ms: _,
+        } = d;
+    }
+
+    #[test]
+    fn key_lists() {
+        let keys = config_keys();
+        for k in [
+            "client",
+            "trustProject",
+            "timeoutMs",
+            "modelTier",
+            "budgetTokens",
+            "toolName",
+            "searchAbove",
+            "scopePaths",
+        ] {
+            assert!(keys.iter().any(|x| x == k), "{k} in {keys:?}");
+        }
+        assert_eq!(keys.len(), 22 + 12 - 1, "every field but the flattened discover and permitted: {keys:?}");
+        let reg = registry_keys();
+        assert!(reg.iter().any(|k| k == "project") && reg.iter().any(|k| k == "scopes"));
+        assert!(catalog_keys().iter().any(|k| k == "budgetChars"));
+        assert_eq!(
+            tool_keys(),
+            ["toolName", "embedCatalog", "keepFrontmatter", "maxResources", "maxFileBytes", "scopePaths"]
+        );
+        let map: Map<String, Value> = [("dirname".to_string(), Value::Null)].into_iter().collect();
+        let (key, message) = unknown_key(&map, &tool_keys()).unwrap();
+        assert_eq!(key, "dirname");
+        assert!(message.starts_with("unknown field `dirname`, expected one of `toolName`, `embedCatalog`"));
+    }
+
+    #[test]
+    fn tool_names() {
+        for ok in ["view_skill", "activate-skill", "A1", &"x".repeat(64)] {
+            assert_eq!(check_tool_name(ok), Ok(()), "{ok}");
+        }
+        for (bad, why) in [
+            ("", "is empty"),
+            ("view skill", "contains a space"),
+            ("skills.view", "contains '.'"),
+            ("выбор", "contains 'в'"),
+            (&"x".repeat(65), "has 65 characters"),
+        ] {
+            let e = check_tool_name(bad).unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
+            assert!(e.contains("1 to 64 of the characters a-z, A-Z, 0-9, _ and -"), "{e}");
+        }
+    }
+}
