@@ -159,6 +159,10 @@ export function mcpStorage(client, options = {}) {
         const owner = files.get(f.key);
         // A nested skill's files are also its enclosing skill's: the deepest skill reads them.
         if (!owner || owner.key.length < s.key.length) files.set(f.key, s);
+        // A SKILL.md below a skill's root is that skill's file, not a skill of its own: the server's
+        // entries say which skills there are, so it is readable but not listed (discovery would
+        // otherwise fetch it ahead of need, as a nested candidate).
+        if (f.key !== s.key && (f.key === "SKILL.md" || f.key.endsWith("/SKILL.md"))) continue;
         if (!byKey.has(f.key)) byKey.set(f.key, { key: f.key, size: f.size, etag: f.digest });
       }
     }
