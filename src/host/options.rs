@@ -180,13 +180,13 @@ mod tests {
         ] {
             assert!(keys.iter().any(|x| x == k), "{k} in {keys:?}");
         }
-        assert_eq!(keys.len(), 22 + 12 - 1, "every field but the flattened discover and permitted: {keys:?}");
+        assert_eq!(keys.len(), 25 + 12 - 3, "every field but the flattened discover and the two functions: {keys:?}");
         let reg = registry_keys();
         assert!(reg.iter().any(|k| k == "project") && reg.iter().any(|k| k == "scopes"));
         assert!(catalog_keys().iter().any(|k| k == "budgetChars"));
         assert_eq!(
             tool_keys(),
-            ["toolName", "embedCatalog", "keepFrontmatter", "maxResources", "maxFileBytes", "scopePaths"]
+            ["toolName", "embedCatalog", "keepFrontmatter", "maxResources", "maxFileBytes", "scopePaths", "agent"]
         );
         let map: Map<String, Value> = [("dirname".to_string(), Value::Null)].into_iter().collect();
         let (key, message) = unknown_key(&map, &tool_keys()).unwrap();
