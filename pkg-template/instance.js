@@ -159,6 +159,7 @@ const ASYNC_MEMBERS = new Set([
   "SkillsMcp#getSkill",
   "SkillsMcp#readResource",
   "SkillsMcp#readDirectory",
+  "publishRegistry",
 ]);
 
 // Objects of the module's classes must be live: a freed one (or an object made from a prototype,
