@@ -283,6 +283,17 @@ test("the tarball npm would publish holds the module, types, CLI, README and lic
     assert.ok(files.includes(need), `the tarball lacks ${need} (has ${files.join(", ")})`);
   }
   assert.ok(!files.some((f) => f.startsWith("src/") || f.endsWith(".rs")), "no sources of the build in the tarball");
+  // Every module a shipped module imports is shipped too (a file missing from `files` breaks the
+  // installed package while pkg/ itself still works).
+  const shipped = new Set(files);
+  for (const f of files.filter((f) => f.endsWith(".js"))) {
+    // Comments left out: JSDoc names types with import("./index.js"), which nothing loads.
+    const text = readFileSync(path.join(PKG, f), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+    for (const [, rel] of text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(f), rel));
+      assert.ok(shipped.has(target), `${f} imports ${rel}, which the tarball lacks`);
+    }
+  }
   const readme = readFileSync(path.join(PKG, "README.md"), "utf8");
   assert.match(readme, /## Install\n\n```sh\nnpm install skillwasm\n```/);
 });
