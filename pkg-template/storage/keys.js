@@ -98,6 +98,23 @@ export function show(value) {
   return String(value);
 }
 
+/** An Error with a stable `code` (a core diagnostic code where the core decided) and `extra` fields. */
+export function codedError(message, code, extra = {}) {
+  const e = /** @type {any} */ (new Error(message));
+  e.code = code;
+  Object.assign(e, extra);
+  return e;
+}
+
+/** The positive integer option `name` of `fn` (at most `max`), or `fallback` when it is absent. */
+export function positiveOption(value, name, fallback, fn, max = 0xffffffff) {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0 || value > max) {
+    throw new TypeError(`${fn}: ${name} must be a positive integer, got ${show(value)}`);
+  }
+  return value;
+}
+
 /**
  * The options object of `fn`: `{}` for undefined (and null when `optional`), the object itself when
  * it is a plain (non-array, non-function) object; anything else is a TypeError naming `param`.

@@ -5,7 +5,7 @@
 // (mcpSkillsExtension, parseMcpSkills, mcpFileUri, verifyMcpFile).
 import { mcpFileUri, mcpSkillsExtension, parseMcpSkills, verifyMcpFile } from "../exports.js";
 import {
-  assertKey, assertPrefix, byteLimit, cursorOption, objectCap, objectTooLarge, optionsObject, overCap, pageLimit, show,
+  assertKey, assertPrefix, byteLimit, codedError, cursorOption, objectCap, objectTooLarge, optionsObject, overCap, pageLimit, positiveOption, show,
 } from "./keys.js";
 
 const DEFAULT_LIMIT = 1000;
@@ -17,21 +17,8 @@ const OPTION_KEYS = new Set(["server", "dynamic", "timeoutMs", "maxPages", "maxO
 // and rules, so the schema passed lets any value through (the SDK's zod-v3-compatible shape).
 const ANY_RESULT = Object.freeze({ safeParse: (data) => ({ success: true, data }) });
 
-/** An Error with a stable `code` (a core diagnostic code where the core decided). */
-function failure(message, code, extra = {}) {
-  const e = /** @type {any} */ (new Error(message));
-  e.code = code;
-  Object.assign(e, extra);
-  return e;
-}
-
-function positive(value, name, fallback) {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0 || value > 0x7fffffff) {
-    throw new TypeError(`mcpStorage: ${name} must be a positive integer, got ${show(value)}`);
-  }
-  return value;
-}
+const failure = codedError;
+const positive = (value, name, fallback) => positiveOption(value, name, fallback, "mcpStorage", 0x7fffffff);
 
 /** What a method of `client` answers, or undefined when it has none or it throws. */
 function ask(client, method) {

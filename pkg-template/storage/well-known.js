@@ -3,7 +3,7 @@
 // read, every artifact verified and unpacked, by the core (parseSkillsIndex, unpackSkillArtifact).
 import { parseSkillsIndex, unpackSkillArtifact } from "../exports.js";
 import {
-  assertKey, assertPrefix, byteLimit, cursorOption, objectCap, objectTooLarge, optionsObject, overCap, pageLimit, show,
+  assertKey, assertPrefix, byteLimit, codedError, cursorOption, objectCap, objectTooLarge, optionsObject, overCap, pageLimit, positiveOption, show,
 } from "./keys.js";
 
 const DEFAULT_LIMIT = 1000;
@@ -16,21 +16,8 @@ function artifactKey(skill) {
   return `${skill.digest} ${skill.url}`;
 }
 
-/** An Error with a stable `code` (a core diagnostic code where the core decided). */
-function failure(message, code, extra = {}) {
-  const e = /** @type {any} */ (new Error(message));
-  e.code = code;
-  Object.assign(e, extra);
-  return e;
-}
-
-function positive(value, name, fallback) {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0 || value > 0xffffffff) {
-    throw new TypeError(`wellKnownStorage: ${name} must be a positive integer, got ${show(value)}`);
-  }
-  return value;
-}
+const failure = codedError;
+const positive = (value, name, fallback) => positiveOption(value, name, fallback, "wellKnownStorage", 0xffffffff);
 
 /** The body of `res`, refused past `max` bytes without reading further. */
 async function boundedBody(res, max, url) {
