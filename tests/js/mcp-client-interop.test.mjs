@@ -6,10 +6,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { importPkg, PKG } from "./helpers.mjs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { CLI, importPkg, PKG } from "./helpers.mjs";
 import { CORPUS_SKILLS } from "./support/corpus.mjs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const pkg = await importPkg();
 const { SkillRegistry, mcpStorage, nodeFsStorage } = pkg;
@@ -71,4 +74,34 @@ test("the corpus served by skillsMcpServer is discovered and read through mcpSto
   const before = counts["resources/read"];
   assert.deepEqual(await registry.refresh(), { added: [], changed: [], removed: [] });
   assert.equal(counts["resources/read"], before);
+});
+
+test("over stdio: mcpStorage against `skillwasm mcp` spawned on a project directory", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "skillwasm-mcp-stdio-"));
+  const md = (name) => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n\nDo the ${name} thing; see references/notes.md.\n`;
+  for (const name of ["alpha", "bravo", "charlie"]) {
+    mkdirSync(path.join(dir, ".agents/skills", name, "references"), { recursive: true });
+    writeFileSync(path.join(dir, ".agents/skills", name, "SKILL.md"), md(name));
+    writeFileSync(path.join(dir, ".agents/skills", name, "references/notes.md"), `# Notes of ${name}\n`);
+  }
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", dir, "--no-user", "--page-size", "2"], stderr: "pipe" });
+  const client = new Client({ name: "skillwasm-stdio", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    const counts = {};
+    const request = client.request.bind(client);
+    client.request = (req, schema, opts) => {
+      counts[req.method] = (counts[req.method] ?? 0) + 1;
+      return request(req, schema, opts);
+    };
+    const storage = mcpStorage(client);
+    const registry = await SkillRegistry.discover({ scopes: [{ name: storage.server, storage, roots: [""], trusted: true }] });
+    assert.deepEqual(registry.names().sort(), ["alpha", "bravo", "charlie"]);
+    assert.deepEqual(counts, { "skills/list": 2 }, "two pages of two, no file read");
+    const notes = await registry.readScopedFile(storage.server, "bravo", "references/notes.md");
+    assert.deepEqual(Buffer.from(notes.content), readFileSync(path.join(dir, ".agents/skills/bravo/references/notes.md")));
+    assert.equal(counts["resources/read"], 1, "one read, verified against the listed digest");
+  } finally {
+    await client.close();
+  }
 });
