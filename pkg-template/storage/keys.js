@@ -98,6 +98,15 @@ export function show(value) {
   return String(value);
 }
 
+/** `load` made single-flight: calls while one is in progress share its promise. */
+export function sharedLoad(load) {
+  let pending = null;
+  return () => {
+    if (pending === null) pending = load().finally(() => { pending = null; });
+    return pending;
+  };
+}
+
 /** An Error with a stable `code` (a core diagnostic code where the core decided) and `extra` fields. */
 export function codedError(message, code, extra = {}) {
   const e = /** @type {any} */ (new Error(message));

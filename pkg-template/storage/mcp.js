@@ -5,7 +5,7 @@
 // (mcpSkillsExtension, parseMcpSkills, mcpFileUri, verifyMcpFile).
 import { mcpFileUri, mcpSkillsExtension, parseMcpSkills, verifyMcpFile } from "../exports.js";
 import {
-  assertKey, assertPrefix, byteLimit, codedError, cursorOption, objectCap, objectTooLarge, optionsObject, overCap, pageLimit, positiveOption, show,
+  assertKey, assertPrefix, byteLimit, codedError, cursorOption, objectCap, objectTooLarge, optionsObject, overCap, pageLimit, positiveOption, sharedLoad, show,
 } from "./keys.js";
 
 const DEFAULT_LIMIT = 1000;
@@ -207,11 +207,7 @@ export function mcpStorage(client, options = {}) {
     for (const k of verified.keys()) if (!live.has(k)) verified.delete(k);
   }
 
-  let loading = null;
-  function loadOnce() {
-    if (loading === null) loading = loadListing().finally(() => { loading = null; });
-    return loading;
-  }
+  const loadOnce = sharedLoad(loadListing);
   async function ensureListing() {
     if (listing === null) await loadOnce();
     return /** @type {NonNullable<typeof listing>} */ (listing);

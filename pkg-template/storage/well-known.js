@@ -3,7 +3,7 @@
 // read, every artifact verified and unpacked, by the core (parseSkillsIndex, unpackSkillArtifact).
 import { parseSkillsIndex, unpackSkillArtifact } from "../exports.js";
 import {
-  assertKey, assertPrefix, byteLimit, codedError, cursorOption, objectCap, objectTooLarge, optionsObject, overCap, pageLimit, positiveOption, show,
+  assertKey, assertPrefix, byteLimit, codedError, cursorOption, objectCap, objectTooLarge, optionsObject, overCap, pageLimit, positiveOption, sharedLoad, show,
 } from "./keys.js";
 
 const DEFAULT_LIMIT = 1000;
@@ -143,11 +143,7 @@ export function wellKnownStorage(baseUrl, options = {}) {
   }
 
   /** One index request at a time: concurrent listings share it. */
-  let loading = null;
-  function loadOnce() {
-    if (loading === null) loading = loadIndex().finally(() => { loading = null; });
-    return loading;
-  }
+  const loadOnce = sharedLoad(loadIndex);
 
   async function ensureIndex() {
     if (index === null) await loadOnce();
