@@ -3,7 +3,7 @@
 //! `name` has no enum), and a `query` that searches them; a name it does not know is answered
 //! with the nearest ones. Below that point none of this is used and the tool is as before.
 
-use super::tool::{error_result, ClientOutput, ToolDefinition, ToolInput, ToolOptions, ToolResult};
+use super::tool::{definition, error_result, ClientOutput, ToolDefinition, ToolInput, ToolOptions, ToolResult};
 use crate::content::{plain_line, SEARCH_RESULTS_PREFIX, UNKNOWN_SKILL_PREFIX};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::search::SearchHit;
@@ -17,28 +17,16 @@ pub fn search_tool_definition(offered: usize, catalog: Option<&str>, opts: &Tool
     if offered == 0 {
         return None;
     }
-    let mut description = format!(
+    let lead = format!(
         "Load a skill: call with a skill's name to get its instructions (and the list of its files), \
          or with a name and a path relative to the skill's directory to read one of its files. \
          {offered} skills are available, more than the list shows: call with query (a few words \
          about the task) to find skills by what they do, then call again with the name you chose. \
          Any available skill's name works, listed or not."
     );
-    if let Some(c) = catalog {
-        description.push_str("\n\n");
-        description.push_str(c);
-    }
-    let schema = serde_json::json!({
-        "type": "object",
-        "properties": {
-            "name": { "type": "string", "description": "The skill's name (any available skill, listed or not)." },
-            "query": { "type": "string", "description": "Instead of a name: a few words about the task, to search the skills by what they do." },
-            "path": { "type": "string", "description": "A file of the skill, relative to its directory. Leave out to load the instructions." },
-            "force": { "type": "boolean", "description": "Load the instructions again although they were loaded earlier in this conversation (when they are no longer in your context)." }
-        },
-        "additionalProperties": false
-    });
-    Some(ToolDefinition { name: opts.tool_name.clone(), description, input_schema: schema })
+    let name = serde_json::json!({ "type": "string", "description": "The skill's name (any available skill, listed or not)." });
+    let query = "Instead of a name: a few words about the task, to search the skills by what they do.";
+    Some(definition(lead, name, Some(query), catalog, opts))
 }
 
 fn description_line(hit: &SearchHit) -> String {

@@ -161,25 +161,48 @@ pub fn tool_definition(visible: &[String], catalog: Option<&str>, opts: &ToolOpt
     if visible.is_empty() {
         return None;
     }
-    let mut description =
-        "Load a skill: call with a skill's name to get its instructions (and the list of its files), \
-         or with a name and a path relative to the skill's directory to read one of its files."
-            .to_string();
+    let lead = "Load a skill: call with a skill's name to get its instructions (and the list of its files), \
+                or with a name and a path relative to the skill's directory to read one of its files.";
+    let name = serde_json::json!({ "type": "string", "enum": visible, "description": "The skill's name." });
+    Some(definition(lead.to_string(), name, None, catalog, opts))
+}
+
+/// The one shape of the tool's definition: `lead` then the catalog as its description, and an
+/// input schema of `name` (the given property), `query` when the tool searches (then `name` is
+/// not required), `path` and `force`.
+pub(super) fn definition(
+    lead: String,
+    name: serde_json::Value,
+    query: Option<&str>,
+    catalog: Option<&str>,
+    opts: &ToolOptions,
+) -> ToolDefinition {
+    let mut description = lead;
     if let Some(c) = catalog {
         description.push_str("\n\n");
         description.push_str(c);
     }
-    let schema = serde_json::json!({
-        "type": "object",
-        "properties": {
-            "name": { "type": "string", "enum": visible, "description": "The skill's name." },
-            "path": { "type": "string", "description": "A file of the skill, relative to its directory. Leave out to load the instructions." },
-            "force": { "type": "boolean", "description": "Load the instructions again although they were loaded earlier in this conversation (when they are no longer in your context)." }
-        },
-        "required": ["name"],
-        "additionalProperties": false
-    });
-    Some(ToolDefinition { name: opts.tool_name.clone(), description, input_schema: schema })
+    let mut properties = serde_json::Map::new();
+    properties.insert("name".into(), name);
+    if let Some(q) = query {
+        properties.insert("query".into(), serde_json::json!({ "type": "string", "description": q }));
+    }
+    properties.insert(
+        "path".into(),
+        serde_json::json!({ "type": "string", "description": "A file of the skill, relative to its directory. Leave out to load the instructions." }),
+    );
+    properties.insert(
+        "force".into(),
+        serde_json::json!({ "type": "boolean", "description": "Load the instructions again although they were loaded earlier in this conversation (when they are no longer in your context)." }),
+    );
+    let mut schema = serde_json::Map::new();
+    schema.insert("type".into(), "object".into());
+    schema.insert("properties".into(), properties.into());
+    if query.is_none() {
+        schema.insert("required".into(), serde_json::json!(["name"]));
+    }
+    schema.insert("additionalProperties".into(), false.into());
+    ToolDefinition { name: opts.tool_name.clone(), description, input_schema: schema.into() }
 }
 
 /// A failed call's result: the diagnostic, and the text the model is shown.
