@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Discovery benchmark: find every skill on disk and render the <available_skills> catalog,
-// skillwasm (SkillRegistry over nodeFsStorage, then toPrompt) against skills-ref's toPrompt on the
-// same directories, and against the floor: a synchronous walk plus a 4 KiB prefix read of every
+// skillwasm (SkillRegistry over nodeFsStorage, then renderCatalog in the reference format, what a
+// host calls) against skills-ref's toPrompt on the same directories, and against the floor: a synchronous walk plus a 4 KiB prefix read of every
 // SKILL.md (what any discovery from disk must at least do). Two corpora: ../shared/corpus, and a
 // larger one made from it (its skills copied ten times under new names, in a temporary directory
 // removed at the end). skills-ref has no discovery of its own: it is handed the skill directories
@@ -38,7 +38,7 @@ if (!existsSync(CORPUS)) {
   process.exit(1);
 }
 
-const { SkillRegistry, nodeFsStorage, toPrompt } = await import(pathToFileURL(PKG_ENTRY).href);
+const { SkillRegistry, nodeFsStorage, renderCatalog, toPrompt } = await import(pathToFileURL(PKG_ENTRY).href);
 const skillsRef = await import("skills-ref");
 
 /** The contenders over one corpus: `base` holds `skills/`. */
@@ -48,8 +48,15 @@ async function contenders(base) {
     scopes: [{ name: "builtin", storage: nodeFsStorage(base, storageOptions), roots: ["skills/"] }],
     maxDepth: 12,
     maxDirectories: 1_000_000,
+    format: "reference",
   });
+  // The catalog a host renders: the visible skills, in the reference's layout, one string.
   const catalog = (reg) => {
+    const xml = renderCatalog(reg).text ?? "";
+    return { xml, count: xml.split("<skill>").length - 1 };
+  };
+  // The same catalog made in JS from every loaded skill's metadata (listMetasAcross + toPrompt).
+  const catalogInJs = (reg) => {
     const entries = reg.listMetasAcross().map((m) => ({ name: m.name, description: m.description, location: join(base, m.location) }));
     return { xml: toPrompt(entries), count: entries.length };
   };
@@ -107,7 +114,7 @@ async function contenders(base) {
   const snapshot = reg0.snapshot();
   const checked = reg0.listMetasAcross().map((m) => join(base, m.location));
   reg0.free();
-  const fromSnapshot = (check) => {
+  const fromSnapshot = (check, render = catalog) => {
     if (check) {
       for (const f of checked) {
         statSync(f);
@@ -115,7 +122,7 @@ async function contenders(base) {
       }
     }
     const reg = SkillRegistry.fromSnapshot(snapshot, options());
-    const out = catalog(reg);
+    const out = render(reg);
     reg.free();
     return out;
   };
@@ -127,10 +134,11 @@ async function contenders(base) {
       const found = (await walkDirs(skillsDir)).filter((d) => accepted.has(d)).sort();
       return { xml: await skillsRef.toPrompt(found), count: found.length };
     } },
-    { id: "ours", label: "skillwasm discover (nodeFsStorage) + toPrompt", run: () => discover() },
+    { id: "ours", label: "skillwasm discover (nodeFsStorage) + renderCatalog", run: () => discover() },
     { id: "oursAsync", label: "  same, listSkillPrefixes: false (async list + reads)", run: () => discover({ listSkillPrefixes: false }) },
-    { id: "snapStat", label: "skillwasm fromSnapshot + stat of each skill + toPrompt", run: () => fromSnapshot(true) },
-    { id: "snap", label: "skillwasm fromSnapshot + toPrompt (no I/O)", run: () => fromSnapshot(false) },
+    { id: "snapStat", label: "skillwasm fromSnapshot + stat of each skill + renderCatalog", run: () => fromSnapshot(true) },
+    { id: "snap", label: "skillwasm fromSnapshot + renderCatalog (no I/O)", run: () => fromSnapshot(false) },
+    { id: "snapJs", label: "  same, listMetasAcross + toPrompt in JS instead", run: () => fromSnapshot(false, catalogInJs) },
   ];
 }
 

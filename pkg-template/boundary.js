@@ -133,10 +133,18 @@ export function boundedJson(root, maxDepth, maxNodes, maxChars, holes, taken) {
     if (chars > maxChars) throw new Bound("n", `more than ${maxChars} characters of JSON`);
     out.push(s);
   };
+  // Whether a pattern names the position of `key` in the open container, compared segment by
+  // segment against the stack (no array made per key: pages have thousands of entries).
+  const here = (p, key) => {
+    if (p.length !== stack.length) return false;
+    for (let i = 0; i < p.length; i++) {
+      if (p[i] !== "*" && p[i] !== String(i + 1 < stack.length ? stack[i + 1].at : key)) return false;
+    }
+    return true;
+  };
   const hole = (key) => {
     if (patterns === null || stack.length > 4) return null;
-    const segs = segsAt(key);
-    return matches(patterns, segs) ? segs.join(".") : null;
+    return patterns.some((p) => here(p, key)) ? segsAt(key).join(".") : null;
   };
   const text = (v, at) => {
     if ((strict === null && marked === null) || isWellFormedString(v)) return wellFormed(v);
@@ -237,6 +245,106 @@ export function boundedJson(root, maxDepth, maxNodes, maxChars, holes, taken) {
     const where = pathOf(stack, key);
     if (e instanceof Bound) return `E${e.kind}|${where}|${e.message}`;
     return `Ex|${where}|reading it threw: ${describe(e)}`;
+  }
+}
+
+/**
+ * The JSON text of a store's listing page, for the common shape only, or null (then the caller
+ * reads it with {@link boundedJson}, which gives the same text for that shape and says what is
+ * wrong with any other). The shape: a page whose own keys are `entries` (an array), `cursor` (a string, null or undefined) and `warnings` (an array of
+ * `{ key, message }` strings), at most `maxNodes` values in all; each entry a non-array object whose own keys are `key` (a string),
+ * `size` (a number), `etag` (a string) and, with `heads`, `head` (handed back unread as
+ * `["entries.<i>.head", value]` pushed to `taken`) and `headError` (a string or null); nothing
+ * with a `toJSON`. A key's lone surrogates become U+0000 (as boundedJson's `~entries.*.key`),
+ * other strings' become U+FFFD. A getter or trap that throws, and anything unexpected, is null:
+ * the page is then read again the general way. A listing of thousands of entries is one loop
+ * here, not one generic step per value.
+ */
+export function pageJson(page, maxNodes, maxChars, heads, taken) {
+  try {
+    if (page === null || typeof page !== "object" || isArray(page) || page.toJSON !== undefined) return null;
+    let entries = null;
+    let cursor;
+    let warnings;
+    for (const k of keysOf(page)) {
+      if (k === "entries") entries = page.entries;
+      else if (k === "cursor") cursor = page.cursor;
+      else if (k === "warnings") warnings = page.warnings;
+      else return null;
+    }
+    if (!isArray(entries) || !(entries.length <= maxNodes)) return null;
+    const out = [];
+    let chars = 0;
+    // Values as boundedJson counts them: the page, its arrays, each object and each value written.
+    let nodes = 2;
+    const str = (v) => {
+      const t = stringify(wellFormed(v));
+      chars += t.length;
+      return t;
+    };
+    const found = [];
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i];
+      if (e === null || typeof e !== "object" || isArray(e) || e.toJSON !== undefined) return null;
+      let text = "{";
+      for (const k of keysOf(e)) {
+        const v = e[k];
+        if (v === undefined) continue;
+        if (k === "head" && heads) {
+          found.push([`entries.${i}.head`, v]);
+          continue;
+        }
+        if (text.length > 1) text += ",";
+        nodes += 1;
+        if (k === "key" && typeof v === "string") {
+          const t = stringify(isWellFormedString(v) ? v : v.replace(LONE, "\u0000"));
+          chars += t.length;
+          text += `"key":${t}`;
+        } else if (k === "size" && typeof v === "number") {
+          text += `"size":${Number.isFinite(v) ? stringify(v) : "null"}`;
+        } else if (k === "etag" && typeof v === "string") {
+          text += `"etag":${str(v)}`;
+        } else if (k === "headError" && heads && (typeof v === "string" || v === null)) {
+          text += `"headError":${v === null ? "null" : str(v)}`;
+        } else {
+          return null;
+        }
+      }
+      chars += text.length;
+      nodes += 1;
+      if (chars > maxChars || nodes > maxNodes) return null;
+      out.push(`${text}}`);
+    }
+    let rest = "";
+    if (typeof cursor === "string") rest += `,"cursor":${str(cursor)}`;
+    else if (cursor === null) rest += `,"cursor":null`;
+    else if (cursor !== undefined) return null;
+    if (warnings !== undefined) {
+      if (!isArray(warnings) || !(warnings.length <= maxNodes)) return null;
+      nodes += 1 + warnings.length;
+      const list = [];
+      for (let i = 0; i < warnings.length; i++) {
+        const w = warnings[i];
+        if (w === null || typeof w !== "object" || isArray(w) || w.toJSON !== undefined) return null;
+        let text = "{";
+        for (const k of keysOf(w)) {
+          const v = w[k];
+          if (v === undefined) continue;
+          if ((k !== "key" && k !== "message") || typeof v !== "string") return null;
+          text += `${text.length > 1 ? "," : ""}"${k}":${str(v)}`;
+          nodes += 1;
+        }
+        list.push(`${text}}`);
+      }
+      rest += `,"warnings":[${list.join(",")}]`;
+    }
+    if (cursor !== undefined) nodes += 1;
+    if (chars > maxChars || nodes > maxNodes) return null;
+    for (const pair of found) taken.push(pair);
+    return `{"entries":[${out.join(",")}]${rest}}`;
+  } catch (e) {
+    rethrowTrap(e);
+    return null;
   }
 }
 

@@ -83,6 +83,25 @@ fn is_other_line_break(c: char) -> bool {
 /// (`\n`, CR, VT, FF, NEL, U+2028, U+2029) and other whitespace runs become one space, the ends
 /// are trimmed, and [hidden characters](is_hidden_char) become [`HIDDEN_CHAR`].
 pub fn one_line(s: &str) -> String {
+    one_line_cow(s).into_owned()
+}
+
+/// [`one_line`], borrowed when the value is already on one line: printable ASCII with single
+/// spaces between words (most names, descriptions and locations), checked byte by byte.
+fn one_line_cow(s: &str) -> Cow<'_, str> {
+    // One pass: `prev` starts as a space, so a leading space (or an empty value) is not plain.
+    let mut prev = b' ';
+    let mut plain = true;
+    for &c in s.as_bytes() {
+        if (c == b' ' && prev == b' ') || (c != b' ' && !(0x21..0x7f).contains(&c)) {
+            plain = false;
+            break;
+        }
+        prev = c;
+    }
+    if plain && prev != b' ' {
+        return Cow::Borrowed(s);
+    }
     let mut out = String::with_capacity(s.len());
     let mut space = false;
     for c in s.chars() {
@@ -96,7 +115,7 @@ pub fn one_line(s: &str) -> String {
         }
         out.push(if is_hidden_char(c) { HIDDEN_CHAR } else { c });
     }
-    out
+    Cow::Owned(out)
 }
 
 /// A multi-line text (a skill's body, a file) with its lines kept: CRLF and the other line
@@ -138,27 +157,34 @@ pub fn escape_html(s: &str) -> String {
 /// wrapper): [`one_line`], then `&`, `<` and `>` escaped (quotes need none there, and each escaped
 /// quote would cost tokens). No tag can open or close in it.
 pub fn xml_text(s: &str) -> String {
-    escape(&one_line(s), false)
+    escape(&one_line_cow(s), false)
 }
 
 /// A single-line value as an XML attribute value or in the reference layout: [`one_line`], then
 /// `&`, `<`, `>`, `"` and `'` escaped.
 pub fn xml_attr(s: &str) -> String {
-    escape(&one_line(s), true)
+    escape(&one_line_cow(s), true)
 }
 
 fn escape(s: &str, quotes: bool) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' if quotes => out.push_str("&quot;"),
-            '\'' if quotes => out.push_str("&#x27;"),
-            c => out.push(c),
-        }
+    // The text between two escaped characters is copied in one piece (each is ASCII, so every
+    // cut is on a character boundary).
+    let mut from = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let entity = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' if quotes => "&quot;",
+            b'\'' if quotes => "&#x27;",
+            _ => continue,
+        };
+        out.push_str(s.get(from..i).unwrap_or_default());
+        out.push_str(entity);
+        from = i + 1;
     }
+    out.push_str(s.get(from..).unwrap_or_default());
     out
 }
 
@@ -486,6 +512,27 @@ fn builtin_nfkc(s: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_line_and_escaping_give_the_same_text_on_the_quick_path_and_the_long_one() {
+        let cases = [
+            ("a plain description.", "a plain description."),
+            ("", ""),
+            (" lead", "lead"),
+            ("trail ", "trail"),
+            ("two  spaces", "two spaces"),
+            ("tab\there", "tab here"),
+            ("line\nbreak\r\n", "line break"),
+            ("caf\u{e9} \u{200B}x", "caf\u{e9} \u{FFFD}x"),
+            ("del\u{7f}", "del\u{FFFD}"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(one_line(input), want, "{input:?}");
+        }
+        assert_eq!(xml_attr("a<b & 'c' \"d\">"), "a&lt;b &amp; &#x27;c&#x27; &quot;d&quot;&gt;");
+        assert_eq!(xml_text("a<b & 'c'\n>"), "a&lt;b &amp; 'c' &gt;");
+        assert_eq!(xml_attr("\u{e9}&\u{e9}"), "\u{e9}&amp;\u{e9}");
+    }
 
     #[test]
     fn code_ranges_fences_and_spans() {

@@ -27,12 +27,17 @@ const PHRASES = {
   "lone-surrogate": "must not contain a lone surrogate (it has no UTF-8 form)",
 };
 
+const PLAIN_KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
+
 /**
  * The first rule a string breaks as a storage key, by name (see PHRASES), or null.
  * @param {string} key
  * @returns {keyof typeof PHRASES | null}
  */
 function keyRule(key) {
+  // Most keys: segments of letters, digits, `.`, `_` and `-` not starting with `.`, which no rule
+  // refuses (one regular expression instead of the checks below, for every listed file).
+  if (PLAIN_KEY.test(key)) return null;
   if (key === "") return "empty";
   if (key.startsWith("/")) return "absolute";
   if (key.includes("\\")) return "backslash";

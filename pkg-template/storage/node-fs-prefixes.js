@@ -110,17 +110,15 @@ export function walkSync(root, prefix, skip, files, maxEntries) {
     const [dirReal, keyPrefix, up] = stack.pop();
     let dirents;
     try {
-      dirents = readdirSync(dirReal, { withFileTypes: true, encoding: "buffer" });
+      dirents = readDir(dirReal);
     } catch (e) {
       warnings.push({ key: keyPrefix, message: `cannot read directory: ${why(e)}` });
       continue;
     }
     for (const d of dirents) {
-      let name;
-      try {
-        name = utf8.decode(d.name);
-      } catch {
-        warnings.push({ key: keyPrefix + d.name.toString("utf8"), message: "file name is not valid UTF-8" });
+      const name = d.name;
+      if (d.notUtf8) {
+        warnings.push({ key: keyPrefix + name, message: "file name is not valid UTF-8" });
         continue;
       }
       if (skip !== null && d.isDirectory() && skip.skips(name)) continue;
@@ -180,6 +178,30 @@ export function walkSync(root, prefix, skip, files, maxEntries) {
   }
   if (truncated) warnings.push({ key: prefix, message: `listing stopped after ${maxEntries} files (maxEntries)` });
   return done();
+}
+
+/**
+ * The entries of a directory, names as strings. Names are read as text (far cheaper than one
+ * Buffer per name); a directory where one holds U+FFFD (what Node makes of bytes that are not
+ * UTF-8) is read again as bytes, and the names that do not decode are marked `notUtf8` (shown
+ * with U+FFFD), as a walk over bytes would find them.
+ * @param {string} dir
+ * @returns {{ name: string; notUtf8?: boolean; isDirectory(): boolean; isFile(): boolean; isSymbolicLink(): boolean }[]}
+ */
+function readDir(dir) {
+  const dirents = readdirSync(dir, { withFileTypes: true });
+  if (!dirents.some((d) => d.name.includes("\uFFFD"))) return dirents;
+  return readdirSync(dir, { withFileTypes: true, encoding: "buffer" }).map((d) => {
+    let name;
+    let notUtf8 = false;
+    try {
+      name = utf8.decode(d.name);
+    } catch {
+      name = d.name.toString("utf8");
+      notUtf8 = true;
+    }
+    return { name, notUtf8, isDirectory: () => d.isDirectory(), isFile: () => d.isFile(), isSymbolicLink: () => d.isSymbolicLink() };
+  });
 }
 
 /**

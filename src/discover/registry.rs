@@ -9,6 +9,7 @@ use crate::parse::{parse_skill, ParseOptions};
 use crate::search::{encode, SearchDoc, SearchIndex};
 use crate::store::keys;
 use crate::store::{self, CallStats, Storage, StorageStats};
+use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, HashSet};
 use std::rc::Rc;
 
@@ -33,8 +34,12 @@ pub struct SkillRegistry {
     generation: u64,
     /// Per scope, where its store's keys are (an absolute directory or a URI).
     locations: BTreeMap<String, String>,
-    /// The search index over the winning skills, document `i` the `i`-th name.
-    search: Rc<SearchIndex>,
+    /// The search index over the winning skills, document `i` the `i`-th name: built on first
+    /// use (a search, a snapshot), not by discovery, which a host that never searches pays for.
+    search: OnceCell<Rc<SearchIndex>>,
+    /// The index a snapshot brought (base64), decoded on first use when it is one over exactly
+    /// these skills.
+    stored_search: RefCell<Option<String>>,
 }
 
 /// A file read the registry has planned: everything needed to do it without the registry.
@@ -140,7 +145,8 @@ impl SkillRegistry {
             stats,
             generation: 0,
             locations: BTreeMap::new(),
-            search: Rc::default(),
+            search: OnceCell::new(),
+            stored_search: RefCell::new(None),
         }
     }
 
@@ -180,8 +186,10 @@ impl SkillRegistry {
         self.diagnostics = found.diagnostics;
         self.resolve();
         let unchanged = report.added.is_empty() && report.changed.is_empty() && report.removed.is_empty();
-        if !unchanged || self.search.len() != self.winners.len() {
-            self.search = Rc::new(self.build_search());
+        if !unchanged || self.search.get().is_some_and(|s| s.len() != self.winners.len()) {
+            // Built again on first use.
+            self.search = OnceCell::new();
+            *self.stored_search.borrow_mut() = None;
         }
         report
     }
@@ -196,9 +204,20 @@ impl SkillRegistry {
         }))
     }
 
-    /// The search index over the visible skills (document `i` is the `i`-th of [`Self::names`]).
+    /// The search index over the visible skills (document `i` is the `i`-th of [`Self::names`]),
+    /// built on first use: decoded from the snapshot the registry started from when it is one
+    /// over exactly these skills, else built from the records (linear).
     pub fn search_index(&self) -> Rc<SearchIndex> {
-        self.search.clone()
+        self.search
+            .get_or_init(|| {
+                let stored = self.stored_search.borrow_mut().take();
+                let decoded = stored.as_deref().and_then(encode::unbase64).and_then(|b| encode::from_bytes(&b));
+                match decoded {
+                    Some(ix) if ix.names().iter().eq(self.winners.keys()) => Rc::new(ix),
+                    _ => Rc::new(self.build_search()),
+                }
+            })
+            .clone()
     }
 
     /// Decides which record wins each name, and reports the shadowed ones.
@@ -421,7 +440,7 @@ impl SkillRegistry {
                 .collect(),
             records: self.records.as_slice(),
             diagnostics: &self.diagnostics,
-            search: Some(encode::base64(&encode::to_bytes(&self.search))),
+            search: Some(encode::base64(&encode::to_bytes(&self.search_index()))),
         };
         // Written twice: once to count its bytes, once into a buffer of exactly that size (a
         // buffer grown by doubling holds up to twice the snapshot, and three times while it moves).
@@ -463,12 +482,8 @@ impl SkillRegistry {
         r.diagnostics = snap.diagnostics;
         r.diagnostics.retain(|d| d.code != codes::SKILL_SHADOWED);
         r.resolve();
-        // The stored index is used when it is one over exactly these skills; else it is built.
-        let stored = snap.search.as_deref().and_then(encode::unbase64).and_then(|b| encode::from_bytes(&b));
-        r.search = match stored {
-            Some(ix) if ix.names().iter().eq(r.winners.keys()) => Rc::new(ix),
-            _ => Rc::new(r.build_search()),
-        };
+        // The stored index is decoded on first use (see `search_index`).
+        *r.stored_search.borrow_mut() = snap.search;
         Ok(r)
     }
 }

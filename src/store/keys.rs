@@ -75,14 +75,21 @@ pub fn key_problem(key: &str) -> Option<KeyProblem> {
     if key.starts_with('/') {
         return Some(KeyProblem::Absolute);
     }
-    if key.contains('\\') {
+    // Byte scans, no allocation: every listed key of every discovery comes through here.
+    let bytes = key.as_bytes();
+    if bytes.contains(&b'\\') {
         return Some(KeyProblem::Backslash);
     }
-    if key.chars().any(char::is_control) {
+    let control =
+        if bytes.is_ascii() { bytes.iter().any(u8::is_ascii_control) } else { key.chars().any(char::is_control) };
+    if control {
         return Some(KeyProblem::Control);
     }
-    let lower = key.to_ascii_lowercase();
-    if lower.contains("%2e") || lower.contains("%2f") || lower.contains("%5c") {
+    let encoded = |w: &[u8]| {
+        w.first() == Some(&b'%')
+            && [b"2e", b"2f", b"5c"].iter().any(|code| w.get(1..).is_some_and(|rest| rest.eq_ignore_ascii_case(*code)))
+    };
+    if bytes.contains(&b'%') && bytes.windows(3).any(encoded) {
         return Some(KeyProblem::Encoded);
     }
     for seg in key.split('/') {

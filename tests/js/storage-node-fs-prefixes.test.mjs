@@ -5,7 +5,7 @@
 // and read finds, on these trees and on the shared corpus.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, readFileSync, symlinkSync } from "node:fs";
+import { chmodSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -163,6 +163,28 @@ describe("nodeFsStorage listSkillPrefixes: an unreadable SKILL.md", () => {
     assert.equal(locked[1], null);
     assert.match(locked[2], /^locked\/SKILL\.md: cannot read: EACCES/);
     assert.deepEqual(open, ["open/SKILL.md", "---\nname: open\n---\n", null]);
+  });
+});
+
+describe("nodeFsStorage listSkillPrefixes: file names that are not UTF-8", () => {
+  let dir;
+  before(() => {
+    dir = tempDir("fs-prefixes-names");
+    writeTree(dir, { "ok/SKILL.md": "---\nname: ok\ndescription: fine\n---\n", "ok/\uFFFD.md": "a name holding U+FFFD itself" });
+    // A name of bytes that do not decode (0xff), beside the skill: Node reads it as U+FFFD.
+    writeFileSync(Buffer.concat([Buffer.from(path.join(dir, "ok") + path.sep), Buffer.from([0x62, 0xff, 0x2e, 0x6d, 0x64])]), "x");
+  });
+  after(() => removeDir(dir));
+
+  test("are a warning, as list says; a name that holds U+FFFD itself is listed", async () => {
+    const storage = nodeFsStorage(dir);
+    const { pages, entries } = prefixPages(storage, "", { files: ["SKILL.md"], prefixBytes: 64 });
+    const listed = await listAll(storage, "");
+    assert.deepEqual(entries.map((e) => e.key), listed.entries.map((e) => e.key));
+    assert.deepEqual(entries.map((e) => e.key), ["ok/SKILL.md", "ok/\uFFFD.md"]);
+    const warnings = pages.flatMap((p) => p.warnings ?? []);
+    assert.deepEqual(warnings, [{ key: "ok/b\uFFFD.md", message: "file name is not valid UTF-8" }]);
+    assert.deepEqual(warnings, listed.pages.flatMap((p) => p.warnings ?? []));
   });
 });
 

@@ -43,6 +43,8 @@ extern "C" {
         holes: &Array,
         taken: &Array,
     ) -> Result<String, JsValue>;
+    #[wasm_bindgen(catch, js_name = pageJson)]
+    fn page_json(v: &JsValue, nodes: u32, chars: u32, heads: bool, taken: &Array) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = boundedBytes)]
     fn bounded_bytes(v: &JsValue, max: u32, strict: bool) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = putBody)]
@@ -123,13 +125,33 @@ pub fn json(v: &JsValue, holes: &[&str]) -> Result<(Value, Taken), Unreadable> {
         return Err(Unreadable::from_tagged(text.get(1..).unwrap_or_default()));
     };
     let value: Value = serde_json::from_str(body).map_err(|e| Unreadable::Unsupported(format!("\u{0}{e}")))?;
+    Ok((value, taken_pairs(&taken_list)))
+}
+
+/// The `[path, value]` pairs boundary.js pushed to `list`.
+fn taken_pairs(list: &Array) -> Taken {
     let mut taken = Vec::new();
-    for pair in taken_list.iter() {
+    for pair in list.iter() {
         // Pairs this module made: [path, value].
         let pair: Array = pair.unchecked_into();
         taken.push((pair.get(0).as_string().unwrap_or_default(), pair.get(1)));
     }
-    Ok((value, taken))
+    taken
+}
+
+/// A store's listing page as [`json`] reads it with the holes `["~entries.*.key"]`, plus
+/// `"entries.*.head"` when `heads`: the same value and the same values handed back, read in one
+/// loop when the page has the usual shape (see `pageJson` in boundary.js), else by [`json`].
+pub fn page(v: &JsValue, heads: bool) -> Result<(Value, Taken), Unreadable> {
+    let taken_list = Array::new();
+    let fast = page_json(v, MAX_NODES, MAX_JSON_CHARS, heads, &taken_list).map_err(pass_traps);
+    if let Some(text) = fast.ok().and_then(|t| t.as_string()) {
+        if let Ok(value) = serde_json::from_str::<Value>(&text) {
+            return Ok((value, taken_pairs(&taken_list)));
+        }
+    }
+    let holes: &[&str] = if heads { &["~entries.*.key", "entries.*.head"] } else { &["~entries.*.key"] };
+    json(v, holes)
 }
 
 /// Reads data (tool input, a transcript) as JSON within the bounds.

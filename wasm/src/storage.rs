@@ -132,8 +132,7 @@ fn parse_page_with(v: &JsValue, heads: Option<u32>) -> Result<HeadPage, StorageE
     }
     // Keys with a lone surrogate get a NUL, which the key check refuses: that entry is dropped.
     // Heads are handed back unread (bytes are not JSON).
-    let holes: &[&str] = if heads.is_some() { &["~entries.*.key", "entries.*.head"] } else { &["~entries.*.key"] };
-    let (value, taken) = convert::json(v, holes).map_err(|e| StorageError(e.describe("the page")))?;
+    let (value, taken) = convert::page(v, heads.is_some()).map_err(|e| StorageError(e.describe("the page")))?;
     let Value::Object(mut page) = value else { return Err(not_a_page("an array")) };
     let Some(Value::Array(entries)) = page.remove("entries") else { return Err(not_a_page("no entries array")) };
     if entries.len() > MAX_PAGE_ENTRIES {
