@@ -28,7 +28,6 @@ const toWellFormed = String.prototype.toWellFormed;
 const isWellFormed = String.prototype.isWellFormed;
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const RuntimeError = typeof WebAssembly === "object" ? WebAssembly.RuntimeError : undefined;
-const objectToString = Object.prototype.toString;
 const tdDecode = TextDecoder.prototype.decode;
 // Bodies the core checked (valid UTF-8): decoded as they are, a leading U+FEFF kept.
 const bodyDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -510,22 +509,75 @@ export function batchItems(inputs, maxItems) {
   }
 }
 
+// Parse results (wasm/src/parsed.rs): a batch of them arrives as one JSON text.
+const parseJson = JSON.parse;
+const defineProperty = Object.defineProperty;
+const taSlice = TypedArrayProto.slice;
+const taSubarray = TypedArrayProto.subarray;
+const arrayPush = Array.prototype.push;
+// A result with no body range.
+const NO_RANGE = 0xffffffff;
+// Bodies on first read (true) or at once (false).
+const LAZY_BODIES = true;
+
 /**
- * Sets `result.skill.body` to the text of bytes `start..end` of `view` (a view boundedBytes made
- * over the caller's bytes, which the core parsed and checked: valid UTF-8, the body's trimmed
- * range). True when done; false when the bytes are not in a plain ArrayBuffer (a shared one may
- * change under the decode) or anything fails: the core then sets the body from its own copy.
+ * Turns a batch of parse results (`json`, an array of them) into objects and appends them to
+ * `out`. `bytes` is a view of the batch's buffer in wasm memory, valid during this call only, and
+ * `ranges` has two numbers per result: where its body is in `bytes`, or NO_RANGE. Those bytes are
+ * the core's own copy of the input, checked by it (valid UTF-8, the body's trimmed range): the
+ * body is their text, decoded once. False when anything fails.
  */
-export function putBody(result, view, start, end) {
+export function takeResults(json, bytes, ranges, out) {
   try {
-    const buffer = call(taBuffer, view);
-    if (call(objectToString, buffer) !== "[object ArrayBuffer]") return false;
-    const at = call(taByteOffset, view);
-    if (!(end >= start && end <= call(taByteLength, view))) return false;
-    result.skill.body = call(tdDecode, bodyDecoder, new NativeU8(buffer, at + start, end - start));
+    const results = parseJson(json);
+    // The bodies' bytes, copied out of wasm memory once for the batch (when one has a body).
+    let copy = null;
+    for (let i = 0; i < results.length; i++) {
+      const start = ranges[2 * i];
+      if (start !== NO_RANGE) {
+        const end = ranges[2 * i + 1];
+        if (!LAZY_BODIES) results[i].skill.body = call(tdDecode, bodyDecoder, call(taSubarray, bytes, start, end));
+        else lazyBody(results[i].skill, call(taBuffer, (copy ??= call(taSlice, bytes))), start, end);
+      }
+      call(arrayPush, out, results[i]);
+    }
     return true;
   } catch (e) {
     rethrowTrap(e);
     return false;
   }
+}
+
+/**
+ * Makes `skill.body` the text of bytes `start..end` of `buffer` (a copy nobody else holds),
+ * decoded when it is first read. The property is an own enumerable one where the plain `body` was,
+ * so JSON.stringify, spread, Object.assign, structuredClone and deep equality see the text; once
+ * read (or written), it is a plain data property.
+ */
+function lazyBody(skill, buffer, start, end) {
+  let text;
+  const settle = (value) => {
+    try {
+      defineProperty(skill, "body", { value, writable: true, enumerable: true, configurable: true });
+    } catch {
+      // A frozen skill keeps the accessor: it still answers the text.
+    }
+  };
+  defineProperty(skill, "body", {
+    get() {
+      if (text === undefined) {
+        text = call(tdDecode, bodyDecoder, new NativeU8(buffer, start, end - start));
+        buffer = undefined;
+      }
+      settle(text);
+      return text;
+    },
+    set(value) {
+      text = value;
+      buffer = undefined;
+      settle(value);
+    },
+    enumerable: true,
+    configurable: true,
+  });
 }

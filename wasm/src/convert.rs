@@ -47,8 +47,6 @@ extern "C" {
     fn page_json(v: &JsValue, nodes: u32, chars: u32, heads: bool, taken: &Array) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = boundedBytes)]
     fn bounded_bytes(v: &JsValue, max: u32, strict: bool) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(js_name = putBody)]
-    fn put_body_js(result: &JsValue, view: &Uint8Array, start: u32, end: u32) -> bool;
     #[wasm_bindgen(js_name = stringLength)]
     fn string_length(v: &JsValue) -> f64;
     #[wasm_bindgen(catch, js_name = callStore)]
@@ -365,12 +363,6 @@ pub fn bytes(v: &JsValue, max: u32) -> Result<Bytes, BytesError> {
         }
         Err(_) => Err(BytesError::NotBytes),
     }
-}
-
-/// Sets `result.skill.body` (a result object [`crate::to_js`] made) to the text of bytes
-/// `start..end` of `view`, decoded in JS from the caller's bytes; false when that cannot be done.
-pub fn put_body(result: &JsValue, view: &Uint8Array, start: u32, end: u32) -> bool {
-    put_body_js(result, view, start, end)
 }
 
 /// How a store call ended.

@@ -8,6 +8,7 @@ mod convert;
 mod invoke;
 mod mcp;
 mod mcp_client;
+mod parsed;
 mod registry;
 mod remote;
 mod rules;
@@ -17,9 +18,8 @@ mod tool;
 use convert::BytesError;
 use serde::Serialize;
 use skillwasm::disclose::CatalogEntry;
-use skillwasm::store::{limits, DEFAULT_MAX_OBJECT_BYTES, PREFIX_BYTES};
+use skillwasm::store::DEFAULT_MAX_OBJECT_BYTES;
 use skillwasm::{Diagnostic, ParseOptions, ParseResult};
-use std::ops::Range;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -32,65 +32,13 @@ export interface SkillBatchItem { input: SkillInput; dirName?: string }
 export interface PropertiesResult { properties: Record<string, unknown> | null; errors: string[] }
 "#;
 
-/// Results become plain objects (maps as objects, absent values as null, bytes as Uint8Array). Measured against
-/// serialising to JSON text and `JSON.parse`, building the objects directly is faster on the
-/// corpus, by far when bodies are included.
+/// Results become plain objects (maps as objects, absent values as null, bytes as Uint8Array). Parse
+/// results, many to a call, go over as one JSON text instead (see `parsed`): measured on the
+/// corpus, that is faster once bodies are not in the text.
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
     let serializer =
         serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true).serialize_missing_as_null(true);
     value.serialize(&serializer).map_err(|e| JsError::new(&e.to_string()))
-}
-
-/// A parse result, and where its body is in the caller's bytes when the body is those bytes
-/// unchanged: then the result's body is filled in JS from them ([`Parsed::into_js`]), not copied
-/// out of wasm.
-struct Parsed {
-    result: ParseResult,
-    in_place: Option<(js_sys::Uint8Array, Range<usize>, Vec<u8>)>,
-}
-
-impl From<ParseResult> for Parsed {
-    fn from(result: ParseResult) -> Parsed {
-        Parsed { result, in_place: None }
-    }
-}
-
-impl Parsed {
-    /// The result object; a body in place is decoded from the caller's bytes (or, when that
-    /// cannot be done, from the copy the core parsed).
-    fn into_js(self) -> Result<JsValue, JsError> {
-        let obj = to_js(&self.result)?;
-        if let Some((view, range, copy)) = self.in_place {
-            let (start, end) = (range.start as u32, range.end as u32);
-            if !convert::put_body(&obj, &view, start, end) {
-                let text = copy.get(range).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or_default();
-                let skill = js_sys::Reflect::get(&obj, &"skill".into()).unwrap_or_default();
-                let _ = js_sys::Reflect::set(&skill, &"body".into(), &JsValue::from_str(text));
-            }
-        }
-        Ok(obj)
-    }
-}
-
-/// Parses one SKILL.md input (already read within the cap). Without bodies only the frontmatter
-/// is needed: the core's prefix-read policy decides from the first bytes, and the whole input is
-/// copied only when the closing fence is not in them. With bodies, the input is copied into wasm
-/// once and a body that is a range of it is handed back as that range.
-fn parse_bytes(bytes: convert::Bytes, opts: &ParseOptions) -> Parsed {
-    if !opts.include_body() && !opts.partial {
-        let first = bytes.prefix(PREFIX_BYTES as usize);
-        if let Some(result) = limits::parse_prefix(&first, PREFIX_BYTES, Some(bytes.size() as u64), opts) {
-            return result.into();
-        }
-    }
-    match bytes {
-        convert::Bytes::View(view, _) if opts.include_body() && !opts.partial => {
-            let copy = view.to_vec();
-            let (result, range) = skillwasm::parse_skill_in_place(&copy, opts);
-            Parsed { result, in_place: range.map(|r| (view, r, copy)) }
-        }
-        other => skillwasm::parse_skill(&other.into_vec(), opts).into(),
-    }
 }
 
 /// The result for an input above the cap: an error diagnostic, nothing parsed.
@@ -118,13 +66,14 @@ pub fn parse_skill(
     #[wasm_bindgen(unchecked_optional_param_type = "ParseOptions")] opts: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let opts: ParseOptions = convert::options(&opts.unwrap_or_default(), "parseSkill: opts")?;
-    let parsed = match convert::bytes(&input, DEFAULT_MAX_OBJECT_BYTES) {
-        Ok(bytes) => parse_bytes(bytes, &opts),
-        Err(BytesError::TooLarge(n)) => too_large(n).into(),
+    let mut results = parsed::Results::new();
+    match convert::bytes(&input, DEFAULT_MAX_OBJECT_BYTES) {
+        Ok(bytes) => results.parse(bytes, &opts)?,
+        Err(BytesError::TooLarge(n)) => results.push(&too_large(n), None)?,
         Err(BytesError::NotBytes) => return Err(not_bytes("parseSkill: input", &input)),
         Err(BytesError::Lying(why)) => return Err(convert::type_error(&format!("parseSkill: input is {why}"))),
     };
-    parsed.into_js().map_err(JsValue::from)
+    Ok(results.finish()?.get(0))
 }
 
 /// Most items in one `parseSkills` batch.
@@ -144,29 +93,30 @@ pub fn parse_skills(
         diagnostics: vec![Diagnostic::error(skillwasm::diagnostic::codes::INPUT_INVALID, message)],
         ..ParseResult::default()
     };
-    let results = js_sys::Array::new();
+    let mut results = parsed::Results::new();
     for item in items {
-        let result: Parsed = match item {
-            convert::BatchItem::Unreadable(message) => invalid(format!("this item cannot be read: {message}")).into(),
+        match item {
+            convert::BatchItem::Unreadable(message) => {
+                results.push(&invalid(format!("this item cannot be read: {message}")), None)?
+            }
             convert::BatchItem::Input { input, dir_name } => {
                 let opts = match dir_name {
                     Some(dir) => ParseOptions { dir_name: Some(dir), ..opts.clone() },
                     None => opts.clone(),
                 };
                 match convert::bytes(&input, DEFAULT_MAX_OBJECT_BYTES) {
-                    Ok(bytes) => parse_bytes(bytes, &opts),
-                    Err(BytesError::TooLarge(n)) => too_large(n).into(),
-                    Err(BytesError::Lying(why)) => invalid(format!("this item is {why}")).into(),
-                    Err(BytesError::NotBytes) => {
-                        invalid("this item is neither a string, a Uint8Array nor { input, dirName }".to_string()).into()
-                    }
+                    Ok(bytes) => results.parse(bytes, &opts)?,
+                    Err(BytesError::TooLarge(n)) => results.push(&too_large(n), None)?,
+                    Err(BytesError::Lying(why)) => results.push(&invalid(format!("this item is {why}")), None)?,
+                    Err(BytesError::NotBytes) => results.push(
+                        &invalid("this item is neither a string, a Uint8Array nor { input, dirName }".to_string()),
+                        None,
+                    )?,
                 }
             }
-        };
-        // Each result becomes its object at once: the copy of its input lives no longer.
-        results.push(&result.into_js().map_err(JsValue::from)?);
+        }
     }
-    Ok(results.into())
+    Ok(results.finish()?.into())
 }
 
 /// The reference CLI's `read-properties` for one SKILL.md.
