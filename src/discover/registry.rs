@@ -174,6 +174,9 @@ impl SkillRegistry {
 
     /// Replaces the registry's content with a discovery and says what changed.
     pub fn apply(&mut self, found: Discovery) -> RefreshReport {
+        if found.unchanged {
+            return self.apply_unchanged(found.diagnostics);
+        }
         let old = std::mem::take(&mut self.records);
         let report = report::diff(&old, &found.records);
         self.records = Rc::new(found.records);
@@ -184,6 +187,24 @@ impl SkillRegistry {
             self.search = Rc::new(self.build_search());
         }
         report
+    }
+
+    /// A discovery that found every record as it was: the records, winners, search index and
+    /// generation stand; only the findings about scopes and roots are taken anew (with the
+    /// shadowing ones kept), and the generation moves only when those differ.
+    fn apply_unchanged(&mut self, scope_findings: Vec<Diagnostic>) -> RefreshReport {
+        let shadowed = self.diagnostics.iter().position(|d| d.code == codes::SKILL_SHADOWED);
+        let before = &self.diagnostics[..shadowed.unwrap_or(self.diagnostics.len())];
+        let same = before == scope_findings.as_slice()
+            && self.diagnostics.iter().skip(before.len()).all(|d| d.code == codes::SKILL_SHADOWED);
+        if !same {
+            let kept: Vec<Diagnostic> =
+                self.diagnostics.drain(..).filter(|d| d.code == codes::SKILL_SHADOWED).collect();
+            self.diagnostics = scope_findings;
+            self.diagnostics.extend(kept);
+            self.generation += 1;
+        }
+        RefreshReport::default()
     }
 
     /// The search index of the winning skills: names, descriptions in every locale. Linear.

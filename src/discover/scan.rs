@@ -134,6 +134,10 @@ pub struct Discovery {
     pub records: Vec<SkillRecord>,
     /// Findings about scopes and roots rather than single skills.
     pub diagnostics: Vec<Diagnostic>,
+    /// Set when every listed SKILL.md is, in order, the one a previous record was built from,
+    /// with the same size and etag, and no other was listed: `records` is then left empty and the
+    /// previous records stand as they are (nothing is read, cloned or ordered again).
+    pub unchanged: bool,
 }
 
 struct Candidate {
@@ -373,6 +377,12 @@ pub async fn discover(
         }
     }
 
+    // Nothing changed (the usual refresh): the previous records stand, in the same order, with
+    // the nesting marks they have; one pass over the candidates and no copy.
+    if !previous.is_empty() && same_as(&candidates, scopes, previous) {
+        out.unchanged = true;
+        return out;
+    }
     // Reuse what has not changed; read the rest, a bounded number at a time. The previous
     // records are looked up by scope and key (a key may repeat when roots overlap: the first
     // unchanged one is taken).
@@ -415,6 +425,19 @@ pub async fn discover(
     out.records = records.into_iter().flatten().collect();
     super::order::mark_nested(&mut out.records);
     out
+}
+
+/// Whether `candidates` are, one for one and in order, the files `previous` was built from,
+/// unchanged (the records of a discovery are in candidate order).
+fn same_as(candidates: &[Candidate], scopes: &[ScopeHandle], previous: &[SkillRecord]) -> bool {
+    candidates.len() == previous.len()
+        && candidates.iter().zip(previous).all(|(c, r)| {
+            c.root == r.root
+                && c.location == r.location
+                && c.directory == r.directory
+                && scopes.get(c.scope).is_some_and(|s| s.name == r.scope)
+                && r.unchanged(c.size, c.etag.as_deref())
+        })
 }
 
 /// Drops the skills of a root that its `.gitignore` files ignore, and says how many.
