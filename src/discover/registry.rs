@@ -307,7 +307,7 @@ impl SkillRegistry {
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         let mut out = self.diagnostics.clone();
         for r in self.records.iter() {
-            for d in &r.diagnostics {
+            for d in r.diagnostics.iter() {
                 let mut d = d.clone();
                 d.path = Some(format!("{}:{}", r.scope, r.location));
                 out.push(d);
