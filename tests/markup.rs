@@ -46,7 +46,7 @@ fn meta(k: usize, payload: &str) -> SkillMeta {
         location: format!(".agents/skills/{payload}/SKILL.md"),
         path: format!("/repo/.agents/skills/{payload}/SKILL.md"),
         directory: format!(".agents/skills/{payload}"),
-        diagnostics: Vec::new(),
+        diagnostics: Default::default(),
         shadowed_by: None,
     }
 }
@@ -59,7 +59,7 @@ fn metas() -> Vec<SkillMeta> {
         location: ".agents/skills/pdf/SKILL.md".into(),
         path: "/repo/.agents/skills/pdf/SKILL.md".into(),
         directory: ".agents/skills/pdf".into(),
-        diagnostics: Vec::new(),
+        diagnostics: Default::default(),
         shadowed_by: None,
     }];
     out.extend(PAYLOADS.iter().enumerate().map(|(k, p)| meta(k, p)));

@@ -5,6 +5,7 @@
 use super::scan::{ScopeHandle, SkillRecord};
 use crate::diagnostic::{codes, Diagnostic};
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 /// The directory levels of a key: `""` has none, `a/b` has two.
 fn depth(directory: &str) -> usize {
@@ -67,7 +68,9 @@ fn enclosing<'a>(dirs: &HashSet<(&str, &str)>, scope: &str, directory: &'a str) 
 /// one, for the skills around it now.
 pub(super) fn mark_nested(records: &mut [SkillRecord]) {
     for r in records.iter_mut() {
-        r.diagnostics.retain(|d| d.code != codes::SKILL_NESTED);
+        if r.diagnostics.iter().any(|d| d.code == codes::SKILL_NESTED) {
+            Rc::make_mut(&mut r.diagnostics).retain(|d| d.code != codes::SKILL_NESTED);
+        }
     }
     let found: Vec<(usize, String)> = {
         let dirs: HashSet<(&str, &str)> = records.iter().map(|r| (r.scope.as_str(), r.directory.as_str())).collect();
@@ -79,7 +82,7 @@ pub(super) fn mark_nested(records: &mut [SkillRecord]) {
     };
     for (i, d) in found {
         if let Some(r) = records.get_mut(i) {
-            r.diagnostics.push(nested_warning(&d));
+            Rc::make_mut(&mut r.diagnostics).push(nested_warning(&d));
         }
     }
 }
@@ -104,7 +107,7 @@ mod tests {
             size: None,
             etag: None,
             skill: None,
-            diagnostics: Vec::new(),
+            diagnostics: Rc::default(),
         }
     }
 
@@ -168,7 +171,6 @@ mod tests {
     #[test]
     fn precedence_sorts_by_scope_root_depth_key_and_keeps_ties_in_order() {
         use crate::store::MemoryStorage;
-        use std::rc::Rc;
         let storage: Rc<dyn crate::store::Storage> = Rc::new(MemoryStorage::new(Vec::<(String, String)>::new()));
         let scope =
             |name: &str| ScopeHandle { name: name.into(), roots: vec![], trusted: true, storage: storage.clone() };

@@ -180,6 +180,9 @@ impl SkillRegistry {
 
     /// Replaces the registry's content with a discovery and says what changed.
     pub fn apply(&mut self, found: Discovery) -> RefreshReport {
+        if found.unchanged {
+            return self.apply_unchanged(found.diagnostics);
+        }
         let old = std::mem::take(&mut self.records);
         let report = report::diff(&old, &found.records);
         self.records = Rc::new(found.records);
@@ -192,6 +195,24 @@ impl SkillRegistry {
             *self.stored_search.borrow_mut() = None;
         }
         report
+    }
+
+    /// A discovery that found every record as it was: the records, winners, search index and
+    /// generation stand; only the findings about scopes and roots are taken anew (with the
+    /// shadowing ones kept), and the generation moves only when those differ.
+    fn apply_unchanged(&mut self, scope_findings: Vec<Diagnostic>) -> RefreshReport {
+        let shadowed = self.diagnostics.iter().position(|d| d.code == codes::SKILL_SHADOWED);
+        let before = &self.diagnostics[..shadowed.unwrap_or(self.diagnostics.len())];
+        let same = before == scope_findings.as_slice()
+            && self.diagnostics.iter().skip(before.len()).all(|d| d.code == codes::SKILL_SHADOWED);
+        if !same {
+            let kept: Vec<Diagnostic> =
+                self.diagnostics.drain(..).filter(|d| d.code == codes::SKILL_SHADOWED).collect();
+            self.diagnostics = scope_findings;
+            self.diagnostics.extend(kept);
+            self.generation += 1;
+        }
+        RefreshReport::default()
     }
 
     /// The search index of the winning skills: names, descriptions in every locale. Linear.
@@ -305,7 +326,7 @@ impl SkillRegistry {
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         let mut out = self.diagnostics.clone();
         for r in self.records.iter() {
-            for d in &r.diagnostics {
+            for d in r.diagnostics.iter() {
                 let mut d = d.clone();
                 d.path = Some(format!("{}:{}", r.scope, r.location));
                 out.push(d);

@@ -112,8 +112,8 @@ pub struct SkillRecord {
     /// None when the skill was refused (the diagnostics say why). Shared with the metas and the
     /// visibility built from it, so that each skill is held once.
     pub skill: Option<Rc<Skill>>,
-    /// What was found wrong with it.
-    pub diagnostics: Vec<Diagnostic>,
+    /// What was found wrong with it; shared with the metas made from the record.
+    pub diagnostics: Rc<Vec<Diagnostic>>,
 }
 
 impl SkillRecord {
@@ -134,6 +134,10 @@ pub struct Discovery {
     pub records: Vec<SkillRecord>,
     /// Findings about scopes and roots rather than single skills.
     pub diagnostics: Vec<Diagnostic>,
+    /// Set when every listed SKILL.md is, in order, the one a previous record was built from,
+    /// with the same size and etag, and no other was listed: `records` is then left empty and the
+    /// previous records stand as they are (nothing is read, cloned or ordered again).
+    pub unchanged: bool,
 }
 
 struct Candidate {
@@ -145,6 +149,15 @@ struct Candidate {
     etag: Option<String>,
     lowercase: bool,
     /// The first bytes the listing brought, when the store lists with heads.
+    head: Option<Head>,
+}
+
+/// What [`load`] reads of a candidate once its keys have moved into the record.
+struct Listed<'a> {
+    directory: &'a str,
+    location: &'a str,
+    size: Option<u64>,
+    lowercase: bool,
     head: Option<Head>,
 }
 
@@ -373,6 +386,12 @@ pub async fn discover(
         }
     }
 
+    // Nothing changed (the usual refresh): the previous records stand, in the same order, with
+    // the nesting marks they have; one pass over the candidates and no copy.
+    if !previous.is_empty() && same_as(&candidates, scopes, previous) {
+        out.unchanged = true;
+        return out;
+    }
     // Reuse what has not changed; read the rest, a bounded number at a time. The previous
     // records are looked up by scope and key (a key may repeat when roots overlap: the first
     // unchanged one is taken).
@@ -380,30 +399,26 @@ pub async fn discover(
     for r in previous {
         by_key.entry((r.scope.as_str(), r.location.as_str())).or_default().push(r);
     }
+    // Each candidate moves into its record (its keys are not copied): reused, or read.
     let mut jobs = Vec::new();
     let mut records: Vec<Option<SkillRecord>> = Vec::with_capacity(candidates.len());
-    for (i, c) in candidates.iter().enumerate() {
-        let scope = scopes[c.scope].name.as_str();
+    for (i, c) in candidates.into_iter().enumerate() {
+        let scope = scopes.get(c.scope).map_or("", |s| s.name.as_str());
         let same = by_key.get(&(scope, c.location.as_str())).map(Vec::as_slice).unwrap_or_default();
         match same.iter().find(|r| r.unchanged(c.size, c.etag.as_deref())) {
-            Some(r) => records.push(Some(SkillRecord {
-                root: c.root,
-                directory: c.directory.clone(),
-                ..SkillRecord::clone(r)
-            })),
+            Some(r) => {
+                records.push(Some(SkillRecord { root: c.root, directory: c.directory, ..SkillRecord::clone(r) }))
+            }
             None => {
                 records.push(None);
-                jobs.push(i);
+                jobs.push((i, c));
             }
         }
     }
     // Each record goes straight to its slot as its read completes (no second list of them).
     let mut loaded = stream::iter(jobs)
-        .map(|i| {
-            let c = &candidates[i];
-            let scope = &scopes[c.scope];
-            async move { (i, load(scope, c, opts, stats).await) }
-        })
+        .filter_map(|(i, c)| std::future::ready(scopes.get(c.scope).map(|scope| (i, scope, c))))
+        .map(|(i, scope, c)| async move { (i, load(scope, c, opts, stats).await) })
         .buffer_unordered(opts.concurrency.max(1) as usize);
     while let Some((i, r)) = loaded.next().await {
         if let Some(slot) = records.get_mut(i) {
@@ -411,10 +426,22 @@ pub async fn discover(
         }
     }
     drop(loaded);
-    drop(candidates);
     out.records = records.into_iter().flatten().collect();
     super::order::mark_nested(&mut out.records);
     out
+}
+
+/// Whether `candidates` are, one for one and in order, the files `previous` was built from,
+/// unchanged (the records of a discovery are in candidate order).
+fn same_as(candidates: &[Candidate], scopes: &[ScopeHandle], previous: &[SkillRecord]) -> bool {
+    candidates.len() == previous.len()
+        && candidates.iter().zip(previous).all(|(c, r)| {
+            c.root == r.root
+                && c.location == r.location
+                && c.directory == r.directory
+                && scopes.get(c.scope).is_some_and(|s| s.name == r.scope)
+                && r.unchanged(c.size, c.etag.as_deref())
+        })
 }
 
 /// Drops the skills of a root that its `.gitignore` files ignore, and says how many.
@@ -460,19 +487,21 @@ fn scope_diag(mut d: Diagnostic, scope: &str, path: &str) -> Diagnostic {
     d
 }
 
-async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats: &CallStats) -> SkillRecord {
+async fn load(scope: &ScopeHandle, c: Candidate, opts: &DiscoverOptions, stats: &CallStats) -> SkillRecord {
+    let Candidate { root, directory, location, size, etag, lowercase, head, .. } = c;
     let mut record = SkillRecord {
         scope: scope.name.clone(),
-        root: c.root,
-        directory: c.directory.clone(),
-        location: c.location.clone(),
-        size: c.size,
-        etag: c.etag.clone(),
+        root,
+        directory,
+        location,
+        size,
+        etag,
         skill: None,
-        diagnostics: Vec::new(),
+        diagnostics: Rc::default(),
     };
+    let c = Listed { directory: &record.directory, location: &record.location, size, lowercase, head };
     if c.lowercase {
-        record.diagnostics.push(Diagnostic::warning(
+        Rc::make_mut(&mut record.diagnostics).push(Diagnostic::warning(
             codes::SKILL_MD_LOWERCASE,
             "the file is named skill.md; the specification names it SKILL.md",
         ));
@@ -482,7 +511,7 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
     let cap = opts.max_object_bytes.max(1);
     // Refused from the listed size, before any read.
     if let Some(d) = c.size.and_then(|s| limits::check_size(codes::SKILL_TOO_LARGE, "the SKILL.md", s, cap)) {
-        record.diagnostics.push(d);
+        Rc::make_mut(&mut record.diagnostics).push(d);
         return record;
     }
     let prefix = opts.prefix_bytes.clamp(64, cap);
@@ -491,12 +520,12 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
         Some(Head::Failed(e)) => {
             Err(Diagnostic::error(codes::STORAGE_READ_FAILED, format!("reading the file failed: {e}")))
         }
-        None => read_listed(scope, &c.location, prefix, stats, "the file").await.map(Cow::Owned),
+        None => read_listed(scope, c.location, prefix, stats, "the file").await.map(Cow::Owned),
     };
     let first = match first {
         Ok(bytes) => bytes,
         Err(d) => {
-            record.diagnostics.push(d);
+            Rc::make_mut(&mut record.diagnostics).push(d);
             return record;
         }
     };
@@ -505,7 +534,7 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
         // One byte more than the cap tells a file above it from one at it.
         None => {
             let all =
-                read_listed(scope, &c.location, cap.saturating_add(1), stats, "the whole file").await.and_then(|all| {
+                read_listed(scope, c.location, cap.saturating_add(1), stats, "the whole file").await.and_then(|all| {
                     match limits::check_size(codes::SKILL_TOO_LARGE, "the SKILL.md", all.len() as u64, cap) {
                         Some(d) => Err(d),
                         None => Ok(all),
@@ -514,14 +543,14 @@ async fn load(scope: &ScopeHandle, c: &Candidate, opts: &DiscoverOptions, stats:
             match all {
                 Ok(all) => parse_skill(&all, &parse_opts),
                 Err(d) => {
-                    record.diagnostics.push(d);
+                    Rc::make_mut(&mut record.diagnostics).push(d);
                     return record;
                 }
             }
         }
     };
     record.skill = result.skill.map(Rc::new);
-    record.diagnostics.extend(result.diagnostics);
+    Rc::make_mut(&mut record.diagnostics).extend(result.diagnostics);
     record
 }
 

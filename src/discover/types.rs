@@ -28,8 +28,9 @@ pub struct SkillMeta {
     pub path: String,
     /// The key of its directory (`""` for a skill at the store's root).
     pub directory: String,
-    /// What was found wrong with it.
-    pub diagnostics: Vec<Diagnostic>,
+    /// What was found wrong with it (shared with the registry's record of it).
+    #[cfg_attr(feature = "tsify", tsify(type = "Diagnostic[]"))]
+    pub diagnostics: Rc<Vec<Diagnostic>>,
     /// `scope:location` of the skill that hides this one, when one does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]

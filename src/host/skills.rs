@@ -129,9 +129,18 @@ impl SkillHost {
     /// decides visibility again.
     pub async fn refresh(&mut self) -> RefreshReport {
         let report = self.registry.refresh().await;
-        let view = Rc::new(View::compute(&self.registry, &self.config));
-        self.install(view);
+        if self.decides_again() {
+            let view = Rc::new(View::compute(&self.registry, &self.config));
+            self.install(view);
+        }
         report
+    }
+
+    /// Whether a refresh decides visibility again: when its skills changed (a new generation), or
+    /// when the host's predicate may answer otherwise now (it runs once per skill per refresh). A
+    /// refresh that found nothing changed and has no predicate keeps the view and the catalog.
+    fn decides_again(&self) -> bool {
+        self.view.generation() != self.registry.generation() || self.config.permitted.is_some()
     }
 
     /// [`SkillHost::refresh`] for a shared host: it is borrowed only between the awaits, so other
@@ -143,9 +152,11 @@ impl SkillHost {
         let report = cell.borrow_mut().registry.apply(found);
         let view = {
             let host = cell.borrow();
-            Rc::new(View::compute(&host.registry, &host.config))
+            host.decides_again().then(|| Rc::new(View::compute(&host.registry, &host.config)))
         };
-        cell.borrow_mut().install(view);
+        if let Some(view) = view {
+            cell.borrow_mut().install(view);
+        }
         report
     }
 }
