@@ -7,7 +7,8 @@
 #   make lint    cargo fmt --check; clippy (native, the workspace; wasm32, the façade); rustdoc; warnings denied
 #   make test    lint, native cargo tests, then the JS tests (node --test) against the built pkg/
 #   make demo    the CLI on the bundled example skills
-#   make bench   the benchmark scripts in bench/ (parse, discovery, the skip hint, catalog + activation, R2, scale, search, MCP)
+#   make bench   the benchmark scripts in bench/ (parse, discovery, the skip hint, catalog + activation, R2, scale, search, MCP,
+#                init times of the two modules); `node bench/size.mjs` prints what takes each module's space (twiggy)
 #   make clean
 #
 # Everything is relative to this directory; shared test data lives in ../shared.
@@ -165,6 +166,7 @@ bench: build
 	$(NODE) bench/network.mjs --runs 3
 	$(NODE) bench/search.mjs
 	$(NODE) bench/mcp.mjs
+	$(NODE) bench/init.mjs
 
 clean:
 	rm -rf $(PKG)
