@@ -7,7 +7,8 @@
 #   make lint    cargo fmt --check; clippy (native, the workspace; wasm32, the façade); rustdoc; warnings denied
 #   make test    lint, native cargo tests, then the JS tests (node --test) against the built pkg/
 #   make demo    the CLI on the bundled example skills
-#   make bench   the benchmark scripts in bench/ (parse, discovery, the skip hint, catalog + activation, R2, scale, search, MCP)
+#   make bench   the benchmark scripts in bench/ (parse, discovery, the skip hint, catalog + activation, R2, scale, search, MCP,
+#                init times of the two modules); `node bench/size.mjs` prints what takes each module's space (twiggy)
 #   make clean
 #
 # Everything is relative to this directory; shared test data lives in ../shared.
@@ -23,6 +24,11 @@ CARGO_TARGET_DIR ?= target
 # The façade crate (wasm/) is what compiles to the module; the core is a plain Rust library.
 WASM_CRATE := skillwasm-wasm
 WASM_IN := $(CARGO_TARGET_DIR)/$(WASM_TARGET)/release/$(subst -,_,$(WASM_CRATE)).wasm
+# The second module: what only some hosts use (transcripts, remote indexes, MCP client checks),
+# built from its own façade crate (wasm-extra/) into pkg/skillwasm_extra_bg.wasm. Built by a cargo
+# invocation of its own, so that its features of the core do not reach the core module.
+EXTRA_CRATE := skillwasm-extra
+EXTRA_IN := $(CARGO_TARGET_DIR)/$(WASM_TARGET)/release/$(subst -,_,$(EXTRA_CRATE)).wasm
 PKG := pkg
 NODE ?= node
 CLI := $(NODE) $(PKG)/cli.js
@@ -72,18 +78,22 @@ setup:
 
 build: setup
 	RUSTFLAGS="--remap-path-prefix=$(HOME)=~ --remap-path-prefix=$(CURDIR)=skillwasm" cargo build -p $(WASM_CRATE) --target $(WASM_TARGET) --release
+	RUSTFLAGS="--remap-path-prefix=$(HOME)=~ --remap-path-prefix=$(CURDIR)=skillwasm" cargo build -p $(EXTRA_CRATE) --target $(WASM_TARGET) --release
 	rm -rf $(PKG)
 	wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function --target web --out-dir $(PKG) --out-name skillwasm $(WASM_IN)
+	wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function --target web --out-dir $(PKG) --out-name skillwasm_extra $(EXTRA_IN)
 	@# The glue's init types name two DOM type aliases (RequestInfo, BufferSource): spelled out here,
 	@# so that the declarations compile without the DOM lib (index.d.ts declares the interfaces they
 	@# use; tests/js/types.test.mjs compiles them with lib es2022 alone, and with DOM).
-	sed -i -E -e 's/\bRequestInfo\b/Request | string/g' -e 's/\bBufferSource\b/ArrayBufferView | ArrayBuffer/g' $(PKG)/skillwasm.d.ts
-	@! grep -qE '\b(RequestInfo|BufferSource)\b' $(PKG)/skillwasm.d.ts
+	sed -i -E -e 's/\bRequestInfo\b/Request | string/g' -e 's/\bBufferSource\b/ArrayBufferView | ArrayBuffer/g' $(PKG)/skillwasm.d.ts $(PKG)/skillwasm_extra.d.ts
+	@! grep -qE '\b(RequestInfo|BufferSource)\b' $(PKG)/skillwasm.d.ts $(PKG)/skillwasm_extra.d.ts
 	cp -R pkg-template/. $(PKG)/
 	cp README.md LICENSE-MIT LICENSE-APACHE $(PKG)/
 	chmod +x $(PKG)/cli.js
-	@size=$$(wc -c < $(PKG)/skillwasm_bg.wasm); gz=$$(gzip -9c $(PKG)/skillwasm_bg.wasm | wc -c); \
-	  echo "wasm size: $$size bytes ($$((size / 1024)) KiB), gzip -9: $$gz bytes ($$((gz / 1024)) KiB)"
+	@for m in skillwasm skillwasm_extra; do \
+	  size=$$(wc -c < $(PKG)/$${m}_bg.wasm); gz=$$(gzip -9c $(PKG)/$${m}_bg.wasm | wc -c); \
+	  echo "wasm size ($${m}_bg.wasm): $$size bytes ($$((size / 1024)) KiB), gzip -9: $$gz bytes ($$((gz / 1024)) KiB)"; \
+	done
 
 # The tarball a user installs (`npm install ./target/pack/skillwasm-<version>.tgz`); its path is
 # the last line printed.
@@ -99,6 +109,7 @@ lint: setup
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p $(WASM_CRATE) --target $(WASM_TARGET) -- -D warnings
+	cargo clippy -p $(EXTRA_CRATE) --target $(WASM_TARGET) -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p skillwasm
 
 # node 20's --test does not expand directories of .mjs files: pass them explicitly.
@@ -155,6 +166,7 @@ bench: build
 	$(NODE) bench/network.mjs --runs 3
 	$(NODE) bench/search.mjs
 	$(NODE) bench/mcp.mjs
+	$(NODE) bench/init.mjs
 
 clean:
 	rm -rf $(PKG)

@@ -1,7 +1,12 @@
 // Browser / default entry point. Call `await init()` once before anything else: it fetches
 // skillwasm_bg.wasm next to this module, or uses what you pass: a WebAssembly.Module, a Response
-// (or a promise of one), a URL or a string URL, or the bytes (ArrayBuffer / typed array).
+// (or a promise of one), a URL or a string URL, or the bytes (ArrayBuffer / typed array). The
+// second module (skillwasm_extra_bg.wasm: transcripts, remote indexes, MCP client checks) is
+// compiled at the same time, from `{ extra }` when given (the same kinds of input), else from the
+// file next to this module; when it cannot be had, init() still resolves and its functions throw
+// why.
 import { initSync } from "./exports.js";
+import { settleExtra } from "./extra.js";
 
 export * from "./exports.js";
 
@@ -15,9 +20,17 @@ let ready;
  */
 export function init(input) {
   if (ready === undefined) {
-    ready = load(input).then(
-      (module) => {
+    const extraInput = input !== null && typeof input === "object" && Object.getPrototypeOf(input) === Object.prototype ? input.extra : undefined;
+    ready = Promise.all([
+      load(input, "./skillwasm_bg.wasm"),
+      load(extraInput, "./skillwasm_extra_bg.wasm").then(
+        (value) => ({ status: "fulfilled", value }),
+        (reason) => ({ status: "rejected", reason }),
+      ),
+    ]).then(
+      ([module, extraOutcome]) => {
         initSync({ module });
+        settleExtra(extraOutcome);
       },
       (err) => {
         ready = undefined;
@@ -28,13 +41,16 @@ export function init(input) {
   return ready;
 }
 
-async function load(input) {
+async function load(input, file) {
   let source = input;
-  if (source !== undefined && source !== null && Object.getPrototypeOf(source) === Object.prototype && "module_or_path" in source) {
+  if (source !== undefined && source !== null && Object.getPrototypeOf(source) === Object.prototype) {
     source = source.module_or_path;
   }
   source = await source;
-  if (source === undefined || source === null) source = new URL("./skillwasm_bg.wasm", import.meta.url);
+  if (source === undefined || source === null) {
+    // Spelled out for bundlers, which copy the files a `new URL(literal, import.meta.url)` names.
+    source = file === "./skillwasm_bg.wasm" ? new URL("./skillwasm_bg.wasm", import.meta.url) : new URL("./skillwasm_extra_bg.wasm", import.meta.url);
+  }
   if (source instanceof WebAssembly.Module) return source;
   if (typeof source === "string" || source instanceof URL || (typeof Request === "function" && source instanceof Request)) {
     source = await fetch(source);

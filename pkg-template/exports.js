@@ -3,51 +3,58 @@
 // edit here.
 import * as glue from "./skillwasm.js";
 import { guardModule } from "./instance.js";
+import { extra, installTranscriptMethods } from "./extra.js";
 
-// Anything of the generated module not listed below would still be exported, unguarded; the
-// trap-recovery test (tests/js/instance-reset.test.mjs) fails when that happens, so a new Rust
-// export gets its name added here.
-export * from "./skillwasm.js";
+// Every generated export is listed below, guarded: the trap-recovery test
+// (tests/js/instance-reset.test.mjs) fails when a generated export of either module is missing
+// here (its `__sw_` functions excepted: they pass data between the two modules, see extra.js), so
+// a new Rust export gets its name added here.
+const core = guardModule(glue);
+installTranscriptMethods(core);
 
-// The generated exports, guarded against a dead instance (see instance.js).
+// The core module's exports (wasm/), guarded against a dead instance (see instance.js).
 export const {
   SkillRegistry,
   SkillSession,
   SkillTool,
   SkillsMcp,
   autocomplete,
-  compactSkillContent,
-  dedupeSkillContent,
-  detectTranscriptFormat,
   estimateTokens,
-  findSkillContent,
   frontmatterSpan,
-  isInSkillDirectory,
   isSkippedDirectory,
   isToolAllowed,
-  mcpFileUri,
-  mcpSkillsExtension,
-  parseMcpSkills,
   parseMessage,
   parseSkill,
   parseSkills,
-  parseSkillsIndex,
   publishRegistry,
-  publishSkillFiles,
-  protectedMessages,
-  pruneTranscript,
   readProperties,
-  reattachSkills,
   renderCatalog,
   skillFileNames,
-  substituteArguments,
   toPrompt,
-  unpackSkillArtifact,
-  verifyMcpFile,
   version,
   initSync,
   __wbg_reset_state,
-} = guardModule(glue);
+} = core;
+
+// The second module's exports (wasm-extra/, see extra.js), guarded the same way.
+export const {
+  compactSkillContent,
+  dedupeSkillContent,
+  detectTranscriptFormat,
+  findSkillContent,
+  isInSkillDirectory,
+  mcpFileUri,
+  mcpSkillsExtension,
+  parseMcpSkills,
+  parseSkillsIndex,
+  publishSkillFiles,
+  protectedMessages,
+  pruneTranscript,
+  reattachSkills,
+  substituteArguments,
+  unpackSkillArtifact,
+  verifyMcpFile,
+} = extra;
 
 export { onInstanceReset, instanceResets, InstanceResetError } from "./instance.js";
 

@@ -4,6 +4,44 @@
 // hint of `list`) and discovery's small rules for code outside a registry: `isSkippedDirectory`,
 // `skillFileNames`, `frontmatterSpan` (`FrontmatterSpan`) and `estimateTokens`.
 export * from "./skillwasm.js";
+// The second module's functions (transcripts, argument substitution, skill-directory checks, the
+// discovery index, the MCP client's checks) and the types only they use; its other types are the
+// core module's, exported above. The generic transcript functions are declared further down.
+export {
+  detectTranscriptFormat,
+  findSkillContent,
+  isInSkillDirectory,
+  mcpFileUri,
+  mcpSkillsExtension,
+  parseMcpSkills,
+  parseSkillsIndex,
+  protectedMessages,
+  publishSkillFiles,
+  substituteArguments,
+  unpackSkillArtifact,
+  verifyMcpFile,
+} from "./skillwasm_extra.js";
+export type {
+  Change,
+  ChangeAction,
+  CompactOptions,
+  CompactReport,
+  CompactResult,
+  Compacted,
+  Found,
+  FoundResult,
+  McpFile,
+  McpSkill,
+  McpSkillsDeclared,
+  McpSkillsPage,
+  McpVerified,
+  SkillContent,
+  SkillUse,
+  Skipped,
+  Transcript,
+  TranscriptFormat,
+  UseKind,
+} from "./skillwasm_extra.js";
 import type { InitInput, ListSkip, PublishedIndex, SkillPrefixPage, SkillRegistry, SkillStorage } from "./skillwasm.js";
 
 declare global {
@@ -398,7 +436,8 @@ export function anthropicToolResult(
 // ---------------------------------------------------------------------------------------------
 // Transcript operations: what they report beside the transcript.
 // ---------------------------------------------------------------------------------------------
-import type { Diagnostic, McpSkill } from "./skillwasm.js";
+import type { Diagnostic, SessionChange } from "./skillwasm.js";
+import type { McpSkill } from "./skillwasm_extra.js";
 
 /**
  * The codes of the `notes` of a transcript operation (`Found.notes`, `CompactReport.notes`).
@@ -423,7 +462,7 @@ export type TranscriptNoteCode =
   | "prune-cannot-fit"
   | "already-reattached";
 
-import type { CompactOptions, CompactResult, SkillContent } from "./skillwasm.js";
+import type { CompactOptions, CompactResult, SkillContent, Transcript } from "./skillwasm_extra.js";
 
 // Generic over the transcript's message type: what goes in (AI SDK `ModelMessage[]`, OpenAI
 // `ChatCompletionMessageParam[]`, Anthropic `MessageParam[]`) comes back typed as it went in.
@@ -456,6 +495,11 @@ declare module "./skillwasm.js" {
     dedupeSkillContent<M>(transcript: readonly M[], options?: CompactOptions): CompactResult<M>;
     pruneTranscript<M>(transcript: readonly M[], budgetTokens: number, options?: CompactOptions): CompactResult<M>;
     reattach<M>(transcript: readonly M[], options?: CompactOptions): Promise<CompactResult<M>>;
+  }
+  // Follows a transcript the host keeps (after its own compaction or pruning): skills whose
+  // instructions are no longer in it are forgotten, so their next activation is full.
+  interface SkillSession {
+    observe(transcript: Transcript, options?: CompactOptions): SessionChange | { error: Diagnostic };
   }
 }
 

@@ -11,6 +11,9 @@
 // - make objects of a replaced instance (SkillRegistry, SkillTool, ...) throw an
 //   InstanceResetError instead of handing stale pointers to the new instance.
 //
+// The package has two modules (the core, and a second one for what only some hosts use: see
+// extra.js), each guarded by its own guardModule() with an instance state of its own.
+//
 // The guards are generic over the generated module: every function export, every class's
 // constructor, static and prototype methods. They rely on three things the generated glue of the
 // pinned wasm-bindgen version does: class instances carry `__wbg_inst` (the instance id they were
@@ -42,15 +45,9 @@ export class InstanceResetError extends Error {
   }
 }
 
-// The id of the live instance. It mirrors the glue's own counter: both start at 0 and every reset
-// goes through replace() below.
-let generation = 0;
-// The RuntimeError that killed the live instance, until replace() swaps it out.
-let lost = null;
+// Losses of every instance (the core module's and the second module's), and who is told of them.
 let losses = 0;
 const listeners = new Set();
-// Async calls in flight: { reject }.
-const pending = new Set();
 
 /**
  * Calls `listener({ error, count })` each time the wasm instance traps: `error` is the
@@ -75,65 +72,10 @@ export function instanceResets() {
   return losses;
 }
 
-// Records a trap. True when `error` is one (then the live instance is marked lost, once).
-function noteTrap(error) {
-  if (!(error instanceof WebAssembly.RuntimeError)) return false;
-  if (lost !== null) return true;
-  lost = error;
-  losses += 1;
-  const event = { error, count: losses };
-  abandon(
-    () =>
-      new InstanceResetError(
-        `the WebAssembly instance trapped (${error}) while this call was pending; the next call uses a new instance`,
-        { cause: error },
-      ),
-  );
-  for (const { listener } of [...listeners]) {
-    try {
-      listener(event);
-    } catch (err) {
-      // As EventTarget does with a listener that throws: report it, do not let it stop the others.
-      queueMicrotask(() => {
-        throw err;
-      });
-    }
-  }
-  return true;
-}
-
-// Rejects every async call in flight (they all belong to the instance being given up: its
-// callbacks will be dropped, so nothing else would ever settle them).
-function abandon(reason) {
-  const entries = [...pending];
-  pending.clear();
-  for (const entry of entries) entry.reject(reason());
-}
-
 function staleError(what) {
   return new InstanceResetError(
     `this ${what} belonged to a WebAssembly instance that was reset after a trap; create it again`,
   );
-}
-
-// True for an object made by an instance that is no longer the live one.
-function isStale(obj) {
-  const inst = obj !== null && typeof obj === "object" ? obj.__wbg_inst : undefined;
-  return inst !== undefined && inst !== generation;
-}
-
-// The error a failed call throws: a trap is recorded and rethrown as it is; the glue's own
-// stale-object check becomes an InstanceResetError naming the class, and its class check a
-// TypeError (like every other wrong argument).
-function failure(error, self, args, what) {
-  if (noteTrap(error)) return error;
-  if (error instanceof Error && /stale object from previous Wasm instance/.test(error.message)) {
-    const stale = [self, ...args].find(isStale);
-    return staleError(stale?.constructor?.name ?? "object");
-  }
-  const expected = error instanceof Error && !(error instanceof TypeError) ? /^expected instance of (\w+)$/.exec(error.message) : null;
-  if (expected !== null) return new TypeError(`${what}: expected a ${expected[1]} (the ${paramName(expected[1])} argument)`);
-  return error;
 }
 
 // SkillRegistry -> registry: the name the parameters of that class go by.
@@ -155,6 +97,7 @@ const ASYNC_MEMBERS = new Set([
   "SkillTool#subagentPrompt",
   "SkillTool#subagentPlan",
   "SkillTool#reattach",
+  "__sw_reattachContents",
   "SkillsMcp#listSkills",
   "SkillsMcp#getSkill",
   "SkillsMcp#readResource",
@@ -178,89 +121,12 @@ function checkLive(classes, value, what, role) {
   }
 }
 
-// The promise an async export returns, settled even when the instance dies under it.
-function settle(promise) {
-  return new Promise((resolve, reject) => {
-    const entry = { reject };
-    pending.add(entry);
-    promise.then(
-      (value) => {
-        pending.delete(entry);
-        resolve(value);
-      },
-      (error) => {
-        pending.delete(entry);
-        reject(error);
-        noteTrap(error);
-      },
-    );
-  });
-}
-
 // ---------------------------------------------------------------------------------------------
 // Instantiation: every instance is made with guarded imports.
 // ---------------------------------------------------------------------------------------------
 
 // Imports through which wasm hands a callback to the engine (promise reactions, the futures queue).
 const SCHEDULING_IMPORT = /^__wbg_(then|queueMicrotask)_[0-9a-f]+$/;
-
-// A callback into the instance `gen`, run by the engine. A trap in it is recorded instead of
-// becoming an uncaught exception; a callback of an instance that is lost or replaced is dropped
-// (its async calls were rejected when the trap was noticed).
-function guardCallback(callback, gen) {
-  return function guardedCallback(...args) {
-    if (gen !== generation || lost !== null) return undefined;
-    try {
-      return callback.apply(this, args);
-    } catch (error) {
-      if (noteTrap(error)) return undefined;
-      throw error;
-    }
-  };
-}
-
-function guardImports(imports, gen) {
-  for (const ns of Object.values(imports)) {
-    if (ns === null || typeof ns !== "object") continue;
-    for (const [name, fn] of Object.entries(ns)) {
-      if (typeof fn !== "function" || !SCHEDULING_IMPORT.test(name)) continue;
-      ns[name] = (...args) => fn(...args.map((a) => (typeof a === "function" ? guardCallback(a, gen) : a)));
-    }
-  }
-  return imports;
-}
-
-// Runs `instantiate` (initSync or the reset) with `new WebAssembly.Instance` guarding the imports
-// of the instance it makes, id `gen`. Synchronous: nothing else runs while the constructor is
-// swapped. Where WebAssembly.Instance cannot be replaced, the instance is made unguarded (a trap in
-// an async call then still kills the instance, but is not seen until the next trap or reset).
-function instantiating(gen, instantiate) {
-  const Native = WebAssembly.Instance;
-  function Instance(module, imports) {
-    return new Native(module, imports === undefined ? imports : guardImports(imports, gen));
-  }
-  Instance.prototype = Native.prototype;
-  try {
-    WebAssembly.Instance = Instance;
-  } catch {
-    return instantiate();
-  }
-  try {
-    return instantiate();
-  } finally {
-    WebAssembly.Instance = Native;
-  }
-}
-
-// Swaps the lost instance for a new one.
-function replace(glue) {
-  // The glue bumps its id first thing, so the counters stay equal even when instantiation throws
-  // (then the instance is still lost and the next call tries again).
-  generation += 1;
-  abandon(() => new InstanceResetError("the WebAssembly instance was replaced while this call was pending"));
-  instantiating(generation, glue.__wbg_reset_state);
-  lost = null;
-}
 
 // ---------------------------------------------------------------------------------------------
 // The guards
@@ -276,14 +142,162 @@ function isClass(value) {
  * and `__wbg_reset_state` replacing the instance the guarded way.
  *
  * @param {Record<string, unknown>} glue the namespace of the wasm-bindgen output
+ * @param {{ ensure?: () => void }} [options] `ensure` runs before every call (and construction)
  * @returns {Record<string, unknown>}
  */
-export function guardModule(glue) {
+export function guardModule(glue, options) {
   if (typeof glue.__wbg_reset_state !== "function") {
     throw new Error("skillwasm: the wasm-bindgen output lacks __wbg_reset_state (build with --experimental-reset-state-function)");
   }
 
   const classes = Object.values(glue).filter(isClass);
+  // Runs before every call: the second module is instantiated on first use (see extra.js).
+  const ensure = typeof options?.ensure === "function" ? options.ensure : () => {};
+
+  // The state of this module's instance. Each module of the package (the core and the second one)
+  // has an instance of its own, lost and replaced on its own (objects of the core module never
+  // cross into the second one, so a trap in one leaves the other's objects alive); the listeners
+  // and the count of losses are shared.
+  // The id of the live instance. It mirrors the glue's own counter: both start at 0 and every reset
+  // goes through replace() below.
+  let generation = 0;
+  // The RuntimeError that killed the live instance, until replace() swaps it out.
+  let lost = null;
+  // Async calls in flight: { reject }.
+  const pending = new Set();
+
+  // Records a trap. True when `error` is one (then the live instance is marked lost, once).
+  function noteTrap(error) {
+    if (!(error instanceof WebAssembly.RuntimeError)) return false;
+    if (lost !== null) return true;
+    lost = error;
+    losses += 1;
+    const event = { error, count: losses };
+    abandon(
+      () =>
+        new InstanceResetError(
+          `the WebAssembly instance trapped (${error}) while this call was pending; the next call uses a new instance`,
+          { cause: error },
+        ),
+    );
+    for (const { listener } of [...listeners]) {
+      try {
+        listener(event);
+      } catch (err) {
+        // As EventTarget does with a listener that throws: report it, do not let it stop the others.
+        queueMicrotask(() => {
+          throw err;
+        });
+      }
+    }
+    return true;
+  }
+
+  // Rejects every async call in flight (they all belong to the instance being given up: its
+  // callbacks will be dropped, so nothing else would ever settle them).
+  function abandon(reason) {
+    const entries = [...pending];
+    pending.clear();
+    for (const entry of entries) entry.reject(reason());
+  }
+
+  // True for an object made by an instance that is no longer the live one.
+  function isStale(obj) {
+    const inst = obj !== null && typeof obj === "object" ? obj.__wbg_inst : undefined;
+    return inst !== undefined && inst !== generation;
+  }
+
+  // The error a failed call throws: a trap is recorded and rethrown as it is; the glue's own
+  // stale-object check becomes an InstanceResetError naming the class, and its class check a
+  // TypeError (like every other wrong argument).
+  function failure(error, self, args, what) {
+    if (noteTrap(error)) return error;
+    if (error instanceof Error && /stale object from previous Wasm instance/.test(error.message)) {
+      const stale = [self, ...args].find(isStale);
+      return staleError(stale?.constructor?.name ?? "object");
+    }
+    const expected = error instanceof Error && !(error instanceof TypeError) ? /^expected instance of (\w+)$/.exec(error.message) : null;
+    if (expected !== null) return new TypeError(`${what}: expected a ${expected[1]} (the ${paramName(expected[1])} argument)`);
+    return error;
+  }
+
+  // The promise an async export returns, settled even when the instance dies under it.
+  function settle(promise) {
+    return new Promise((resolve, reject) => {
+      const entry = { reject };
+      pending.add(entry);
+      promise.then(
+        (value) => {
+          pending.delete(entry);
+          resolve(value);
+        },
+        (error) => {
+          pending.delete(entry);
+          reject(error);
+          noteTrap(error);
+        },
+      );
+    });
+  }
+
+  // A callback into the instance `gen`, run by the engine. A trap in it is recorded instead of
+  // becoming an uncaught exception; a callback of an instance that is lost or replaced is dropped
+  // (its async calls were rejected when the trap was noticed).
+  function guardCallback(callback, gen) {
+    return function guardedCallback(...args) {
+      if (gen !== generation || lost !== null) return undefined;
+      try {
+        return callback.apply(this, args);
+      } catch (error) {
+        if (noteTrap(error)) return undefined;
+        throw error;
+      }
+    };
+  }
+
+  function guardImports(imports, gen) {
+    for (const ns of Object.values(imports)) {
+      if (ns === null || typeof ns !== "object") continue;
+      for (const [name, fn] of Object.entries(ns)) {
+        if (typeof fn !== "function" || !SCHEDULING_IMPORT.test(name)) continue;
+        ns[name] = (...args) => fn(...args.map((a) => (typeof a === "function" ? guardCallback(a, gen) : a)));
+      }
+    }
+    return imports;
+  }
+
+  // Runs `instantiate` (initSync or the reset) with `new WebAssembly.Instance` guarding the imports
+  // of the instance it makes, id `gen`. Synchronous: nothing else runs while the constructor is
+  // swapped. Where WebAssembly.Instance cannot be replaced, the instance is made unguarded (a trap in
+  // an async call then still kills the instance, but is not seen until the next trap or reset).
+  function instantiating(gen, instantiate) {
+    const Native = WebAssembly.Instance;
+    function Instance(module, imports) {
+      return new Native(module, imports === undefined ? imports : guardImports(imports, gen));
+    }
+    Instance.prototype = Native.prototype;
+    try {
+      WebAssembly.Instance = Instance;
+    } catch {
+      return instantiate();
+    }
+    try {
+      return instantiate();
+    } finally {
+      WebAssembly.Instance = Native;
+    }
+  }
+
+  // Swaps the lost instance for a new one.
+  function replace(glue) {
+    // The glue bumps its id first thing, so the counters stay equal even when instantiation throws
+    // (then the instance is still lost and the next call tries again).
+    generation += 1;
+    abandon(() => new InstanceResetError("the WebAssembly instance was replaced while this call was pending"));
+    instantiating(generation, glue.__wbg_reset_state);
+    lost = null;
+  }
+
 
   // Runs `call`; for an async member a synchronous failure becomes a rejection.
   function run(what, call) {
@@ -303,6 +317,7 @@ export function guardModule(glue) {
   function guardFunction(fn, what) {
     return function guarded(...args) {
       return run(what, () => {
+        ensure();
         if (lost !== null) replace(glue);
         args.forEach((a, i) => checkLive(classes, a, what, `argument ${i + 1}`));
         try {
@@ -319,6 +334,7 @@ export function guardModule(glue) {
     const what = `${className}#${String(key)}`;
     return function guardedMethod(...args) {
       return run(what, () => {
+        ensure();
         if (lost !== null) replace(glue);
         if (!(this instanceof C)) throw new TypeError(`${what}: this is not a ${className}`);
         if (isStale(this)) throw staleError(className);
@@ -373,6 +389,7 @@ export function guardModule(glue) {
     return new Proxy(C, {
       construct(target, args, newTarget) {
         if (!constructible) throw new TypeError(`${C.name} has no public constructor: use its static methods`);
+        ensure();
         if (lost !== null) replace(glue);
         args.forEach((a, i) => checkLive(classes, a, `new ${C.name}`, `argument ${i + 1}`));
         try {

@@ -1,10 +1,14 @@
-// Node entry point (`node` export condition): the wasm is instantiated synchronously at import,
-// from the skillwasm_bg.wasm file next to this module. `init()` exists so that code written for
-// the browser entry (`await init()`) runs unchanged.
+// Node entry point (`node` export condition): the core wasm module is instantiated synchronously at
+// import, from the skillwasm_bg.wasm file next to this module; the second module
+// (skillwasm_extra_bg.wasm: transcripts, remote indexes, MCP client checks) synchronously on the
+// first call of one of its functions. `init()` exists so that code written for the browser entry
+// (`await init()`) runs unchanged.
 import { readFileSync } from "node:fs";
 import { initSync } from "./exports.js";
+import { provideExtra } from "./extra.js";
 
 initSync({ module: new WebAssembly.Module(readFileSync(new URL("./skillwasm_bg.wasm", import.meta.url))) });
+provideExtra(() => new WebAssembly.Module(readFileSync(new URL("./skillwasm_extra_bg.wasm", import.meta.url))));
 
 export * from "./exports.js";
 export { nodeFsStorage } from "./storage/node-fs.js";

@@ -31,12 +31,15 @@ pub mod diagnostic;
 pub mod text;
 
 pub mod activate;
+#[cfg(feature = "transcripts")]
 pub mod compact;
 pub mod disclose;
 pub mod discover;
 pub mod host;
+#[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod parse;
+#[cfg(feature = "remote")]
 pub mod remote;
 pub mod search;
 pub mod store;

@@ -426,11 +426,13 @@ fn inline_spans(bytes: &[u8], a: usize, b: usize, out: &mut Vec<(usize, usize)>)
 }
 
 /// Walks increasing byte positions and tells whether each is inside one of `ranges`.
+#[cfg(feature = "invocation")]
 pub(crate) struct CodeCursor<'a> {
     ranges: &'a [(usize, usize)],
     i: usize,
 }
 
+#[cfg(feature = "invocation")]
 impl<'a> CodeCursor<'a> {
     pub(crate) fn new(ranges: &'a [(usize, usize)]) -> Self {
         CodeCursor { ranges, i: 0 }
@@ -449,12 +451,14 @@ impl<'a> CodeCursor<'a> {
 }
 
 /// Converts increasing byte offsets into UTF-16 code unit offsets.
+#[cfg(feature = "invocation")]
 pub(crate) struct Utf16Cursor<'a> {
     text: &'a str,
     byte: usize,
     units: usize,
 }
 
+#[cfg(feature = "invocation")]
 impl<'a> Utf16Cursor<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
         Utf16Cursor { text, byte: 0, units: 0 }

@@ -4,8 +4,11 @@
 //! [`invoke`] (`/skill`, `$skill`, arguments, autocomplete) and [`permissions`] (`allowed-tools`).
 
 mod expand;
+#[cfg(feature = "invocation")]
 mod inject;
+#[cfg(feature = "invocation")]
 pub mod invoke;
+#[cfg(feature = "permissions")]
 pub mod permissions;
 mod search;
 mod session;
@@ -13,6 +16,7 @@ mod subagent;
 mod tool;
 
 pub use expand::*;
+#[cfg(feature = "invocation")]
 pub use inject::*;
 pub use search::*;
 pub use session::*;

@@ -269,3 +269,21 @@ pub struct SkillContent {
     /// The content, as the tool returned it.
     pub content: String,
 }
+
+/// `opts` with `tool_name` among its tool names (a skill tool's transcript operations read the
+/// uses of that tool as well as of the names the caller gave).
+pub fn with_tool_name(opts: &CompactOptions, tool_name: &str) -> CompactOptions {
+    let mut opts = opts.clone();
+    opts.tool_name = Some(match opts.tool_name.take() {
+        None => ToolNames::One(tool_name.to_string()),
+        Some(ToolNames::One(n)) if n == tool_name => ToolNames::One(n),
+        Some(ToolNames::One(n)) => ToolNames::Many(vec![n, tool_name.to_string()]),
+        Some(ToolNames::Many(mut v)) => {
+            if !v.iter().any(|n| n == tool_name) {
+                v.push(tool_name.to_string());
+            }
+            ToolNames::Many(v)
+        }
+    });
+    opts
+}

@@ -4,6 +4,7 @@
 
 use super::config::{Scopes, SkillsConfig};
 use super::view::View;
+#[cfg(feature = "invocation")]
 use crate::activate::invoke::{self, ParsedMessage, Suggestion};
 use crate::diagnostic::Diagnostic;
 use crate::disclose::localized_description;
@@ -111,11 +112,13 @@ impl SkillHost {
     }
 
     /// The `/name` and `$name` of a user's message, among the skills the user may invoke.
+    #[cfg(feature = "invocation")]
     pub fn parse_message(&self, text: &str) -> ParsedMessage {
         invoke::parse_message(text, self.view().user_skills())
     }
 
     /// Suggestions for a partial `/name`, among the skills the user may invoke.
+    #[cfg(feature = "invocation")]
     pub fn autocomplete(&self, partial: &str, limit: usize) -> Vec<Suggestion> {
         invoke::autocomplete(partial, self.view().user_skills(), limit)
     }

@@ -7,11 +7,17 @@
 use super::config::SkillsConfig;
 use super::skills::SkillHost;
 use super::view::View;
-use crate::activate::{self, CallArguments, Injection, SessionChange, SkillSession, ToolDefinition, ToolInput};
-use crate::compact::{self, CompactOptions, Compacted, SkillContent, ToolNames, UseKind};
+#[cfg(feature = "invocation")]
+use crate::activate::Injection;
+use crate::activate::SessionChange;
+use crate::activate::{self, CallArguments, SkillSession, ToolDefinition, ToolInput};
+#[cfg(feature = "transcripts")]
+use crate::compact::{self, CompactOptions, Compacted, SkillContent, UseKind};
+#[cfg(feature = "transcripts")]
 use crate::diagnostic::Diagnostic;
 use crate::disclose::CatalogResult;
 use crate::search::{SearchOptions, DEFAULT_SEARCH_LIMIT};
+#[cfg(feature = "transcripts")]
 use serde_json::Value;
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -51,6 +57,7 @@ pub struct SkillTool {
     offer: Rc<RefCell<Option<Offer>>>,
 }
 
+#[cfg(feature = "transcripts")]
 /// The skills whose instructions a transcript holds in full (activations, injections,
 /// re-attachments), for [`SkillSession::observe`].
 pub fn present_skills(transcript: &Value, opts: &CompactOptions) -> Result<HashSet<String>, Diagnostic> {
@@ -63,6 +70,7 @@ pub fn present_skills(transcript: &Value, opts: &CompactOptions) -> Result<HashS
         .collect())
 }
 
+#[cfg(feature = "transcripts")]
 /// Lets `session` follow `transcript` (what the host keeps of the conversation): skills whose
 /// instructions left it are forgotten, so their next activation returns them in full.
 pub fn observe(
@@ -184,6 +192,7 @@ impl SkillTool {
         self.execute(activate::read_arguments(args), now).await
     }
 
+    #[cfg(feature = "invocation")]
     /// The skills a user's message invokes (`/name args`) or mentions (`$name`), among those the
     /// user may invoke, wrapped for the conversation and recorded at `now`.
     pub async fn invoke(&self, message: &str, now: f64) -> Injection {
@@ -211,41 +220,33 @@ impl SkillTool {
         activate::run_subagent_task(plan, task, &self.config().tool_options()).await
     }
 
+    #[cfg(feature = "transcripts")]
     /// Transcript options with this tool's name among the tool names.
     fn transcript_options(&self, opts: &CompactOptions) -> CompactOptions {
-        let name = self.config().tool_name.clone();
-        let mut opts = opts.clone();
-        opts.tool_name = Some(match opts.tool_name {
-            None => ToolNames::One(name),
-            Some(ToolNames::One(n)) if n == name => ToolNames::One(n),
-            Some(ToolNames::One(n)) => ToolNames::Many(vec![n, name]),
-            Some(ToolNames::Many(mut v)) => {
-                if !v.contains(&name) {
-                    v.push(name);
-                }
-                ToolNames::Many(v)
-            }
-        });
-        opts
+        compact::with_tool_name(opts, &self.config().tool_name)
     }
 
+    #[cfg(feature = "transcripts")]
     fn followed(&self, out: Result<Compacted, Diagnostic>, opts: &CompactOptions) -> Result<Compacted, Diagnostic> {
         let out = out?;
         observe(&mut self.session.borrow_mut(), &out.transcript, opts)?;
         Ok(out)
     }
 
+    #[cfg(feature = "transcripts")]
     /// Lets the session follow a transcript the host keeps (see [`observe`]).
     pub fn observe(&self, transcript: &Value, opts: &CompactOptions) -> Result<SessionChange, Diagnostic> {
         observe(&mut self.session.borrow_mut(), transcript, &self.transcript_options(opts))
     }
 
+    #[cfg(feature = "transcripts")]
     /// [`compact::compact_to_metadata`], and the session forgets what it compacted away.
     pub fn compact(&self, transcript: &Value, opts: &CompactOptions) -> Result<Compacted, Diagnostic> {
         let opts = self.transcript_options(opts);
         self.followed(compact::compact_to_metadata(transcript, &opts), &opts)
     }
 
+    #[cfg(feature = "transcripts")]
     /// [`compact::prune`], and the session forgets what left with the removed messages.
     pub fn prune(
         &self,
@@ -257,16 +258,17 @@ impl SkillTool {
         self.followed(compact::prune(transcript, budget_tokens, &opts), &opts)
     }
 
+    #[cfg(feature = "transcripts")]
     /// [`compact::dedupe`], and the session follows the result.
     pub fn dedupe(&self, transcript: &Value, opts: &CompactOptions) -> Result<Compacted, Diagnostic> {
         let opts = self.transcript_options(opts);
         self.followed(compact::dedupe(transcript, &opts), &opts)
     }
 
-    /// After a compaction: the catalog and the current instructions of each skill the session
-    /// loaded (the most recently loaded first, within `perSkillTokens` and `totalTokens`) as one
-    /// user message; the session then counts the re-attached skills as loaded again.
-    pub async fn reattach(&self, transcript: &Value, opts: &CompactOptions) -> Result<Compacted, Diagnostic> {
+    /// What a re-attachment puts back, read now: the current instructions of each skill the
+    /// session loaded (the most recently loaded first), as `(name, content)`, and the catalog
+    /// text (after the catalog's instructions) when the tool offers one. Nothing is recorded.
+    pub async fn reattach_contents(&self) -> (Vec<(String, String)>, Option<String>) {
         let offer = self.offer();
         let tool = self.config().tool_options();
         let names = self.session.borrow().reattach_order();
@@ -286,13 +288,29 @@ impl SkillTool {
         for plan in plans {
             let r = activate::run(plan, &tool).await;
             if !r.is_error {
-                contents.push(SkillContent { name: r.skill_name, content: r.content });
+                contents.push((r.skill_name, r.content));
             }
         }
         let catalog = match (&offer.catalog.instructions, &offer.catalog.text) {
             (Some(i), Some(t)) => Some(format!("{i}\n\n{t}")),
             (_, t) => t.clone(),
         };
+        (contents, catalog)
+    }
+
+    /// Lets the session follow a transcript whose skills in full are `present` (see
+    /// [`SkillSession::observe`]).
+    pub fn follow(&self, present: &HashSet<&str>) -> SessionChange {
+        self.session.borrow_mut().observe(present)
+    }
+
+    #[cfg(feature = "transcripts")]
+    /// After a compaction: the catalog and the current instructions of each skill the session
+    /// loaded (the most recently loaded first, within `perSkillTokens` and `totalTokens`) as one
+    /// user message; the session then counts the re-attached skills as loaded again.
+    pub async fn reattach(&self, transcript: &Value, opts: &CompactOptions) -> Result<Compacted, Diagnostic> {
+        let (contents, catalog) = self.reattach_contents().await;
+        let contents: Vec<_> = contents.into_iter().map(|(name, content)| SkillContent { name, content }).collect();
         let opts = self.transcript_options(opts);
         self.followed(compact::reattach(transcript, &contents, catalog.as_deref(), &opts), &opts)
     }

@@ -90,10 +90,10 @@ describe("bundlers: the README's recipes in Chromium", { skip }, () => {
     assertLoaded(await load(path.join(dir, "dist")));
   });
 
-  test("esbuild: the .wasm through the file loader, its URL passed to init", async () => {
+  test("esbuild: the two .wasm files through the file loader, their URLs passed to init", async () => {
     const esbuild = await import("esbuild");
     const dir = project({
-      "main.js": `import { init, parseSkill, SkillRegistry, memoryStorage, renderCatalog, version } from "skillwasm";\nimport wasmUrl from "skillwasm/skillwasm_bg.wasm";\nawait init(wasmUrl);\n${APP_BODY}`,
+      "main.js": `import { init, parseSkill, SkillRegistry, memoryStorage, renderCatalog, substituteArguments, version } from "skillwasm";\nimport wasmUrl from "skillwasm/skillwasm_bg.wasm";\nimport extraUrl from "skillwasm/skillwasm_extra_bg.wasm";\nawait init({ module_or_path: wasmUrl, extra: extraUrl });\n${APP_BODY}\nwindow.__result.substituted = substituteArguments("x $0", "y");\n`,
       "dist/index.html": `<!doctype html><meta charset="utf-8"><title>app</title><script type="module" src="/main.js"></script>`,
     });
     dirs.push(dir);
@@ -107,8 +107,10 @@ describe("bundlers: the README's recipes in Chromium", { skip }, () => {
       loader: { ".wasm": "file" },
       logLevel: "silent",
     });
-    assert.ok(readdirSync(path.join(dir, "dist")).some((f) => f.endsWith(".wasm")), "esbuild copied the .wasm");
-    assertLoaded(await load(path.join(dir, "dist")));
+    assert.equal(readdirSync(path.join(dir, "dist")).filter((f) => f.endsWith(".wasm")).length, 2, "esbuild copied both .wasm files");
+    const seen = await load(path.join(dir, "dist"));
+    assertLoaded(seen);
+    assert.equal(seen.result.substituted, "x y", "the second module was loaded");
   });
 
   test("esbuild without the recipe: the .wasm is not copied, and init() says what failed", async () => {

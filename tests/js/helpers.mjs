@@ -12,7 +12,7 @@ export const CLI = path.join(PKG, "cli.js");
 export const SHARED = path.resolve(ROOT, "..", "shared");
 
 export function assertBuilt() {
-  for (const f of ["skillwasm.js", "skillwasm_bg.wasm", "node.js", "cli.js", "package.json"]) {
+  for (const f of ["skillwasm.js", "skillwasm_bg.wasm", "skillwasm_extra.js", "skillwasm_extra_bg.wasm", "node.js", "cli.js", "package.json"]) {
     if (!existsSync(path.join(PKG, f))) {
       throw new Error(`pkg/${f} is missing: run \`make build\` before the JS tests`);
     }

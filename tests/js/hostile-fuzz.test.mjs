@@ -27,6 +27,7 @@ import {
 import { SPECS, fixtures, prepare } from "./support/hostile-cases.mjs";
 
 const { guardModule } = await import(pathToFileURL(path.join(PKG, "instance.js")).href);
+const { installTranscriptMethods } = await import(pathToFileURL(path.join(PKG, "extra.js")).href);
 
 const RUNS = Number(process.env.SKILLWASM_FUZZ_RUNS ?? 40);
 const SEED = process.env.SKILLWASM_FUZZ_SEED === undefined ? undefined : Number(process.env.SKILLWASM_FUZZ_SEED);
@@ -44,7 +45,11 @@ async function freshPackage() {
   const glue = await import(`${pathToFileURL(path.join(PKG, "skillwasm.js")).href}?fuzz=${copies++}`);
   const exports = glue.initSync({ module: wasmModule });
   // Guarded as the package guards its own glue (exports.js): that is what callers get.
-  const pkg = { ...node, ...guardModule(glue) };
+  const core = guardModule(glue);
+  // The transcript methods of the fresh classes, as exports.js puts them on the package's own
+  // (over the package's second module, which this copy shares).
+  installTranscriptMethods(core);
+  const pkg = { ...node, ...core };
   return { pkg, sp: () => exports[STACK_POINTER_EXPORT].value };
 }
 

@@ -19,6 +19,7 @@ import { PKG, importPkg } from "./helpers.mjs";
 const SUPPORT = path.join(path.dirname(fileURLToPath(import.meta.url)), "support");
 const sw = await importPkg();
 const glue = await import(pathToFileURL(path.join(PKG, "skillwasm.js")).href);
+const extraGlue = await import(pathToFileURL(path.join(PKG, "skillwasm_extra.js")).href);
 
 // The traps are real (the instance aborts inside a getter the engine reads: see
 // support/instance-reset.mjs); if they ever stop reaching the guard, the scenario has no trap to
@@ -47,12 +48,24 @@ console.log(JSON.stringify(await resetScenario(sw, ${JSON.stringify(input)})));
 describe("trap recovery in Node", () => {
   test("every generated export is guarded, in every entry", async () => {
     const browser = await import(pathToFileURL(path.join(PKG, "browser.js")).href);
-    const names = Object.keys(glue).filter((n) => n !== "default");
+    // Both modules' exports; the `__sw_` ones pass data between the two and are not exported.
+    const exported = (g) => Object.keys(g).filter((n) => n !== "default" && !n.startsWith("__sw_"));
+    const names = exported(glue);
     assert.ok(names.includes("__wbg_reset_state"), "the glue was generated with --experimental-reset-state-function");
+    const extraNames = exported(extraGlue).filter((n) => n !== "initSync" && n !== "__wbg_reset_state");
+    assert.ok(extraNames.includes("compactSkillContent"), "the second module holds the transcript functions");
     for (const entry of [sw, browser]) {
-      for (const name of names) {
-        assert.equal(typeof entry[name], typeof glue[name], name);
-        assert.notEqual(entry[name], glue[name], `${name} is exported unguarded: add it to the list in exports.js`);
+      for (const [g, list] of [
+        [glue, names],
+        [extraGlue, extraNames],
+      ]) {
+        for (const name of list) {
+          assert.equal(typeof entry[name], typeof g[name], name);
+          assert.notEqual(entry[name], g[name], `${name} is exported unguarded: add it to the list in exports.js`);
+        }
+      }
+      for (const g of [glue, extraGlue]) {
+        for (const name of Object.keys(g).filter((n) => n.startsWith("__sw_"))) assert.equal(entry[name], undefined, `${name} is internal`);
       }
       for (const name of ["onInstanceReset", "instanceResets", "InstanceResetError"]) assert.ok(entry[name], name);
     }

@@ -1,9 +1,9 @@
-//! User invocation and permissions for JS: `/skill` and `$skill` in messages, argument
-//! substitution, autocomplete, allowed-tools decisions, skill-directory checks.
+//! User invocation and permissions over a registry for JS: `/skill` and `$skill` in messages,
+//! autocomplete, allowed-tools decisions. Argument substitution and skill-directory checks are
+//! in the package's second module.
 
 use super::registry::JsSkillRegistry;
 use super::{convert, to_js};
-use skillwasm::activate::invoke::{self, SubstituteOptions};
 use skillwasm::activate::permissions::{self, PermissionContext};
 use skillwasm::Skill;
 use wasm_bindgen::prelude::*;
@@ -38,23 +38,6 @@ pub fn autocomplete(
     to_js(&registry.inner.borrow().autocomplete(&partial, limit)).map_err(JsValue::from)
 }
 
-/// `$ARGUMENTS`, `$0`…`$9`, `$ARGUMENTS[N]` and the names of `argumentHint`, substituted in a
-/// skill body outside code.
-#[wasm_bindgen(js_name = substituteArguments)]
-pub fn substitute_arguments(
-    #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
-    #[wasm_bindgen(js_name = args, unchecked_param_type = "string")] arguments: JsValue,
-    #[wasm_bindgen(js_name = argumentHint, unchecked_optional_param_type = "string | null")] hint: Option<JsValue>,
-    #[wasm_bindgen(unchecked_optional_param_type = "SubstituteOptions")] options: Option<JsValue>,
-) -> Result<String, JsValue> {
-    let body = convert::string(&body, "substituteArguments: body")?;
-    let arguments = convert::string(&arguments, "substituteArguments: arguments")?;
-    let argument_hint = convert::opt_string(&hint.unwrap_or_default(), "substituteArguments: argumentHint")?;
-    let opts: SubstituteOptions = convert::options(&options.unwrap_or_default(), "substituteArguments: options")?;
-    let names = argument_hint.as_deref().map(invoke::argument_names).unwrap_or_default();
-    Ok(invoke::substitute_arguments_with(&body, &arguments, &names, &opts))
-}
-
 /// Whether one of the active skills' `allowed-tools` pre-approves this call (and which entry).
 #[wasm_bindgen(js_name = isToolAllowed, unchecked_return_type = "ToolDecision")]
 pub fn is_tool_allowed(
@@ -85,17 +68,4 @@ pub fn is_tool_allowed(
     let metas: Vec<_> = active_skills.iter().filter_map(|n| host.registry().get(n)).collect();
     let active: Vec<&Skill> = metas.iter().map(|m| &*m.skill).collect();
     to_js(&permissions::is_tool_allowed_with(&active, &tool, input.as_ref(), &ctx)).map_err(JsValue::from)
-}
-
-/// Whether `path` lies inside one of `skillDirectories` (lexically: `..`, encoded dots and NUL
-/// refused), for hosts that allowlist reads of bundled resources.
-#[wasm_bindgen(js_name = isInSkillDirectory)]
-pub fn is_in_skill_directory(
-    #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
-    #[wasm_bindgen(js_name = skillDirectories, unchecked_param_type = "string[]")] skill_directories: JsValue,
-) -> Result<bool, JsValue> {
-    let path = convert::string(&path, "isInSkillDirectory: path")?;
-    let skill_directories = convert::string_array(&skill_directories, "isInSkillDirectory: skillDirectories")?;
-    let dirs: Vec<&str> = skill_directories.iter().map(String::as_str).collect();
-    Ok(permissions::is_in_skill_directory(&path, &dirs))
 }

@@ -1,14 +1,12 @@
-//! The discovery index's rules for the package's network adapters: reading an index, verifying
-//! and unpacking an artifact, publishing files as an index. Conversion only; the rules are
-//! `skillwasm::remote`'s.
+//! `publishRegistry` for JS: a registry's skills published as a discovery index. Conversion
+//! only; the rules are `skillwasm::remote`'s. The index's other functions (reading an index,
+//! unpacking an artifact, publishing files) are in the package's second module.
 
 use super::registry::JsSkillRegistry;
 use super::{convert, to_js};
-use convert::BytesError;
 use js_sys::Promise;
 use serde::Deserialize;
-use skillwasm::remote::{self, ArtifactKind, Limits, PublishOptions};
-use skillwasm::store::DEFAULT_MAX_OBJECT_BYTES;
+use skillwasm::remote::{self, PublishOptions};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -46,115 +44,10 @@ export interface PublishedArtifact { path: string; contentType: string; digest: 
 export interface PublishedIndex { index: Uint8Array; artifacts: PublishedArtifact[]; diagnostics: Diagnostic[] }
 "#;
 
-/// Most bytes of an index or artifact handed in (the core's own limits, 16 MiB by default, then
-/// refuse what is larger with a diagnostic).
-const MAX_INPUT: u32 = 256 * 1024 * 1024;
-/// Most files one publication takes.
-const MAX_FILES: u32 = 1_000_000;
-
-fn input(v: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
-    match convert::bytes(v, MAX_INPUT) {
-        Ok(b) => Ok(b.into_vec()),
-        Err(BytesError::TooLarge(n)) => {
-            Err(convert::type_error(&format!("{what} is {n} bytes, more than the {MAX_INPUT} taken")))
-        }
-        Err(BytesError::NotBytes) => Err(convert::type_error(&format!(
-            "{what} must be a string, a Uint8Array or an ArrayBuffer, not {}",
-            convert::kind_of(v)
-        ))),
-        Err(BytesError::Lying(why)) => Err(convert::type_error(&format!("{what} is {why}"))),
-    }
-}
-
-/// Reads a discovery index fetched from `indexUrl`.
-#[wasm_bindgen(js_name = parseSkillsIndex, unchecked_return_type = "ParsedIndex")]
-pub fn parse_skills_index(
-    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] bytes: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string")] index_url: JsValue,
-) -> Result<JsValue, JsValue> {
-    let bytes = input(&bytes, "parseSkillsIndex: bytes")?;
-    let index_url = convert::string(&index_url, "parseSkillsIndex: indexUrl")?;
-    to_js(&remote::parse_index(&bytes, &index_url)).map_err(JsValue::from)
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct UnpackOptions {
-    #[serde(rename = "type")]
-    kind: Option<String>,
-    digest: Option<String>,
-    #[serde(default)]
-    unverified: bool,
-    max_artifact_bytes: Option<u32>,
-    max_skill_bytes: Option<u32>,
-    max_entries: Option<u32>,
-}
-
-/// Verifies an artifact's digest and unpacks it within the limits.
-#[wasm_bindgen(js_name = unpackSkillArtifact, unchecked_return_type = "UnpackedSkill")]
-pub fn unpack_skill_artifact(
-    #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "UnpackOptions")] opts: JsValue,
-) -> Result<JsValue, JsValue> {
-    let bytes = input(&bytes, "unpackSkillArtifact: bytes")?;
-    let o: UnpackOptions = convert::options(&opts, "unpackSkillArtifact: opts")?;
-    let kind = match o.kind.as_deref() {
-        Some("skill-md") => ArtifactKind::SkillMd,
-        Some("archive") => ArtifactKind::Archive,
-        _ => return Err(convert::type_error("unpackSkillArtifact: opts.type must be \"skill-md\" or \"archive\"")),
-    };
-    if o.digest.is_none() && !o.unverified {
-        return Err(convert::type_error("unpackSkillArtifact: opts.digest is required (or unverified: true)"));
-    }
-    let d = Limits::default();
-    let limits = Limits {
-        max_artifact_bytes: o.max_artifact_bytes.map_or(d.max_artifact_bytes, u64::from),
-        max_skill_bytes: o.max_skill_bytes.map_or(d.max_skill_bytes, u64::from),
-        max_entries: o.max_entries.unwrap_or(d.max_entries),
-    };
-    to_js(&remote::unpack_artifact(&bytes, kind, o.digest.as_deref(), &limits)).map_err(JsValue::from)
-}
-
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct PublishOpts {
     base_url: Option<String>,
-}
-
-/// An index and its artifacts for `files` (`[{ input, dirName: key }]`).
-#[wasm_bindgen(js_name = publishSkillFiles, unchecked_return_type = "PublishedIndex")]
-pub fn publish_skill_files(
-    #[wasm_bindgen(unchecked_param_type = "Array<{ input: string | Uint8Array; dirName: string }>")] files: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "{ baseUrl?: string }")] opts: Option<JsValue>,
-) -> Result<JsValue, JsValue> {
-    let o: PublishOpts = convert::options(&opts.unwrap_or_default(), "publishSkillFiles: opts")?;
-    let items =
-        convert::batch(&files, MAX_FILES).map_err(|e| convert::type_error(&format!("publishSkillFiles: files {e}")))?;
-    let mut keyed = Vec::with_capacity(items.len());
-    for (i, item) in items.into_iter().enumerate() {
-        let convert::BatchItem::Input { input: content, dir_name: Some(key) } = item else {
-            return Err(convert::type_error(&format!("publishSkillFiles: files[{i}] must be {{ input, dirName }}")));
-        };
-        keyed.push((key, content));
-    }
-    // Only the files of skills are read across the boundary.
-    let used = remote::publish::published_keys(&keyed.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>());
-    let mut list = Vec::new();
-    for (i, ((key, content), used)) in keyed.into_iter().zip(used).enumerate() {
-        if !used {
-            continue;
-        }
-        let bytes = match convert::bytes(&content, DEFAULT_MAX_OBJECT_BYTES) {
-            Ok(b) => b.into_vec(),
-            Err(_) => {
-                return Err(convert::type_error(&format!(
-                "publishSkillFiles: files[{i}].input must be a string or bytes of at most {DEFAULT_MAX_OBJECT_BYTES}"
-            )))
-            }
-        };
-        list.push((key, bytes));
-    }
-    to_js(&remote::publish_well_known(&list, &PublishOptions { base_url: o.base_url })).map_err(JsValue::from)
 }
 
 /// An index and its artifacts for the skills `registry` offers the model, each with every file of

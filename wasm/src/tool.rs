@@ -2,7 +2,6 @@
 //! export converts its arguments, calls the core (`skillwasm::host`) and converts the result; the
 //! host's permission predicate is a JS function the core calls once per skill per generation.
 
-use super::compact::{options as transcript_options, out, transcript_value};
 use super::registry::{predicate, JsSkillRegistry};
 use super::{convert, options_error, to_js};
 use js_sys::Promise;
@@ -75,11 +74,6 @@ fn overrides(
     Ok((map, predicate(&taken, what)?))
 }
 
-/// A transcript read within the bounds, or the `{ error }` result that says why it cannot be.
-fn read_transcript(value: &JsValue) -> Result<Value, Result<JsValue, JsValue>> {
-    transcript_value(value).map_err(|d| out::<()>(Err(d)))
-}
-
 /// Renders the catalog of a registry's visible skills (filtered, localised, within the budget),
 /// as the registry's configuration says, with `options` overriding parts of it for this call.
 /// `text` is null when no skill is visible: then there is no catalog, no instructions, no tool.
@@ -106,7 +100,7 @@ pub fn render_catalog(
 #[wasm_bindgen(js_name = SkillSession)]
 #[derive(Default)]
 pub struct JsSkillSession {
-    inner: Rc<RefCell<SkillSession>>,
+    pub(crate) inner: Rc<RefCell<SkillSession>>,
 }
 
 #[wasm_bindgen(js_class = SkillSession)]
@@ -134,33 +128,15 @@ impl JsSkillSession {
     pub fn clear(&self) {
         self.inner.borrow_mut().clear();
     }
-
-    /// Follows a transcript the host keeps (after its own compaction or pruning): skills whose
-    /// instructions are no longer in it are forgotten, so their next activation is full. Pass the
-    /// tool's `toolName` when it is not the default. Gives `{ forgotten, restored }`, or
-    /// `{ error }` for a transcript that cannot be read.
-    #[wasm_bindgen(unchecked_return_type = "SessionChange | { error: Diagnostic }")]
-    pub fn observe(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] options: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        let opts = transcript_options(&options.unwrap_or_default(), "SkillSession.observe")?;
-        let t = match read_transcript(&transcript) {
-            Ok(t) => t,
-            Err(answer) => return answer,
-        };
-        out(host::observe(&mut self.inner.borrow_mut(), &t, &opts))
-    }
 }
 
 /// The skill tool over a registry: its definition for the model, and `execute` for its calls.
 #[wasm_bindgen(js_name = SkillTool)]
 pub struct JsSkillTool {
-    inner: SkillTool,
+    pub(crate) inner: SkillTool,
 }
 
-fn promise<F, T>(f: F) -> Promise
+pub(crate) fn promise<F, T>(f: F) -> Promise
 where
     F: std::future::Future<Output = T> + 'static,
     T: serde::Serialize,
@@ -290,86 +266,5 @@ impl JsSkillTool {
         };
         let tool = self.inner.clone();
         promise(async move { tool.subagent_task(&name, &task).await })
-    }
-
-    /// Handles a user's message: the skills it invokes (`/name args`, arguments substituted) or
-    /// mentions (`$name`) among those the user may invoke, wrapped for the conversation and
-    /// recorded in the session, and the text to send on. Never rejects.
-    #[wasm_bindgen(unchecked_return_type = "Promise<Injection>")]
-    pub fn invoke(&self, #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue) -> Promise {
-        let message = match convert::string(&message, "SkillTool.invoke: message") {
-            Ok(m) => m,
-            Err(e) => return Promise::reject(&e),
-        };
-        let tool = self.inner.clone();
-        promise(async move { tool.invoke(&message, js_sys::Date::now()).await })
-    }
-
-    /// After the host compacted a transcript: puts back the current instructions of each skill
-    /// this session activated (newest first, within `perSkillTokens` and `totalTokens`) after the
-    /// current catalog, as one user message in the transcript's format. Never rejects; a
-    /// transcript that cannot be read gives `{ error }`.
-    #[wasm_bindgen(unchecked_return_type = "Promise<CompactResult>")]
-    pub fn reattach(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        let opts = match transcript_options(&options.unwrap_or_default(), "SkillTool.reattach") {
-            Ok(o) => o,
-            Err(e) => return Promise::reject(&e),
-        };
-        let t = match read_transcript(&transcript) {
-            Ok(t) => t,
-            Err(answer) => return answer.map_or_else(|e| Promise::reject(&e), |v| Promise::resolve(&v)),
-        };
-        let tool = self.inner.clone();
-        wasm_bindgen_futures::future_to_promise(async move { out(tool.reattach(&t, &opts).await) })
-    }
-
-    /// `compactSkillContent` with this tool's name, and the session forgets what it compacted
-    /// away (the next activation of such a skill is full).
-    #[wasm_bindgen(js_name = compactSkillContent, unchecked_return_type = "CompactResult")]
-    pub fn compact_skill_content(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] options: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        let opts = transcript_options(&options.unwrap_or_default(), "SkillTool.compactSkillContent")?;
-        match read_transcript(&transcript) {
-            Ok(t) => out(self.inner.compact(&t, &opts)),
-            Err(answer) => answer,
-        }
-    }
-
-    /// `pruneTranscript` with this tool's name, and the session follows what is left.
-    #[wasm_bindgen(js_name = pruneTranscript, unchecked_return_type = "CompactResult")]
-    pub fn prune_transcript(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
-        #[wasm_bindgen(js_name = budgetTokens, unchecked_param_type = "number")] budget_tokens: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] options: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        let budget = convert::number(&budget_tokens, "SkillTool.pruneTranscript: budgetTokens")?;
-        let budget = if budget.is_finite() && budget > 0.0 { budget as u64 } else { 0 };
-        let opts = transcript_options(&options.unwrap_or_default(), "SkillTool.pruneTranscript")?;
-        match read_transcript(&transcript) {
-            Ok(t) => out(self.inner.prune(&t, budget, &opts)),
-            Err(answer) => answer,
-        }
-    }
-
-    /// `dedupeSkillContent` with this tool's name, and the session follows the result.
-    #[wasm_bindgen(js_name = dedupeSkillContent, unchecked_return_type = "CompactResult")]
-    pub fn dedupe_skill_content(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "Transcript")] transcript: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CompactOptions")] options: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        let opts = transcript_options(&options.unwrap_or_default(), "SkillTool.dedupeSkillContent")?;
-        match read_transcript(&transcript) {
-            Ok(t) => out(self.inner.dedupe(&t, &opts)),
-            Err(answer) => answer,
-        }
     }
 }

@@ -94,7 +94,7 @@ fn literals(code: &str) -> Vec<(usize, &str)> {
 fn sources() -> Vec<(PathBuf, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    let mut dirs = vec![root.join("src"), root.join("wasm/src")];
+    let mut dirs = vec![root.join("src"), root.join("wasm/src"), root.join("wasm-extra/src")];
     while let Some(dir) = dirs.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         for e in entries.flatten() {

@@ -25,7 +25,11 @@ try {
   // node entry point then finds the instance ready and uses it.
   const glue = await import(pathToFileURL(path.join(PKG, "skillwasm.js")).href);
   const exports = glue.initSync({ module: new WebAssembly.Module(exportStackPointer(readFileSync(path.join(PKG, "skillwasm_bg.wasm")))) });
-  sp = () => exports[STACK_POINTER_EXPORT].value;
+  // The second module likewise (the package's loader then finds it instantiated): a JS exception
+  // unwinding through the Rust frames of either module moves the sum.
+  const extraGlue = await import(pathToFileURL(path.join(PKG, "skillwasm_extra.js")).href);
+  const extraExports = extraGlue.initSync({ module: new WebAssembly.Module(exportStackPointer(readFileSync(path.join(PKG, "skillwasm_extra_bg.wasm")))) });
+  sp = () => exports[STACK_POINTER_EXPORT].value + extraExports[STACK_POINTER_EXPORT].value;
   pkg = await importPkg();
   probeBaseline = await probe(pkg);
   await prepare();

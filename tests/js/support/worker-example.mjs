@@ -20,7 +20,7 @@ export function workerSources() {
 
 /** The package files a Worker bundle holds: [{ path, type }]. */
 export function packageFiles() {
-  const files = [{ path: path.join(PKG, "skillwasm_bg.wasm"), type: "CompiledWasm" }];
+  const files = ["skillwasm_bg.wasm", "skillwasm_extra_bg.wasm"].map((f) => ({ path: path.join(PKG, f), type: "CompiledWasm" }));
   for (const f of readdirSync(PKG).sort()) {
     if (f.endsWith(".js") && !["node.js", "cli.js", "browser.js"].includes(f) && !f.startsWith("__test_")) {
       files.push({ path: path.join(PKG, f), type: "ESModule" });
@@ -56,13 +56,14 @@ function modules() {
         name: "skillwasm-package",
         setup(b) {
           b.onResolve({ filter: /^skillwasm(\/mcp)?$/ }, (a) => ({ path: path.join(PKG, a.path === "skillwasm" ? "workerd.js" : "mcp-server.js") }));
-          b.onResolve({ filter: /\.wasm$/ }, () => ({ path: "./skillwasm_bg.wasm", external: true }));
+          // Each of the package's two modules stays a module of its own beside the bundle.
+          b.onResolve({ filter: /\.wasm$/ }, (a) => ({ path: `./${path.basename(a.path)}`, external: true }));
         },
       }],
     });
     return [
       { type: "ESModule", path: path.join(dir, "worker.bundle.js"), contents: out.outputFiles[0].text },
-      { type: "CompiledWasm", path: path.join(dir, "skillwasm_bg.wasm"), contents: readFileSync(path.join(PKG, "skillwasm_bg.wasm")) },
+      ...["skillwasm_bg.wasm", "skillwasm_extra_bg.wasm"].map((f) => ({ type: "CompiledWasm", path: path.join(dir, f), contents: readFileSync(path.join(PKG, f)) })),
     ];
   })();
   return bundling;
@@ -72,7 +73,7 @@ function modules() {
 export function bundleSize() {
   const parts = [...workerSources(), ...packageFiles().map((f) => f.path)].map((p) => ({ path: p, bytes: readFileSync(p) }));
   const all = Buffer.concat(parts.map((p) => p.bytes));
-  const wasm = parts.find((p) => p.path.endsWith(".wasm")).bytes;
+  const wasm = Buffer.concat(parts.filter((p) => p.path.endsWith(".wasm")).map((p) => p.bytes));
   const js = Buffer.concat(parts.filter((p) => !p.path.endsWith(".wasm")).map((p) => p.bytes));
   return {
     files: parts.length,

@@ -18,6 +18,7 @@ function packageModules(script, support = []) {
     // The test Worker is placed beside the package files so that "./workerd.js" resolves.
     { type: "ESModule", path: path.join(PKG, `__test_${path.basename(script, ".js")}.js`), contents: readFileSync(source, "utf8") },
     { type: "CompiledWasm", path: path.join(PKG, "skillwasm_bg.wasm") },
+    { type: "CompiledWasm", path: path.join(PKG, "skillwasm_extra_bg.wasm") },
     ...support.map((f) => ({ type: "ESModule", path: path.join(PKG, `__test_${f}`), contents: readFileSync(path.join(SUPPORT, f), "utf8") })),
   ];
   // The package's own modules, as a Worker bundle would have them (Node- and CLI-only ones left out).

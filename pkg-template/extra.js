@@ -1,0 +1,116 @@
+// The package's second module (skillwasm_extra_bg.wasm): what only some hosts use (transcripts,
+// argument substitution and skill-directory checks, the discovery index's reading, unpacking and
+// publishing of files, the MCP client's checks), so that the module every host loads stays small.
+//
+// It is loaded by the same entry points: node.js and workerd.js hand over a synchronous loader and
+// the module is instantiated on the first call of one of its functions (the API stays
+// synchronous); browser.js compiles it in init(), beside the core module. Its exports are guarded
+// as the core's are (instance.js), with an instance state of their own.
+//
+// The skill tool's transcript methods need both modules: the core's SkillTool hands over what it
+// holds as plain data (its tool name; for a re-attachment the contents it read and its catalog),
+// the second module runs the operation and says which skills the result still holds in full, and
+// the tool's session follows those. The functions here only pass the data along.
+import * as extraGlue from "./skillwasm_extra.js";
+import { guardModule } from "./instance.js";
+
+// How to get the compiled second module synchronously (Node, workerd), until it is instantiated.
+let loader = null;
+// The instance is made (by the loader, or by init() in browsers).
+let ready = false;
+// Why the browser entry could not load it: thrown by every call of its functions.
+let failed = null;
+
+function ensure() {
+  if (ready) return;
+  if (failed !== null) throw failed;
+  if (loader === null) return; // the browser entry before init(): the glue says so
+  const module = loader();
+  extra.initSync({ module });
+  ready = true;
+  loader = null;
+}
+
+/** The second module's exports, guarded; instantiated on first use where a loader was given. */
+export const extra = guardModule(extraGlue, { ensure });
+
+/**
+ * How node.js and workerd.js provide the second module: `load()` returns its compiled
+ * WebAssembly.Module, synchronously, when one of its functions is first called.
+ * @param {() => WebAssembly.Module} load
+ */
+export function provideExtra(load) {
+  loader = load;
+}
+
+/**
+ * The browser entry's init(): instantiates the compiled second module, or remembers why it could
+ * not be had (then its functions throw that error; the core's work without it).
+ * @param {PromiseSettledResult<WebAssembly.Module>} outcome
+ */
+export function settleExtra(outcome) {
+  if (ready) return;
+  if (outcome.status === "fulfilled") {
+    extra.initSync({ module: outcome.value });
+    ready = true;
+    failed = null;
+  } else {
+    const reason = outcome.reason;
+    failed = new Error(`skillwasm: the second module (skillwasm_extra_bg.wasm) could not be loaded: ${reason?.message ?? reason}`, { cause: reason });
+  }
+}
+
+function checkThis(self, C, what) {
+  if (!(self instanceof C)) throw new TypeError(`${what}: this is not a ${C.name}`);
+}
+
+// The result of a transcript operation; the tool's session follows what it holds in full.
+function follow(core, tool, out) {
+  if (out.present !== null) core.__sw_toolFollow(tool, out.present);
+  return out.result;
+}
+
+/**
+ * Puts the transcript methods on the core's SkillTool and SkillSession (guarded classes of the
+ * core module): each hands the tool's data to the second module and the outcome back.
+ * @param {Record<string, any>} core the guarded core exports
+ */
+export function installTranscriptMethods(core) {
+  const { SkillTool, SkillSession } = core;
+  const methods = {
+    compactSkillContent(transcript, options) {
+      checkThis(this, SkillTool, "SkillTool#compactSkillContent");
+      const name = core.__sw_toolName(this);
+      return follow(core, this, extra.__sw_toolTranscript("compact", "SkillTool.compactSkillContent", transcript, name, options));
+    },
+    pruneTranscript(transcript, budgetTokens, options) {
+      checkThis(this, SkillTool, "SkillTool#pruneTranscript");
+      const name = core.__sw_toolName(this);
+      return follow(core, this, extra.__sw_toolTranscript("prune", "SkillTool.pruneTranscript", transcript, name, options, budgetTokens));
+    },
+    dedupeSkillContent(transcript, options) {
+      checkThis(this, SkillTool, "SkillTool#dedupeSkillContent");
+      const name = core.__sw_toolName(this);
+      return follow(core, this, extra.__sw_toolTranscript("dedupe", "SkillTool.dedupeSkillContent", transcript, name, options));
+    },
+    async reattach(transcript, options) {
+      checkThis(this, SkillTool, "SkillTool#reattach");
+      const read = await core.__sw_reattachContents(this);
+      const out = extra.__sw_toolTranscript("reattach", "SkillTool.reattach", transcript, read.toolName, options, undefined, read.contents, read.catalog);
+      return follow(core, this, out);
+    },
+  };
+  for (const [key, fn] of Object.entries(methods)) {
+    Object.defineProperty(SkillTool.prototype, key, { value: fn, writable: true, configurable: true, enumerable: false });
+  }
+  Object.defineProperty(SkillSession.prototype, "observe", {
+    value: function observe(transcript, options) {
+      checkThis(this, SkillSession, "SkillSession#observe");
+      const out = extra.__sw_presentSkills("SkillSession.observe", transcript, options);
+      return out.error === undefined ? core.__sw_sessionFollow(this, out.present) : out;
+    },
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
+}
