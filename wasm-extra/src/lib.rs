@@ -12,35 +12,17 @@
 #[path = "../../wasm/src/convert.rs"]
 mod convert;
 
+// What this façade shares with the core's (results as JS values, the options TypeError, the NFKC
+// start function).
+#[path = "../../wasm/src/common.rs"]
+mod common;
+
 mod compact;
 mod invoke;
 mod mcp_client;
 mod remote;
+#[path = "../../wasm/src/remote_types.rs"]
+mod remote_types;
 mod seam;
 
-use serde::Serialize;
-use wasm_bindgen::prelude::*;
-
-/// Results become plain objects (maps as objects, absent values as null, bytes as Uint8Array),
-/// as the core's façade makes them.
-pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    let serializer =
-        serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true).serialize_missing_as_null(true);
-    value.serialize(&serializer).map_err(|e| JsError::new(&e.to_string()))
-}
-
-/// A TypeError for a call with options of the wrong shape (a programming error, so it throws).
-pub(crate) fn options_error(message: &str) -> JsValue {
-    convert::type_error(message)
-}
-
-/// NFKC through the host's `String.prototype.normalize`.
-fn normalize_nfkc(s: &str) -> String {
-    js_sys::JsString::from(s).normalize("NFKC").into()
-}
-
-/// Runs once when the module is instantiated: the core normalises names with the host's tables.
-#[wasm_bindgen(start, private)]
-fn start() {
-    skillwasm::text::set_nfkc(normalize_nfkc);
-}
+pub(crate) use common::{options_error, to_js};

@@ -3,6 +3,8 @@
 //! exception. Only a call with arguments of the wrong type (a programming error) throws.
 
 mod commands;
+// What this façade and the package's second module (wasm-extra/) share.
+mod common;
 // The bounded converter of caller values; the package's second module (wasm-extra/) compiles this
 // same file, and uses the converters this module does not.
 #[allow(dead_code)]
@@ -15,6 +17,8 @@ mod parsed;
 mod registry;
 #[cfg(feature = "mcp")]
 mod remote;
+#[cfg(feature = "mcp")]
+mod remote_types;
 mod rules;
 mod seam;
 mod storage;
@@ -22,6 +26,7 @@ mod tool;
 #[cfg(feature = "invocation")]
 mod tool_invoke;
 
+pub(crate) use common::{options_error, to_js};
 use convert::BytesError;
 use serde::Serialize;
 use skillwasm::disclose::CatalogEntry;
@@ -38,15 +43,6 @@ export interface SkillBatchItem { input: SkillInput; dirName?: string }
 /** What `readProperties` returns: the reference CLI's properties, or why there are none. */
 export interface PropertiesResult { properties: Record<string, unknown> | null; errors: string[] }
 "#;
-
-/// Results become plain objects (maps as objects, absent values as null, bytes as Uint8Array). Parse
-/// results, many to a call, go over as one JSON text instead (see `parsed`): measured on the
-/// corpus, that is faster once bodies are not in the text.
-pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    let serializer =
-        serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true).serialize_missing_as_null(true);
-    value.serialize(&serializer).map_err(|e| JsError::new(&e.to_string()))
-}
 
 /// The result for an input above the cap: an error diagnostic, nothing parsed.
 fn too_large(size: u64) -> ParseResult {
@@ -165,22 +161,6 @@ pub fn to_prompt(#[wasm_bindgen(unchecked_param_type = "CatalogEntry[]")] entrie
     let value = convert::data(&entries).map_err(|e| convert::type_error(&e.describe("toPrompt: entries")))?;
     let entries: Vec<CatalogEntry> = convert::deserialize_list(value, "toPrompt: entries")?;
     Ok(skillwasm::to_prompt(&entries))
-}
-
-/// A TypeError for a call with options of the wrong shape (a programming error, so it throws).
-pub(crate) fn options_error(message: &str) -> JsValue {
-    convert::type_error(message)
-}
-
-/// NFKC through the host's `String.prototype.normalize`.
-fn normalize_nfkc(s: &str) -> String {
-    js_sys::JsString::from(s).normalize("NFKC").into()
-}
-
-/// Runs once when the module is instantiated: the core normalises names with the host's tables.
-#[wasm_bindgen(start, private)]
-fn start() {
-    skillwasm::text::set_nfkc(normalize_nfkc);
 }
 
 /// The package version.

@@ -1,0 +1,31 @@
+//! What both façade crates of the package need alike: the one way results become JS values, the
+//! TypeError of a call with options of the wrong shape, and the start function that hands the core
+//! the host's NFKC normalisation. `wasm-extra/` compiles this same file.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// Results become plain objects (maps as objects, absent values as null, bytes as Uint8Array). Parse
+/// results, many to a call, go over as one JSON text instead (see the core façade's `parsed`):
+/// measured on the corpus, that is faster once bodies are not in the text.
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
+    let serializer =
+        serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true).serialize_missing_as_null(true);
+    value.serialize(&serializer).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// A TypeError for a call with options of the wrong shape (a programming error, so it throws).
+pub(crate) fn options_error(message: &str) -> JsValue {
+    super::convert::type_error(message)
+}
+
+/// NFKC through the host's `String.prototype.normalize`.
+fn normalize_nfkc(s: &str) -> String {
+    js_sys::JsString::from(s).normalize("NFKC").into()
+}
+
+/// Runs once when the module is instantiated: the core normalises names with the host's tables.
+#[wasm_bindgen(start, private)]
+fn start() {
+    skillwasm::text::set_nfkc(normalize_nfkc);
+}
