@@ -36,8 +36,7 @@ if (!existsSync(CORPUS)) {
 
 const { SkillRegistry, nodeFsStorage } = await import(pathToFileURL(join(PKG, "node.js")).href);
 const { skillsMcpServer } = await import(pathToFileURL(join(PKG, "mcp-server.js")).href);
-const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+const { connectInProcess } = await import("../tests/js/support/mcp-connect.mjs");
 const z = await import("zod/v4");
 const Loose = z.looseObject({});
 
@@ -70,10 +69,7 @@ for (let run = 0; run < RUNS; run++) {
   const names = registry.names().length;
   rows.disk.push(performance.now() - t);
 
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const server = skillsMcpServer(registry, { pageSize: PAGE });
-  const client = new Client({ name: "bench", version: "1.0.0" });
-  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  const client = await connectInProcess(skillsMcpServer(registry, { pageSize: PAGE }), "bench");
   t = performance.now();
   const first = await listAll(client);
   rows.first.push(performance.now() - t);

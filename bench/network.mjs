@@ -28,8 +28,7 @@ if (!existsSync(join(PKG, "node.js")) || !existsSync(CORPUS)) {
 
 const pkg = await import(pathToFileURL(join(PKG, "node.js")).href);
 const { skillsMcpServer } = await import(pathToFileURL(join(PKG, "mcp-server.js")).href);
-const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+const { connectInProcess, countRequests } = await import("../tests/js/support/mcp-connect.mjs");
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const scope = (name, storage) => ({ scopes: [{ name, storage, roots: [""], trusted: true }], maxDepth: 12, timeoutMs: 600_000 });
@@ -41,16 +40,8 @@ async function timed(f) {
 
 /** An SDK client of `server` counting its requests by method. */
 async function connected(server) {
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: "bench", version: "1.0.0" });
-  await Promise.all([server.connect(b), client.connect(a)]);
-  const counts = {};
-  const request = client.request.bind(client);
-  client.request = (req, schema, opts) => {
-    counts[req.method] = (counts[req.method] ?? 0) + 1;
-    return request(req, schema, opts);
-  };
-  return { client, counts };
+  const client = await connectInProcess(server, "bench");
+  return { client, counts: countRequests(client) };
 }
 
 const times = { disk: [], http: [], httpAgain: [], httpRead: [], mcpCold: [], mcp: [], mcpRead: [] };

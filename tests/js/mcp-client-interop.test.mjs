@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { CLI, importPkg, PKG } from "./helpers.mjs";
 import { CORPUS_SKILLS } from "./support/corpus.mjs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { connectInProcess, countRequests } from "./support/mcp-connect.mjs";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const pkg = await importPkg();
@@ -20,16 +20,8 @@ const { skillsMcpServer } = await import(pathToFileURL(path.join(PKG, "mcp-serve
 
 /** A client counting its requests by method. */
 async function connected(server) {
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: "skillwasm-interop", version: "1.0.0" });
-  await Promise.all([server.connect(b), client.connect(a)]);
-  const counts = {};
-  const request = client.request.bind(client);
-  client.request = (req, schema, opts) => {
-    counts[req.method] = (counts[req.method] ?? 0) + 1;
-    return request(req, schema, opts);
-  };
-  return { client, counts };
+  const client = await connectInProcess(server, "skillwasm-interop");
+  return { client, counts: countRequests(client) };
 }
 
 test("the corpus served by skillsMcpServer is discovered and read through mcpStorage, verified", async () => {

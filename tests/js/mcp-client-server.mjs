@@ -7,11 +7,10 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import matter from "gray-matter";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpError, ErrorCode, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { CORPUS_SKILLS } from "./support/corpus.mjs";
+import { connectInProcess } from "./support/mcp-connect.mjs";
 
 export const EXTENSION = "io.modelcontextprotocol/skills";
 
@@ -150,9 +149,4 @@ export function skillsServer(skills, { name = "skills-test", pageSize = 50, decl
 }
 
 /** A client of the SDK connected to `server` in process. */
-export async function connect(server) {
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: "skillwasm-test", version: "1.0.0" });
-  await Promise.all([server.connect(b), client.connect(a)]);
-  return client;
-}
+export { connectInProcess as connect };

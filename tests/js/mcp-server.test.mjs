@@ -12,10 +12,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/v4";
 import { CLI, PKG, importPkg } from "./helpers.mjs";
+import { connectInProcess } from "./support/mcp-connect.mjs";
 
 const pkg = await importPkg();
 const { skillsMcpServer, SKILLS_EXTENSION } = await import(path.join(PKG, "mcp-server.js"));
@@ -39,11 +39,8 @@ function files() {
   return f;
 }
 
-async function connect(server) {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: "test-host", version: "1.0.0" });
-  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
-  return client;
+function connect(server) {
+  return connectInProcess(server, "test-host");
 }
 
 async function inProcess(options = {}) {
