@@ -36,26 +36,31 @@ pub fn parse_frontmatter(src: &str, first_line: u32, mode: Mode) -> Result<(Vec<
         }
     }
     if let Some(entries) = fast::parse(src) {
-        let fields = entries
-            .into_iter()
-            .map(|e| Field { key: e.key, value: e.value, line: Some(first_line + e.line as u32) })
-            .collect();
-        return Ok((fields, Vec::new()));
+        return Ok((fields(entries, first_line), Vec::new()));
     }
     match serde_yaml::from_str::<serde_yaml::Value>(src) {
         Ok(value) => Ok((fields_from_yaml(&value, src, first_line)?, Vec::new())),
         Err(err) => {
-            let refused = yaml_error(src, first_line);
             if mode == Mode::Strict || repair::is_resource_limit(&err) {
-                return Err(refused);
+                return Err(yaml_error(src, first_line));
             }
-            let Some(repaired) = repair::repair(src, first_line) else { return Err(refused) };
+            let Some(repaired) = repair::repair(src, first_line) else { return Err(yaml_error(src, first_line)) };
+            // A repaired text is most often plain YAML again (a quoted description): the fast
+            // path reads it as serde_yaml would, without a second full parse.
+            if let Some(entries) = fast::parse(&repaired.text) {
+                return Ok((fields(entries, first_line), repaired.notes));
+            }
             match serde_yaml::from_str::<serde_yaml::Value>(&repaired.text) {
                 Ok(value) => Ok((fields_from_yaml(&value, &repaired.text, first_line)?, repaired.notes)),
-                Err(_) => Err(refused),
+                Err(_) => Err(yaml_error(src, first_line)),
             }
         }
     }
+}
+
+/// The fast path's entries as fields, with file lines.
+fn fields(entries: Vec<fast::Entry>, first_line: u32) -> Vec<Field> {
+    entries.into_iter().map(|e| Field { key: e.key, value: e.value, line: Some(first_line + e.line as u32) }).collect()
 }
 
 /// The parser's error for `src`, with line numbers of the file: the text is parsed again behind
