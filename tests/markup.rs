@@ -36,7 +36,7 @@ fn meta(k: usize, payload: &str) -> SkillMeta {
     let skill = Skill {
         name: format!("s{k}{payload}"),
         description: format!("d{k} {payload}"),
-        localized_descriptions: BTreeMap::from([("zh".to_string(), format!("z{k} {payload}"))]),
+        localized_descriptions: skillwasm::parse::FieldMap::from([("zh".to_string(), format!("z{k} {payload}"))]),
         compatibility: Some(format!("c{k} {payload}")),
         ..Skill::default()
     };

@@ -7,17 +7,18 @@ pub mod fast;
 pub mod fence;
 pub mod flow;
 mod frontmatter;
+mod map;
 pub mod node;
 pub mod repair;
 mod types;
 pub mod validate;
 
 pub use frontmatter::{parse_frontmatter, Field, MAX_FRONTMATTER_BYTES};
+pub use map::FieldMap;
 pub use types::{Mode, ParseOptions, ParseResult, Skill};
 
 use fence::FenceError;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// Parses and validates one SKILL.md. Never panics and never fails: a refused skill is
 /// `skill: None` with at least one error diagnostic.
@@ -176,15 +177,18 @@ pub fn read_properties(bytes: &[u8]) -> Result<SkillProperties, Vec<String>> {
     }
 }
 
-/// The entries of `map` in the order of `keys` (each once), then any `keys` do not name.
-fn ordered(keys: &[&str], mut map: BTreeMap<String, String>) -> Vec<(String, String)> {
-    let mut out = Vec::with_capacity(map.len());
-    for k in keys {
-        if let Some(v) = map.remove(*k) {
-            out.push(((*k).to_string(), v));
+/// The entries of `map` in the order of `keys` (each once), then any `keys` do not name. Linear
+/// after one lookup per key: entries are taken out of their slots, not removed from the map.
+fn ordered(keys: &[&str], map: FieldMap<String>) -> Vec<(String, String)> {
+    let order: Vec<usize> = keys.iter().filter_map(|k| map.position(k)).collect();
+    let mut slots: Vec<Option<(String, String)>> = map.into_iter().map(Some).collect();
+    let mut out = Vec::with_capacity(slots.len());
+    for i in order {
+        if let Some(entry) = slots.get_mut(i).and_then(Option::take) {
+            out.push(entry);
         }
     }
-    out.extend(map);
+    out.extend(slots.into_iter().flatten());
     out
 }
 

@@ -10,7 +10,6 @@ use super::node::{resolve_plain, Node, Resolved, Style};
 use super::{Field, Mode, Skill};
 use crate::diagnostic::{codes, Diagnostic, Severity};
 use crate::text::nfkc;
-use std::collections::BTreeMap;
 
 /// Longest name the specification allows, in characters.
 pub const MAX_NAME_CHARS: usize = 64;
@@ -35,6 +34,7 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
         Diagnostic::new(sev, code, msg).at_line(line)
     };
     let mut skill = Skill { user_invocable: true, ..Skill::default() };
+    let (mut localized, mut extra) = (Vec::new(), Vec::new());
 
     // Fields nobody defined.
     if mode == Mode::Strict {
@@ -214,7 +214,7 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                 if let Some(lang) = key.strip_prefix("description_").filter(|l| !l.is_empty()) {
                     match text_value(&f.value).map(str::trim).filter(|t| !t.is_empty()) {
                         Some(t) => {
-                            skill.localized_descriptions.insert(lang.to_string(), t.to_string());
+                            localized.push((lang.to_string(), t.to_string()));
                         }
                         None => diags.push(lenient_warning(
                             codes::FIELD_NOT_STRING,
@@ -234,11 +234,14 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                         format!("unknown field '{key}'{hint}; kept in 'extra'"),
                     ));
                 }
-                skill.extra.insert(key.to_string(), f.value.to_json());
+                extra.push((key.to_string(), f.value.to_json()));
             }
         }
     }
 
+    // Collected, then sorted once: each key once, as the frontmatter's keys are.
+    skill.localized_descriptions = localized.into_iter().collect();
+    skill.extra = extra.into_iter().collect();
     (count_errors(diags) == errors_before).then_some(skill)
 }
 
@@ -361,7 +364,7 @@ fn read_metadata(f: &Field, skill: &mut Skill, diags: &mut Vec<Diagnostic>) {
             return;
         }
     };
-    let mut map = BTreeMap::new();
+    let mut map = Vec::with_capacity(entries.len());
     for (k, v) in entries {
         let text = match v {
             Node::Scalar { text, style } => {
@@ -396,9 +399,9 @@ fn read_metadata(f: &Field, skill: &mut Skill, diags: &mut Vec<Diagnostic>) {
                 text
             }
         };
-        map.insert(k.clone(), text);
+        map.push((k.clone(), text));
     }
-    skill.metadata = map;
+    skill.metadata = map.into_iter().collect();
 }
 
 #[cfg(test)]
