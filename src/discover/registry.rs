@@ -292,7 +292,13 @@ impl SkillRegistry {
     /// of that scope, shadowed ones included (they carry `shadowed_by`), by name.
     pub fn list_metas(&self, scope: Option<&str>) -> Vec<SkillMeta> {
         match scope {
-            None => self.winners.values().filter_map(|&i| self.meta(i)).collect(),
+            None => {
+                // Sized up front: a collected filter would double its way there, with up to
+                // half of it spare.
+                let mut out = Vec::with_capacity(self.winners.len());
+                out.extend(self.winners.values().filter_map(|&i| self.meta(i)));
+                out
+            }
             Some(s) => {
                 let mut out: Vec<SkillMeta> = order::precedence(&self.scopes, &self.records)
                     .into_iter()

@@ -550,7 +550,10 @@ async fn load(scope: &ScopeHandle, c: Candidate, opts: &DiscoverOptions, stats: 
         }
     };
     record.skill = result.skill.map(Rc::new);
-    Rc::make_mut(&mut record.diagnostics).extend(result.diagnostics);
+    let diagnostics = Rc::make_mut(&mut record.diagnostics);
+    diagnostics.extend(result.diagnostics);
+    // Held for the registry's life: without the room for four a first push reserves.
+    diagnostics.shrink_to_fit();
     record
 }
 
