@@ -42,6 +42,7 @@ pub mod parse;
 #[cfg(feature = "remote")]
 pub mod remote;
 pub mod search;
+mod sort;
 pub mod store;
 
 /// The version of this crate (and of the npm package built from it).

@@ -112,7 +112,7 @@ impl SkillSession {
                 change.restored.push(a.name.clone());
             }
         }
-        change.restored.sort();
+        crate::sort::sort(&mut change.restored);
         change
     }
 

@@ -59,7 +59,7 @@ pub(super) fn apply(transcript: &Value, a: &Analysis, planned: Vec<Planned>) -> 
             Edit::Whole(t) => t,
             Edit::Spans(mut spans) => {
                 let old = read_slot(&out, &slot);
-                spans.sort_by_key(|s| s.0);
+                crate::sort::sort_by_key(&mut spans, |s| s.0);
                 let mut t = String::with_capacity(old.len());
                 let mut at = 0;
                 for (s, e, r) in spans {

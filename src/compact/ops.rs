@@ -186,7 +186,7 @@ pub fn prune(transcript: &Value, budget_tokens: u64, opts: &CompactOptions) -> R
         }
     }
     let mut order: Vec<usize> = group_tokens.keys().copied().collect();
-    order.sort_unstable();
+    crate::sort::sort(&mut order);
     let mut now = total;
     let mut dropped_roots = HashSet::new();
     for r in order {

@@ -133,7 +133,7 @@ pub(super) fn fit(items: Vec<Item<'_>>, opts: &CatalogOptions, truncate: impl Fn
     let rank = |i: usize| importance.get(items[i].name).copied().unwrap_or(usize::MAX);
     let mut victims: Vec<usize> = (0..n).collect();
     // The most expendable first: the highest rank, then the last name, then the later entry.
-    victims.sort_unstable_by(|&a, &b| (rank(b), items[b].name, b).cmp(&(rank(a), items[a].name, a)));
+    crate::sort::sort_by(&mut victims, |&a, &b| (rank(b), items[b].name, b).cmp(&(rank(a), items[a].name, a)));
     let mut kept = vec![true; n];
     let mut total = sum(costs.iter().copied());
     let mut count = n as u64;

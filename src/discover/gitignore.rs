@@ -313,7 +313,7 @@ pub(crate) fn directories_to_read(root: &str, skill_dirs: &[&str], listed: &[Str
         parents.insert("");
     }
     let mut wanted: Vec<&String> = listed.iter().filter(|d| parents.contains(d.as_str())).collect();
-    wanted.sort_by_key(|d| (d.matches('/').count(), d.len()));
+    crate::sort::sort_by_key(&mut wanted, |d| (d.matches('/').count(), d.len()));
     wanted.dedup();
     out.extend(wanted.into_iter().cloned());
     out
@@ -337,7 +337,7 @@ pub(crate) async fn load(
         .collect::<Vec<_>>()
         .await;
     let mut read = read;
-    read.sort_by_key(|r| r.0);
+    crate::sort::sort_by_key(&mut read, |r| r.0);
     let mut set = IgnoreSet::default();
     let mut diagnostics = Vec::new();
     for (_, dir, key, got) in read {

@@ -29,7 +29,7 @@ pub fn precedence(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Vec<usize>
             (scope, r.root, depth(&r.directory), r.location.as_str(), i)
         })
         .collect();
-    keyed.sort_unstable();
+    crate::sort::sort(&mut keyed);
     keyed.into_iter().map(|k| k.4).collect()
 }
 

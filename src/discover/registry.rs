@@ -305,7 +305,7 @@ impl SkillRegistry {
                     .filter(|&i| self.records[i].scope == s)
                     .filter_map(|i| self.meta(i))
                     .collect();
-                out.sort_by(|a, b| a.skill.name.cmp(&b.skill.name));
+                crate::sort::sort_by(&mut out, |a, b| a.skill.name.cmp(&b.skill.name));
                 out
             }
         }

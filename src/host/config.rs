@@ -23,8 +23,9 @@ pub type Permitted = Rc<dyn Fn(&SkillMeta) -> bool>;
 pub const DEFAULT_SCOPES: [&str; 4] = ["project", "user", "org", "builtin"];
 
 /// One configuration for a host's skills. Every field has a default; the JS options of
-/// `SkillRegistry.discover` are this object plus the stores (and `permitted`).
-#[derive(Clone, Serialize, Deserialize)]
+/// `SkillRegistry.discover` are this object plus the stores (and `permitted`). It is read from
+/// its JSON form by [`SkillsConfig::from_json`] (its `Deserialize` as well).
+#[derive(Clone, Serialize)]
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct SkillsConfig {
@@ -241,8 +242,7 @@ impl SkillsConfig {
         for (k, v) in overrides {
             merged.insert(k.clone(), v.clone());
         }
-        let mut out: SkillsConfig =
-            serde_json::from_value(serde_json::Value::Object(merged)).map_err(|e| e.to_string())?;
+        let mut out = SkillsConfig::from_json(&serde_json::Value::Object(merged)).map_err(|e| e.to_string())?;
         out.permitted = permitted.or_else(|| self.permitted.clone());
         out.commands = self.commands.clone();
         super::options::check_tool_name(&out.tool_name).map_err(|e| format!("toolName: {e}"))?;

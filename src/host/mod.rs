@@ -9,6 +9,7 @@
 //! This is the top of the lifecycle: it uses every stage below and none of them uses it.
 
 mod config;
+mod config_json;
 mod options;
 mod skills;
 mod tool;

@@ -219,7 +219,7 @@ fn resources(uri: &str, dir: &str, items: &[Value]) -> Result<Vec<McpFile>, Diag
             format!("its files are {total} bytes, more than the {MAX_SKILL_BYTES} a skill may have"),
         ));
     }
-    files.sort_by(|a, b| a.key.cmp(&b.key));
+    crate::sort::sort_by(&mut files, |a, b| a.key.cmp(&b.key));
     if files.windows(2).any(|w| w.first().map(|f| &f.key) == w.get(1).map(|f| &f.key)) {
         return Err(invalid("a file is listed twice"));
     }

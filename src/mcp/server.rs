@@ -377,7 +377,7 @@ impl SkillsMcp {
                 size: None,
             });
         }
-        all.sort_by(|a, b| a.name.cmp(&b.name));
+        crate::sort::sort_by(&mut all, |a, b| a.name.cmp(&b.name));
         let (shown, next_cursor) = page(&all, |r| r.name.as_str(), "dir", at, self.inner.options.page_size)?;
         let o = &self.inner.options;
         Ok(ResourcesResult {

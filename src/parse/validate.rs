@@ -40,7 +40,7 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
     if mode == Mode::Strict {
         let mut unexpected: Vec<&str> =
             fields.iter().map(|f| f.key.as_str()).filter(|k| !SPEC_FIELDS.contains(k)).collect();
-        unexpected.sort_unstable();
+        crate::sort::sort(&mut unexpected);
         if !unexpected.is_empty() {
             let allowed: Vec<String> = SPEC_FIELDS.iter().map(|f| format!("'{f}'")).collect();
             diags.push(

@@ -95,7 +95,7 @@ pub fn publish_well_known(files: &[(String, Vec<u8>)], options: &PublishOptions)
             diagnostics.push(skipped(dir, bad));
             continue;
         }
-        list.sort_by(|a, b| a.0.cmp(b.0));
+        crate::sort::sort_by(&mut list, |a, b| a.0.cmp(b.0));
         let artifact = if list.len() == 1 {
             let bytes = skill_md.to_vec();
             PublishedArtifact {
@@ -134,7 +134,7 @@ pub fn publish_well_known(files: &[(String, Vec<u8>)], options: &PublishOptions)
         });
         entries.push((skill.name.clone(), entry, artifact));
     }
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(&b.0));
     let index = json!({
         "$schema": SCHEMA_V0_2_0,
         "skills": entries.iter().map(|(_, e, _)| e.clone()).collect::<Vec<_>>(),

@@ -37,7 +37,7 @@ impl TrigramTable {
         let mut buf = Vec::new();
         for (i, s) in items.into_iter().enumerate() {
             grams(s, &mut buf);
-            buf.sort_unstable();
+            crate::sort::sort(&mut buf);
             buf.dedup();
             for g in &buf {
                 table.grams.entry(*g).or_default().push(i as u32);
@@ -51,7 +51,7 @@ impl TrigramTable {
     pub fn candidates(&self, query: &str, limit: usize) -> Vec<(u32, u32)> {
         let mut buf = Vec::new();
         grams(query, &mut buf);
-        buf.sort_unstable();
+        crate::sort::sort(&mut buf);
         buf.dedup();
         let mut shared: HashMap<u32, u32> = HashMap::new();
         let common = COMMON_FLOOR.max(self.items / 8);

@@ -97,7 +97,7 @@ impl SearchIndex {
         let mut index = SearchIndex { names, lens, ..SearchIndex::default() };
         index.starts.push(0);
         for (term, mut list) in postings {
-            list.sort_unstable_by_key(|p| p.0);
+            crate::sort::sort_by_key(&mut list, |p| p.0);
             index.terms.push(term);
             for (d, c) in list {
                 index.docs.push(d);
@@ -121,7 +121,7 @@ impl SearchIndex {
             tokenize(n, &mut buf);
             name_terms.extend(buf.iter().filter_map(|t| self.term_id(t)));
         }
-        name_terms.sort_unstable();
+        crate::sort::sort(&mut name_terms);
         name_terms.dedup();
         let name_term_grams =
             TrigramTable::build(name_terms.iter().filter_map(|t| self.terms.get(*t as usize)).map(String::as_str));
@@ -183,7 +183,7 @@ impl SearchIndex {
                 }
             }
         }
-        out.sort_unstable_by_key(|t| t.0);
+        crate::sort::sort_by_key(&mut out, |t| t.0);
         out.dedup_by_key(|t| t.0);
         out
     }
@@ -246,7 +246,7 @@ impl SearchIndex {
                 edit_distance(&q, &name.to_lowercase(), allowance, &mut rows).map(|dist| (d, dist))
             })
             .collect();
-        out.sort_by_key(|(d, dist)| (*dist, *d));
+        crate::sort::sort_by_key(&mut out, |&(d, dist)| (dist, d));
         out.truncate(limit);
         out
     }
@@ -268,7 +268,7 @@ impl SearchIndex {
                 edit_distance(&q, &n.to_lowercase(), allowance, &mut rows).map(|dist| (dist, d))
             })
             .collect();
-        near.sort_unstable();
+        crate::sort::sort(&mut near);
         let mut out: Vec<u32> = near.into_iter().map(|(_, d)| d).collect();
         for (d, _) in self.search(bounded(name), limit, allow) {
             if !out.contains(&d) {

@@ -52,7 +52,7 @@ impl TopK {
     /// The kept entries, best first.
     pub fn into_sorted(self) -> Vec<(f32, u32)> {
         let mut v: Vec<Entry> = self.heap.into_iter().map(|r| r.0).collect();
-        v.sort_unstable_by(|a, b| b.cmp(a));
+        crate::sort::sort_by(&mut v, |a, b| b.cmp(a));
         v.into_iter().map(|e| (e.0, e.1)).collect()
     }
 }

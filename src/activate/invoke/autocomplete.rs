@@ -71,9 +71,9 @@ pub fn autocomplete(partial: &str, skills: &[impl std::borrow::Borrow<Skill>], l
         });
     }
     if q.is_empty() {
-        out.sort_by(|a, b| a.name.cmp(&b.name));
+        crate::sort::sort_by(&mut out, |a, b| a.name.cmp(&b.name));
     } else {
-        out.sort_by(|a, b| {
+        crate::sort::sort_by(&mut out, |a, b| {
             a.match_kind
                 .cmp(&b.match_kind)
                 .then(b.score.cmp(&a.score))
