@@ -9,7 +9,7 @@
 //   node bench/size.mjs [--top N] [--module core|extra|full]... [--no-twiggy]
 //
 // `core` and `extra` are the two modules of the package; `minimal` is the core module without the
-// groups whose exports need a registry (invocation, permissions, MCP: see wasm/Cargo.toml), what
+// group whose exports still read a registry's stores (MCP: see wasm/Cargo.toml), what
 // a host that parses, discovers, renders catalogs and answers the skill tool needs. A script that prints numbers; it is not
 // part of make test.
 

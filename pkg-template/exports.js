@@ -3,7 +3,7 @@
 // edit here.
 import * as glue from "./skillwasm.js";
 import { guardModule } from "./instance.js";
-import { extra, installTranscriptMethods } from "./extra.js";
+import { extra, installInvocation, installTranscriptMethods } from "./extra.js";
 
 // Every generated export is listed below, guarded: the trap-recovery test
 // (tests/js/instance-reset.test.mjs) fails when a generated export of either module is missing
@@ -11,6 +11,7 @@ import { extra, installTranscriptMethods } from "./extra.js";
 // a new Rust export gets its name added here.
 const core = guardModule(glue);
 installTranscriptMethods(core);
+const invocation = installInvocation(core);
 
 // The core module's exports (wasm/), guarded against a dead instance (see instance.js).
 export const {
@@ -18,12 +19,9 @@ export const {
   SkillSession,
   SkillTool,
   SkillsMcp,
-  autocomplete,
   estimateTokens,
   frontmatterSpan,
   isSkippedDirectory,
-  isToolAllowed,
-  parseMessage,
   parseSkill,
   parseSkills,
   publishRegistry,
@@ -55,6 +53,9 @@ export const {
   unpackSkillArtifact,
   verifyMcpFile,
 } = extra;
+
+// User invocation and permissions over the core's registries, run in the second module (extra.js).
+export const { autocomplete, isToolAllowed, parseMessage } = invocation;
 
 export { onInstanceReset, instanceResets, InstanceResetError } from "./instance.js";
 

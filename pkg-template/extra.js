@@ -11,8 +11,14 @@
 // holds as plain data (its tool name; for a re-attachment the contents it read and its catalog),
 // the second module runs the operation and says which skills the result still holds in full, and
 // the tool's session follows those. The functions here only pass the data along.
+//
+// User invocation and permissions likewise: the core hands over the skills a registry (or a
+// tool) lets the user invoke, once per visibility (the second module keeps them, see
+// invocablesOf), or the active skills' allowed-tools; the second module reads the message,
+// completes the name or decides the call. SkillTool.invoke has the core read, wrap and record the
+// skills the message names, substituting arguments through the second module.
 import * as extraGlue from "./skillwasm_extra.js";
-import { guardModule } from "./instance.js";
+import { guardModule, instanceResets } from "./instance.js";
 
 // How to get the compiled second module synchronously (Node, workerd), until it is instantiated.
 let loader = null;
@@ -113,4 +119,63 @@ export function installTranscriptMethods(core) {
     configurable: true,
     enumerable: false,
   });
+}
+
+// The skills an owner (a SkillRegistry, or a SkillTool) lets the user invoke, kept in the second
+// module: owner -> { serial, resets, skills }. The core says when its visibility is another one
+// than the serial kept (a refresh, a predicate answering otherwise); a trap of either module
+// drops what was kept.
+const invocablesKept = new WeakMap();
+
+function invocablesOf(owner, handOver) {
+  const kept = invocablesKept.get(owner);
+  const current = kept !== undefined && kept.resets === instanceResets() ? kept : undefined;
+  const fresh = handOver(owner, current?.serial);
+  if (fresh === null && current !== undefined) return current.skills;
+  const [serial, json] = fresh;
+  const skills = new extra.__sw_Invocables(json);
+  invocablesKept.set(owner, { serial, resets: instanceResets(), skills });
+  return skills;
+}
+
+function checkArgument(value, C, what, role) {
+  if (!(value instanceof C)) throw new TypeError(`${what}: expected a ${C.name} (the ${role} argument)`);
+}
+
+/**
+ * User invocation and permissions over the core's registries and tools: returns parseMessage,
+ * autocomplete and isToolAllowed, and puts invoke on the core's SkillTool.
+ * @param {Record<string, any>} core the guarded core exports
+ */
+export function installInvocation(core) {
+  const { SkillRegistry, SkillTool } = core;
+  const substitute = (body, args, fields) => extra.__sw_substituteInvocation(body, args, fields);
+  Object.defineProperty(SkillTool.prototype, "invoke", {
+    value: async function invoke(message) {
+      checkThis(this, SkillTool, "SkillTool#invoke");
+      const skills = invocablesOf(this, core.__sw_toolInvocables);
+      const parsed = extra.__sw_parseMessage(skills, message, "SkillTool.invoke: message", true);
+      return core.__sw_toolInvoke(this, parsed, substitute);
+    },
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
+  return {
+    parseMessage(registry, text) {
+      checkArgument(registry, SkillRegistry, "parseMessage", "registry");
+      const skills = invocablesOf(registry, core.__sw_registryInvocables);
+      return extra.__sw_parseMessage(skills, text, "parseMessage: text", false);
+    },
+    autocomplete(registry, partial, limit) {
+      checkArgument(registry, SkillRegistry, "autocomplete", "registry");
+      const skills = invocablesOf(registry, core.__sw_registryInvocables);
+      return extra.__sw_autocomplete(skills, partial, limit);
+    },
+    isToolAllowed(registry, activeSkills, tool, input, context) {
+      checkArgument(registry, SkillRegistry, "isToolAllowed", "registry");
+      const active = core.__sw_activeSkills(registry, activeSkills);
+      return extra.__sw_isToolAllowed(active, tool, input, context);
+    },
+  };
 }

@@ -42,6 +42,37 @@ export type {
   TranscriptFormat,
   UseKind,
 } from "./skillwasm_extra.js";
+// User invocation and permissions (the second module runs them over the core's registries and
+// tools): the types only they use, and the functions, declared here since extra.js puts them
+// together (SkillTool.invoke is declared with the tool's transcript methods below).
+export type {
+  ArgumentName,
+  MatchKind,
+  PermissionContext,
+  SubstituteOptions,
+  Suggestion,
+  ToolDecision,
+} from "./skillwasm_extra.js";
+import type { PermissionContext, Suggestion, ToolDecision } from "./skillwasm_extra.js";
+import type { Injection, ParsedMessage } from "./skillwasm.js";
+/**
+ * The `/name args` at the start of a message and the `$name` mentions in it (outside code),
+ * among the skills the registry's configuration lets the user invoke.
+ */
+export function parseMessage(registry: SkillRegistry, text: string): ParsedMessage;
+/**
+ * Ranked suggestions for a partial `/name` (exact, prefix, word, then fuzzy matches), among the
+ * skills the registry's configuration lets the user invoke.
+ */
+export function autocomplete(registry: SkillRegistry, partial: string, limit?: number): Suggestion[];
+/** Whether one of the active skills' `allowed-tools` pre-approves this call (and which entry). */
+export function isToolAllowed(
+  registry: SkillRegistry,
+  activeSkills: string[],
+  tool: string,
+  input?: unknown,
+  context?: PermissionContext,
+): ToolDecision;
 import type { InitInput, ListSkip, PublishedIndex, SkillPrefixPage, SkillRegistry, SkillStorage } from "./skillwasm.js";
 
 declare global {
@@ -491,6 +522,12 @@ export function reattachSkills<M>(
 declare module "./skillwasm.js" {
   // The tool's transcript operations, generic in the same way (merged into the generated class).
   interface SkillTool {
+    /**
+     * Handles a user's message: the skills it invokes (`/name args`, arguments substituted) or
+     * mentions (`$name`) among those the user may invoke, wrapped for the conversation and
+     * recorded in the session, and the text to send on. Never rejects.
+     */
+    invoke(message: string): Promise<Injection>;
     compactSkillContent<M>(transcript: readonly M[], options?: CompactOptions): CompactResult<M>;
     dedupeSkillContent<M>(transcript: readonly M[], options?: CompactOptions): CompactResult<M>;
     pruneTranscript<M>(transcript: readonly M[], budgetTokens: number, options?: CompactOptions): CompactResult<M>;

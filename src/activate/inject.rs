@@ -9,6 +9,7 @@ use crate::diagnostic::Diagnostic;
 use crate::discover::{FileRequest, FilesRequest, SkillMeta, SkillRegistry};
 use crate::parse::Skill;
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "invocation")]
 use std::rc::Rc;
 
 #[cfg(feature = "tsify")]
@@ -71,6 +72,7 @@ impl InjectionPlan {
 }
 
 /// Finds the user-invocable skills a message invokes or mentions and plans their reads.
+#[cfg(feature = "invocation")]
 pub fn plan_injection(registry: &SkillRegistry, message: &str) -> InjectionPlan {
     let skills: Vec<Rc<Skill>> = registry.list_metas(None).into_iter().map(|m| m.skill).collect();
     plan_injection_among(registry, message, &skills)
@@ -78,12 +80,20 @@ pub fn plan_injection(registry: &SkillRegistry, message: &str) -> InjectionPlan 
 
 /// [`plan_injection`] among `skills` only (the ones the user may invoke, e.g. a host's
 /// user-visible skills); a name not among them is not injected.
+#[cfg(feature = "invocation")]
 pub fn plan_injection_among(
     registry: &SkillRegistry,
     message: &str,
     skills: &[impl std::borrow::Borrow<Skill>],
 ) -> InjectionPlan {
-    let parsed = invoke::parse_message(message, skills);
+    plan_parsed_injection(registry, invoke::parse_message(message, skills))
+}
+
+/// Plans the reads of the skills a message was found to invoke or mention (`parsed`, from
+/// [`invoke::parse_message`] among the skills the user may invoke; read in the package's second
+/// module and handed over as data). An invocation of a skill the registry does not hold is left
+/// out.
+pub fn plan_parsed_injection(registry: &SkillRegistry, parsed: invoke::ParsedMessage) -> InjectionPlan {
     let reads = parsed
         .invocations
         .iter()
@@ -97,7 +107,23 @@ pub fn plan_injection_among(
 }
 
 /// Reads what [`plan_injection`] planned and wraps each skill's instructions.
+#[cfg(feature = "invocation")]
 pub async fn run_injection(plan: InjectionPlan, opts: &ToolOptions) -> Injection {
+    let substitute = |skill: &Skill, body: &str, arguments: &str| {
+        let names = invoke::skill_argument_names(skill);
+        Ok(invoke::substitute_arguments_with(body, arguments, &names, &invoke::SubstituteOptions::default()))
+    };
+    run_injection_with(plan, opts, &substitute).await
+}
+
+/// How a slash invocation's arguments go into a skill's body: `(skill, body, arguments)` to the
+/// body with them substituted ([`invoke::substitute_arguments_with`] with the skill's argument
+/// names), or why that could not be done.
+pub type Substitute<'a> = dyn Fn(&Skill, &str, &str) -> Result<String, Diagnostic> + 'a;
+
+/// [`run_injection`] with the argument substitution given (the package's second module runs it).
+/// A skill whose substitution fails is not injected; its diagnostic is among the errors.
+pub async fn run_injection_with(plan: InjectionPlan, opts: &ToolOptions, substitute: &Substitute<'_>) -> Injection {
     let mut out = Injection { remaining: plan.parsed.remaining, unknown: plan.parsed.unknown, ..Injection::default() };
     for (inv, meta, file, files) in plan.reads {
         let fetched = file.fetch().await;
@@ -106,10 +132,13 @@ pub async fn run_injection(plan: InjectionPlan, opts: &ToolOptions) -> Injection
             continue;
         };
         let body = match inv.kind {
-            invoke::InvocationKind::Slash => {
-                let names = invoke::skill_argument_names(&meta.skill);
-                invoke::substitute_arguments_with(&body, &inv.arguments, &names, &invoke::SubstituteOptions::default())
-            }
+            invoke::InvocationKind::Slash => match substitute(&meta.skill, &body, &inv.arguments) {
+                Ok(body) => body,
+                Err(d) => {
+                    out.errors.push(d);
+                    continue;
+                }
+            },
             invoke::InvocationKind::Mention => body,
         };
         // As Claude Code: arguments first, then the skill directory, then the commands.

@@ -4,9 +4,10 @@
 //! [`invoke`] (`/skill`, `$skill`, arguments, autocomplete) and [`permissions`] (`allowed-tools`).
 
 mod expand;
-#[cfg(feature = "invocation")]
 mod inject;
-#[cfg(feature = "invocation")]
+// Its types are always there (the skill tool's `invoke` reads a parsed message handed over as
+// data); the rules that read messages, substitute arguments and complete names are the
+// `invocation` feature's.
 pub mod invoke;
 #[cfg(feature = "permissions")]
 pub mod permissions;
@@ -16,7 +17,6 @@ mod subagent;
 mod tool;
 
 pub use expand::*;
-#[cfg(feature = "invocation")]
 pub use inject::*;
 pub use search::*;
 pub use session::*;

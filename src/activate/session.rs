@@ -2,7 +2,6 @@
 //! pointer instead of the body again, and what left the conversation when the host compacted or
 //! pruned it, so that the next activation returns the skill in full.
 
-#[cfg(feature = "invocation")]
 use super::inject::Injection;
 use super::tool::ToolResult;
 use serde::{Deserialize, Serialize};
@@ -70,7 +69,6 @@ impl SkillSession {
     }
 
     /// Records the skills a user's message injected.
-    #[cfg(feature = "invocation")]
     pub fn record_injection(&mut self, injection: &Injection, now: f64) {
         for i in &injection.injected {
             self.record(&i.name, None, now, i.size);

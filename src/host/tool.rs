@@ -7,10 +7,10 @@
 use super::config::SkillsConfig;
 use super::skills::SkillHost;
 use super::view::View;
-#[cfg(feature = "invocation")]
-use crate::activate::Injection;
+use crate::activate::invoke::ParsedMessage;
 use crate::activate::SessionChange;
 use crate::activate::{self, CallArguments, SkillSession, ToolDefinition, ToolInput};
+use crate::activate::{Injection, Substitute};
 #[cfg(feature = "transcripts")]
 use crate::compact::{self, CompactOptions, Compacted, SkillContent, UseKind};
 #[cfg(feature = "transcripts")]
@@ -197,11 +197,30 @@ impl SkillTool {
     /// user may invoke, wrapped for the conversation and recorded at `now`.
     pub async fn invoke(&self, message: &str, now: f64) -> Injection {
         let offer = self.offer();
-        let plan = activate::plan_injection_among(self.host.borrow().registry(), message, offer.view.user_skills())
+        let parsed = crate::activate::invoke::parse_message(message, offer.view.user_skills());
+        let substitute = |skill: &crate::parse::Skill, body: &str, arguments: &str| {
+            let names = crate::activate::invoke::skill_argument_names(skill);
+            let opts = crate::activate::invoke::SubstituteOptions::default();
+            Ok(crate::activate::invoke::substitute_arguments_with(body, arguments, &names, &opts))
+        };
+        self.invoke_parsed(parsed, &substitute, now).await
+    }
+
+    /// [`SkillTool::invoke`] for a message already read (`parsed`, found among the skills of
+    /// [`SkillTool::user_view`]) with the argument substitution given: the package's second
+    /// module runs both rules.
+    pub async fn invoke_parsed(&self, parsed: ParsedMessage, substitute: &Substitute<'_>, now: f64) -> Injection {
+        let plan = activate::plan_parsed_injection(self.host.borrow().registry(), parsed)
             .with_commands(self.config().commands.clone());
-        let injection = activate::run_injection(plan, &self.config().tool_options()).await;
+        let injection = activate::run_injection_with(plan, &self.config().tool_options(), substitute).await;
         self.session.borrow_mut().record_injection(&injection, now);
         injection
+    }
+
+    /// The visibility the tool serves now: its skills the user may invoke are the ones
+    /// [`SkillTool::invoke`] reads a message among.
+    pub fn user_view(&self) -> Rc<View> {
+        self.offer().view
     }
 
     /// The prompt for a subagent that runs `name` on `task`; None when the tool does not offer

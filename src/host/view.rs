@@ -11,10 +11,24 @@ use crate::parse::Skill;
 use crate::text::estimate_tokens;
 use std::rc::Rc;
 
+thread_local! {
+    static SERIAL: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn next_serial() -> u64 {
+    SERIAL.with(|s| {
+        let n = s.get().wrapping_add(1);
+        s.set(n);
+        n
+    })
+}
+
 /// The visibility of a registry's skills under one configuration.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct View {
     generation: u64,
+    /// Unique among the views computed in this process (see [`View::serial`]).
+    serial: u64,
     /// The winning skills, by name.
     metas: Vec<SkillMeta>,
     /// Per skill of `metas`.
@@ -36,12 +50,19 @@ impl View {
             metas.iter().zip(&decided.audience).filter(|(_, a)| a.user).map(|(m, _)| m.skill.clone()).collect();
         View {
             generation: registry.generation(),
+            serial: next_serial(),
             metas,
             audience: decided.audience,
             hidden: decided.hidden,
             diagnostics: decided.diagnostics,
             user_skills,
         }
+    }
+
+    /// A number no other view computed in this process has: what a cache of data derived from
+    /// the view (the package's second module keeps the skills the user may invoke) is keyed by.
+    pub fn serial(&self) -> u64 {
+        self.serial
     }
 
     /// The registry generation this was computed for.

@@ -1,7 +1,8 @@
 //! The second wasm-bindgen façade over the skillwasm core: what only some hosts use, in a module
 //! of its own so that the module every host loads (`wasm/`) stays small. Transcripts (find,
 //! compact, protect, prune, re-attach, dedupe, and the skill tool's transcript operations through
-//! [`seam`]), argument substitution and skill-directory checks, the discovery index's reading,
+//! [`seam`]), user invocation and permissions over the core module's registries ([`invocation`]),
+//! argument substitution and skill-directory checks, the discovery index's reading,
 //! unpacking and publishing of files, and the MCP client's checks. Conversion only, as in the
 //! core's façade: the rules are the core's, and the bounded converter of caller values is the
 //! core façade's own file (`wasm/src/convert.rs`), compiled into this crate as well.
@@ -18,6 +19,7 @@ mod convert;
 mod common;
 
 mod compact;
+mod invocation;
 mod invoke;
 mod mcp_client;
 mod remote;

@@ -9,8 +9,6 @@ mod common;
 // same file, and uses the converters this module does not.
 #[allow(dead_code)]
 mod convert;
-#[cfg(all(feature = "invocation", feature = "permissions"))]
-mod invoke;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod parsed;
@@ -21,10 +19,9 @@ mod remote;
 mod remote_types;
 mod rules;
 mod seam;
+mod seam_invoke;
 mod storage;
 mod tool;
-#[cfg(feature = "invocation")]
-mod tool_invoke;
 
 pub(crate) use common::{options_error, to_js};
 use convert::BytesError;

@@ -1,8 +1,11 @@
 //! Finding `/skill-name args` and `$skill-name` mentions in a user's message.
 
+#[cfg(feature = "invocation")]
 use crate::parse::Skill;
+#[cfg(feature = "invocation")]
 use crate::text::{code_ranges, CodeCursor, Utf16Cursor};
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "invocation")]
 use std::collections::{HashMap, HashSet};
 
 #[cfg(feature = "tsify")]
@@ -54,12 +57,14 @@ pub struct ParsedMessage {
     pub unknown: Vec<String>,
 }
 
+#[cfg(feature = "invocation")]
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '-'
 }
 
 /// Characters a `/name` token may consist of for it to be reported as an unknown skill
 /// (`/usr/bin` or `/?` are not).
+#[cfg(feature = "invocation")]
 fn is_name_shaped(token: &str) -> bool {
     !token.is_empty() && token.chars().all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ':' | '.'))
 }
@@ -76,6 +81,7 @@ fn is_name_shaped(token: &str) -> bool {
 ///   `pdf-tools`, `$pdf-toolsX` mentions nothing unless that skill exists. Repeated mentions, and
 ///   a mention of the slash-invoked skill, count once.
 /// - When several skills share a name, the first in `skills` is the one meant.
+#[cfg(feature = "invocation")]
 pub fn parse_message(text: &str, skills: &[impl std::borrow::Borrow<Skill>]) -> ParsedMessage {
     let mut by_name: HashMap<&str, &Skill> = HashMap::new();
     for s in skills.iter().map(|s| s.borrow()).filter(|s| s.user_invocable) {
@@ -146,7 +152,7 @@ pub fn parse_message(text: &str, skills: &[impl std::borrow::Borrow<Skill>]) -> 
     out
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "invocation"))]
 mod tests {
     use super::*;
     use crate::activate::invoke::fixtures::{names, skill, skills};

@@ -1,6 +1,10 @@
 //! User invocation: `/skill-name args` and `$skill-name` mentions in a user's message, argument
 //! substitution in a skill's body, and autocomplete for a partial `/pd`.
 //!
+//! The message's types ([`ParsedMessage`], [`Invocation`], [`InvocationKind`]) are always
+//! compiled; the rules (finding invocations, substituting arguments, autocomplete) only with the
+//! `invocation` feature (the wasm package runs them in its second module).
+//!
 //! Only skills with `user_invocable: true` can be invoked or mentioned; everything here runs in
 //! linear (or near-linear) time in the size of its input and never panics.
 //!
@@ -16,15 +20,19 @@
 //!   so documentation examples in a body are left as written, and `$1.50`, `$1M`, `$1,000` are
 //!   read as amounts of money, not placeholders.
 
+#[cfg(feature = "invocation")]
 mod arguments;
+#[cfg(feature = "invocation")]
 mod autocomplete;
 mod message;
 
+#[cfg(feature = "invocation")]
 pub use arguments::*;
+#[cfg(feature = "invocation")]
 pub use autocomplete::*;
 pub use message::*;
 
-#[cfg(test)]
+#[cfg(all(test, feature = "invocation"))]
 mod fixtures {
     use super::*;
     use crate::parse::Skill;
@@ -53,7 +61,7 @@ mod fixtures {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "invocation"))]
 mod tests {
     use super::fixtures::skills;
     use super::*;
