@@ -42,7 +42,7 @@ export type {
   TranscriptFormat,
   UseKind,
 } from "./skillwasm_extra.js";
-import type { InitInput, ListSkip, PublishedIndex, SkillPrefixPage, SkillRegistry, SkillStorage } from "./skillwasm.js";
+import type { InitInput, ListSkip, PackedSkillPrefixPage, PublishedIndex, SkillPrefixPage, SkillRegistry, SkillStorage } from "./skillwasm.js";
 
 declare global {
   // The classes' `[Symbol.dispose]()` (for `using`): declared here as @types/node does, so that a
@@ -215,8 +215,13 @@ export function nodeFsStorage(
 ): SkillStorage & {
   listSkillPrefixes?(
     prefix: string,
-    opts?: { cursor?: string; limit?: number; skip?: ListSkip; files?: string[]; prefixBytes?: number },
+    opts?: { cursor?: string; limit?: number; skip?: ListSkip; files?: string[]; prefixBytes?: number; packed?: false },
   ): SkillPrefixPage;
+  /** Packed: the page's lines in one string and its heads in one buffer (what discovery asks for). */
+  listSkillPrefixes?(
+    prefix: string,
+    opts: { cursor?: string; limit?: number; skip?: ListSkip; files?: string[]; prefixBytes?: number; packed: true },
+  ): PackedSkillPrefixPage;
   /** The absolute root directory. */
   readonly root: string;
   /** The same absolute directory: the model is shown its skills' paths under it. */

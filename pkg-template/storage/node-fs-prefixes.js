@@ -33,6 +33,16 @@ export function filesOption(files) {
 }
 
 /**
+ * The `packed` option: whether the page is answered packed (see `listSkillPrefixes`).
+ * @param {unknown} packed
+ */
+export function packedOption(packed) {
+  if (packed === undefined || packed === null) return false;
+  if (typeof packed !== "boolean") throw new TypeError(`invalid listSkillPrefixes packed ${String(packed)}: must be a boolean`);
+  return packed;
+}
+
+/**
  * The `prefixBytes` option: how many bytes of each file (1 to the cap).
  * @param {unknown} n
  * @param {number} cap
@@ -70,13 +80,15 @@ function openedInside(fd, st, rootReal, real) {
 /**
  * The listing entry of a skill file with its head: `{ key, size, etag, head }` when it was read,
  * `{ key, size, etag, headError }` when it is above the cap (nothing read), and `{ key, headError }`
- * when it could not be read. Never throws.
+ * when it could not be read. Never throws. With `into`, the head is read into `into.buf` at
+ * `into.at` (which moves past it) and the entry says its `length` instead of holding it.
  * @param {{ key: string; real: string }} entry
  * @param {string} rootReal
  * @param {number} prefixBytes at most this many bytes (already within the cap)
  * @param {number} cap
+ * @param {{ buf: Uint8Array; at: number }} [into] room for prefixBytes more bytes at `at`
  */
-export function readHead(entry, rootReal, prefixBytes, cap) {
+export function readHead(entry, rootReal, prefixBytes, cap, into) {
   const { key, real } = entry;
   let fd;
   try {
@@ -98,15 +110,23 @@ export function readHead(entry, rootReal, prefixBytes, cap) {
     const out = { key, size: st.size, etag: `${st.size}-${st.mtimeMs}` };
     // Above the cap: refused from the fstat size before a byte is read, as read() refuses it.
     if (st.size > cap) return { ...out, headError: objectTooLarge(key, st.size, cap).message };
-    // A file that grew since fstat is read to prefixBytes at most: a prefix read, as asked.
-    const buf = new Uint8Array(prefixBytes);
+    // The file as fstat saw it, to prefixBytes at most: a file shorter than that is read in one
+    // call (no second read to find its end; what it grew by since is not part of what fstat
+    // said). A size of 0 may be a file whose size reads 0 (procfs): read it to prefixBytes.
+    const want = st.size === 0 ? prefixBytes : Math.min(prefixBytes, st.size);
+    const buf = into === undefined ? new Uint8Array(want) : into.buf.subarray(into.at, into.at + want);
     let filled = 0;
-    while (filled < buf.length) {
-      const n = readSync(fd, buf, filled, buf.length - filled, filled);
+    while (filled < want) {
+      const n = readSync(fd, buf, filled, want - filled, filled);
       if (n === 0) break;
       filled += n;
     }
-    out.head = filled === buf.length ? buf : buf.subarray(0, filled);
+    if (into !== undefined) {
+      out.length = filled;
+      into.at += filled;
+    } else {
+      out.head = filled === buf.length ? buf : buf.subarray(0, filled);
+    }
     return out;
   } catch (e) {
     return { key, headError: `${key}: cannot read: ${why(e)}` };

@@ -7,7 +7,7 @@ import {
   skipOption,
 } from "./keys.js";
 import { optionsObject, show } from "./keys.js";
-import { filesOption, prefixBytesOption, readHead } from "./node-fs-prefixes.js";
+import { filesOption, packedOption, prefixBytesOption, readHead } from "./node-fs-prefixes.js";
 import { inside, openWalk, pageAsync, pageSync, runAsync, runSync, walkStart } from "./node-fs-walk.js";
 
 /**
@@ -18,6 +18,11 @@ import { inside, openWalk, pageAsync, pageSync, runAsync, runSync, walkStart } f
  */
 
 const DEFAULT_LIMIT = 1000;
+// A packed page holds at most this many bytes of heads (room for all of them is taken at once);
+// a page that could need more is answered with its heads in its entries.
+const MAX_PACKED_HEAD_BYTES = 32 * 1024 * 1024;
+// What a headError line of a packed page must not hold (its separators among them).
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 // Walks kept for their next pages: at most this many, each for at most WALK_TTL_MS after its last
 // page was served. A cursor whose walk is gone is still honoured: the directory is walked again and
 // the listing resumes after the last key returned.
@@ -166,10 +171,11 @@ export function nodeFsStorage(dir, options = {}) {
     w.rootReal = begun.rootReal;
   }
 
-  /** The page `got` of the walk `w` as a ListPage, its cursor set and the walk kept when more follow. */
-  function served(id, w, got, entry = (e) => e) {
-    /** @type {ListPage} */
-    const page = { entries: got.entries.map(entry) };
+  /**
+   * `page` (what the walk's page `got` holds, as entries or packed) with the warnings and the
+   * cursor of `got`; the walk is kept when more follow.
+   */
+  function served(id, w, got, page) {
     const warnings = w.warnings.length > 0 ? [...w.warnings.splice(0), ...got.warnings] : got.warnings;
     if (warnings.length > 0) page.warnings = warnings;
     if (!got.done) {
@@ -296,7 +302,7 @@ export function nodeFsStorage(dir, options = {}) {
       } finally {
         w.busy = false;
       }
-      return served(id, w, got);
+      return served(id, w, got, { entries: got.entries });
     },
 
     /**
@@ -361,9 +367,12 @@ export function nodeFsStorage(dir, options = {}) {
    * A page of the listing under `prefix` whose entries for the files `files` names carry their
    * first `prefixBytes` bytes (`head`) or why they could not be read (`headError`); other entries
    * carry only their key. Made with synchronous calls: it answers a page, not a promise, and holds
-   * the event loop while it walks (on the first page) and reads the heads of its page.
+   * the event loop while it walks its page and reads the heads of it. With `packed: true` the
+   * page is `{ packed: { lines, heads }, cursor?, warnings? }` (PackedSkillPrefixPage in the
+   * types): one line per entry and the heads read straight into one buffer, so a page crosses into
+   * the core as one string and one buffer.
    * @param {string} prefix
-   * @param {{ cursor?: string; limit?: number; skip?: import("../index.js").ListSkip; files?: string[]; prefixBytes?: number }} [opts]
+   * @param {{ cursor?: string; limit?: number; skip?: import("../index.js").ListSkip; files?: string[]; prefixBytes?: number; packed?: boolean }} [opts]
    */
   function listSkillPrefixes(prefix, opts = {}) {
     assertPrefix(prefix);
@@ -373,10 +382,28 @@ export function nodeFsStorage(dir, options = {}) {
     const skip = skipOption(opts.skip);
     const files = filesOption(opts.files);
     const prefixBytes = prefixBytesOption(opts.prefixBytes, cap);
+    const packed = packedOption(opts.packed);
     const skipId = `${skip?.id ?? ""}|${[...files].sort().join("/")}`;
     const { id, w } = walkFor(prefix, cursor, skipId, "prefixes");
     if (w.walk === undefined) begin(w, runSync(walkStart(root, prefix)), skip, headFiles(files));
     const got = w.walk === null ? { entries: [], warnings: [], done: true } : pageSync(w.walk, limit);
-    return served(id, w, got, (e) => (e.real === undefined ? { key: e.key } : readHead(e, w.rootReal, prefixBytes, cap)));
+    let heads = 0;
+    for (const e of got.entries) if (e.real !== undefined) heads++;
+    if (!packed || heads * prefixBytes > MAX_PACKED_HEAD_BYTES) {
+      return served(id, w, got, { entries: got.entries.map((e) => (e.real === undefined ? { key: e.key } : readHead(e, w.rootReal, prefixBytes, cap))) });
+    }
+    // Packed: one line per entry, and every head read straight into one buffer.
+    const into = { buf: Buffer.allocUnsafe(heads * prefixBytes), at: 0 };
+    const lines = [];
+    for (const e of got.entries) {
+      if (e.real === undefined) {
+        lines.push(e.key);
+        continue;
+      }
+      const h = readHead(e, w.rootReal, prefixBytes, cap, into);
+      const meta = `${h.key}\t${h.size ?? ""}\t${h.etag ?? ""}\t`;
+      lines.push(h.headError === undefined ? meta + h.length : `${meta}!${h.headError.replace(CONTROLS, " ")}`);
+    }
+    return served(id, w, got, { packed: { lines: lines.join("\n"), heads: into.buf.subarray(0, into.at) } });
   }
 }
