@@ -246,26 +246,29 @@ fn packed_page(v: &JsValue, most: u32) -> Option<Result<HeadPage, StorageError>>
 }
 
 fn read_packed(v: &JsValue, packed: &JsValue, most: u32) -> Result<HeadPage, StorageError> {
-    let bad = |what: &str| StorageError(format!("listSkillPrefixes answered with a packed page whose {what}"));
+    let refused = |what: &str| StorageError(format!("listSkillPrefixes answered with a packed page whose {what}"));
     if !packed.is_object() {
-        return Err(bad("packed is not an object"));
+        return Err(refused("packed is not an object"));
     }
-    let field = |k: &str| Reflect::get(packed, &JsValue::from_str(k)).map_err(|_| bad(&format!("{k} cannot be read")));
+    let field =
+        |k: &str| Reflect::get(packed, &JsValue::from_str(k)).map_err(|_| refused(&format!("{k} cannot be read")));
     let lines = packed_lines(&field("lines")?, MAX_PACKED_CHARS)
         .ok()
         .and_then(|l| l.as_string())
-        .ok_or_else(|| bad(&format!("lines is not a string of at most {MAX_PACKED_CHARS} characters")))?;
+        .ok_or_else(|| refused(&format!("lines is not a string of at most {MAX_PACKED_CHARS} characters")))?;
     let heads = field("heads")?;
     let heads = match convert::bytes(&heads, heads::MAX_HEAD_BYTES as u32) {
         Ok(b) => b.into_vec(),
-        Err(BytesError::TooLarge(n)) => return Err(bad(&format!("heads hold {n} bytes, more than one listing may"))),
-        Err(_) => return Err(bad(&format!("heads are {} instead of bytes", convert::kind_of(&heads)))),
+        Err(BytesError::TooLarge(n)) => {
+            return Err(refused(&format!("heads hold {n} bytes, more than one listing may")))
+        }
+        Err(_) => return Err(refused(&format!("heads are {} instead of bytes", convert::kind_of(&heads)))),
     };
     // The cursor and warnings, read as an ordinary page's are.
     let rest = Object::new();
     let _ = Reflect::set(&rest, &"entries".into(), &js_sys::Array::new());
     for k in ["cursor", "warnings"] {
-        let value = Reflect::get(v, &JsValue::from_str(k)).map_err(|_| bad(&format!("{k} cannot be read")))?;
+        let value = Reflect::get(v, &JsValue::from_str(k)).map_err(|_| refused(&format!("{k} cannot be read")))?;
         if !value.is_undefined() {
             let _ = Reflect::set(&rest, &JsValue::from_str(k), &value);
         }
@@ -274,12 +277,14 @@ fn read_packed(v: &JsValue, packed: &JsValue, most: u32) -> Result<HeadPage, Sto
     let mut at = 0usize;
     for line in lines.split('\n').filter(|l| !l.is_empty()) {
         if got.page.entries.len() >= MAX_PAGE_ENTRIES {
-            return Err(bad(&format!("lines are more than {MAX_PAGE_ENTRIES} entries")));
+            return Err(refused(&format!("lines are more than {MAX_PAGE_ENTRIES} entries")));
         }
         let mut fields = line.splitn(4, '\t');
         let key = fields.next().unwrap_or_default().to_string();
-        let size =
-            fields.next().filter(|s| !s.is_empty()).map(|s| s.parse::<u64>().map_err(|_| bad("sizes are not numbers")));
+        let size = fields
+            .next()
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse::<u64>().map_err(|_| refused("sizes are not numbers")));
         let size = size.transpose()?;
         let etag = fields.next().filter(|s| !s.is_empty()).map(str::to_string);
         match fields.next() {
@@ -289,11 +294,11 @@ fn read_packed(v: &JsValue, packed: &JsValue, most: u32) -> Result<HeadPage, Sto
                     let text: String = message.chars().take(MAX_HEAD_ERROR_CHARS).collect();
                     got.heads.push((key.clone(), Head::Failed(text)));
                 } else {
-                    let n = head.parse::<usize>().map_err(|_| bad("head lengths are not numbers"))?;
+                    let n = head.parse::<usize>().map_err(|_| refused("head lengths are not numbers"))?;
                     let bytes = at
                         .checked_add(n)
                         .and_then(|end| heads.get(at..end))
-                        .ok_or_else(|| bad("heads are shorter than their lengths say"))?;
+                        .ok_or_else(|| refused("heads are shorter than their lengths say"))?;
                     at += n;
                     let head = if n > most as usize {
                         Head::Failed(format!("the head came with {n} bytes, more than the {most} asked for"))
