@@ -348,6 +348,16 @@ export function pageJson(page, maxNodes, maxChars, heads, taken) {
 }
 
 /**
+ * The `lines` of a packed listing page: the string itself when it is one of at most `max` UTF-16
+ * units, with each lone surrogate made U+0000 (which the key check refuses, as {@link pageJson}
+ * does for keys), or null for anything else.
+ */
+export function packedLines(v, max) {
+  if (typeof v !== "string" || v.length > max) return null;
+  return isWellFormedString(v) ? v : v.replace(LONE, "\u0000");
+}
+
+/**
  * Bytes of a string, Uint8Array (Node's Buffer included) or ArrayBuffer, read through the
  * intrinsic getters: the string itself when its length is at most `max` (UTF-8 may take up to 3
  * bytes per unit: Rust checks again), a fresh Uint8Array view of at most `max` bytes, the length

@@ -73,7 +73,7 @@ export function isToolAllowed(
   input?: unknown,
   context?: PermissionContext,
 ): ToolDecision;
-import type { InitInput, ListSkip, PublishedIndex, SkillPrefixPage, SkillRegistry, SkillStorage } from "./skillwasm.js";
+import type { InitInput, ListSkip, PackedSkillPrefixPage, PublishedIndex, SkillPrefixPage, SkillRegistry, SkillStorage } from "./skillwasm.js";
 
 declare global {
   // The classes' `[Symbol.dispose]()` (for `using`): declared here as @types/node does, so that a
@@ -214,9 +214,10 @@ export function memoryStorage(
 ): MemoryStorage;
 
 /**
- * A directory of the local filesystem (node entry only). One listing walks the subtree once
- * (a realpath and a stat of the root, readdir per directory, stat per file and link) and serves its
- * pages from that walk. The directories a `skip` hint names ({@link ListSkip}: what discovery
+ * A directory of the local filesystem (node entry only). A listing walks the subtree depth
+ * first in key order, a page at a time (a realpath and a stat of the root, readdir per directory,
+ * stat per file and link): each call reads only the directories its page needs (at most 4,096), and
+ * the cursor names where the walk stopped, so no call walks a whole large tree. The directories a `skip` hint names ({@link ListSkip}: what discovery
  * drops anyway, `.git`, `node_modules` and dot-directories) are not entered at all: no readdir, no
  * stat, no key from them; a malformed `skip` rejects with a TypeError. Symbolic links are followed only when they stay inside the root; loops,
  * links leaving the root, dangling links, unreadable directories, FIFOs, sockets and devices are
@@ -245,8 +246,13 @@ export function nodeFsStorage(
 ): SkillStorage & {
   listSkillPrefixes?(
     prefix: string,
-    opts?: { cursor?: string; limit?: number; skip?: ListSkip; files?: string[]; prefixBytes?: number },
+    opts?: { cursor?: string; limit?: number; skip?: ListSkip; files?: string[]; prefixBytes?: number; packed?: false },
   ): SkillPrefixPage;
+  /** Packed: the page's lines in one string and its heads in one buffer (what discovery asks for). */
+  listSkillPrefixes?(
+    prefix: string,
+    opts: { cursor?: string; limit?: number; skip?: ListSkip; files?: string[]; prefixBytes?: number; packed: true },
+  ): PackedSkillPrefixPage;
   /** The absolute root directory. */
   readonly root: string;
   /** The same absolute directory: the model is shown its skills' paths under it. */

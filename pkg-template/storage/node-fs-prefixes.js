@@ -1,14 +1,15 @@
 // `listSkillPrefixes` of nodeFsStorage: a listing whose skill-file entries carry their first bytes,
 // made with synchronous calls (node:fs), so that one discovery costs one call per page and no
-// promise, timer or thread-pool hop per file. The safety rules are those of the asynchronous
+// promise, timer or thread-pool hop per file. The walk is node-fs-walk.js's; this file holds the
+// options and the read of a head. The safety rules are those of the asynchronous
 // `list` and `read` (node-fs.js): links are followed only while they stay inside the root, a
 // descriptor is checked to be inside the root before a byte is read from it, nothing above the
 // size cap is read, and what is left out is a warning.
-import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { keyProblem, objectTooLarge } from "./keys.js";
+import { inside } from "./node-fs-walk.js";
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 // Linux names the file behind a descriptor here; elsewhere the descriptor is checked by dev/ino.
 const FD_LINKS = "/proc/self/fd/";
 // The most file names a request may ask heads for, and the longest such name.
@@ -16,10 +17,6 @@ const MAX_FILES = 16;
 const MAX_FILE_NAME = 255;
 
 const why = (e) => e?.code ?? e?.message ?? e;
-
-function inside(rootReal, real) {
-  return real === rootReal || real.startsWith(rootReal.endsWith(path.sep) ? rootReal : rootReal + path.sep);
-}
 
 /**
  * The `files` option: the file names whose heads are wanted (whole last segments).
@@ -36,6 +33,16 @@ export function filesOption(files) {
 }
 
 /**
+ * The `packed` option: whether the page is answered packed (see `listSkillPrefixes`).
+ * @param {unknown} packed
+ */
+export function packedOption(packed) {
+  if (packed === undefined || packed === null) return false;
+  if (typeof packed !== "boolean") throw new TypeError(`invalid listSkillPrefixes packed ${String(packed)}: must be a boolean`);
+  return packed;
+}
+
+/**
  * The `prefixBytes` option: how many bytes of each file (1 to the cap).
  * @param {unknown} n
  * @param {number} cap
@@ -46,162 +53,6 @@ export function prefixBytesOption(n, cap) {
     throw new TypeError(`invalid listSkillPrefixes prefixBytes ${String(n)}: must be a positive integer`);
   }
   return Math.min(n, cap);
-}
-
-/**
- * Every regular file under `prefix`, sorted, with the warnings of the walk; directories `skip`
- * names are not entered. An entry of a file `files` names keeps the real path it can be opened by
- * (`real`, not sent to the caller); other entries carry only their key.
- * @param {string} root the absolute root directory
- * @param {string} prefix
- * @param {{ skips(name: string): boolean } | null} skip
- * @param {Set<string>} files
- * @param {number} maxEntries
- */
-export function walkSync(root, prefix, skip, files, maxEntries) {
-  /** @type {{ key: string; real?: string }[]} */
-  const entries = [];
-  /** @type {{ key: string; message: string }[]} */
-  const warnings = [];
-  const done = () => {
-    entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    warnings.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    return { entries, warnings, rootReal };
-  };
-  let rootReal = null;
-  try {
-    rootReal = realpathSync(root);
-  } catch (e) {
-    if (e?.code !== "ENOENT" && e?.code !== "ENOTDIR") throw e;
-  }
-  if (rootReal === null) {
-    warnings.push({ key: prefix, message: `the storage root directory ${root} does not exist` });
-    return done();
-  }
-  if (!statSync(rootReal).isDirectory()) {
-    warnings.push({ key: prefix, message: `the storage root ${root} is not a directory` });
-    return done();
-  }
-  const parts = prefix.split("/").filter((s) => s !== "");
-  const ancestors = [rootReal];
-  try {
-    for (let i = 1; i <= parts.length; i++) ancestors.push(realpathSync(path.join(root, ...parts.slice(0, i))));
-  } catch (e) {
-    if (e?.code === "ENOENT" || e?.code === "ENOTDIR") return done();
-    warnings.push({ key: prefix, message: e?.code === "ELOOP" ? "symbolic link loop" : `cannot resolve the prefix: ${why(e)}` });
-    return done();
-  }
-  const startReal = ancestors[ancestors.length - 1];
-  if (ancestors.some((a) => !inside(rootReal, a))) {
-    warnings.push({ key: prefix, message: "symbolic link leads outside the storage root" });
-    return done();
-  }
-  try {
-    if (!statSync(startReal).isDirectory()) return done();
-  } catch (e) {
-    warnings.push({ key: prefix, message: `cannot stat the prefix: ${why(e)}` });
-    return done();
-  }
-
-  let truncated = false;
-  // Directories still to read: [real path, key prefix of its children, real paths on the way].
-  const stack = [[startReal, prefix, ancestors]];
-  while (stack.length > 0 && !truncated) {
-    const [dirReal, keyPrefix, up] = stack.pop();
-    let dirents;
-    try {
-      dirents = readDir(dirReal);
-    } catch (e) {
-      warnings.push({ key: keyPrefix, message: `cannot read directory: ${why(e)}` });
-      continue;
-    }
-    for (const d of dirents) {
-      const name = d.name;
-      if (d.notUtf8) {
-        warnings.push({ key: keyPrefix + name, message: "file name is not valid UTF-8" });
-        continue;
-      }
-      if (skip !== null && d.isDirectory() && skip.skips(name)) continue;
-      const key = keyPrefix + name;
-      // The prefix is a valid key prefix (ends with "/"), so the key is valid when its last
-      // segment is: the rule is checked on the name alone.
-      const problem = keyProblem(name);
-      if (problem !== null) {
-        warnings.push({ key, message: `not a valid storage key: ${problem}` });
-        continue;
-      }
-      // dirReal is a real path (absolute, normalised) and name one segment: no join needed.
-      let real = dirReal.endsWith(path.sep) ? dirReal + name : dirReal + path.sep + name;
-      let isDir = d.isDirectory();
-      let isFile = d.isFile();
-      if (d.isSymbolicLink()) {
-        try {
-          real = realpathSync(real);
-        } catch (e) {
-          const message = e?.code === "ELOOP" ? "symbolic link loop"
-            : e?.code === "ENOENT" ? "dangling symbolic link"
-            : `cannot resolve symbolic link: ${why(e)}`;
-          warnings.push({ key, message });
-          continue;
-        }
-        if (!inside(rootReal, real)) {
-          warnings.push({ key, message: "symbolic link leads outside the storage root" });
-          continue;
-        }
-        let st;
-        try {
-          st = statSync(real);
-        } catch (e) {
-          warnings.push({ key, message: `cannot stat link target: ${why(e)}` });
-          continue;
-        }
-        isDir = st.isDirectory();
-        isFile = st.isFile();
-        if (isDir && up.includes(real)) {
-          warnings.push({ key, message: "symbolic link loop" });
-          continue;
-        }
-      }
-      if (isDir) {
-        if (skip !== null && skip.skips(name)) continue;
-        stack.push([real, `${key}/`, [...up, real]]);
-      } else if (isFile) {
-        if (entries.length >= maxEntries) {
-          truncated = true;
-          break;
-        }
-        entries.push(files.has(name) ? { key, real } : { key });
-      } else {
-        warnings.push({ key, message: "not a regular file or directory" });
-      }
-    }
-  }
-  if (truncated) warnings.push({ key: prefix, message: `listing stopped after ${maxEntries} files (maxEntries)` });
-  return done();
-}
-
-/**
- * The entries of a directory, names as strings. Names are read as text (far cheaper than one
- * Buffer per name); a directory where one holds U+FFFD (what Node makes of bytes that are not
- * UTF-8) is read again as bytes, and the names that do not decode are marked `notUtf8` (shown
- * with U+FFFD), as a walk over bytes would find them.
- * @param {string} dir
- * @returns {{ name: string; notUtf8?: boolean; isDirectory(): boolean; isFile(): boolean; isSymbolicLink(): boolean }[]}
- */
-function readDir(dir) {
-  const dirents = readdirSync(dir, { withFileTypes: true });
-  if (!dirents.some((d) => d.name.includes("\uFFFD"))) return dirents;
-  return readdirSync(dir, { withFileTypes: true, encoding: "buffer" }).map((d) => {
-    let name;
-    let notUtf8 = false;
-    try {
-      name = utf8.decode(d.name);
-    } catch {
-      name = d.name.toString("utf8");
-      notUtf8 = true;
-    }
-    return { name, notUtf8, isDirectory: () => d.isDirectory(), isFile: () => d.isFile(), isSymbolicLink: () => d.isSymbolicLink() };
-  });
 }
 
 /**
@@ -229,13 +80,15 @@ function openedInside(fd, st, rootReal, real) {
 /**
  * The listing entry of a skill file with its head: `{ key, size, etag, head }` when it was read,
  * `{ key, size, etag, headError }` when it is above the cap (nothing read), and `{ key, headError }`
- * when it could not be read. Never throws.
+ * when it could not be read. Never throws. With `into`, the head is read into `into.buf` at
+ * `into.at` (which moves past it) and the entry says its `length` instead of holding it.
  * @param {{ key: string; real: string }} entry
  * @param {string} rootReal
  * @param {number} prefixBytes at most this many bytes (already within the cap)
  * @param {number} cap
+ * @param {{ buf: Uint8Array; at: number }} [into] room for prefixBytes more bytes at `at`
  */
-export function readHead(entry, rootReal, prefixBytes, cap) {
+export function readHead(entry, rootReal, prefixBytes, cap, into) {
   const { key, real } = entry;
   let fd;
   try {
@@ -257,15 +110,23 @@ export function readHead(entry, rootReal, prefixBytes, cap) {
     const out = { key, size: st.size, etag: `${st.size}-${st.mtimeMs}` };
     // Above the cap: refused from the fstat size before a byte is read, as read() refuses it.
     if (st.size > cap) return { ...out, headError: objectTooLarge(key, st.size, cap).message };
-    // A file that grew since fstat is read to prefixBytes at most: a prefix read, as asked.
-    const buf = new Uint8Array(prefixBytes);
+    // The file as fstat saw it, to prefixBytes at most: a file shorter than that is read in one
+    // call (no second read to find its end; what it grew by since is not part of what fstat
+    // said). A size of 0 may be a file whose size reads 0 (procfs): read it to prefixBytes.
+    const want = st.size === 0 ? prefixBytes : Math.min(prefixBytes, st.size);
+    const buf = into === undefined ? new Uint8Array(want) : into.buf.subarray(into.at, into.at + want);
     let filled = 0;
-    while (filled < buf.length) {
-      const n = readSync(fd, buf, filled, buf.length - filled, filled);
+    while (filled < want) {
+      const n = readSync(fd, buf, filled, want - filled, filled);
       if (n === 0) break;
       filled += n;
     }
-    out.head = filled === buf.length ? buf : buf.subarray(0, filled);
+    if (into !== undefined) {
+      out.length = filled;
+      into.at += filled;
+    } else {
+      out.head = filled === buf.length ? buf : buf.subarray(0, filled);
+    }
     return out;
   } catch (e) {
     return { key, headError: `${key}: cannot read: ${why(e)}` };

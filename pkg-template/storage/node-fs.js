@@ -1,13 +1,14 @@
 // Storage over a directory of the local filesystem (Node only: node:fs/promises).
 import { constants } from "node:fs";
-import { lstat, open, readdir, readlink, realpath, stat } from "node:fs/promises";
+import { open, readlink, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import {
   assertKey, assertPrefix, byteLimit, cursorOption, keyProblem, objectCap, objectTooLarge, overCap, pageLimit,
   skipOption,
 } from "./keys.js";
 import { optionsObject, show } from "./keys.js";
-import { filesOption, prefixBytesOption, readHead, walkSync } from "./node-fs-prefixes.js";
+import { filesOption, packedOption, prefixBytesOption, readHead } from "./node-fs-prefixes.js";
+import { inside, openWalk, pageAsync, pageSync, runAsync, runSync, walkStart } from "./node-fs-walk.js";
 
 /**
  * @typedef {import("../index.js").SkillStorage} SkillStorage
@@ -17,6 +18,11 @@ import { filesOption, prefixBytesOption, readHead, walkSync } from "./node-fs-pr
  */
 
 const DEFAULT_LIMIT = 1000;
+// A packed page holds at most this many bytes of heads (room for all of them is taken at once);
+// a page that could need more is answered with its heads in its entries.
+const MAX_PACKED_HEAD_BYTES = 32 * 1024 * 1024;
+// What a headError line of a packed page must not hold (its separators among them).
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 // Walks kept for their next pages: at most this many, each for at most WALK_TTL_MS after its last
 // page was served. A cursor whose walk is gone is still honoured: the directory is walked again and
 // the listing resumes after the last key returned.
@@ -29,6 +35,16 @@ const READ_CHUNK = 8 * 1024 * 1024;
 const GROW_CHUNK = 64 * 1024;
 // Linux names the file behind a descriptor here; elsewhere the descriptor is checked by dev/ino.
 const FD_LINKS = "/proc/self/fd/";
+
+/** What `list` makes of a regular file: its key, size and etag, from an lstat (a link's target: a stat). */
+const STAT_FILES = { stats: true, make: (key, name, real, st) => ({ key, size: st.size, etag: `${st.size}-${st.mtimeMs}` }) };
+
+/**
+ * What `listSkillPrefixes` makes of a regular file, with no stat: the files `files` names keep
+ * the real path their head is read from (`real`, not sent to the caller); others carry their key.
+ * @param {Set<string>} files
+ */
+const headFiles = (files) => ({ stats: false, make: (key, name, real) => (files.has(name) ? { key, real } : { key }) });
 
 /** What kind of file a stat describes, for messages. */
 function kindOf(st) {
@@ -50,12 +66,14 @@ function keyed(key, e, what = "cannot read") {
 /**
  * A store over the directory `dir`. Keys are paths relative to `dir` with `/` separators.
  *
- * - `list(prefix)` walks the subtree under `prefix` once (readdir per directory, stat per symbolic
- *   link, stat per file for its size and mtime; the calls of a directory's entries overlap), sorts
- *   the keys, serves the first page, and keeps the walk for the following pages: the cursor names
- *   it, so later pages cost no I/O. Costs of one listing: a realpath and a stat of the root, one
- *   readdir per directory + one stat per file and per link, whatever the page size. (The stat per
- *   file gives the size that the core and the size cap use, and the etag that `refresh()` compares.)
+ * - `list(prefix)` walks the subtree under `prefix` depth first, in key order, a page at a time
+ *   (readdir per directory, stat per symbolic link, stat per file for its size and mtime; the calls
+ *   of a directory's entries overlap, and so do those of the next directories the walk enters).
+ *   Each call walks only as far as its page needs (and reads at most 4096 directories), and keeps
+ *   where it stopped for the next page: the cursor names it. Costs of one listing: a realpath and a
+ *   stat of the root, one readdir per directory + one stat per file and per link, whatever the
+ *   page size. (The stat per file gives the size that the core and the size cap use, and the etag
+ *   that `refresh()` compares.) The warnings of a page are those the walk met while making it.
  * - Symbolic links (to files and to directories) are followed when their real path stays inside the
  *   real path of `dir`. A link leaving the root, a dangling link, a link loop, an unreadable
  *   directory, a name that is not a valid key or not UTF-8, and anything that is not a regular file
@@ -115,46 +133,63 @@ export function nodeFsStorage(dir, options = {}) {
   }
 
   /**
-   * The kept walk a page of `list` or `listSkillPrefixes` is served from: `{ id, w, start }` when
-   * the cursor names one still kept (same prefix, skip hint and kind), else `{ last }`, the key to
-   * resume after in a fresh walk (undefined for a first page).
+   * The walk a page of `list` or `listSkillPrefixes` continues: `{ id, w }`, the kept walk when the
+   * cursor names one (same prefix, skip hint and kind, not serving another page now), else a fresh
+   * walk that starts after the cursor's last key (from the start for a first page). A cursor is
+   * "<walk id>:<pages served>:<last key returned, or empty before the first key>".
    */
-  function keptWalk(prefix, cursor, skipId, kind) {
-    if (cursor === undefined) return { last: undefined };
-    // cursor = "<walk id>:<index of the next entry>:<last key returned>"
-    const m = /^(\d+):(\d+):(.+)$/s.exec(cursor);
-    if (m === null || keyProblem(m[3]) !== null || !m[3].startsWith(prefix)) {
-      throw new TypeError(`invalid list cursor for prefix ${JSON.stringify(prefix)}`);
+  function walkFor(prefix, cursor, skipId, kind) {
+    let last;
+    if (cursor !== undefined) {
+      const m = /^(\d+):(\d+):(.*)$/s.exec(cursor);
+      if (m === null || (m[3] !== "" && (keyProblem(m[3]) !== null || !m[3].startsWith(prefix)))) {
+        throw new TypeError(`invalid list cursor for prefix ${JSON.stringify(prefix)}`);
+      }
+      last = m[3] === "" ? undefined : m[3];
+      const w = walks.get(m[1]);
+      if (w !== undefined && w.kind === kind && w.prefix === prefix && w.skipId === skipId && !w.busy
+        && String(w.pages) === m[2] && w.last === m[3]) {
+        walks.delete(m[1]);
+        return { id: m[1], w };
+      }
     }
-    const w = walks.get(m[1]);
-    if (w !== undefined && w.prefix === prefix && w.skipId === skipId && w.kind === kind && w.entries[Number(m[2]) - 1]?.key === m[3]) {
-      return { id: m[1], w, start: Number(m[2]) };
-    }
-    return { last: m[3] };
+    const w = { kind, prefix, skipId, pages: 0, last: last ?? "", busy: false, expires: 0, walk: undefined, rootReal: null, warnings: [] };
+    return { id: String(++walkCounter), w };
   }
 
-  /** A fresh walk's result as a walk to serve pages from, resuming after `last`. */
-  function freshWalk(prefix, skipId, kind, result, last) {
-    const w = { prefix, skipId, kind, ...result, expires: 0 };
-    return { id: String(++walkCounter), w, start: last === undefined ? 0 : firstAfter(w.entries, last) };
+  /**
+   * Starts the fresh walk `w` from what {@link walkStart} found: the walk after its last key, or
+   * none, with the warnings that say why.
+   */
+  function begin(w, begun, skip, fileEntry) {
+    if (begun.warnings !== undefined) {
+      w.walk = null;
+      w.warnings = begun.warnings;
+      return;
+    }
+    w.walk = openWalk({ ...begun, prefix: w.prefix, after: w.last === "" ? undefined : w.last, skip, maxEntries, fileEntry });
+    w.rootReal = begun.rootReal;
   }
 
-  /** The page of `w` from `start`: at most `limit` entries, its cursor, and the walk kept or dropped. */
-  function servePage(id, w, start, limit, firstPage, now, entry = (e) => e) {
-    const end = Math.min(start + limit, w.entries.length);
-    /** @type {ListPage} */
-    const page = { entries: w.entries.slice(start, end).map(entry) };
-    if (firstPage && w.warnings.length > 0) page.warnings = w.warnings;
-    if (end < w.entries.length) {
-      page.cursor = `${id}:${end}:${w.entries[end - 1].key}`;
+  /**
+   * `page` (what the walk's page `got` holds, as entries or packed) with the warnings and the
+   * cursor of `got`; the walk is kept when more follow.
+   */
+  function served(id, w, got, page) {
+    const warnings = w.warnings.length > 0 ? [...w.warnings.splice(0), ...got.warnings] : got.warnings;
+    if (warnings.length > 0) page.warnings = warnings;
+    if (!got.done) {
+      const now = Date.now();
+      w.pages += 1;
+      if (got.entries.length > 0) w.last = got.entries[got.entries.length - 1].key;
+      page.cursor = `${id}:${w.pages}:${w.last}`;
       dropExpired(now);
       w.expires = now + WALK_TTL_MS;
       walks.set(id, w);
-    } else {
-      walks.delete(id);
     }
     return page;
   }
+
 
   async function rootReal() {
     try {
@@ -165,9 +200,6 @@ export function nodeFsStorage(dir, options = {}) {
     }
   }
 
-  function inside(rootRealPath, real) {
-    return real === rootRealPath || real.startsWith(rootRealPath.endsWith(path.sep) ? rootRealPath : rootRealPath + path.sep);
-  }
 
   /**
    * Whether the opened descriptor is a file inside the root. On Linux the kernel says which file
@@ -244,179 +276,6 @@ export function nodeFsStorage(dir, options = {}) {
     return buf;
   }
 
-  /**
-   * Every regular file under `prefix`, sorted, with the warnings of the walk; directories `skip`
-   * names are not entered.
-   * @param {string} prefix
-   * @param {{ skips(name: string): boolean } | null} skip
-   */
-  async function walk(prefix, skip) {
-    /** @type {ListEntry[]} */
-    const entries = [];
-    /** @type {ListWarning[]} */
-    const warnings = [];
-    const rootRealPath = await rootReal();
-    if (rootRealPath === null) {
-      warnings.push({ key: prefix, message: `the storage root directory ${root} does not exist` });
-      return { entries, warnings };
-    }
-    const rootStat = await stat(rootRealPath);
-    if (!rootStat.isDirectory()) {
-      warnings.push({ key: prefix, message: `the storage root ${root} is not a directory` });
-      return { entries, warnings };
-    }
-
-    // The directory the prefix names: each component may itself be a link, so resolve it and check
-    // that it stays inside the root.
-    const start = path.join(root, ...prefix.split("/").filter((s) => s !== ""));
-    let startReal;
-    try {
-      startReal = await realpath(start);
-    } catch (e) {
-      if (e?.code === "ENOENT" || e?.code === "ENOTDIR") return { entries, warnings };
-      if (e?.code === "ELOOP") {
-        warnings.push({ key: prefix, message: "symbolic link loop" });
-        return { entries, warnings };
-      }
-      warnings.push({ key: prefix, message: `cannot resolve the prefix: ${e?.code ?? e?.message ?? e}` });
-      return { entries, warnings };
-    }
-    if (!inside(rootRealPath, startReal)) {
-      warnings.push({ key: prefix, message: "symbolic link leads outside the storage root" });
-      return { entries, warnings };
-    }
-    let startStat;
-    try {
-      startStat = await stat(startReal);
-    } catch (e) {
-      warnings.push({ key: prefix, message: `cannot stat the prefix: ${e?.code ?? e?.message ?? e}` });
-      return { entries, warnings };
-    }
-    if (!startStat.isDirectory()) return { entries, warnings };
-    // The real paths of the directories from the root down to the start: a link below the start
-    // that leads back to any of them is a loop, as it would be in a walk from the root.
-    const ancestors = [rootRealPath];
-    const parts = prefix.split("/").filter((s) => s !== "");
-    try {
-      for (let i = 1; i <= parts.length; i++) {
-        ancestors.push(i === parts.length ? startReal : await realpath(path.join(root, ...parts.slice(0, i))));
-      }
-    } catch (e) {
-      // The tree changed under the listing.
-      warnings.push({ key: prefix, message: `cannot resolve the prefix: ${e?.code ?? e?.message ?? e}` });
-      return { entries, warnings };
-    }
-
-    let truncated = false;
-    /**
-     * @param {string} fsDir the directory's path through the links followed so far
-     * @param {string} keyPrefix the keys' prefix for its children ("" or ends with "/")
-     * @param {string[]} ancestors real paths of the directories on the way here (loop detection)
-     */
-    async function visit(fsDir, keyPrefix, ancestors) {
-      let dirents;
-      try {
-        dirents = await readdir(fsDir, { withFileTypes: true, encoding: "buffer" });
-      } catch (e) {
-        warnings.push({ key: keyPrefix, message: `cannot read directory: ${e?.code ?? e?.message ?? e}` });
-        return;
-      }
-      // The entries of a directory are handled concurrently (readdir and stat calls overlap in
-      // libuv's thread pool); the keys are sorted at the end.
-      await Promise.all(dirents.map(async (d) => {
-        if (truncated) return;
-        let name;
-        try {
-          name = utf8.decode(d.name);
-        } catch {
-          warnings.push({ key: keyPrefix + d.name.toString("utf8"), message: "file name is not valid UTF-8" });
-          return;
-        }
-        // A directory the caller drops anyway is not entered (a link to one is checked below).
-        if (skip !== null && d.isDirectory() && skip.skips(name)) return;
-        const key = keyPrefix + name;
-        const problem = keyProblem(key);
-        if (problem !== null) {
-          warnings.push({ key, message: `not a valid storage key: ${problem}` });
-          return;
-        }
-        const fsPath = path.join(fsDir, name);
-        let isDir = d.isDirectory();
-        let isFile = d.isFile();
-        let real = null;
-        if (d.isSymbolicLink()) {
-          try {
-            real = await realpath(fsPath);
-          } catch (e) {
-            const message = e?.code === "ELOOP" ? "symbolic link loop"
-              : e?.code === "ENOENT" ? "dangling symbolic link"
-              : `cannot resolve symbolic link: ${e?.code ?? e?.message ?? e}`;
-            warnings.push({ key, message });
-            return;
-          }
-          if (!inside(rootRealPath, real)) {
-            warnings.push({ key, message: "symbolic link leads outside the storage root" });
-            return;
-          }
-          let st;
-          try {
-            st = await stat(real);
-          } catch (e) {
-            warnings.push({ key, message: `cannot stat link target: ${e?.code ?? e?.message ?? e}` });
-            return;
-          }
-          isDir = st.isDirectory();
-          isFile = st.isFile();
-          if (isDir && ancestors.includes(real)) {
-            warnings.push({ key, message: "symbolic link loop" });
-            return;
-          }
-          if (isFile) {
-            if (entries.length >= maxEntries) { truncated = true; return; }
-            entries.push({ key, size: st.size, etag: `${st.size}-${st.mtimeMs}` });
-            return;
-          }
-        }
-        if (isDir) {
-          if (skip !== null && skip.skips(name)) return;
-          const dirReal = real ?? path.join(ancestors[ancestors.length - 1], name);
-          await visit(fsPath, `${key}/`, [...ancestors, dirReal]);
-        } else if (isFile) {
-          let st;
-          try {
-            st = await lstat(fsPath);
-          } catch (e) {
-            warnings.push({ key, message: `cannot stat file: ${e?.code ?? e?.message ?? e}` });
-            return;
-          }
-          if (entries.length >= maxEntries) { truncated = true; return; }
-          entries.push({ key, size: st.size, etag: `${st.size}-${st.mtimeMs}` });
-        } else {
-          warnings.push({ key, message: "not a regular file or directory" });
-        }
-      }));
-    }
-
-    await visit(start, prefix, ancestors);
-    if (truncated) {
-      warnings.push({ key: prefix, message: `listing stopped after ${maxEntries} files (maxEntries)` });
-    }
-    entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    warnings.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    return { entries, warnings };
-  }
-
-  function firstAfter(entries, key) {
-    let lo = 0;
-    let hi = entries.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (entries[mid].key <= key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
   const store = {
     root,
     /** Where the keys are: the absolute root directory (read once when a scope is configured). */
@@ -434,11 +293,16 @@ export function nodeFsStorage(dir, options = {}) {
       const limit = pageLimit(opts.limit, DEFAULT_LIMIT);
       const cursor = cursorOption(opts.cursor);
       const skip = skipOption(opts.skip);
-      const skipId = skip?.id ?? "";
-      let k = keptWalk(prefix, cursor, skipId, "list");
-      if (k.w === undefined) k = freshWalk(prefix, skipId, "list", await walk(prefix, skip), k.last);
-      const { id, w, start } = k;
-      return servePage(id, w, start, limit, cursor === undefined, Date.now());
+      const { id, w } = walkFor(prefix, cursor, skip?.id ?? "", "list");
+      if (w.walk === undefined) begin(w, await runAsync(walkStart(root, prefix)), skip, STAT_FILES);
+      w.busy = true;
+      let got;
+      try {
+        got = w.walk === null ? { entries: [], warnings: [], done: true } : await pageAsync(w.walk, limit);
+      } finally {
+        w.busy = false;
+      }
+      return served(id, w, got, { entries: got.entries });
     },
 
     /**
@@ -503,9 +367,12 @@ export function nodeFsStorage(dir, options = {}) {
    * A page of the listing under `prefix` whose entries for the files `files` names carry their
    * first `prefixBytes` bytes (`head`) or why they could not be read (`headError`); other entries
    * carry only their key. Made with synchronous calls: it answers a page, not a promise, and holds
-   * the event loop while it walks (on the first page) and reads the heads of its page.
+   * the event loop while it walks its page and reads the heads of it. With `packed: true` the
+   * page is `{ packed: { lines, heads }, cursor?, warnings? }` (PackedSkillPrefixPage in the
+   * types): one line per entry and the heads read straight into one buffer, so a page crosses into
+   * the core as one string and one buffer.
    * @param {string} prefix
-   * @param {{ cursor?: string; limit?: number; skip?: import("../index.js").ListSkip; files?: string[]; prefixBytes?: number }} [opts]
+   * @param {{ cursor?: string; limit?: number; skip?: import("../index.js").ListSkip; files?: string[]; prefixBytes?: number; packed?: boolean }} [opts]
    */
   function listSkillPrefixes(prefix, opts = {}) {
     assertPrefix(prefix);
@@ -515,12 +382,28 @@ export function nodeFsStorage(dir, options = {}) {
     const skip = skipOption(opts.skip);
     const files = filesOption(opts.files);
     const prefixBytes = prefixBytesOption(opts.prefixBytes, cap);
+    const packed = packedOption(opts.packed);
     const skipId = `${skip?.id ?? ""}|${[...files].sort().join("/")}`;
-    let k = keptWalk(prefix, cursor, skipId, "prefixes");
-    if (k.w === undefined) k = freshWalk(prefix, skipId, "prefixes", walkSync(root, prefix, skip, files, maxEntries), k.last);
-    const { id, w, start } = k;
-    return servePage(id, w, start, limit, cursor === undefined, Date.now(), (e) => (
-      e.real === undefined ? { key: e.key } : readHead(e, w.rootReal, prefixBytes, cap)
-    ));
+    const { id, w } = walkFor(prefix, cursor, skipId, "prefixes");
+    if (w.walk === undefined) begin(w, runSync(walkStart(root, prefix)), skip, headFiles(files));
+    const got = w.walk === null ? { entries: [], warnings: [], done: true } : pageSync(w.walk, limit);
+    let heads = 0;
+    for (const e of got.entries) if (e.real !== undefined) heads++;
+    if (!packed || heads * prefixBytes > MAX_PACKED_HEAD_BYTES) {
+      return served(id, w, got, { entries: got.entries.map((e) => (e.real === undefined ? { key: e.key } : readHead(e, w.rootReal, prefixBytes, cap))) });
+    }
+    // Packed: one line per entry, and every head read straight into one buffer.
+    const into = { buf: Buffer.allocUnsafe(heads * prefixBytes), at: 0 };
+    const lines = [];
+    for (const e of got.entries) {
+      if (e.real === undefined) {
+        lines.push(e.key);
+        continue;
+      }
+      const h = readHead(e, w.rootReal, prefixBytes, cap, into);
+      const meta = `${h.key}\t${h.size ?? ""}\t${h.etag ?? ""}\t`;
+      lines.push(h.headError === undefined ? meta + h.length : `${meta}!${h.headError.replace(CONTROLS, " ")}`);
+    }
+    return served(id, w, got, { packed: { lines: lines.join("\n"), heads: into.buf.subarray(0, into.at) } });
   }
 }

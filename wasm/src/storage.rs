@@ -5,7 +5,7 @@ use super::convert::{self, BytesError, StoreAnswer};
 use js_sys::{Function, Object, Reflect};
 use serde_json::Value;
 use skillwasm::store::{
-    Head, HeadPage, HeadRequest, ListEntry, ListPage, LocalFuture, SkipHint, Storage, StorageError,
+    heads, Head, HeadPage, HeadRequest, ListEntry, ListPage, LocalFuture, SkipHint, Storage, StorageError,
 };
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -53,17 +53,31 @@ export interface SkillStorage {
    * Optional: a listing (as `list`, with the same options) whose entries for the files `files`
    * names (`["SKILL.md"]`) also carry their first bytes: `head`, at most `prefixBytes` of them,
    * or `headError`, why they could not be read. Discovery uses it, when a store has it, instead
-   * of one read per SKILL.md. It may answer synchronously (a page, not a promise).
+   * of one read per SKILL.md. It may answer synchronously (a page, not a promise). With
+   * `packed: true` (discovery asks so) it may answer a {@link PackedSkillPrefixPage} instead.
    */
   listSkillPrefixes?(
     prefix: string,
-    opts: { cursor?: string; limit?: number; skip?: ListSkip; files: string[]; prefixBytes: number },
-  ): Promise<SkillPrefixPage> | SkillPrefixPage;
+    opts: { cursor?: string; limit?: number; skip?: ListSkip; files: string[]; prefixBytes: number; packed?: boolean },
+  ): Promise<SkillPrefixPage | PackedSkillPrefixPage> | SkillPrefixPage | PackedSkillPrefixPage;
 }
 
 /** A page of `listSkillPrefixes`: a {@link ListPage} whose skill-file entries carry a head. */
 export interface SkillPrefixPage extends ListPage {
   entries: (ListEntry & { head?: Uint8Array | string; headError?: string })[];
+}
+
+/**
+ * A page of `listSkillPrefixes` asked with `packed: true`, in two values instead of one per entry:
+ * `lines` holds one line per entry, in order, separated by `\n`: `key` alone, or
+ * `key\tsize\tetag\tN` whose head is the next `N` bytes of `heads`, or `key\tsize\tetag\t!message`
+ * for a headError (size and etag may be empty). A key holds no control character, so neither
+ * separator can be part of one.
+ */
+export interface PackedSkillPrefixPage {
+  packed: { lines: string; heads: Uint8Array };
+  cursor?: string;
+  warnings?: { key: string; message: string }[];
 }
 "#;
 
@@ -208,6 +222,98 @@ fn parse_page_with(v: &JsValue, heads: Option<u32>) -> Result<HeadPage, StorageE
     Ok(got)
 }
 
+#[wasm_bindgen(raw_module = "./boundary.js")]
+extern "C" {
+    #[wasm_bindgen(catch, js_name = packedLines)]
+    fn packed_lines(v: &JsValue, max: u32) -> Result<JsValue, JsValue>;
+}
+
+/// Most UTF-16 units of a packed page's `lines`.
+const MAX_PACKED_CHARS: u32 = 64 * 1024 * 1024;
+
+/// A page of `listSkillPrefixes` answered packed (asked with `packed: true`): `{ packed: { lines,
+/// heads }, cursor?, warnings? }`, where `lines` holds one line per entry (`key`, or
+/// `key\tsize\tetag\tN` with the entry's head the next `N` bytes of `heads`, or
+/// `key\tsize\tetag\t!message` with a headError; size and etag may be empty) and `heads` the
+/// heads one after the other. One string and one copy of bytes per page instead of a value per
+/// entry. None when the page has no `packed` (it is read the ordinary way).
+fn packed_page(v: &JsValue, most: u32) -> Option<Result<HeadPage, StorageError>> {
+    if !v.is_object() {
+        return None;
+    }
+    let packed = Reflect::get(v, &JsValue::from_str("packed")).ok().filter(|p| !p.is_undefined())?;
+    Some(read_packed(v, &packed, most))
+}
+
+fn read_packed(v: &JsValue, packed: &JsValue, most: u32) -> Result<HeadPage, StorageError> {
+    let refused = |what: &str| StorageError(format!("listSkillPrefixes answered with a packed page whose {what}"));
+    if !packed.is_object() {
+        return Err(refused("packed is not an object"));
+    }
+    let field =
+        |k: &str| Reflect::get(packed, &JsValue::from_str(k)).map_err(|_| refused(&format!("{k} cannot be read")));
+    let lines = packed_lines(&field("lines")?, MAX_PACKED_CHARS)
+        .ok()
+        .and_then(|l| l.as_string())
+        .ok_or_else(|| refused(&format!("lines is not a string of at most {MAX_PACKED_CHARS} characters")))?;
+    let heads = field("heads")?;
+    let heads = match convert::bytes(&heads, heads::MAX_HEAD_BYTES as u32) {
+        Ok(b) => b.into_vec(),
+        Err(BytesError::TooLarge(n)) => {
+            return Err(refused(&format!("heads hold {n} bytes, more than one listing may")))
+        }
+        Err(_) => return Err(refused(&format!("heads are {} instead of bytes", convert::kind_of(&heads)))),
+    };
+    // The cursor and warnings, read as an ordinary page's are.
+    let rest = Object::new();
+    let _ = Reflect::set(&rest, &"entries".into(), &js_sys::Array::new());
+    for k in ["cursor", "warnings"] {
+        let value = Reflect::get(v, &JsValue::from_str(k)).map_err(|_| refused(&format!("{k} cannot be read")))?;
+        if !value.is_undefined() {
+            let _ = Reflect::set(&rest, &JsValue::from_str(k), &value);
+        }
+    }
+    let mut got = parse_page_with(&rest, None)?;
+    let mut at = 0usize;
+    for line in lines.split('\n').filter(|l| !l.is_empty()) {
+        if got.page.entries.len() >= MAX_PAGE_ENTRIES {
+            return Err(refused(&format!("lines are more than {MAX_PAGE_ENTRIES} entries")));
+        }
+        let mut fields = line.splitn(4, '\t');
+        let key = fields.next().unwrap_or_default().to_string();
+        let size = fields
+            .next()
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse::<u64>().map_err(|_| refused("sizes are not numbers")));
+        let size = size.transpose()?;
+        let etag = fields.next().filter(|s| !s.is_empty()).map(str::to_string);
+        match fields.next() {
+            None => {}
+            Some(head) => {
+                if let Some(message) = head.strip_prefix('!') {
+                    let text: String = message.chars().take(MAX_HEAD_ERROR_CHARS).collect();
+                    got.heads.push((key.clone(), Head::Failed(text)));
+                } else {
+                    let n = head.parse::<usize>().map_err(|_| refused("head lengths are not numbers"))?;
+                    let bytes = at
+                        .checked_add(n)
+                        .and_then(|end| heads.get(at..end))
+                        .ok_or_else(|| refused("heads are shorter than their lengths say"))?;
+                    at += n;
+                    let head = if n > most as usize {
+                        Head::Failed(format!("the head came with {n} bytes, more than the {most} asked for"))
+                    } else {
+                        Head::Bytes(bytes.to_vec())
+                    };
+                    got.heads.push((key.clone(), head));
+                }
+            }
+        }
+        got.page.entries.push(ListEntry { key, size, etag });
+    }
+    Ok(got)
+}
+
 /// The `opts` of a listing call: `{ cursor?, limit, skip? }`.
 fn list_options(cursor: Option<&str>, limit: u32, skip: Option<&SkipHint>) -> Object {
     let opts = Object::new();
@@ -270,9 +376,13 @@ impl Storage for JsStorage {
             let files: js_sys::Array = request.names.iter().map(|n| JsValue::from_str(n)).collect();
             let _ = Reflect::set(&opts, &"files".into(), &files);
             let _ = Reflect::set(&opts, &"prefixBytes".into(), &JsValue::from(request.prefix_bytes));
+            let _ = Reflect::set(&opts, &"packed".into(), &JsValue::TRUE);
             let what = format!("listSkillPrefixes({prefix:?})");
             let v = self.call(&what, f, &JsValue::from_str(prefix), &opts).await?;
-            parse_page_with(&v, Some(request.prefix_bytes))
+            match packed_page(&v, request.prefix_bytes) {
+                Some(page) => page,
+                None => parse_page_with(&v, Some(request.prefix_bytes)),
+            }
         }))
     }
 
