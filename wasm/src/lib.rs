@@ -13,10 +13,12 @@ mod convert;
 mod mcp;
 mod parsed;
 mod registry;
+// A parse result's JSON text, written directly.
 #[cfg(feature = "mcp")]
 mod remote;
 #[cfg(feature = "mcp")]
 mod remote_types;
+mod result_json;
 mod rules;
 mod seam;
 mod seam_invoke;
@@ -67,13 +69,25 @@ pub fn parse_skill(
 ) -> Result<JsValue, JsValue> {
     let opts: ParseOptions = convert::options(&opts.unwrap_or_default(), "parseSkill: opts")?;
     let mut results = parsed::Results::new();
-    match convert::bytes(&input, DEFAULT_MAX_OBJECT_BYTES) {
-        Ok(bytes) => results.parse(bytes, &opts)?,
-        Err(BytesError::TooLarge(n)) => results.push(&too_large(n), None)?,
+    let buf = match convert::bytes(&input, DEFAULT_MAX_OBJECT_BYTES) {
+        Ok(bytes) => {
+            let size = bytes.size();
+            let prefix = parsed::prefix_for(&opts) as usize;
+            // Without bodies, the first bytes; the rest only when the frontmatter does not end in them.
+            let (buf, rest) = if prefix > 0 { (bytes.prefix(prefix), Some(bytes)) } else { (bytes.into_vec(), None) };
+            results.parse(&buf, 0, buf.len(), size, &opts, move || {
+                rest.map(convert::Bytes::into_vec).ok_or_else(|| JsError::new("the input is gone").into())
+            })?;
+            buf
+        }
+        Err(BytesError::TooLarge(n)) => {
+            results.push(&too_large(n), None, &[])?;
+            Vec::new()
+        }
         Err(BytesError::NotBytes) => return Err(not_bytes("parseSkill: input", &input)),
         Err(BytesError::Lying(why)) => return Err(convert::type_error(&format!("parseSkill: input is {why}"))),
     };
-    Ok(results.finish()?.get(0))
+    Ok(results.finish(&buf)?.get(0))
 }
 
 /// Most items in one `parseSkills` batch.
@@ -87,36 +101,21 @@ pub fn parse_skills(
     #[wasm_bindgen(unchecked_optional_param_type = "ParseOptions")] opts: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let opts: ParseOptions = convert::options(&opts.unwrap_or_default(), "parseSkills: opts")?;
-    let items =
-        convert::batch(&inputs, MAX_BATCH).map_err(|e| convert::type_error(&format!("parseSkills: inputs {e}")))?;
+    let batch = convert::skill_batch(&inputs, MAX_BATCH, DEFAULT_MAX_OBJECT_BYTES)
+        .map_err(|e| convert::type_error(&format!("parseSkills: inputs {e}")))?;
     let invalid = |message: String| ParseResult {
         diagnostics: vec![Diagnostic::error(skillwasm::diagnostic::codes::INPUT_INVALID, message)],
         ..ParseResult::default()
     };
-    let mut results = parsed::Results::new();
-    for item in items {
-        match item {
-            convert::BatchItem::Unreadable(message) => {
-                results.push(&invalid(format!("this item cannot be read: {message}")), None)?
-            }
-            convert::BatchItem::Input { input, dir_name } => {
-                let opts = match dir_name {
-                    Some(dir) => ParseOptions { dir_name: Some(dir), ..opts.clone() },
-                    None => opts.clone(),
-                };
-                match convert::bytes(&input, DEFAULT_MAX_OBJECT_BYTES) {
-                    Ok(bytes) => results.parse(bytes, &opts)?,
-                    Err(BytesError::TooLarge(n)) => results.push(&too_large(n), None)?,
-                    Err(BytesError::Lying(why)) => results.push(&invalid(format!("this item is {why}")), None)?,
-                    Err(BytesError::NotBytes) => results.push(
-                        &invalid("this item is neither a string, a Uint8Array nor { input, dirName }".to_string()),
-                        None,
-                    )?,
-                }
-            }
+    let other = |item: &convert::SkillItem| match item {
+        convert::SkillItem::Unreadable(message) => invalid(format!("this item cannot be read: {message}")),
+        convert::SkillItem::TooLarge(n) => too_large(*n),
+        convert::SkillItem::Lying(why) => invalid(format!("this item is {why}")),
+        convert::SkillItem::NotBytes | convert::SkillItem::Bytes { .. } => {
+            invalid("this item is neither a string, a Uint8Array nor { input, dirName }".to_string())
         }
-    }
-    Ok(results.finish()?.into())
+    };
+    Ok(parsed::parse_batch(&batch, &opts, other)?.into())
 }
 
 /// The reference CLI's `read-properties` for one SKILL.md.

@@ -1,20 +1,24 @@
 //! Parse results handed to JS a batch at a time. Building result objects field by field from wasm
 //! (one crossing per key and per value) was most of a metadata-only parse; here the results of a
-//! batch become one JSON text, which `boundary.js` turns into objects with one `JSON.parse`.
+//! batch become one JSON text (written by `result_json`), which `boundary.js` turns into objects
+//! with one `JSON.parse`.
 //!
-//! A body that is a range of its input unchanged (valid UTF-8, no `\r`, trimmed: the core decides)
-//! is not serialised: the input was copied into the batch's buffer for the parse, and the body's
-//! range in that buffer goes to JS with the text, where the body is made from those very bytes.
-//! Any other body (line endings normalised) is the core's own string, in the JSON.
+//! The inputs of a `parseSkills` batch cross into wasm memory a run at a time, in one copy
+//! (`convert::skill_batch`): without bodies only their first bytes (the core's prefix-read policy
+//! decides from them; an input whose frontmatter does not end there is copied whole, alone), with
+//! bodies all of them. A body that is a range of its input unchanged (valid UTF-8, no `\r`,
+//! trimmed: the core decides) is not serialised: its range in the run's buffer goes to JS with the
+//! text, where the body is made from those very bytes. Any other body (line endings normalised) is
+//! the core's own string, in the JSON.
 
-use crate::convert::Bytes;
+use crate::convert::{self, SkillBatch, SkillItem};
 use js_sys::Array;
 use skillwasm::store::{limits, PREFIX_BYTES};
 use skillwasm::{ParseOptions, ParseResult};
 use wasm_bindgen::prelude::*;
 
-/// Input bytes a batch holds in wasm memory before its results are handed over (one input may
-/// take more: up to the cap of a SKILL.md).
+/// Input bytes a run of a batch holds in wasm memory before its results are handed over (one
+/// input may take more: up to the cap of a SKILL.md).
 const BATCH_BYTES: usize = 8 << 20;
 /// JSON text a batch holds before its results are handed over.
 const BATCH_JSON: usize = 4 << 20;
@@ -27,141 +31,152 @@ extern "C" {
     fn take_results(json: &str, bytes: &[u8], ranges: &[u32], out: &Array) -> bool;
 }
 
-/// Results in the making: JSON text and body ranges of the current batch, and the array of the
+fn js_error(message: &str) -> JsValue {
+    JsError::new(message).into()
+}
+
+/// How much of each input is copied: its first bytes when only the frontmatter is needed (0: all).
+pub fn prefix_for(opts: &ParseOptions) -> u32 {
+    if !opts.include_body() && !opts.partial {
+        PREFIX_BYTES
+    } else {
+        0
+    }
+}
+
+/// Results in the making: JSON text and body ranges of the current handover, and the array of the
 /// objects already made.
 pub struct Results {
     out: Array,
     json: Vec<u8>,
     count: usize,
-    buf: Vec<u8>,
     ranges: Vec<u32>,
 }
 
 impl Results {
     /// No results yet.
     pub fn new() -> Results {
-        Results { out: Array::new(), json: Vec::new(), count: 0, buf: Vec::new(), ranges: Vec::new() }
+        Results { out: Array::new(), json: Vec::new(), count: 0, ranges: Vec::new() }
     }
 
-    /// Parses one SKILL.md input (already read within the cap) and adds its result. Without
-    /// bodies only the frontmatter is needed: the core's prefix-read policy decides from the first
-    /// bytes, and the whole input is copied only when the closing fence is not in them. With
-    /// bodies, the input is copied into the batch's buffer once and a body that is a range of it
-    /// is handed over as that range.
-    pub fn parse(&mut self, bytes: Bytes, opts: &ParseOptions) -> Result<(), JsValue> {
-        if !opts.include_body() && !opts.partial {
-            let first = bytes.prefix(PREFIX_BYTES as usize);
-            if let Some(result) = limits::parse_prefix(&first, PREFIX_BYTES, Some(bytes.size() as u64), opts) {
-                return self.push(&result, None);
+    /// Parses one input whose bytes (all of them, or the first [`prefix_for`] bytes of an input of
+    /// `size`) are `buf[at..at + len]`, and adds its result. `whole` gives every byte of the input
+    /// when the first ones do not decide it.
+    pub fn parse(
+        &mut self,
+        buf: &[u8],
+        at: usize,
+        len: usize,
+        size: usize,
+        opts: &ParseOptions,
+        whole: impl FnOnce() -> Result<Vec<u8>, JsValue>,
+    ) -> Result<(), JsValue> {
+        let bytes = buf.get(at..at + len).ok_or_else(|| js_error("an input is not where it was copied"))?;
+        let prefix = prefix_for(opts);
+        if prefix > 0 {
+            if let Some(result) = limits::parse_prefix(bytes, prefix, Some(size as u64), opts) {
+                return self.push(&result, None, buf);
+            }
+            if len < size {
+                return self.push(&skillwasm::parse_skill(&whole()?, opts), None, buf);
             }
         }
-        match bytes {
-            Bytes::View(view, n) if opts.include_body() && !opts.partial && view.length() == n => {
-                let start = self.buf.len();
-                self.buf.resize(start + n as usize, 0);
-                let range = match self.buf.get_mut(start..) {
-                    Some(dst) => {
-                        view.copy_to(dst);
-                        let (result, range) = skillwasm::parse_skill_in_place(&self.buf[start..], opts);
-                        let range = range.map(|r| (start + r.start, start + r.end));
-                        if range.is_none() {
-                            self.buf.truncate(start);
-                        }
-                        (result, range)
-                    }
-                    None => (skillwasm::parse_skill(&view.to_vec(), opts), None),
-                };
-                self.push(&range.0, range.1)
-            }
-            other => self.push(&skillwasm::parse_skill(&other.into_vec(), opts), None),
+        if opts.include_body() && !opts.partial {
+            let (result, range) = skillwasm::parse_skill_in_place(bytes, opts);
+            return self.push(&result, range.map(|r| (at + r.start, at + r.end)), buf);
         }
+        self.push(&skillwasm::parse_skill(bytes, opts), None, buf)
     }
 
-    /// Adds a result; `range` is where its body is in the batch's buffer.
-    pub fn push(&mut self, result: &ParseResult, range: Option<(usize, usize)>) -> Result<(), JsValue> {
+    /// Adds a result; `range` is where its body is in `buf`, the bytes of the current run.
+    pub fn push(&mut self, result: &ParseResult, range: Option<(usize, usize)>, buf: &[u8]) -> Result<(), JsValue> {
         self.json.push(if self.count == 0 { b'[' } else { b',' });
-        let mut ser = serde_json::Serializer::with_formatter(&mut self.json, AsciiJson);
-        serde::Serialize::serialize(result, &mut ser).map_err(|e| JsValue::from(JsError::new(&e.to_string())))?;
+        crate::result_json::write_result(&mut self.json, result).map_err(|e| js_error(&e.to_string()))?;
         self.count += 1;
         let (start, end) = match range {
             Some((s, e)) => (u32::try_from(s).unwrap_or(NO_RANGE), u32::try_from(e).unwrap_or(NO_RANGE)),
             None => (NO_RANGE, NO_RANGE),
         };
         self.ranges.extend([start, end]);
-        if self.buf.len() >= BATCH_BYTES || self.json.len() >= BATCH_JSON {
-            self.flush()?;
+        if self.json.len() >= BATCH_JSON {
+            self.flush(buf)?;
         }
         Ok(())
     }
 
-    /// Hands the batch's results over to JS.
-    fn flush(&mut self) -> Result<(), JsValue> {
+    /// Hands the results so far over to JS; `buf` holds the bytes their body ranges are in.
+    pub fn flush(&mut self, buf: &[u8]) -> Result<(), JsValue> {
         if self.count == 0 {
             return Ok(());
         }
         self.json.push(b']');
-        let text = std::str::from_utf8(&self.json).map_err(|e| JsValue::from(JsError::new(&e.to_string())))?;
-        if !take_results(text, &self.buf, &self.ranges, &self.out) {
-            return Err(JsError::new("the parse results could not be handed over").into());
+        let text = std::str::from_utf8(&self.json).map_err(|e| js_error(&e.to_string()))?;
+        if !take_results(text, buf, &self.ranges, &self.out) {
+            return Err(js_error("the parse results could not be handed over"));
         }
         self.json.clear();
-        self.buf.clear();
         self.ranges.clear();
         self.count = 0;
-        // A batch that was large gives its memory back to the allocator.
-        if self.buf.capacity() > BATCH_BYTES * 2 {
-            self.buf = Vec::new();
-        }
         Ok(())
     }
 
-    /// Every result, in order.
-    pub fn finish(mut self) -> Result<Array, JsValue> {
-        self.flush()?;
+    /// Every result, in order, once the last ones are handed over from `buf`.
+    pub fn finish(mut self, buf: &[u8]) -> Result<Array, JsValue> {
+        self.flush(buf)?;
         Ok(self.out)
     }
 }
 
-/// JSON with every character beyond ASCII written as a `\u` escape: the text then crosses into JS
-/// as a one-byte string, which `TextDecoder` makes several times faster than one with a few
-/// non-ASCII characters (measured on the corpus: 0.5 ms against 1.5 ms for its 500 KB), and
-/// `JSON.parse` reads no slower.
-struct AsciiJson;
-
-impl serde_json::ser::Formatter for AsciiJson {
-    fn write_string_fragment<W: ?Sized + std::io::Write>(
-        &mut self,
-        writer: &mut W,
-        fragment: &str,
-    ) -> std::io::Result<()> {
-        let mut rest = fragment;
-        while let Some(i) = rest.bytes().position(|b| !b.is_ascii()) {
-            let (ascii, tail) = rest.split_at(i);
-            writer.write_all(ascii.as_bytes())?;
-            let mut chars = tail.chars();
-            let Some(c) = chars.next() else { break };
-            let mut units = [0u16; 2];
-            for unit in c.encode_utf16(&mut units) {
-                write!(writer, "\\u{unit:04x}")?;
+/// Parses every item of `batch`, a run of at most [`BATCH_BYTES`] of copied bytes (at least one
+/// item) at a time; `other` makes the result of an item without bytes.
+pub fn parse_batch(
+    batch: &SkillBatch,
+    opts: &ParseOptions,
+    other: impl Fn(&SkillItem) -> ParseResult,
+) -> Result<Array, JsValue> {
+    let prefix = prefix_for(opts);
+    let items = &batch.items;
+    let mut results = Results::new();
+    let mut buf = Vec::new();
+    let mut from = 0;
+    while from < items.len() {
+        let (mut to, mut span) = (from, 0);
+        while let Some(item) = items.get(to) {
+            let n = convert::copied(item, prefix);
+            if to > from && span + n > BATCH_BYTES {
+                break;
             }
-            rest = chars.as_str();
+            span += n;
+            to += 1;
         }
-        writer.write_all(rest.as_bytes())
+        buf.clear();
+        buf.resize(span, 0);
+        batch.fill(&mut buf, from, to, prefix).map_err(|e| js_error(&e))?;
+        let mut at = 0;
+        for (i, item) in items.iter().enumerate().take(to).skip(from) {
+            let SkillItem::Bytes { size, dir_name } = item else {
+                results.push(&other(item), None, &buf)?;
+                continue;
+            };
+            let len = convert::copied(item, prefix);
+            let item_opts = match dir_name {
+                Some(dir) => ParseOptions { dir_name: Some(dir.clone()), ..opts.clone() },
+                None => opts.clone(),
+            };
+            let whole = || {
+                let mut all = vec![0; *size as usize];
+                batch.fill(&mut all, i, i + 1, 0).map_err(|e| js_error(&e))?;
+                Ok(all)
+            };
+            results.parse(&buf, at, len, *size as usize, &item_opts, whole)?;
+            at += len;
+        }
+        results.flush(&buf)?;
+        // A run that was large gives its memory back to the allocator.
+        if buf.capacity() > BATCH_BYTES * 2 {
+            buf = Vec::new();
+        }
+        from = to;
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::AsciiJson;
-
-    #[test]
-    fn ascii_json_escapes_beyond_ascii_and_reads_back_the_same() {
-        let value = serde_json::json!({ "d": "a — b 😀 c\u{7f}\u{80}\n\"", "k—": ["é", "plain"] });
-        let mut out = Vec::new();
-        serde::Serialize::serialize(&value, &mut serde_json::Serializer::with_formatter(&mut out, AsciiJson)).unwrap();
-        assert!(out.is_ascii(), "{}", String::from_utf8_lossy(&out));
-        let text = String::from_utf8(out).unwrap();
-        assert!(text.contains("\\u2014") && text.contains("\\ud83d\\ude00"), "{text}");
-        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), value);
-    }
+    results.finish(&buf)
 }

@@ -1,0 +1,90 @@
+use super::{write_result, AsciiJson};
+use skillwasm::{Diagnostic, ParseOptions, ParseResult, Skill};
+use std::collections::BTreeMap;
+
+/// The text serde writes for `result`, and the text written here, read back: the same keys in the
+/// same order and the same values.
+fn assert_same(result: &ParseResult) {
+    let mut mine = Vec::new();
+    write_result(&mut mine, result).unwrap();
+    assert!(mine.is_ascii(), "{}", String::from_utf8_lossy(&mine));
+    let theirs = serde_json::to_string(result).unwrap();
+    let a: serde_json::Value = serde_json::from_slice(&mine).unwrap();
+    let b: serde_json::Value = serde_json::from_str(&theirs).unwrap();
+    // preserve_order: the texts of the values read back compare the key order too.
+    assert_eq!(a.to_string(), b.to_string());
+}
+
+#[test]
+fn every_field_reads_back_as_serde_writes_it() {
+    let odd = "a — b 😀 c\u{7f}\u{80}\u{0}\u{1f}\u{8}\u{c}\n\r\t\"\\/ end";
+    let mut metadata = BTreeMap::new();
+    metadata.insert("__proto__".to_string(), odd.to_string());
+    metadata.insert("é".to_string(), "1".to_string());
+    let mut structured = BTreeMap::new();
+    structured.insert("x".to_string(), serde_json::json!({ "n": 1.5, "list": [1, "é", null, true] }));
+    let skill = Skill {
+        name: "n".into(),
+        description: odd.into(),
+        localized_descriptions: [("zh".to_string(), "中文".to_string())].into(),
+        license: Some("MIT".into()),
+        compatibility: Some(odd.into()),
+        metadata,
+        metadata_structured: structured.clone(),
+        allowed_tools: vec!["Bash(git add:*)".into(), odd.into()],
+        argument_hint: Some("[x]".into()),
+        min_tier: Some("t".into()),
+        disable_model_invocation: true,
+        user_invocable: false,
+        context: Some("fork".into()),
+        agent: Some("Explore".into()),
+        extra: structured,
+        body: Some(odd.into()),
+        body_line: Some(4_294_967_295),
+    };
+    let mut d = Diagnostic::warning("code-x", odd).at_line(Some(0));
+    d.path = Some("a/b é".into());
+    let full = ParseResult {
+        skill: Some(skill),
+        diagnostics: vec![d, Diagnostic::error("e", "m"), Diagnostic::new(skillwasm::Severity::Info, "i", "")],
+        incomplete: true,
+    };
+    assert_same(&full);
+    assert_same(&ParseResult::default());
+    assert_same(&ParseResult { skill: Some(Skill::default()), ..ParseResult::default() });
+}
+
+#[test]
+fn the_corpus_reads_back_as_serde_writes_it() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/skills");
+    let mut stack = vec![root];
+    let mut seen = 0;
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n == "SKILL.md") {
+                let bytes = std::fs::read(&p).unwrap();
+                for mode in [skillwasm::Mode::Lenient, skillwasm::Mode::Strict] {
+                    let opts = ParseOptions { mode, dir_name: Some("x".into()), ..ParseOptions::default() };
+                    assert_same(&skillwasm::parse_skill(&bytes, &opts));
+                }
+                seen += 1;
+            }
+        }
+    }
+    eprintln!("{seen} corpus files compared");
+}
+
+#[test]
+fn ascii_json_escapes_beyond_ascii_and_reads_back_the_same() {
+    let value = serde_json::json!({ "d": "a — b 😀 c\u{7f}\u{80}\n\"", "k—": ["é", "plain"] });
+    let mut out = Vec::new();
+    serde::Serialize::serialize(&value, &mut serde_json::Serializer::with_formatter(&mut out, AsciiJson)).unwrap();
+    assert!(out.is_ascii(), "{}", String::from_utf8_lossy(&out));
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("\\u2014") && text.contains("\\ud83d\\ude00"), "{text}");
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), value);
+}
