@@ -101,8 +101,9 @@ impl<V> FromIterator<(String, V)> for FieldMap<V> {
     /// inserts would keep it. One sort, no per-entry shifting.
     fn from_iter<I: IntoIterator<Item = (String, V)>>(iter: I) -> Self {
         let mut entries: Vec<(String, V)> = iter.into_iter().collect();
-        // Stable, so that equal keys stay in arrival order and the last one can be kept.
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        // Stable, so that equal keys stay in arrival order and the last one can be kept; through
+        // the crate's one sort routine.
+        crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(&b.0));
         let mut kept: Vec<(String, V)> = Vec::with_capacity(entries.len());
         for e in entries {
             match kept.last_mut() {
