@@ -8,8 +8,8 @@
 
 use serde_json::ser::Formatter;
 use skillwasm::diagnostic::Severity;
+use skillwasm::parse::FieldMap;
 use skillwasm::{Diagnostic, ParseResult, Skill};
-use std::collections::BTreeMap;
 
 /// Appends `result` as JSON to `out`.
 pub fn write_result(out: &mut Vec<u8>, result: &ParseResult) -> Result<(), serde_json::Error> {
@@ -112,7 +112,7 @@ fn number(out: &mut Vec<u8>, n: u32) {
     out.extend_from_slice(&digits[i..]);
 }
 
-fn string_map(out: &mut Vec<u8>, map: &BTreeMap<String, String>) {
+fn string_map(out: &mut Vec<u8>, map: &FieldMap<String>) {
     out.push(b'{');
     for (i, (k, v)) in map.iter().enumerate() {
         if i > 0 {
@@ -125,7 +125,7 @@ fn string_map(out: &mut Vec<u8>, map: &BTreeMap<String, String>) {
     out.push(b'}');
 }
 
-fn value_map(out: &mut Vec<u8>, map: &BTreeMap<String, serde_json::Value>) -> Result<(), serde_json::Error> {
+fn value_map(out: &mut Vec<u8>, map: &FieldMap<serde_json::Value>) -> Result<(), serde_json::Error> {
     if map.is_empty() {
         out.extend_from_slice(b"{}");
         return Ok(());
