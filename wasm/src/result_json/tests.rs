@@ -1,6 +1,6 @@
 use super::{write_result, AsciiJson};
+use skillwasm::parse::FieldMap;
 use skillwasm::{Diagnostic, ParseOptions, ParseResult, Skill};
-use std::collections::BTreeMap;
 
 /// The text serde writes for `result`, and the text written here, read back: the same keys in the
 /// same order and the same values.
@@ -18,10 +18,10 @@ fn assert_same(result: &ParseResult) {
 #[test]
 fn every_field_reads_back_as_serde_writes_it() {
     let odd = "a — b 😀 c\u{7f}\u{80}\u{0}\u{1f}\u{8}\u{c}\n\r\t\"\\/ end";
-    let mut metadata = BTreeMap::new();
+    let mut metadata = FieldMap::new();
     metadata.insert("__proto__".to_string(), odd.to_string());
     metadata.insert("é".to_string(), "1".to_string());
-    let mut structured = BTreeMap::new();
+    let mut structured = FieldMap::new();
     structured.insert("x".to_string(), serde_json::json!({ "n": 1.5, "list": [1, "é", null, true] }));
     let skill = Skill {
         name: "n".into(),
