@@ -18,14 +18,8 @@ pub fn write_result(out: &mut Vec<u8>, result: &ParseResult) -> Result<(), serde
         Some(skill) => write_skill(out, skill)?,
         None => out.extend_from_slice(b"null"),
     }
-    out.extend_from_slice(b",\"diagnostics\":[");
-    for (i, d) in result.diagnostics.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        write_diagnostic(out, d);
-    }
-    out.push(b']');
+    out.extend_from_slice(b",\"diagnostics\":");
+    array(out, &result.diagnostics, write_diagnostic);
     if result.incomplete {
         out.extend_from_slice(b",\"incomplete\":true");
     }
@@ -46,14 +40,8 @@ fn write_skill(out: &mut Vec<u8>, s: &Skill) -> Result<(), serde_json::Error> {
     string_map(out, &s.metadata);
     out.extend_from_slice(b",\"metadataStructured\":");
     value_map(out, &s.metadata_structured)?;
-    out.extend_from_slice(b",\"allowedTools\":[");
-    for (i, t) in s.allowed_tools.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        string(out, t);
-    }
-    out.push(b']');
+    out.extend_from_slice(b",\"allowedTools\":");
+    array(out, &s.allowed_tools, |out, t| string(out, t));
     optional(out, b",\"argumentHint\":", s.argument_hint.as_deref());
     optional(out, b",\"minTier\":", s.min_tier.as_deref());
     out.extend_from_slice(b",\"disableModelInvocation\":");
@@ -110,6 +98,18 @@ fn number(out: &mut Vec<u8>, n: u32) {
         }
     }
     out.extend_from_slice(&digits[i..]);
+}
+
+/// `items` as a JSON array, each written by `write`.
+fn array<T>(out: &mut Vec<u8>, items: &[T], write: impl Fn(&mut Vec<u8>, &T)) {
+    out.push(b'[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write(out, item);
+    }
+    out.push(b']');
 }
 
 fn string_map(out: &mut Vec<u8>, map: &FieldMap<String>) {
