@@ -6,12 +6,11 @@
 // dominator tree (what keeps what alive), and the own sizes summed per crate and module path.
 // twiggy is installed under target/tools when it is missing (a pinned version).
 //
-//   node bench/size.mjs [--top N] [--module core|extra|full]... [--no-twiggy]
+//   node bench/size.mjs [--top N] [--module core|extra]... [--no-twiggy]
 //
-// `core` and `extra` are the two modules of the package; `minimal` is the core module without the
-// group whose exports still read a registry's stores (MCP: see wasm/Cargo.toml), what
-// a host that parses, discovers, renders catalogs and answers the skill tool needs. A script that prints numbers; it is not
-// part of make test.
+// `core` and `extra` are the two modules of the package: the core is what a host that parses,
+// discovers, renders catalogs and answers the skill tool needs. A script that prints numbers; it is
+// not part of make test.
 
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -41,7 +40,6 @@ const TWIGGY_ON = !process.argv.includes("--no-twiggy");
 const MODULES = {
   core: { crate: "skillwasm-wasm", features: [], out: "skillwasm" },
   extra: { crate: "skillwasm-extra", features: [], out: "skillwasm_extra" },
-  minimal: { crate: "skillwasm-wasm", features: ["--no-default-features"], out: "skillwasm" },
 };
 const chosen = argValues("--module");
 const names = chosen.length > 0 ? chosen : ["core", "extra"];

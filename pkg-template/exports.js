@@ -3,7 +3,7 @@
 // edit here.
 import * as glue from "./skillwasm.js";
 import { guardModule } from "./instance.js";
-import { extra, installInvocation, installTranscriptMethods } from "./extra.js";
+import { extra, installInvocation, installServing, installTranscriptMethods } from "./extra.js";
 
 // Every generated export is listed below, guarded: the trap-recovery test
 // (tests/js/instance-reset.test.mjs) fails when a generated export of either module is missing
@@ -12,19 +12,18 @@ import { extra, installInvocation, installTranscriptMethods } from "./extra.js";
 const core = guardModule(glue);
 installTranscriptMethods(core);
 const invocation = installInvocation(core);
+const serving = installServing(core);
 
 // The core module's exports (wasm/), guarded against a dead instance (see instance.js).
 export const {
   SkillRegistry,
   SkillSession,
   SkillTool,
-  SkillsMcp,
   estimateTokens,
   frontmatterSpan,
   isSkippedDirectory,
   parseSkill,
   parseSkills,
-  publishRegistry,
   readProperties,
   renderCatalog,
   skillFileNames,
@@ -56,6 +55,9 @@ export const {
 
 // User invocation and permissions over the core's registries, run in the second module (extra.js).
 export const { autocomplete, isToolAllowed, parseMessage } = invocation;
+// A registry's skills served over MCP and published as a discovery index, run in the second module
+// over the registry's port (extra.js).
+export const { SkillsMcp, publishRegistry } = serving;
 
 export { onInstanceReset, instanceResets, InstanceResetError } from "./instance.js";
 

@@ -16,7 +16,9 @@
 // tool) lets the user invoke, once per visibility (the second module keeps them, see
 // invocablesOf), or the active skills' allowed-tools; the second module reads the message,
 // completes the name or decides the call. SkillTool.invoke has the core read, wrap and record the
-// skills the message names, substituting arguments through the second module.
+// skills the message names, substituting arguments through the second module. SkillsMcp and
+// publishRegistry run here over a registry's port (portOf): the core says what the registry
+// serves and reads its stores; the second module answers the MCP methods or publishes the index.
 import * as extraGlue from "./skillwasm_extra.js";
 import { guardModule, instanceResets } from "./instance.js";
 
@@ -176,6 +178,54 @@ export function installInvocation(core) {
       checkArgument(registry, SkillRegistry, "isToolAllowed", "registry");
       const active = core.__sw_activeSkills(registry, activeSkills);
       return extra.__sw_isToolAllowed(active, tool, input, context);
+    },
+  };
+}
+
+/**
+ * The port of a core registry for the second module (see wasm-extra/src/served.rs): what the
+ * registry serves, and its stores' listings and reads, through the core's __sw_served* exports.
+ * @param {Record<string, any>} core the guarded core exports
+ * @param {object} registry a live SkillRegistry of the core
+ */
+function portOf(core, registry) {
+  return {
+    generation: () => core.__sw_servedGeneration(registry),
+    names: () => core.__sw_servedNames(registry),
+    skill: (name) => core.__sw_servedSkill(registry, name),
+    descriptions: (names) => core.__sw_servedDescriptions(registry, names),
+    list: (name, prefix, cursor, limit) => core.__sw_servedList(registry, name, prefix, cursor, limit),
+    read: (name, key, maxBytes) => core.__sw_servedRead(registry, name, key, maxBytes),
+  };
+}
+
+/**
+ * What serves a core registry's skills to others, run in the second module over the registry's
+ * port: SkillsMcp (the MCP Skills extension's methods; the second module's class, constructed
+ * with a registry) and publishRegistry (a discovery index).
+ * @param {Record<string, any>} core the guarded core exports
+ */
+export function installServing(core) {
+  const { SkillRegistry } = core;
+  // A registry that is not a live one of the core is a TypeError here (the core's guard says so).
+  const served = (registry, what) => {
+    checkArgument(registry, SkillRegistry, what, "registry");
+    core.__sw_servedGeneration(registry);
+    return portOf(core, registry);
+  };
+  class SkillsMcp extends extra.SkillsMcp {
+    /**
+     * @param {object} registry the SkillRegistry whose skills are served
+     * @param {object} [options] SkillsMcpOptions
+     */
+    constructor(registry, options) {
+      super(served(registry, "new SkillsMcp"), options);
+    }
+  }
+  return {
+    SkillsMcp,
+    async publishRegistry(registry, opts) {
+      return extra.__sw_publishServed(served(registry, "publishRegistry"), opts);
     },
   };
 }

@@ -73,7 +73,43 @@ export function isToolAllowed(
   input?: unknown,
   context?: PermissionContext,
 ): ToolDecision;
-import type { InitInput, ListSkip, PackedSkillPrefixPage, PublishedIndex, SkillPrefixPage, SkillRegistry, SkillStorage } from "./skillwasm.js";
+import type { InitInput, ListSkip, PackedSkillPrefixPage, SkillPrefixPage, SkillRegistry, SkillStorage } from "./skillwasm.js";
+// Serving a registry's skills (the MCP Skills extension's server methods, publishing a discovery
+// index): the second module runs them over the core's registries; the types come from it, the
+// class and the function are declared here since extra.js puts them together.
+export type {
+  IndexSkill,
+  McpCacheable,
+  McpGetSkillResult,
+  McpListSkillsResult,
+  McpMethodError,
+  McpReadResourceResult,
+  McpResource,
+  McpResourcesResult,
+  McpSkillEntry,
+  McpSkillResource,
+  ParsedIndex,
+  PublishedArtifact,
+  PublishedIndex,
+  SkillsMcpOptions,
+  UnpackOptions,
+  UnpackedSkill,
+} from "./skillwasm_extra.js";
+import type { PublishedIndex, SkillsMcp as ServedSkillsMcp, SkillsMcpOptions } from "./skillwasm_extra.js";
+/** The MCP Skills extension's methods over a registry: its skills, read through its stores. */
+export type SkillsMcp = ServedSkillsMcp;
+/** The MCP Skills extension's methods over a registry: its skills, read through its stores. */
+export declare const SkillsMcp: {
+  new (registry: SkillRegistry, options?: SkillsMcpOptions): ServedSkillsMcp;
+  readonly prototype: ServedSkillsMcp;
+};
+
+/**
+ * An index and its artifacts for the skills `registry` offers the model, each with every file of
+ * its directory read through its store. Skills left out (over the limits, a failing store) are in
+ * the result's diagnostics.
+ */
+export function publishRegistry(registry: SkillRegistry, opts?: { baseUrl?: string }): Promise<PublishedIndex>;
 
 declare global {
   // The classes' `[Symbol.dispose]()` (for `using`): declared here as @types/node does, so that a

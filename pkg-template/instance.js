@@ -102,7 +102,7 @@ const ASYNC_MEMBERS = new Set([
   "SkillsMcp#getSkill",
   "SkillsMcp#readResource",
   "SkillsMcp#readDirectory",
-  "publishRegistry",
+  "__sw_publishServed",
 ]);
 
 // Objects of the module's classes must be live: a freed one (or an object made from a prototype,

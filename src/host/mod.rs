@@ -11,12 +11,14 @@
 mod config;
 mod config_json;
 mod options;
+mod served;
 mod skills;
 mod tool;
 mod view;
 
 pub use config::*;
 pub use options::*;
+pub use served::*;
 pub use skills::*;
 pub use tool::*;
 pub use view::*;

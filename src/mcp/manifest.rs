@@ -9,15 +9,13 @@ use super::uri::{check_name, format_file_uri, format_skill_uri};
 use super::{RpcError, INTERNAL_ERROR, INVALID_PARAMS, MAX_RESOURCES_PER_SKILL, MAX_SKILL_BYTES, SKILL_FILE};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::discover::is_skipped_dir;
-use crate::host::SkillHost;
-use crate::parse::Mode;
+use crate::host::SkillSource;
 use crate::remote::digest::sha256_digest;
-use crate::store::{self, CallStats, Storage};
+use crate::store;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
 
 /// Most keys listed under one skill's directory (skipped directories included) before the
 /// listing stops and the skill counts as too large.
@@ -108,28 +106,6 @@ fn cache_key(scope: &str, key: &str) -> String {
     format!("{scope}\0{key}")
 }
 
-/// A skill the server serves: where its files are and how to read them, taken from the registry
-/// so that nothing holds the registry across an await.
-#[derive(Clone)]
-pub struct SkillSource {
-    /// The skill's name, its skill path in the server's namespace.
-    pub name: String,
-    /// The scope it was found in.
-    pub scope: String,
-    /// The key of its directory (`""` at the store's root).
-    pub directory: String,
-    /// The scope's store.
-    pub storage: Rc<dyn Storage>,
-    /// The registry's call counters.
-    pub stats: Rc<CallStats>,
-    /// Keys per list call.
-    pub page_size: u32,
-    /// Largest file read (the registry's `maxObjectBytes`).
-    pub max_object_bytes: u32,
-    /// How its SKILL.md is parsed.
-    pub mode: Mode,
-}
-
 fn refused(code: &str, message: String) -> RpcError {
     RpcError::from_diagnostic(INVALID_PARAMS, &Diagnostic::error(code, message))
 }
@@ -139,29 +115,6 @@ fn failed(what: &str, e: impl std::fmt::Display) -> RpcError {
 }
 
 impl SkillSource {
-    /// The skill `host`'s registry serves as `name`, when it is offered to the model or the user;
-    /// None for an unknown name or a skill the host's filters hide.
-    pub fn of(host: &SkillHost, name: &str) -> Option<SkillSource> {
-        let registry = host.registry();
-        let meta = registry.get(name)?;
-        let audience = host.view().audience(name);
-        if !(audience.model || audience.user) {
-            return None;
-        }
-        let (scopes, options, _, stats) = registry.refresh_inputs();
-        let scope = scopes.into_iter().find(|s| s.name == meta.scope)?;
-        Some(SkillSource {
-            name: meta.skill.name.clone(),
-            scope: meta.scope,
-            directory: meta.directory,
-            storage: scope.storage,
-            stats,
-            page_size: options.page_size,
-            max_object_bytes: options.max_object_bytes,
-            mode: options.mode,
-        })
-    }
-
     /// The skill's files, `SKILL.md` first, then in key order; skipped directories and hidden
     /// files left out (they are not a skill's files here, as in the tool's listing). More than
     /// [`MAX_RESOURCES_PER_SKILL`] files is an error.

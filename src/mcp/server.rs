@@ -8,12 +8,14 @@
 //! reads answer for every skill anyone may use (a user-only skill too), and for no skill the
 //! host's filters hide. The registry is never borrowed across an await.
 
-use super::manifest::{DigestCache, SkillEntry, SkillSource};
+use super::manifest::{DigestCache, SkillEntry};
 use super::mime::{is_text, mime_type};
 use super::uri::{format_directory_uri, format_file_uri, format_skill_uri, parse_resource_uri, parse_skill_uri};
-use super::{RpcError, DIRECTORY_MIME_TYPE, INVALID_PARAMS, MAX_SKILL_BYTES, SKILL_FILE, SKILL_MIME_TYPE};
+use super::{
+    RpcError, DIRECTORY_MIME_TYPE, INTERNAL_ERROR, INVALID_PARAMS, MAX_SKILL_BYTES, SKILL_FILE, SKILL_MIME_TYPE,
+};
 use crate::diagnostic::Diagnostic;
-use crate::host::SkillHost;
+use crate::host::{ServedSkills, SkillHost, SkillSource};
 use crate::search::encode::{base64, unbase64};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -155,7 +157,7 @@ pub struct ResourcesResult {
 }
 
 struct Inner {
-    host: Rc<RefCell<SkillHost>>,
+    served: Rc<dyn ServedSkills>,
     options: McpOptions,
     cache: DigestCache,
     /// The listed names for one registry generation.
@@ -167,6 +169,11 @@ struct Inner {
 #[derive(Clone)]
 pub struct SkillsMcp {
     inner: Rc<Inner>,
+}
+
+/// The error of a registry that cannot be read any more (freed, or its module lost).
+fn gone(why: String) -> RpcError {
+    RpcError { code: INTERNAL_ERROR, message: format!("the registry cannot be read: {why}") }
 }
 
 fn unknown(uri: &str) -> RpcError {
@@ -212,9 +219,15 @@ fn page<'a, T>(
 impl SkillsMcp {
     /// The methods over `host`'s registry.
     pub fn new(host: Rc<RefCell<SkillHost>>, options: McpOptions) -> SkillsMcp {
+        SkillsMcp::over(host, options)
+    }
+
+    /// The methods over what `served` serves (a host's registry, or one read through another
+    /// module).
+    pub fn over(served: Rc<dyn ServedSkills>, options: McpOptions) -> SkillsMcp {
         SkillsMcp {
             inner: Rc::new(Inner {
-                host,
+                served,
                 options,
                 cache: DigestCache::default(),
                 listed: RefCell::new(None),
@@ -237,33 +250,32 @@ impl SkillsMcp {
     }
 
     /// The names of the skills the model is offered, sorted, computed once per generation.
-    fn listed(&self) -> Rc<Vec<String>> {
-        let host = self.inner.host.borrow();
-        let generation = host.registry().generation();
+    fn listed(&self) -> Result<Rc<Vec<String>>, RpcError> {
+        let generation = self.inner.served.generation().map_err(gone)?;
         if let Some((g, names)) = self.inner.listed.borrow().as_ref() {
             if *g == generation {
-                return names.clone();
+                return Ok(names.clone());
             }
         }
-        let names: Rc<Vec<String>> = Rc::new(host.view().model_metas().iter().map(|m| m.skill.name.clone()).collect());
+        let names = Rc::new(self.inner.served.offered_names().map_err(gone)?);
         *self.inner.listed.borrow_mut() = Some((generation, names.clone()));
-        names
+        Ok(names)
     }
 
     /// Where the files of the skill served as `name` are; None when no such skill is served.
-    fn source(&self, name: &str) -> Option<SkillSource> {
-        SkillSource::of(&self.inner.host.borrow(), name)
+    fn source(&self, name: &str) -> Result<Option<SkillSource>, RpcError> {
+        self.inner.served.source(name).map_err(gone)
     }
 
     /// `skills/list`: a page of the entries of the skills the model is offered. A skill whose
     /// entry cannot be made (over the limits, a store that fails) is left out and noted in
     /// [`SkillsMcp::diagnostics`]; an entry is never split across pages.
     pub async fn list_skills(&self, at: Option<&str>) -> Result<ListSkillsResult, RpcError> {
-        let names = self.listed();
+        let names = self.listed()?;
         let (shown, next_cursor) = page(&names, |n| n.as_str(), "skills", at, self.inner.options.page_size)?;
         let mut skills = Vec::with_capacity(shown.len());
         for name in shown {
-            let Some(source) = self.source(name) else { continue };
+            let Some(source) = self.source(name)? else { continue };
             match source.entry(&self.inner.cache).await {
                 Ok(entry) => skills.push(entry),
                 Err(e) => self.note(name, &e),
@@ -282,7 +294,7 @@ impl SkillsMcp {
     /// `skills/get`: the entry of the skill whose SKILL.md is at `uri`, listed or not.
     pub async fn get_skill(&self, uri: &str) -> Result<GetSkillResult, RpcError> {
         let path = parse_skill_uri(uri).map_err(|d| RpcError::from_diagnostic(INVALID_PARAMS, &d))?;
-        let source = if path.contains('/') { None } else { self.source(&path) };
+        let source = if path.contains('/') { None } else { self.source(&path)? };
         let skill = source.ok_or_else(|| unknown(uri))?.entry(&self.inner.cache).await?;
         let o = &self.inner.options;
         Ok(GetSkillResult { result_type: COMPLETE, skill, ttl_ms: o.ttl_ms, cache_scope: o.cache_scope })
@@ -292,7 +304,7 @@ impl SkillsMcp {
     fn resolve(&self, uri: &str) -> Result<(SkillSource, String), RpcError> {
         let path = parse_resource_uri(uri).map_err(|d| RpcError::from_diagnostic(INVALID_PARAMS, &d))?;
         let (name, rel) = path.split_once('/').unwrap_or((path.as_str(), ""));
-        let source = self.source(name).ok_or_else(|| RpcError::invalid(format!("No resource is served at {uri}")))?;
+        let source = self.source(name)?.ok_or_else(|| RpcError::invalid(format!("No resource is served at {uri}")))?;
         Ok((source, rel.to_string()))
     }
 
@@ -392,18 +404,20 @@ impl SkillsMcp {
     /// `resources/list`: a page of the SKILL.md resources of the skills the model is offered,
     /// with their names and descriptions, read from the registry (no store call).
     pub fn list_resources(&self, at: Option<&str>) -> Result<ResourcesResult, RpcError> {
-        let names = self.listed();
+        let names = self.listed()?;
         let (shown, next_cursor) = page(&names, |n| n.as_str(), "resources", at, self.inner.options.page_size)?;
-        let host = self.inner.host.borrow();
+        let descriptions = self.inner.served.descriptions(shown).map_err(gone)?;
         let resources = shown
             .iter()
-            .filter_map(|name| host.registry().get(name))
-            .map(|m| Resource {
-                uri: format_skill_uri(&m.skill.name),
-                name: m.skill.name.clone(),
-                description: Some(m.skill.description.clone()),
-                mime_type: SKILL_MIME_TYPE,
-                size: None,
+            .zip(descriptions)
+            .filter_map(|(name, description)| {
+                Some(Resource {
+                    uri: format_skill_uri(name),
+                    name: name.clone(),
+                    description: Some(description?),
+                    mime_type: SKILL_MIME_TYPE,
+                    size: None,
+                })
             })
             .collect();
         let o = &self.inner.options;

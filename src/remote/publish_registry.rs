@@ -8,11 +8,9 @@
 //! diagnostic; the others are published.
 
 use super::publish::{publish_well_known, PublishOptions, Published};
-use crate::host::SkillHost;
-use crate::mcp::manifest::SkillSource;
+use crate::diagnostic::Diagnostic;
+use crate::host::{ServedSkills, SkillSource};
 use crate::mcp::{RpcError, MAX_SKILL_BYTES};
-use std::cell::RefCell;
-use std::rc::Rc;
 
 /// Every file of `source`, keyed `<name>/<path>`.
 async fn gather(source: &SkillSource) -> Result<Vec<(String, Vec<u8>)>, RpcError> {
@@ -26,16 +24,17 @@ async fn gather(source: &SkillSource) -> Result<Vec<(String, Vec<u8>)>, RpcError
     Ok(out)
 }
 
-/// The index and artifacts of the skills `host` offers the model, in name order.
-pub async fn publish_registry(host: &Rc<RefCell<SkillHost>>, options: &PublishOptions) -> Published {
+/// The index and artifacts of the skills `served` offers the model (a host's registry, or one
+/// read through another module), in name order; an error only when the registry behind it cannot
+/// be read.
+pub async fn publish_registry(served: &dyn ServedSkills, options: &PublishOptions) -> Result<Published, String> {
     // Taken before the first await: nothing holds the registry while stores are read.
-    let sources: Vec<SkillSource> = {
-        let host = host.borrow();
-        let names: Vec<String> = host.view().model_metas().iter().map(|m| m.skill.name.clone()).collect();
-        names.iter().filter_map(|n| SkillSource::of(&host, n)).collect()
-    };
+    let mut sources = Vec::new();
+    for name in served.offered_names()? {
+        sources.extend(served.source(&name)?);
+    }
     let mut files = Vec::new();
-    let mut left_out = Vec::new();
+    let mut left_out: Vec<Diagnostic> = Vec::new();
     for source in &sources {
         match gather(source).await {
             Ok(mut got) => files.append(&mut got),
@@ -45,5 +44,5 @@ pub async fn publish_registry(host: &Rc<RefCell<SkillHost>>, options: &PublishOp
     let mut published = publish_well_known(&files, options);
     left_out.append(&mut published.diagnostics);
     published.diagnostics = left_out;
-    published
+    Ok(published)
 }

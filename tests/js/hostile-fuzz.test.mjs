@@ -27,7 +27,7 @@ import {
 import { SPECS, fixtures, prepare } from "./support/hostile-cases.mjs";
 
 const { guardModule } = await import(pathToFileURL(path.join(PKG, "instance.js")).href);
-const { installInvocation, installTranscriptMethods } = await import(pathToFileURL(path.join(PKG, "extra.js")).href);
+const { installInvocation, installServing, installTranscriptMethods } = await import(pathToFileURL(path.join(PKG, "extra.js")).href);
 
 const RUNS = Number(process.env.SKILLWASM_FUZZ_RUNS ?? 40);
 const SEED = process.env.SKILLWASM_FUZZ_SEED === undefined ? undefined : Number(process.env.SKILLWASM_FUZZ_SEED);
@@ -46,11 +46,11 @@ async function freshPackage() {
   const exports = glue.initSync({ module: wasmModule });
   // Guarded as the package guards its own glue (exports.js): that is what callers get.
   const core = guardModule(glue);
-  // The transcript methods of the fresh classes, and user invocation and permissions over them,
-  // as exports.js puts them on the package's own (over the package's second module, which this
-  // copy shares).
+  // The transcript methods of the fresh classes, user invocation and permissions, SkillsMcp and
+  // publishRegistry over them, as exports.js puts them on the package's own (over the package's
+  // second module, which this copy shares).
   installTranscriptMethods(core);
-  const pkg = { ...node, ...core, ...installInvocation(core) };
+  const pkg = { ...node, ...core, ...installInvocation(core), ...installServing(core) };
   return { pkg, sp: () => exports[STACK_POINTER_EXPORT].value };
 }
 

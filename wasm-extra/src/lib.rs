@@ -22,9 +22,12 @@ mod compact;
 mod invocation;
 mod invoke;
 mod mcp_client;
+mod mcp_server;
 mod remote;
-#[path = "../../wasm/src/remote_types.rs"]
 mod remote_types;
 mod seam;
+mod served;
+#[path = "../../wasm/src/served_types.rs"]
+mod served_types;
 
 pub(crate) use common::{options_error, to_js};

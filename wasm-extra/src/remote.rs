@@ -2,8 +2,10 @@
 //! and unpacking an artifact, publishing files as an index. Conversion only; the rules are
 //! `skillwasm::remote`'s.
 
+use super::served::Port;
 use super::{convert, to_js};
 use convert::BytesError;
+use js_sys::Promise;
 use serde::Deserialize;
 use skillwasm::remote::{self, ArtifactKind, Limits, PublishOptions};
 use skillwasm::store::DEFAULT_MAX_OBJECT_BYTES;
@@ -91,16 +93,21 @@ pub fn publish_skill_files(
     #[wasm_bindgen(unchecked_optional_param_type = "{ baseUrl?: string }")] opts: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let o: PublishOpts = convert::options(&opts.unwrap_or_default(), "publishSkillFiles: opts")?;
-    let items =
-        convert::batch(&files, MAX_FILES).map_err(|e| convert::type_error(&format!("publishSkillFiles: files {e}")))?;
+    let list = keyed_files(&files, "publishSkillFiles: files")?;
+    to_js(&remote::publish_well_known(&list, &PublishOptions { base_url: o.base_url })).map_err(JsValue::from)
+}
+
+/// The files of a publication, `[{ input, dirName: key }]`, as `(key, bytes)`: only the files of
+/// skills are read across the boundary. `what` names the parameter in errors.
+fn keyed_files(files: &JsValue, what: &str) -> Result<Vec<(String, Vec<u8>)>, JsValue> {
+    let items = convert::batch(files, MAX_FILES).map_err(|e| convert::type_error(&format!("{what} {e}")))?;
     let mut keyed = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
         let convert::BatchItem::Input { input: content, dir_name: Some(key) } = item else {
-            return Err(convert::type_error(&format!("publishSkillFiles: files[{i}] must be {{ input, dirName }}")));
+            return Err(convert::type_error(&format!("{what}[{i}] must be {{ input, dirName }}")));
         };
         keyed.push((key, content));
     }
-    // Only the files of skills are read across the boundary.
     let used = remote::publish::published_keys(&keyed.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>());
     let mut list = Vec::new();
     for (i, ((key, content), used)) in keyed.into_iter().zip(used).enumerate() {
@@ -111,11 +118,27 @@ pub fn publish_skill_files(
             Ok(b) => b.into_vec(),
             Err(_) => {
                 return Err(convert::type_error(&format!(
-                "publishSkillFiles: files[{i}].input must be a string or bytes of at most {DEFAULT_MAX_OBJECT_BYTES}"
-            )))
+                    "{what}[{i}].input must be a string or bytes of at most {DEFAULT_MAX_OBJECT_BYTES}"
+                )))
             }
         };
         list.push((key, bytes));
     }
-    to_js(&remote::publish_well_known(&list, &PublishOptions { base_url: o.base_url })).map_err(JsValue::from)
+    Ok(list)
+}
+
+/// `publishRegistry(registry, opts)` over the registry whose port `port` is (made by extra.js):
+/// an index and its artifacts for the skills it offers the model, each with every file of its
+/// directory read through its store; the options are checked before any read. Internal to the
+/// package.
+#[wasm_bindgen(js_name = __sw_publishServed, unchecked_return_type = "Promise<PublishedIndex>")]
+pub fn publish_served(port: JsValue, opts: JsValue) -> Result<Promise, JsValue> {
+    let o: PublishOpts = convert::options(&opts, "publishRegistry: opts")?;
+    let port = Port::new(port).map_err(|e| convert::type_error(&format!("publishRegistry: {e}")))?;
+    Ok(wasm_bindgen_futures::future_to_promise(async move {
+        let published = remote::publish_registry(&port, &PublishOptions { base_url: o.base_url })
+            .await
+            .map_err(|e| JsValue::from(js_sys::Error::new(&format!("publishRegistry: {e}"))))?;
+        to_js(&published).map_err(JsValue::from)
+    }))
 }

@@ -9,19 +9,15 @@ mod common;
 // same file, and uses the converters this module does not.
 #[allow(dead_code)]
 mod convert;
-#[cfg(feature = "mcp")]
-mod mcp;
 mod parsed;
 mod registry;
 // A parse result's JSON text, written directly.
-#[cfg(feature = "mcp")]
-mod remote;
-#[cfg(feature = "mcp")]
-mod remote_types;
 mod result_json;
 mod rules;
 mod seam;
 mod seam_invoke;
+mod served;
+mod served_types;
 mod storage;
 mod tool;
 

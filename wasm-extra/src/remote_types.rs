@@ -1,6 +1,5 @@
 //! The TypeScript declarations of the discovery index's values (an index read, an artifact
-//! unpacked, a publication), in both modules' declarations: the core's `publishRegistry` and the
-//! second module's index functions return them. `wasm-extra/` compiles this same file.
+//! unpacked, a publication), which the index functions and `publishRegistry` return.
 
 use wasm_bindgen::prelude::*;
 

@@ -1,11 +1,14 @@
-//! The MCP Skills extension's server methods for JS (`SkillsMcp`): conversion only; the methods,
-//! their results and their errors are `skillwasm::mcp`'s.
+//! The MCP Skills extension's server methods for JS (`SkillsMcp`), over the skills a core
+//! module's registry serves (read through its port, [`super::served`]; extra.js makes the port
+//! and the class users construct with a registry): conversion only; the methods, their results
+//! and their errors are `skillwasm::mcp`'s.
 
-use super::registry::JsSkillRegistry;
+use super::served::Port;
 use super::{convert, to_js};
 use js_sys::Promise;
 use serde::Serialize;
 use skillwasm::mcp::{McpOptions, RpcError, SkillsMcp};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -70,14 +73,15 @@ fn arg(v: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
 
 #[wasm_bindgen(js_class = SkillsMcp)]
 impl JsSkillsMcp {
-    /// The methods over `registry`.
+    /// The methods over the registry whose port `port` is (made by extra.js).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        registry: &JsSkillRegistry,
+        port: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "SkillsMcpOptions")] options: Option<JsValue>,
     ) -> Result<JsSkillsMcp, JsValue> {
         let options: McpOptions = convert::options(&options.unwrap_or_default(), "SkillsMcp: options")?;
-        Ok(JsSkillsMcp { inner: SkillsMcp::new(registry.inner.clone(), options) })
+        let port = Port::new(port).map_err(|e| convert::type_error(&format!("SkillsMcp: {e}")))?;
+        Ok(JsSkillsMcp { inner: SkillsMcp::over(Rc::new(port), options) })
     }
 
     /// `skills/list`: a page of entries. Never rejects but for an argument of the wrong type: a method error is `{ error: { code, message } }`.
