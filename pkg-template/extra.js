@@ -189,13 +189,18 @@ export function installInvocation(core) {
  * @param {object} registry a live SkillRegistry of the core
  */
 function portOf(core, registry) {
+  // Asked before every call: a registry freed since reads as such, not as the core's guard words it.
+  const live = () => {
+    if (registry.__wbg_ptr === 0) throw new Error("the registry was freed");
+    return registry;
+  };
   return {
-    generation: () => core.__sw_servedGeneration(registry),
-    names: () => core.__sw_servedNames(registry),
-    skill: (name) => core.__sw_servedSkill(registry, name),
-    descriptions: (names) => core.__sw_servedDescriptions(registry, names),
-    list: (name, prefix, cursor, limit) => core.__sw_servedList(registry, name, prefix, cursor, limit),
-    read: (name, key, maxBytes) => core.__sw_servedRead(registry, name, key, maxBytes),
+    generation: () => core.__sw_servedGeneration(live()),
+    names: () => core.__sw_servedNames(live()),
+    skill: (name) => core.__sw_servedSkill(live(), name),
+    descriptions: (names) => core.__sw_servedDescriptions(live(), names),
+    list: (name, prefix, cursor, limit) => core.__sw_servedList(live(), name, prefix, cursor, limit),
+    read: (name, key, maxBytes) => core.__sw_servedRead(live(), name, key, maxBytes),
   };
 }
 
@@ -207,9 +212,13 @@ function portOf(core, registry) {
  */
 export function installServing(core) {
   const { SkillRegistry } = core;
-  // A registry that is not a live one of the core is a TypeError here (the core's guard says so).
+  // A registry that is not a live one of the core is a TypeError here.
   const served = (registry, what) => {
     checkArgument(registry, SkillRegistry, what, "registry");
+    const ptr = registry.__wbg_ptr;
+    if (typeof ptr !== "number" || ptr === 0) {
+      throw new TypeError(`${what}: the registry argument is a SkillRegistry that was freed or never made by the package`);
+    }
     core.__sw_servedGeneration(registry);
     return portOf(core, registry);
   };

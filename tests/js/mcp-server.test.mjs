@@ -176,6 +176,28 @@ test("resources/list gives each offered SKILL.md with its name and description",
   assert.equal(resourceTemplates[0].uriTemplate, "skill://{name}/{+path}");
 });
 
+test("SkillsMcp reads its registry's stores through the registry, and answers -32603 once it is freed", async () => {
+  const registry = await pkg.SkillRegistry.discover({ user: pkg.memoryStorage(files()) });
+  const mcp = new pkg.SkillsMcp(registry, { pageSize: 50 });
+  assert.ok(mcp instanceof pkg.SkillsMcp);
+  const before = registry.stats();
+  const page = await mcp.listSkills();
+  assert.deepEqual(page.skills.map((s) => s.frontmatter.name), NAMES);
+  const after = registry.stats();
+  // One listing and one read per file of each listed skill, counted in the registry's counters.
+  const served = page.skills.reduce((n, s) => n + s.resources.length, 0);
+  assert.equal(after.listCalls - before.listCalls, NAMES.length);
+  assert.equal(after.readCalls - before.readCalls, served);
+  registry.free();
+  for (const answer of [await mcp.listSkills(), await mcp.getSkill("skill://alpha/SKILL.md"), mcp.listResources()]) {
+    assert.equal(answer.error?.code, -32603);
+    assert.match(answer.error.message, /freed/);
+  }
+  assert.throws(() => new pkg.SkillsMcp(registry), (e) => e instanceof TypeError && /registry/.test(e.message));
+  await assert.rejects(pkg.publishRegistry(registry), (e) => e instanceof TypeError && /registry/.test(e.message));
+  mcp.free();
+});
+
 test("the skill tool is an ordinary MCP tool, the catalog in the instructions", async () => {
   const client = await inProcess();
   const { tools } = await client.listTools();
