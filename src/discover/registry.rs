@@ -38,9 +38,9 @@ pub struct SkillRegistry {
     /// The search index over the winning skills, document `i` the `i`-th name: built on first
     /// use (a search, a snapshot), not by discovery, which a host that never searches pays for.
     search: OnceCell<Rc<SearchIndex>>,
-    /// The index a snapshot brought (base64), decoded on first use when it is one over exactly
-    /// these skills.
-    stored_search: RefCell<Option<String>>,
+    /// The index a snapshot brought ([`encode::to_bytes`]), decoded on first use when it is one
+    /// over exactly these skills.
+    stored_search: RefCell<Option<Vec<u8>>>,
 }
 
 /// A file read the registry has planned: everything needed to do it without the registry.
@@ -189,7 +189,7 @@ impl SkillRegistry {
         self.search
             .get_or_init(|| {
                 let stored = self.stored_search.borrow_mut().take();
-                let decoded = stored.as_deref().and_then(encode::unbase64).and_then(|b| encode::from_bytes(&b));
+                let decoded = stored.as_deref().and_then(encode::from_bytes);
                 match decoded {
                     Some(ix) if ix.names().iter().eq(self.winners.keys()) => Rc::new(ix),
                     _ => Rc::new(self.build_search()),
