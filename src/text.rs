@@ -104,7 +104,22 @@ fn one_line_cow(s: &str) -> Cow<'_, str> {
     }
     let mut out = String::with_capacity(s.len());
     let mut space = false;
-    for c in s.chars() {
+    let bytes = s.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        // A run of printable ASCII other than the space is copied in one piece.
+        let run = bytes.get(at..).unwrap_or_default().iter().take_while(|b| (0x21..0x7f).contains(*b)).count();
+        if run > 0 {
+            if space {
+                out.push(' ');
+                space = false;
+            }
+            out.push_str(s.get(at..at + run).unwrap_or_default());
+            at += run;
+            continue;
+        }
+        let Some(c) = s.get(at..).and_then(|rest| rest.chars().next()) else { break };
+        at += c.len_utf8();
         if c.is_whitespace() || is_other_line_break(c) {
             space = !out.is_empty();
             continue;
@@ -516,6 +531,33 @@ fn builtin_nfkc(s: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `one_line` as one character at a time: what the run-copying loop must equal.
+    fn one_line_by_chars(s: &str) -> String {
+        let mut out = String::new();
+        let mut space = false;
+        for c in s.chars() {
+            if c.is_whitespace() || is_other_line_break(c) {
+                space = !out.is_empty();
+                continue;
+            }
+            if space {
+                out.push(' ');
+                space = false;
+            }
+            out.push(if is_hidden_char(c) { HIDDEN_CHAR } else { c });
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn one_line_copies_runs_as_it_would_copy_characters(
+            s in "[a-z .,\t\n\r\u{b}\u{85}\u{a0}\u{2028}\u{200b}\u{202e}\u{7f}\u{1}é中]{0,40}"
+        ) {
+            proptest::prop_assert_eq!(one_line(&s), one_line_by_chars(&s));
+        }
+    }
 
     #[test]
     fn one_line_and_escaping_give_the_same_text_on_the_quick_path_and_the_long_one() {

@@ -142,19 +142,15 @@ fn file_reads_are_bounded_by_the_cap() {
 #[test]
 fn the_instructions_of_a_skill_listed_above_the_cap_are_not_read() {
     let files = [(".agents/skills/a/SKILL.md", SMALL.replace("small", "a"))];
-    let store = Odd::new(&files);
+    // Listed larger than it is; under the default cap it is read as usual.
+    let mut store = Odd::new(&files);
+    store.listed_size = Some(Some(99_999));
     let asked = store.asked.clone();
-    let reg = registry(store, DiscoverOptions { max_object_bytes: 4096, ..DiscoverOptions::default() });
+    let reg = registry(store, DiscoverOptions::default());
     assert_eq!(reg.names(), ["a"]);
     assert_eq!(block_on(reg.read_file("a", None)).text.as_deref(), Some("Body."));
-    // The store now lists it as larger (a refresh would see that): simulated through a snapshot.
-    let mut snap: serde_json::Value = serde_json::from_slice(&reg.snapshot()).unwrap_or_default();
-    let size = snap.pointer_mut("/records/0/size");
-    assert!(size.is_some(), "the snapshot keeps the listed size");
-    if let Some(size) = size {
-        *size = serde_json::json!(99_999);
-    }
-    let snap = serde_json::to_string(&snap).unwrap_or_default();
+    // Started from its snapshot under a cap below the listed size (the snapshot keeps it): the
+    // instructions are refused from the listed size, without a read.
     let mut again = Odd::new(&files);
     again.asked = asked.clone();
     let scope = ScopeHandle {
@@ -164,7 +160,7 @@ fn the_instructions_of_a_skill_listed_above_the_cap_are_not_read() {
         storage: Rc::new(again),
     };
     let opts = DiscoverOptions { max_object_bytes: 4096, ..DiscoverOptions::default() };
-    let Ok(cold) = SkillRegistry::from_snapshot(snap.as_bytes(), vec![scope], opts) else { panic!("snapshot") };
+    let Ok(cold) = SkillRegistry::from_snapshot(&reg.snapshot(), vec![scope], opts) else { panic!("snapshot") };
     let before = asked.borrow().len();
     let body = block_on(cold.read_file("a", None));
     assert_eq!(body.error.map(|d| d.code).as_deref(), Some("file-too-large"));

@@ -163,8 +163,9 @@ fn the_index_is_in_the_snapshot_and_refresh_keeps_it_current() {
     let storage = Rc::new(MemoryStorage::new(files(30)));
     let h = host_with(storage.clone(), SkillsConfig::default());
     let bytes = h.borrow().registry().snapshot();
-    let snap: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
-    assert!(snap["search"].as_str().is_some_and(|s| s.len() > 100));
+    // The index is in it (an index that does not fit is replaced: the snapshot module's tests).
+    let index = skillwasm::search::encode::to_bytes(&h.borrow().registry().search_index());
+    assert!(index.len() > 100 && bytes.ends_with(&index));
     let spec = |s: Rc<MemoryStorage>| {
         let storage: Rc<dyn Storage> = s;
         resolve_scopes(
@@ -176,18 +177,6 @@ fn the_index_is_in_the_snapshot_and_refresh_keeps_it_current() {
     let cold = SkillHost::from_snapshot(&bytes, spec(storage.clone()), SkillsConfig::default()).unwrap();
     let q = SearchOptions::default();
     assert_eq!(cold.search("spreadsheet formulas", &q), h.borrow().search("spreadsheet formulas", &q));
-    // A snapshot taken before search existed (no index) is read, and the index is built.
-    let mut old = snap.clone();
-    old.as_object_mut().unwrap().remove("search");
-    let old = serde_json::to_vec(&old).unwrap();
-    let cold = SkillHost::from_snapshot(&old, spec(storage.clone()), SkillsConfig::default()).unwrap();
-    assert_eq!(cold.search("spreadsheet formulas", &q)[0].name, "xlsx");
-    // An index that is not one over these skills is replaced.
-    let mut bad = snap.clone();
-    bad["search"] = serde_json::json!("AAAA");
-    let bad = serde_json::to_vec(&bad).unwrap();
-    let cold = SkillHost::from_snapshot(&bad, spec(storage.clone()), SkillsConfig::default()).unwrap();
-    assert_eq!(cold.search("spreadsheet formulas", &q)[0].name, "xlsx");
     // A refresh that adds a skill makes it findable.
     storage.put(".agents/skills/tarot/SKILL.md", "---\nname: tarot\ndescription: Read tarot cards.\n---\nx\n");
     assert!(h.borrow().search("tarot cards", &q).is_empty());

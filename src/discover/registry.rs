@@ -13,8 +13,9 @@ use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, HashSet};
 use std::rc::Rc;
 
-/// The snapshot format's name and version.
-pub const SNAPSHOT_FORMAT: &str = "skillwasm-registry/1";
+#[path = "snapshot.rs"]
+mod snapshot;
+pub use snapshot::SNAPSHOT_FORMAT;
 
 /// The skills of every scope: discovered once, cached, refreshed cheaply, serialisable to a
 /// snapshot.
@@ -37,9 +38,9 @@ pub struct SkillRegistry {
     /// The search index over the winning skills, document `i` the `i`-th name: built on first
     /// use (a search, a snapshot), not by discovery, which a host that never searches pays for.
     search: OnceCell<Rc<SearchIndex>>,
-    /// The index a snapshot brought (base64), decoded on first use when it is one over exactly
-    /// these skills.
-    stored_search: RefCell<Option<String>>,
+    /// The index a snapshot brought ([`encode::to_bytes`]), decoded on first use when it is one
+    /// over exactly these skills.
+    stored_search: RefCell<Option<Vec<u8>>>,
 }
 
 /// A file read the registry has planned: everything needed to do it without the registry.
@@ -78,50 +79,6 @@ pub struct SkillFiles {
     pub complete: bool,
     /// Why the listing failed, when it did.
     pub error: Option<Diagnostic>,
-}
-
-#[derive(serde::Deserialize)]
-struct Snapshot {
-    format: String,
-    scopes: Vec<SnapshotScope>,
-    records: Vec<SkillRecord>,
-    diagnostics: Vec<Diagnostic>,
-    /// The search index ([`encode::to_bytes`], base64). Absent in snapshots taken before search
-    /// existed; the index is then built from the records.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    search: Option<String>,
-}
-
-/// What [`SkillRegistry::snapshot`] writes: [`Snapshot`]'s fields, borrowed from the registry.
-#[derive(serde::Serialize)]
-struct SnapshotOut<'a> {
-    format: &'a str,
-    scopes: Vec<SnapshotScope>,
-    records: &'a [SkillRecord],
-    diagnostics: &'a [Diagnostic],
-    /// The search index, as [`Snapshot::search`] holds it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    search: Option<String>,
-}
-
-/// A writer that only counts the bytes written to it.
-struct ByteCount(usize);
-
-impl std::io::Write for ByteCount {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0 = self.0.saturating_add(buf.len());
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-#[derive(serde::Serialize, serde::Deserialize, PartialEq)]
-struct SnapshotScope {
-    name: String,
-    roots: Vec<String>,
-    trusted: bool,
 }
 
 impl SkillRegistry {
@@ -232,7 +189,7 @@ impl SkillRegistry {
         self.search
             .get_or_init(|| {
                 let stored = self.stored_search.borrow_mut().take();
-                let decoded = stored.as_deref().and_then(encode::unbase64).and_then(|b| encode::from_bytes(&b));
+                let decoded = stored.as_deref().and_then(encode::from_bytes);
                 match decoded {
                     Some(ix) if ix.names().iter().eq(self.winners.keys()) => Rc::new(ix),
                     _ => Rc::new(self.build_search()),
@@ -453,65 +410,6 @@ impl SkillRegistry {
             Ok(req) => req.fetch().await,
             Err(refused) => *refused,
         }
-    }
-
-    /// The registry as bytes: metadata, locations, diagnostics and the sizes and etags it was
-    /// built from. Storage handles are not in it; `from_snapshot` takes them again.
-    pub fn snapshot(&self) -> Vec<u8> {
-        let snap = SnapshotOut {
-            format: SNAPSHOT_FORMAT,
-            scopes: self
-                .scopes
-                .iter()
-                .map(|s| SnapshotScope { name: s.name.clone(), roots: s.roots.clone(), trusted: s.trusted })
-                .collect(),
-            records: self.records.as_slice(),
-            diagnostics: &self.diagnostics,
-            search: Some(encode::base64(&encode::to_bytes(&self.search_index()))),
-        };
-        // Written twice: once to count its bytes, once into a buffer of exactly that size (a
-        // buffer grown by doubling holds up to twice the snapshot, and three times while it moves).
-        let mut counted = ByteCount(0);
-        if serde_json::to_writer(&mut counted, &snap).is_err() {
-            return Vec::new();
-        }
-        let mut out = Vec::with_capacity(counted.0);
-        serde_json::to_writer(&mut out, &snap).map(|()| out).unwrap_or_default()
-    }
-
-    /// Starts from a snapshot with no store call. The scopes must be configured as they were when
-    /// it was taken (same names, roots and trust); `refresh` then finds what changed since.
-    pub fn from_snapshot(
-        bytes: &[u8],
-        scopes: Vec<ScopeHandle>,
-        options: DiscoverOptions,
-    ) -> Result<SkillRegistry, Diagnostic> {
-        let snap: Snapshot = serde_json::from_slice(bytes)
-            .map_err(|e| Diagnostic::error(codes::SNAPSHOT_INVALID, format!("the snapshot cannot be read: {e}")))?;
-        if snap.format != SNAPSHOT_FORMAT {
-            return Err(Diagnostic::error(
-                codes::SNAPSHOT_INVALID,
-                format!("snapshot format {:?} is not {SNAPSHOT_FORMAT:?}", snap.format),
-            ));
-        }
-        let configured: Vec<SnapshotScope> = scopes
-            .iter()
-            .map(|s| SnapshotScope { name: s.name.clone(), roots: s.roots.clone(), trusted: s.trusted })
-            .collect();
-        if configured != snap.scopes {
-            return Err(Diagnostic::error(
-                codes::SNAPSHOT_MISMATCH,
-                "the snapshot was taken with other scopes, roots or trust than these; discover afresh",
-            ));
-        }
-        let mut r = SkillRegistry::empty(scopes, options, Rc::new(CallStats::default()));
-        r.records = Rc::new(snap.records);
-        r.diagnostics = snap.diagnostics;
-        r.diagnostics.retain(|d| d.code != codes::SKILL_SHADOWED);
-        r.resolve();
-        // The stored index is decoded on first use (see `search_index`).
-        *r.stored_search.borrow_mut() = snap.search;
-        Ok(r)
     }
 }
 

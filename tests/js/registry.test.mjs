@@ -182,6 +182,14 @@ test("a real directory: refresh sees edits on disk, a snapshot starts cold with 
     assert.equal(o2.user.c.reads, 2, "only the edited and the new SKILL.md were read");
     assert.equal(cold.get("a").description, "A, edited on disk");
     assert.throws(() => SkillRegistry.fromSnapshot(snap, { project: nodeFsStorage(dir), trustProject: true }), /snapshot-mismatch/);
+    // A snapshot cut short or with a byte changed is an Error naming snapshot-invalid (not a
+    // trap); the instance goes on, and the whole snapshot still starts.
+    const damaged = snap.slice();
+    damaged[damaged.length >> 1] ^= 0x20;
+    for (const bad of [snap.subarray(0, snap.length - 1), snap.subarray(0, 40), damaged]) {
+      assert.throws(() => SkillRegistry.fromSnapshot(bad, opts()), (e) => e instanceof Error && !(e instanceof WebAssembly.RuntimeError) && /^snapshot-invalid: /.test(e.message));
+    }
+    assert.deepEqual(SkillRegistry.fromSnapshot(snap, opts()).names(), ["a", "b"]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,171 @@
+//! Snapshots: the registry as bytes a cold start can begin from without one store call.
+//!
+//! The format, `skillwasm-registry/2`, is binary and read in one pass straight into the
+//! registry's records (no decoded tree in between):
+//!
+//! - a header: the line `skillwasm-registry/2\n`, then a 64-bit checksum (little-endian) of
+//!   everything after it;
+//! - the scopes: a count, then per scope its name, its roots (a count and the strings) and a
+//!   trust byte;
+//! - the records: a count, then per record a flags byte (size, etag, skill present; location
+//!   other than `<directory>/SKILL.md`), its scope (1 + its index among the scopes, or 0 and the
+//!   name), root index, directory, location when it is not the usual one, size, etag, the skill's
+//!   fields (a flags number for the optional ones, then each field in declaration order, maps and
+//!   lists as a count and their items, metadata values as tagged JSON), and its diagnostics;
+//! - the registry's own diagnostics (the shadowing ones are left out: they are derived again);
+//! - the search index ([`encode::to_bytes`]), length-prefixed, empty for none.
+//!
+//! Numbers are LEB128 varints, strings a varint length and UTF-8, a diagnostic a byte of
+//! severity and flags, its code as 1 + its index in [`codes::ALL`] (or 0 and the string), its
+//! message, line and path. Every count and length is checked against the bytes that remain
+//! before it is used, so bytes that are not a whole snapshot (cut, damaged, of another format)
+//! are the `snapshot-invalid` diagnostic, never a panic or an allocation sized by the input.
+
+use super::{DiscoverOptions, ScopeHandle, SkillRegistry};
+use crate::diagnostic::{codes, Diagnostic};
+use crate::search::encode;
+use crate::store::CallStats;
+use std::rc::Rc;
+
+#[path = "snapshot_records.rs"]
+mod records;
+#[path = "snapshot_wire.rs"]
+mod wire;
+use records::{read_records, Decoder, Encoder};
+use wire::{Bad, Count, Reader};
+
+/// The snapshot format's name and version.
+pub const SNAPSHOT_FORMAT: &str = "skillwasm-registry/2";
+
+/// The first line of a snapshot.
+const MAGIC: &[u8] = b"skillwasm-registry/2\n";
+/// The first line and the checksum.
+const HEADER: usize = MAGIC.len() + 8;
+/// The fewest bytes a scope takes: a bound on the count read.
+const MIN_SCOPE: usize = 3;
+
+fn invalid(why: impl std::fmt::Display) -> Diagnostic {
+    Diagnostic::error(codes::SNAPSHOT_INVALID, format!("the snapshot cannot be read: {why}"))
+}
+
+/// The format an earlier or other snapshot names at its start (a JSON snapshot's `format`, the
+/// first line of a binary one), when it names one.
+fn named_format(bytes: &[u8]) -> Option<&str> {
+    let head = bytes.get(..bytes.len().min(256))?;
+    let named = if head.first() == Some(&b'{') {
+        const KEY: &[u8] = b"\"format\":\"";
+        let at = head.windows(KEY.len()).position(|w| w == KEY)? + KEY.len();
+        let rest = head.get(at..)?;
+        rest.get(..rest.iter().position(|&b| b == b'"')?)?
+    } else {
+        let line = head.get(..head.iter().position(|&b| b == b'\n')?)?;
+        line.strip_prefix(b"skillwasm-").map(|_| line)?
+    };
+    std::str::from_utf8(named).ok().filter(|n| n.len() <= 64)
+}
+
+/// The body of a whole snapshot of this format, or why the bytes are not one.
+fn body_of(bytes: &[u8]) -> Result<&[u8], Diagnostic> {
+    if !bytes.starts_with(MAGIC) {
+        return Err(match named_format(bytes) {
+            Some(other) => Diagnostic::error(
+                codes::SNAPSHOT_INVALID,
+                format!("snapshot format {other:?} is not {SNAPSHOT_FORMAT:?}"),
+            ),
+            None => invalid(format_args!("it does not begin with {SNAPSHOT_FORMAT:?}")),
+        });
+    }
+    let (sum, body) =
+        bytes.get(MAGIC.len()..).unwrap_or_default().split_at_checked(8).ok_or_else(|| invalid("it ends early"))?;
+    let mut want = [0u8; 8];
+    want.copy_from_slice(sum);
+    if wire::checksum(body) != u64::from_le_bytes(want) {
+        return Err(invalid("it is damaged or cut short (the checksum differs)"));
+    }
+    Ok(body)
+}
+
+impl SkillRegistry {
+    /// The registry as bytes: metadata, locations, diagnostics, the sizes and etags it was built
+    /// from, and the search index. Storage handles are not in it; `from_snapshot` takes them again.
+    pub fn snapshot(&self) -> Vec<u8> {
+        let search = encode::to_bytes(&self.search_index());
+        let enc =
+            Encoder { scopes: &self.scopes, codes: codes::ALL.iter().enumerate().map(|(i, c)| (*c, i)).collect() };
+        // Written twice: once to count its bytes, once into a buffer of exactly that size (a
+        // buffer grown by doubling holds up to twice the snapshot, and three times while it moves).
+        let mut counted = Count(HEADER);
+        enc.body(&mut counted, self, &search);
+        let mut out = Vec::with_capacity(counted.0);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&[0; 8]);
+        enc.body(&mut out, self, &search);
+        let sum = wire::checksum(out.get(HEADER..).unwrap_or_default());
+        if let Some(slot) = out.get_mut(MAGIC.len()..HEADER) {
+            slot.copy_from_slice(&sum.to_le_bytes());
+        }
+        out
+    }
+
+    /// Starts from a snapshot with no store call. The scopes must be configured as they were when
+    /// it was taken (same names, roots and trust); `refresh` then finds what changed since.
+    pub fn from_snapshot(
+        bytes: &[u8],
+        scopes: Vec<ScopeHandle>,
+        options: DiscoverOptions,
+    ) -> Result<SkillRegistry, Diagnostic> {
+        let body = body_of(bytes)?;
+        let mut d = Decoder { r: Reader::new(body), scopes: &scopes, no_diagnostics: Rc::default() };
+        let at = |d: &Decoder, b: Bad| invalid(format_args!("{} (byte {})", b.0, HEADER + d.r.offset()));
+        if !same_scopes(&mut d.r, &scopes).map_err(|b| at(&d, b))? {
+            return Err(Diagnostic::error(
+                codes::SNAPSHOT_MISMATCH,
+                "the snapshot was taken with other scopes, roots or trust than these; discover afresh",
+            ));
+        }
+        let records = read_records(&mut d).map_err(|b| at(&d, b))?;
+        let mut diagnostics = d.diagnostics().map_err(|b| at(&d, b))?;
+        let search = d.r.bytes().map_err(|b| at(&d, b))?;
+        if d.r.left() != 0 {
+            return Err(at(&d, Bad("bytes follow the end")));
+        }
+        let search = (!search.is_empty()).then(|| search.to_vec());
+        drop(d);
+        let mut r = SkillRegistry::empty(scopes, options, Rc::new(CallStats::default()));
+        r.records = Rc::new(records);
+        diagnostics.retain(|d| d.code != codes::SKILL_SHADOWED);
+        r.diagnostics = diagnostics;
+        r.resolve();
+        // The stored index is decoded on first use (see `search_index`).
+        *r.stored_search.borrow_mut() = search;
+        Ok(r)
+    }
+}
+
+/// Reads the snapshot's scopes and says whether they are `scopes` (names, roots, trust, order).
+fn same_scopes(r: &mut Reader, scopes: &[ScopeHandle]) -> Result<bool, Bad> {
+    let n = r.count(MIN_SCOPE)?;
+    let mut same = n == scopes.len();
+    for i in 0..n {
+        let name = r.str()?;
+        let want = scopes.get(i);
+        same &= want.is_some_and(|s| s.name == name);
+        let roots = r.count(1)?;
+        same &= want.is_some_and(|s| s.roots.len() == roots);
+        for k in 0..roots {
+            let root = r.str()?;
+            same &= want.and_then(|s| s.roots.get(k)).is_some_and(|x| x == root);
+        }
+        let trusted = match r.byte()? {
+            0 => false,
+            1 => true,
+            _ => return Err(Bad("a scope's trust is not a boolean")),
+        };
+        same &= want.is_some_and(|s| s.trusted == trusted);
+    }
+    Ok(same)
+}
+
+#[cfg(test)]
+#[path = "snapshot_tests.rs"]
+mod tests;

@@ -1,0 +1,388 @@
+//! The records of a snapshot, byte by byte: [`Encoder`] writes the scopes, the records (their
+//! skills and diagnostics) and the registry's diagnostics; [`Decoder`] reads them back, checking
+//! each flag, index and count as it goes (the layout is described in the parent module).
+
+use super::wire::{self, Bad, Reader, Sink};
+use crate::diagnostic::{codes, Diagnostic, Severity};
+use crate::discover::{ScopeHandle, SkillRecord, SkillRegistry};
+use crate::parse::{FieldMap, Skill};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// The key every skill's SKILL.md has below its directory, unless it was found as `skill.md`.
+const SKILL_MD: &str = "SKILL.md";
+
+/// The fewest bytes a record and a diagnostic take: bounds on the counts read.
+const MIN_RECORD: usize = 5;
+const MIN_DIAGNOSTIC: usize = 3;
+/// Records of the registry reserved ahead per byte left: a real record takes tens of bytes, so a
+/// count that lies reserves little more than the input's own size.
+const RESERVE_PER_RECORD: usize = 32;
+
+// A record's flags.
+const HAS_SIZE: u8 = 1;
+const HAS_ETAG: u8 = 2;
+const HAS_SKILL: u8 = 4;
+const OWN_LOCATION: u8 = 8;
+const RECORD_FLAGS: u8 = HAS_SIZE | HAS_ETAG | HAS_SKILL | OWN_LOCATION;
+
+// A skill's flags: which optional fields follow, and the two booleans.
+const LICENSE: u64 = 1;
+const COMPATIBILITY: u64 = 1 << 1;
+const ARGUMENT_HINT: u64 = 1 << 2;
+const MIN_TIER: u64 = 1 << 3;
+const DISABLE_MODEL_INVOCATION: u64 = 1 << 4;
+const USER_INVOCABLE: u64 = 1 << 5;
+const CONTEXT: u64 = 1 << 6;
+const AGENT: u64 = 1 << 7;
+const BODY: u64 = 1 << 8;
+const BODY_LINE: u64 = 1 << 9;
+const SKILL_FLAGS: u64 = (1 << 10) - 1;
+
+// A diagnostic's byte: the severity in the low two bits, then which of line and path follow.
+const HAS_LINE: u8 = 4;
+const HAS_PATH: u8 = 8;
+
+/// What the encoder looks up per record.
+pub(super) struct Encoder<'a> {
+    pub(super) scopes: &'a [ScopeHandle],
+    pub(super) codes: HashMap<&'static str, usize>,
+}
+
+impl Encoder<'_> {
+    pub(super) fn body<S: Sink>(&self, s: &mut S, reg: &SkillRegistry, search: &[u8]) {
+        wire::varint(s, self.scopes.len() as u64);
+        for scope in self.scopes {
+            wire::str(s, &scope.name);
+            wire::varint(s, scope.roots.len() as u64);
+            for root in &scope.roots {
+                wire::str(s, root);
+            }
+            s.byte(u8::from(scope.trusted));
+        }
+        wire::varint(s, reg.records.len() as u64);
+        for r in reg.records.iter() {
+            self.record(s, r);
+        }
+        let own = reg.diagnostics.iter().filter(|d| d.code != codes::SKILL_SHADOWED);
+        wire::varint(s, own.clone().count() as u64);
+        for d in own {
+            self.diagnostic(s, d);
+        }
+        wire::bytes(s, search);
+    }
+
+    fn record<S: Sink>(&self, s: &mut S, r: &SkillRecord) {
+        let SkillRecord { scope, root, directory, location, size, etag, skill, diagnostics } = r;
+        let own_location = !is_usual_location(directory, location);
+        let mut flags = 0;
+        for (on, bit) in [(size.is_some(), HAS_SIZE), (etag.is_some(), HAS_ETAG), (skill.is_some(), HAS_SKILL)] {
+            if on {
+                flags |= bit;
+            }
+        }
+        if own_location {
+            flags |= OWN_LOCATION;
+        }
+        s.byte(flags);
+        match self.scopes.iter().position(|x| x.name == *scope) {
+            Some(i) => wire::varint(s, i as u64 + 1),
+            None => {
+                wire::varint(s, 0);
+                wire::str(s, scope);
+            }
+        }
+        wire::varint(s, *root as u64);
+        wire::str(s, directory);
+        if own_location {
+            wire::str(s, location);
+        }
+        if let Some(size) = size {
+            wire::varint(s, *size);
+        }
+        if let Some(etag) = etag {
+            wire::str(s, etag);
+        }
+        if let Some(skill) = skill {
+            skill_out(s, skill);
+        }
+        wire::varint(s, diagnostics.len() as u64);
+        for d in diagnostics.iter() {
+            self.diagnostic(s, d);
+        }
+    }
+
+    fn diagnostic<S: Sink>(&self, s: &mut S, d: &Diagnostic) {
+        let Diagnostic { severity, code, message, line, path } = d;
+        let mut head = match severity {
+            Severity::Error => 0,
+            Severity::Warning => 1,
+            Severity::Info => 2,
+        };
+        if line.is_some() {
+            head |= HAS_LINE;
+        }
+        if path.is_some() {
+            head |= HAS_PATH;
+        }
+        s.byte(head);
+        match self.codes.get(code.as_str()) {
+            Some(&i) => wire::varint(s, i as u64 + 1),
+            None => {
+                wire::varint(s, 0);
+                wire::str(s, code);
+            }
+        }
+        wire::str(s, message);
+        if let Some(line) = line {
+            wire::varint(s, u64::from(*line));
+        }
+        if let Some(path) = path {
+            wire::str(s, path);
+        }
+    }
+}
+
+/// Whether `location` is `directory`'s `SKILL.md` (what a snapshot need not spell out).
+pub(super) fn is_usual_location(directory: &str, location: &str) -> bool {
+    match location.strip_prefix(directory) {
+        Some(rest) if directory.is_empty() => rest == SKILL_MD,
+        Some(rest) => rest.strip_prefix('/') == Some(SKILL_MD),
+        None => false,
+    }
+}
+
+fn usual_location(directory: &str) -> String {
+    let mut out = String::with_capacity(directory.len() + 1 + SKILL_MD.len());
+    out.push_str(directory);
+    if !directory.is_empty() {
+        out.push('/');
+    }
+    out.push_str(SKILL_MD);
+    out
+}
+
+fn opt_str<S: Sink>(s: &mut S, v: &Option<String>) {
+    if let Some(t) = v {
+        wire::str(s, t);
+    }
+}
+
+fn str_map<S: Sink>(s: &mut S, m: &FieldMap<String>) {
+    wire::varint(s, m.len() as u64);
+    for (k, v) in m {
+        wire::str(s, k);
+        wire::str(s, v);
+    }
+}
+
+fn json_map<S: Sink>(s: &mut S, m: &FieldMap<serde_json::Value>) {
+    wire::varint(s, m.len() as u64);
+    for (k, v) in m {
+        wire::str(s, k);
+        wire::json(s, v, 0);
+    }
+}
+
+fn skill_out<S: Sink>(s: &mut S, skill: &Skill) {
+    let Skill {
+        name,
+        description,
+        localized_descriptions,
+        license,
+        compatibility,
+        metadata,
+        metadata_structured,
+        allowed_tools,
+        argument_hint,
+        min_tier,
+        disable_model_invocation,
+        user_invocable,
+        context,
+        agent,
+        extra,
+        body,
+        body_line,
+    } = skill;
+    let mut flags = 0;
+    for (on, bit) in [
+        (license.is_some(), LICENSE),
+        (compatibility.is_some(), COMPATIBILITY),
+        (argument_hint.is_some(), ARGUMENT_HINT),
+        (min_tier.is_some(), MIN_TIER),
+        (*disable_model_invocation, DISABLE_MODEL_INVOCATION),
+        (*user_invocable, USER_INVOCABLE),
+        (context.is_some(), CONTEXT),
+        (agent.is_some(), AGENT),
+        (body.is_some(), BODY),
+        (body_line.is_some(), BODY_LINE),
+    ] {
+        if on {
+            flags |= bit;
+        }
+    }
+    wire::varint(s, flags);
+    wire::str(s, name);
+    wire::str(s, description);
+    str_map(s, localized_descriptions);
+    opt_str(s, license);
+    opt_str(s, compatibility);
+    str_map(s, metadata);
+    json_map(s, metadata_structured);
+    wire::varint(s, allowed_tools.len() as u64);
+    for t in allowed_tools {
+        wire::str(s, t);
+    }
+    opt_str(s, argument_hint);
+    opt_str(s, min_tier);
+    opt_str(s, context);
+    opt_str(s, agent);
+    json_map(s, extra);
+    opt_str(s, body);
+    if let Some(line) = body_line {
+        wire::varint(s, u64::from(*line));
+    }
+}
+
+/// Reads what [`Encoder`] writes.
+pub(super) struct Decoder<'a, 'b> {
+    pub(super) r: Reader<'a>,
+    /// The configured scopes' names, which the snapshot's were checked to equal.
+    pub(super) scopes: &'b [ScopeHandle],
+    /// Shared by every record without diagnostics, so that each does not hold an empty list.
+    pub(super) no_diagnostics: Rc<Vec<Diagnostic>>,
+}
+
+impl Decoder<'_, '_> {
+    fn opt_string(&mut self, flags: u64, bit: u64) -> Result<Option<String>, Bad> {
+        if flags & bit == 0 {
+            Ok(None)
+        } else {
+            self.r.string().map(Some)
+        }
+    }
+
+    fn str_map(&mut self) -> Result<FieldMap<String>, Bad> {
+        let n = self.r.count(2)?;
+        let mut entries = Vec::with_capacity(n.min(16));
+        for _ in 0..n {
+            let k = self.r.string()?;
+            entries.push((k, self.r.string()?));
+        }
+        Ok(entries.into_iter().collect())
+    }
+
+    fn json_map(&mut self) -> Result<FieldMap<serde_json::Value>, Bad> {
+        let n = self.r.count(2)?;
+        let mut entries = Vec::with_capacity(n.min(16));
+        for _ in 0..n {
+            let k = self.r.string()?;
+            entries.push((k, self.r.json(0)?));
+        }
+        Ok(entries.into_iter().collect())
+    }
+
+    fn skill(&mut self) -> Result<Skill, Bad> {
+        let flags = self.r.varint()?;
+        if flags & !SKILL_FLAGS != 0 {
+            return Err(Bad("a skill has unknown flags"));
+        }
+        let name = self.r.string()?;
+        let description = self.r.string()?;
+        let localized_descriptions = self.str_map()?;
+        let license = self.opt_string(flags, LICENSE)?;
+        let compatibility = self.opt_string(flags, COMPATIBILITY)?;
+        let metadata = self.str_map()?;
+        let metadata_structured = self.json_map()?;
+        let n = self.r.count(1)?;
+        let mut allowed_tools = Vec::with_capacity(n.min(16));
+        for _ in 0..n {
+            allowed_tools.push(self.r.string()?);
+        }
+        let argument_hint = self.opt_string(flags, ARGUMENT_HINT)?;
+        let min_tier = self.opt_string(flags, MIN_TIER)?;
+        let context = self.opt_string(flags, CONTEXT)?;
+        let agent = self.opt_string(flags, AGENT)?;
+        let extra = self.json_map()?;
+        let body = self.opt_string(flags, BODY)?;
+        let body_line = if flags & BODY_LINE == 0 { None } else { Some(self.r.at_most(u64::from(u32::MAX))? as u32) };
+        Ok(Skill {
+            name,
+            description,
+            localized_descriptions,
+            license,
+            compatibility,
+            metadata,
+            metadata_structured,
+            allowed_tools,
+            argument_hint,
+            min_tier,
+            disable_model_invocation: flags & DISABLE_MODEL_INVOCATION != 0,
+            user_invocable: flags & USER_INVOCABLE != 0,
+            context,
+            agent,
+            extra,
+            body,
+            body_line,
+        })
+    }
+
+    fn diagnostic(&mut self) -> Result<Diagnostic, Bad> {
+        let head = self.r.byte()?;
+        let severity = match head & 3 {
+            0 => Severity::Error,
+            1 => Severity::Warning,
+            2 => Severity::Info,
+            _ => return Err(Bad("a diagnostic has an unknown severity")),
+        };
+        if head & !(3 | HAS_LINE | HAS_PATH) != 0 {
+            return Err(Bad("a diagnostic has unknown flags"));
+        }
+        let code = match self.r.at_most(codes::ALL.len() as u64)? {
+            0 => self.r.string()?,
+            k => codes::ALL.get(k as usize - 1).ok_or(Bad("a diagnostic has an unknown code"))?.to_string(),
+        };
+        let message = self.r.string()?;
+        let line = if head & HAS_LINE == 0 { None } else { Some(self.r.at_most(u64::from(u32::MAX))? as u32) };
+        let path = if head & HAS_PATH == 0 { None } else { Some(self.r.string()?) };
+        Ok(Diagnostic { severity, code, message, line, path })
+    }
+
+    pub(super) fn diagnostics(&mut self) -> Result<Vec<Diagnostic>, Bad> {
+        let n = self.r.count(MIN_DIAGNOSTIC)?;
+        let mut out = Vec::with_capacity(n.min(16));
+        for _ in 0..n {
+            out.push(self.diagnostic()?);
+        }
+        Ok(out)
+    }
+
+    fn record(&mut self) -> Result<SkillRecord, Bad> {
+        let flags = self.r.byte()?;
+        if flags & !RECORD_FLAGS != 0 {
+            return Err(Bad("a record has unknown flags"));
+        }
+        let scope = match self.r.at_most(self.scopes.len() as u64)? {
+            0 => self.r.string()?,
+            i => self.scopes.get(i as usize - 1).ok_or(Bad("a record names no scope"))?.name.clone(),
+        };
+        let root = usize::try_from(self.r.at_most(u64::from(u32::MAX))?).map_err(|_| Bad("a root is out of range"))?;
+        let directory = self.r.string()?;
+        let location = if flags & OWN_LOCATION == 0 { usual_location(&directory) } else { self.r.string()? };
+        let size = if flags & HAS_SIZE == 0 { None } else { Some(self.r.varint()?) };
+        let etag = if flags & HAS_ETAG == 0 { None } else { Some(self.r.string()?) };
+        let skill = if flags & HAS_SKILL == 0 { None } else { Some(Rc::new(self.skill()?)) };
+        let found = self.diagnostics()?;
+        let diagnostics = if found.is_empty() { self.no_diagnostics.clone() } else { Rc::new(found) };
+        Ok(SkillRecord { scope, root, directory, location, size, etag, skill, diagnostics })
+    }
+}
+
+pub(super) fn read_records(d: &mut Decoder) -> Result<Vec<SkillRecord>, Bad> {
+    let n = d.r.count(MIN_RECORD)?;
+    let mut records = Vec::with_capacity(n.min(d.r.left() / RESERVE_PER_RECORD));
+    for _ in 0..n {
+        records.push(d.record()?);
+    }
+    Ok(records)
+}
