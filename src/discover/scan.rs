@@ -497,7 +497,7 @@ async fn load(scope: &ScopeHandle, c: Candidate, opts: &DiscoverOptions, stats: 
         size,
         etag,
         skill: None,
-        diagnostics: Rc::default(),
+        diagnostics: no_diagnostics(),
     };
     let c = Listed { directory: &record.directory, location: &record.location, size, lowercase, head };
     if c.lowercase {
@@ -550,11 +550,26 @@ async fn load(scope: &ScopeHandle, c: Candidate, opts: &DiscoverOptions, stats: 
         }
     };
     record.skill = result.skill.map(Rc::new);
-    let diagnostics = Rc::make_mut(&mut record.diagnostics);
-    diagnostics.extend(result.diagnostics);
-    // Held for the registry's life: without the room for four a first push reserves.
-    diagnostics.shrink_to_fit();
+    if !result.diagnostics.is_empty() {
+        Rc::make_mut(&mut record.diagnostics).extend(result.diagnostics);
+    }
+    // Held for the registry's life: without the room for four a first push reserves (the shared
+    // empty list is left as it is).
+    if let Some(diagnostics) = Rc::get_mut(&mut record.diagnostics) {
+        diagnostics.shrink_to_fit();
+    }
     record
+}
+
+thread_local! {
+    /// The diagnostics of every record that has none: one allocation shared by all of them
+    /// (a push to a record's list copies it first, `Rc::make_mut`).
+    static NO_DIAGNOSTICS: Rc<Vec<Diagnostic>> = Rc::default();
+}
+
+/// An empty list of diagnostics, shared (see [`NO_DIAGNOSTICS`]).
+fn no_diagnostics() -> Rc<Vec<Diagnostic>> {
+    NO_DIAGNOSTICS.with(Rc::clone)
 }
 
 /// Reads at most `most` bytes of a listed file; a file that is gone or a store that fails is the
