@@ -33,6 +33,55 @@ pub fn precedence(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Vec<usize>
     keyed.into_iter().map(|k| k.4).collect()
 }
 
+/// Who wins each name: the first record of that name in precedence order.
+pub(super) struct Winners {
+    /// The winning records' indices, sorted by name (one per name).
+    pub by_name: Vec<usize>,
+    /// Per record: the index of the record that hides it.
+    pub shadowed_by: Vec<Option<usize>>,
+    /// The shadowed records' indices, in precedence order.
+    pub shadowed: Vec<usize>,
+}
+
+/// The name of record `i`'s skill (`""` for a record without one, which never wins).
+pub(super) fn name_of(records: &[SkillRecord], i: usize) -> &str {
+    records.get(i).and_then(|r| r.skill.as_deref()).map_or("", |s| s.name.as_str())
+}
+
+/// Decides the winner of every name with one sort of the named records by (name, precedence):
+/// the first of each run of one name wins, the rest are shadowed by it. n log n; no name is
+/// copied.
+pub(super) fn winners(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Winners {
+    let order = precedence(scopes, records);
+    // (rank in precedence order, record), for the records that hold a skill.
+    let mut named: Vec<(usize, usize)> = order
+        .iter()
+        .enumerate()
+        .filter(|(_, &i)| records.get(i).is_some_and(|r| r.skill.is_some()))
+        .map(|(rank, &i)| (rank, i))
+        .collect();
+    crate::sort::sort_by(&mut named, |a, b| name_of(records, a.1).cmp(name_of(records, b.1)).then(a.0.cmp(&b.0)));
+    let mut by_name = Vec::new();
+    let mut shadowed_by = vec![None; records.len()];
+    let mut winner: Option<usize> = None;
+    for &(_, i) in &named {
+        match winner {
+            Some(w) if name_of(records, w) == name_of(records, i) => {
+                if let Some(slot) = shadowed_by.get_mut(i) {
+                    *slot = Some(w);
+                }
+            }
+            _ => {
+                winner = Some(i);
+                by_name.push(i);
+            }
+        }
+    }
+    by_name.shrink_to_fit();
+    let shadowed = order.into_iter().filter(|&i| shadowed_by.get(i).copied().flatten().is_some()).collect();
+    Winners { by_name, shadowed_by, shadowed }
+}
+
 /// The index of the record of `scope` named `name` that comes first in precedence order, without
 /// sorting every record.
 pub fn first_of(scopes: &[ScopeHandle], records: &[SkillRecord], scope: &str, name: &str) -> Option<usize> {

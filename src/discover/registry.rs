@@ -24,8 +24,9 @@ pub struct SkillRegistry {
     options: DiscoverOptions,
     /// Shared with a refresh under way, which compares the listings with them without a copy.
     records: Rc<Vec<SkillRecord>>,
-    /// Skill name -> index of the record that wins it.
-    winners: BTreeMap<String, usize>,
+    /// The index of the record that wins each name, sorted by name (looked up by binary search:
+    /// no copy of the names).
+    winners: Vec<usize>,
     /// Per record: the index of the record that hides it.
     shadowed_by: Vec<Option<usize>>,
     diagnostics: Vec<Diagnostic>,
@@ -87,7 +88,9 @@ impl SkillRegistry {
         let stats = Rc::new(CallStats::default());
         let found = scan::discover(&scopes, &options, &[], &stats).await;
         let mut r = SkillRegistry::empty(scopes, options, stats);
-        r.apply(found);
+        // A first discovery reports nothing: no diff against the empty registry (it would name
+        // every skill found, a copy of every name and key held until it is dropped).
+        r.install(found);
         r
     }
 
@@ -96,7 +99,7 @@ impl SkillRegistry {
             scopes,
             options,
             records: Rc::default(),
-            winners: BTreeMap::new(),
+            winners: Vec::new(),
             shadowed_by: Vec::new(),
             diagnostics: Vec::new(),
             stats,
@@ -142,9 +145,8 @@ impl SkillRegistry {
         }
         let old = std::mem::take(&mut self.records);
         let report = report::diff(&old, &found.records);
-        self.records = Rc::new(found.records);
-        self.diagnostics = found.diagnostics;
-        self.resolve();
+        drop(old);
+        self.install(found);
         let unchanged = report.added.is_empty() && report.changed.is_empty() && report.removed.is_empty();
         if !unchanged || self.search.get().is_some_and(|s| s.len() != self.winners.len()) {
             // Built again on first use.
@@ -152,6 +154,13 @@ impl SkillRegistry {
             *self.stored_search.borrow_mut() = None;
         }
         report
+    }
+
+    /// Takes a discovery's records and findings and decides the winners again.
+    fn install(&mut self, found: Discovery) {
+        self.records = Rc::new(found.records);
+        self.diagnostics = found.diagnostics;
+        self.resolve();
     }
 
     /// A discovery that found every record as it was: the records, winners, search index and
@@ -174,8 +183,9 @@ impl SkillRegistry {
 
     /// The search index of the winning skills: names, descriptions in every locale. Linear.
     fn build_search(&self) -> SearchIndex {
-        SearchIndex::build(self.winners.iter().filter_map(|(name, &i)| {
+        SearchIndex::build(self.winners.iter().filter_map(|&i| {
             let skill = self.records.get(i)?.skill.as_ref()?;
+            let name = skill.name.as_str();
             let mut texts = vec![skill.description.as_str()];
             texts.extend(skill.localized_descriptions.values().map(String::as_str));
             Some(SearchDoc { name, texts })
@@ -191,39 +201,50 @@ impl SkillRegistry {
                 let stored = self.stored_search.borrow_mut().take();
                 let decoded = stored.as_deref().and_then(encode::from_bytes);
                 match decoded {
-                    Some(ix) if ix.names().iter().eq(self.winners.keys()) => Rc::new(ix),
+                    Some(ix) if ix.names().iter().map(String::as_str).eq(self.winner_names()) => Rc::new(ix),
                     _ => Rc::new(self.build_search()),
                 }
             })
             .clone()
     }
 
-    /// Decides which record wins each name, and reports the shadowed ones.
+    /// Decides which record wins each name, and reports the shadowed ones (in precedence order).
     fn resolve(&mut self) {
         self.generation += 1;
-        self.winners.clear();
-        self.shadowed_by = vec![None; self.records.len()];
-        for i in order::precedence(&self.scopes, &self.records) {
-            let Some(skill) = &self.records[i].skill else { continue };
-            match self.winners.get(&skill.name) {
-                None => {
-                    self.winners.insert(skill.name.clone(), i);
-                }
-                Some(&w) => {
-                    self.shadowed_by[i] = Some(w);
-                    let (a, b) = (&self.records[w], &self.records[i]);
-                    let mut d = Diagnostic::warning(
-                        codes::SKILL_SHADOWED,
-                        format!(
-                            "skill '{}' at {}:{} is shadowed by the one at {}:{}",
-                            skill.name, b.scope, b.location, a.scope, a.location
-                        ),
-                    );
-                    d.path = Some(format!("{}:{}", b.scope, b.location));
-                    self.diagnostics.push(d);
-                }
-            }
+        let decided = order::winners(&self.scopes, &self.records);
+        for &i in &decided.shadowed {
+            let (Some(b), Some(a)) =
+                (self.records.get(i), decided.shadowed_by.get(i).copied().flatten().and_then(|w| self.records.get(w)))
+            else {
+                continue;
+            };
+            let mut d = Diagnostic::warning(
+                codes::SKILL_SHADOWED,
+                format!(
+                    "skill '{}' at {}:{} is shadowed by the one at {}:{}",
+                    order::name_of(&self.records, i),
+                    b.scope,
+                    b.location,
+                    a.scope,
+                    a.location
+                ),
+            );
+            d.path = Some(format!("{}:{}", b.scope, b.location));
+            self.diagnostics.push(d);
         }
+        self.winners = decided.by_name;
+        self.shadowed_by = decided.shadowed_by;
+    }
+
+    /// The record that wins `name`.
+    fn winner(&self, name: &str) -> Option<usize> {
+        let at = self.winners.binary_search_by(|&i| order::name_of(&self.records, i).cmp(name)).ok()?;
+        self.winners.get(at).copied()
+    }
+
+    /// The names of the visible skills, sorted.
+    fn winner_names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.winners.iter().map(|&i| order::name_of(&self.records, i))
     }
 
     fn meta(&self, i: usize) -> Option<SkillMeta> {
@@ -253,7 +274,7 @@ impl SkillRegistry {
                 // Sized up front: a collected filter would double its way there, with up to
                 // half of it spare.
                 let mut out = Vec::with_capacity(self.winners.len());
-                out.extend(self.winners.values().filter_map(|&i| self.meta(i)));
+                out.extend(self.winners.iter().filter_map(|&i| self.meta(i)));
                 out
             }
             Some(s) => {
@@ -276,12 +297,12 @@ impl SkillRegistry {
 
     /// The skill that wins `name`.
     pub fn get(&self, name: &str) -> Option<SkillMeta> {
-        self.winners.get(name).and_then(|&i| self.meta(i))
+        self.winner(name).and_then(|i| self.meta(i))
     }
 
     /// The names of the visible skills.
     pub fn names(&self) -> Vec<String> {
-        self.winners.keys().cloned().collect()
+        self.winner_names().map(str::to_string).collect()
     }
 
     /// Everything found: scope-level findings, then each skill's diagnostics (with its location
@@ -318,8 +339,8 @@ impl SkillRegistry {
                 ..FileResult::default()
             })
         };
-        let Some(&i) = self.winners.get(name) else {
-            let names = report::names_line(self.winners.keys());
+        let Some(i) = self.winner(name) else {
+            let names = report::names_line(self.winner_names());
             return Err(refuse(
                 rel_path.unwrap_or("SKILL.md"),
                 Diagnostic::error(codes::SKILL_UNKNOWN, format!("no skill named '{name}'; the skills are: {names}")),
@@ -394,7 +415,7 @@ impl SkillRegistry {
 
     /// Plans a listing of `name`'s files.
     pub fn files_request(&self, name: &str) -> Option<FilesRequest> {
-        let r = &self.records[*self.winners.get(name)?];
+        let r = self.records.get(self.winner(name)?)?;
         let scope = self.scopes.iter().find(|s| s.name == r.scope)?;
         Some(FilesRequest {
             directory: r.directory.clone(),

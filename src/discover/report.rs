@@ -47,7 +47,7 @@ pub(super) fn diff(old: &[SkillRecord], new: &[SkillRecord]) -> RefreshReport {
 }
 
 /// Names, comma-separated: the first [`MAX_NAMES_LISTED`] of them, then how many more there are.
-pub(super) fn names_line<'a>(names: impl ExactSizeIterator<Item = &'a String>) -> String {
+pub(super) fn names_line<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
     let total = names.len();
     let mut out = String::new();
     for (i, n) in names.take(MAX_NAMES_LISTED).enumerate() {

@@ -27,6 +27,7 @@ use crate::store::{
 };
 use futures_util::stream::{self, StreamExt};
 use std::borrow::Cow;
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
 
@@ -225,7 +226,11 @@ impl<'a> RootScan<'a> {
                 }
                 parent.clone_into(&mut self.last_parent);
             }
-            let directory = || format!("{}{}", self.root, parts.join("/")).trim_end_matches('/').to_string();
+            // The key without its file name and the `/` before it: one copy, no join.
+            let key = e.key.as_str();
+            let directory = || {
+                key.get(..key.len().saturating_sub(file.len())).unwrap_or_default().trim_end_matches('/').to_string()
+            };
             if file == GITIGNORE {
                 self.gitignores.push(directory());
                 continue;
@@ -236,12 +241,16 @@ impl<'a> RootScan<'a> {
                 self.too_deep.push(e.key);
                 continue;
             }
-            let replace = match self.found.get(&directory) {
-                None => true,
-                Some(existing) => existing.3 && !lowercase, // SKILL.md beats skill.md
-            };
-            if replace {
-                self.found.insert(directory, (e.key, e.size, e.etag, lowercase));
+            // One search of the map per skill file, not a look-up and then an insert.
+            match self.found.entry(directory) {
+                Entry::Vacant(slot) => {
+                    slot.insert((e.key, e.size, e.etag, lowercase));
+                }
+                // SKILL.md beats skill.md.
+                Entry::Occupied(mut slot) if slot.get().3 && !lowercase => {
+                    slot.insert((e.key, e.size, e.etag, lowercase));
+                }
+                Entry::Occupied(_) => {}
             }
         }
         false
@@ -497,7 +506,7 @@ async fn load(scope: &ScopeHandle, c: Candidate, opts: &DiscoverOptions, stats: 
         size,
         etag,
         skill: None,
-        diagnostics: Rc::default(),
+        diagnostics: no_diagnostics(),
     };
     let c = Listed { directory: &record.directory, location: &record.location, size, lowercase, head };
     if c.lowercase {
@@ -550,11 +559,26 @@ async fn load(scope: &ScopeHandle, c: Candidate, opts: &DiscoverOptions, stats: 
         }
     };
     record.skill = result.skill.map(Rc::new);
-    let diagnostics = Rc::make_mut(&mut record.diagnostics);
-    diagnostics.extend(result.diagnostics);
-    // Held for the registry's life: without the room for four a first push reserves.
-    diagnostics.shrink_to_fit();
+    if !result.diagnostics.is_empty() {
+        Rc::make_mut(&mut record.diagnostics).extend(result.diagnostics);
+    }
+    // Held for the registry's life: without the room for four a first push reserves (the shared
+    // empty list is left as it is).
+    if let Some(diagnostics) = Rc::get_mut(&mut record.diagnostics) {
+        diagnostics.shrink_to_fit();
+    }
     record
+}
+
+thread_local! {
+    /// The diagnostics of every record that has none: one allocation shared by all of them
+    /// (a push to a record's list copies it first, `Rc::make_mut`).
+    static NO_DIAGNOSTICS: Rc<Vec<Diagnostic>> = Rc::default();
+}
+
+/// An empty list of diagnostics, shared (see [`NO_DIAGNOSTICS`]).
+fn no_diagnostics() -> Rc<Vec<Diagnostic>> {
+    NO_DIAGNOSTICS.with(Rc::clone)
 }
 
 /// Reads at most `most` bytes of a listed file; a file that is gone or a store that fails is the

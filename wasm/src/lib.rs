@@ -9,6 +9,9 @@ mod common;
 // same file, and uses the converters this module does not.
 #[allow(dead_code)]
 mod convert;
+// The allocator: the standard one, growing the memory in steps.
+#[cfg(target_arch = "wasm32")]
+mod grow;
 mod parsed;
 mod registry;
 // A parse result's JSON text, written directly.
