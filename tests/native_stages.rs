@@ -4,7 +4,7 @@
 
 mod common;
 
-use skillwasm::parse::{fast, fence, parse_frontmatter};
+use skillwasm::parse::{fast, fence, parse_frontmatter, validate};
 use skillwasm::{Mode, ParseOptions};
 
 #[test]
@@ -46,6 +46,21 @@ fn stage_timings() {
     time("parse_frontmatter", &|| {
         for (f, l) in &fms {
             std::hint::black_box(parse_frontmatter(f, *l, Mode::Lenient).is_ok());
+        }
+    });
+    // The frontmatters with their directory names (`fms` leaves out the files that do not split).
+    let dirs: Vec<(String, u32, &str)> = files
+        .iter()
+        .filter_map(|(b, d)| {
+            fence::split(b, false).ok().map(|s| (s.frontmatter().to_string(), s.first_line, d.as_str()))
+        })
+        .collect();
+    time("parse_frontmatter + build", &|| {
+        for (f, l, d) in &dirs {
+            if let Ok((mut fields, _)) = parse_frontmatter(f, *l, Mode::Lenient) {
+                let mut diags = Vec::new();
+                std::hint::black_box(validate::build_skill(&mut fields, Some(d), Mode::Lenient, &mut diags));
+            }
         }
     });
     for (f, _) in fms.iter().filter(|(f, _)| fast::parse(f).is_none()) {

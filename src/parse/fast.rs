@@ -108,7 +108,7 @@ impl<'a> Parser<'a> {
         if depth > MAX_DEPTH {
             return None;
         }
-        let mut entries: Vec<Entry> = Vec::new();
+        let mut entries: Vec<Entry> = Vec::with_capacity(8);
         while let Some(line) = self.peek() {
             if line.indent < indent {
                 break;

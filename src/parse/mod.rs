@@ -60,7 +60,7 @@ fn parse_into(bytes: &[u8], opts: &ParseOptions, range: Option<&mut Option<std::
         }
     }
     result.diagnostics.extend(split.diagnostics.iter().cloned());
-    let (fields, repairs) = match parse_frontmatter(split.frontmatter(), split.first_line, opts.mode) {
+    let (mut fields, repairs) = match parse_frontmatter(split.frontmatter(), split.first_line, opts.mode) {
         Ok(ok) => ok,
         Err(d) => {
             result.diagnostics.push(d);
@@ -68,7 +68,7 @@ fn parse_into(bytes: &[u8], opts: &ParseOptions, range: Option<&mut Option<std::
         }
     };
     result.diagnostics.extend(repairs);
-    let mut skill = validate::build_skill(&fields, opts.dir_name.as_deref(), opts.mode, &mut result.diagnostics);
+    let mut skill = validate::build_skill(&mut fields, opts.dir_name.as_deref(), opts.mode, &mut result.diagnostics);
     if let Some(s) = skill.as_mut() {
         s.body_line = Some(split.body_line());
         // A prefix holds only part of the body: leave it out rather than hand back a fragment.
@@ -147,11 +147,8 @@ pub fn read_properties(bytes: &[u8]) -> Result<SkillProperties, Vec<String>> {
     if let Some(refused) = fence::strict_refusal(&split) {
         return Err(vec![refused.message]);
     }
-    let (fields, _) =
+    let (mut fields, _) =
         parse_frontmatter(split.frontmatter(), split.first_line, Mode::Strict).map_err(|d| vec![d.message])?;
-    let mut diags = Vec::new();
-    // Lenient: no rule beyond "name and description are there"; the skill carries the fields.
-    let skill = validate::build_skill(&fields, None, Mode::Lenient, &mut diags);
     let raw_tools = fields.iter().find(|f| f.key == "allowed-tools").and_then(|f| match &f.value {
         node::Node::Scalar { text, .. } => Some(AllowedToolsProperty::Text(text.clone())),
         node::Node::Seq(items) => {
@@ -160,10 +157,13 @@ pub fn read_properties(bytes: &[u8]) -> Result<SkillProperties, Vec<String>> {
         _ => None,
     });
     // The file's order of the metadata keys (the skill's map is sorted), with the skill's values.
-    let order: Vec<&str> = match fields.iter().find(|f| f.key == "metadata").map(|f| &f.value) {
-        Some(node::Node::Map(entries)) => entries.iter().map(|(k, _)| k.as_str()).collect(),
+    let order: Vec<String> = match fields.iter().find(|f| f.key == "metadata").map(|f| &f.value) {
+        Some(node::Node::Map(entries)) => entries.iter().map(|(k, _)| k.clone()).collect(),
         _ => Vec::new(),
     };
+    let mut diags = Vec::new();
+    // Lenient: no rule beyond "name and description are there"; the skill carries the fields.
+    let skill = validate::build_skill(&mut fields, None, Mode::Lenient, &mut diags);
     match skill {
         Some(s) => Ok(SkillProperties {
             name: s.name,
@@ -179,7 +179,7 @@ pub fn read_properties(bytes: &[u8]) -> Result<SkillProperties, Vec<String>> {
 
 /// The entries of `map` in the order of `keys` (each once), then any `keys` do not name. Linear
 /// after one lookup per key: entries are taken out of their slots, not removed from the map.
-fn ordered(keys: &[&str], map: FieldMap<String>) -> Vec<(String, String)> {
+fn ordered(keys: &[String], map: FieldMap<String>) -> Vec<(String, String)> {
     let order: Vec<usize> = keys.iter().filter_map(|k| map.position(k)).collect();
     let mut slots: Vec<Option<(String, String)>> = map.into_iter().map(Some).collect();
     let mut out = Vec::with_capacity(slots.len());

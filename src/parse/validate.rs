@@ -25,10 +25,15 @@ pub const EXTENSION_FIELDS: [&str; 6] =
     ["agent", "argument-hint", "context", "disable-model-invocation", "min_tier", "user-invocable"];
 
 /// Builds the skill from its frontmatter fields and checks it. Returns None (with at least one
-/// error diagnostic) when the skill is refused.
-pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: &mut Vec<Diagnostic>) -> Option<Skill> {
+/// error diagnostic) when the skill is refused. The texts the skill keeps are taken out of
+/// `fields`, not copied: what is left of them afterwards is not the frontmatter.
+pub fn build_skill(
+    fields: &mut [Field],
+    dir_name: Option<&str>,
+    mode: Mode,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Skill> {
     let errors_before = count_errors(diags);
-    let field = |k: &str| fields.iter().find(|f| f.key == k);
     let rule = |code: &str, msg: String, line: Option<u32>| {
         let sev = if mode == Mode::Strict { Severity::Error } else { Severity::Warning };
         Diagnostic::new(sev, code, msg).at_line(line)
@@ -59,7 +64,7 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
     }
 
     // name
-    match field("name") {
+    match fields.iter_mut().find(|f| f.key == "name") {
         None => match (mode, dir_name) {
             (Mode::Lenient, Some(dir)) => {
                 diags.push(Diagnostic::warning(
@@ -91,13 +96,13 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                 for (code, msg) in name_rules(name, dir_name) {
                     diags.push(rule(code, msg, f.line));
                 }
-                skill.name = name.to_string();
+                skill.name = take_trimmed(&mut f.value);
             }
         },
     }
 
     // description
-    match field("description") {
+    match fields.iter_mut().find(|f| f.key == "description") {
         None => diags
             .push(Diagnostic::error(codes::DESCRIPTION_MISSING, "Missing required field in frontmatter: description")),
         Some(f) => match text_value(&f.value).map(str::trim).filter(|t| !t.is_empty()) {
@@ -114,13 +119,13 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                         f.line,
                     ));
                 }
-                skill.description = d.to_string();
+                skill.description = take_trimmed(&mut f.value);
             }
         },
     }
 
     // compatibility
-    if let Some(f) = field("compatibility") {
+    if let Some(f) = fields.iter_mut().find(|f| f.key == "compatibility") {
         match text_value(&f.value) {
             Some(c) => {
                 let n = c.chars().count();
@@ -131,7 +136,7 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                         f.line,
                     ));
                 }
-                skill.compatibility = Some(c.to_string());
+                skill.compatibility = Some(take_text(&mut f.value));
             }
             None if f.value.is_null() => {}
             None => {
@@ -140,12 +145,12 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
         }
     }
 
-    for f in fields {
+    for f in fields.iter_mut() {
         let lenient_warning = |code: &str, msg: String| Diagnostic::warning(code, msg).at_line(f.line);
         match f.key.as_str() {
             "name" | "description" | "compatibility" => {}
             "license" => match text_value(&f.value) {
-                Some(t) => skill.license = Some(t.to_string()),
+                Some(_) => skill.license = Some(take_text(&mut f.value)),
                 None if f.value.is_null() => {}
                 None => diags.push(lenient_warning(
                     codes::FIELD_NOT_STRING,
@@ -234,7 +239,8 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
                         format!("unknown field '{key}'{hint}; kept in 'extra'"),
                     ));
                 }
-                extra.push((key.to_string(), f.value.to_json()));
+                let key = std::mem::take(&mut f.key);
+                extra.push((key, f.value.to_json()));
             }
         }
     }
@@ -247,6 +253,29 @@ pub fn build_skill(fields: &[Field], dir_name: Option<&str>, mode: Mode, diags: 
 
 fn count_errors(diags: &[Diagnostic]) -> usize {
     diags.iter().filter(|d| d.is_error()).count()
+}
+
+/// A scalar's text, taken out of it (empty for anything else).
+fn take_text(node: &mut Node) -> String {
+    match node {
+        Node::Scalar { text, .. } => std::mem::take(text),
+        _ => String::new(),
+    }
+}
+
+/// A scalar's text, trimmed, taken out of it: no copy when there is nothing to trim.
+fn take_trimmed(node: &mut Node) -> String {
+    match node {
+        Node::Scalar { text, .. } => {
+            let trimmed = text.trim();
+            if trimmed.len() == text.len() {
+                std::mem::take(text)
+            } else {
+                trimmed.to_string()
+            }
+        }
+        _ => String::new(),
+    }
 }
 
 /// The text of a scalar that is not null; None for null, lists and maps.
@@ -349,8 +378,9 @@ fn read_bool(f: &Field, diags: &mut Vec<Diagnostic>) -> Option<bool> {
     None
 }
 
-fn read_metadata(f: &Field, skill: &mut Skill, diags: &mut Vec<Diagnostic>) {
-    let entries = match &f.value {
+fn read_metadata(f: &mut Field, skill: &mut Skill, diags: &mut Vec<Diagnostic>) {
+    let line = f.line;
+    let entries = match &mut f.value {
         Node::Map(entries) => entries,
         v if v.is_null() => return,
         v => {
@@ -359,28 +389,26 @@ fn read_metadata(f: &Field, skill: &mut Skill, diags: &mut Vec<Diagnostic>) {
                     codes::METADATA_NOT_MAPPING,
                     format!("'metadata' should be a mapping of strings, not a {}; it was ignored", v.kind()),
                 )
-                .at_line(f.line),
+                .at_line(line),
             );
             return;
         }
     };
     let mut map = Vec::with_capacity(entries.len());
-    for (k, v) in entries {
+    for (k, v) in entries.iter_mut() {
+        let kind = v.kind();
         let text = match v {
             Node::Scalar { text, style } => {
                 if *style == Style::Plain && resolve_plain(text) != Resolved::String {
                     diags.push(
                         Diagnostic::warning(
                             codes::METADATA_NOT_STRING,
-                            format!(
-                                "metadata '{k}' is a YAML {} ({text}); it is kept as the text \"{text}\"",
-                                v.kind()
-                            ),
+                            format!("metadata '{k}' is a YAML {kind} ({text}); it is kept as the text \"{text}\""),
                         )
-                        .at_line(f.line),
+                        .at_line(line),
                     );
                 }
-                text.clone()
+                std::mem::take(text)
             }
             structured => {
                 let json = structured.to_json();
@@ -392,14 +420,14 @@ fn read_metadata(f: &Field, skill: &mut Skill, diags: &mut Vec<Diagnostic>) {
                             structured.kind()
                         ),
                     )
-                    .at_line(f.line),
+                    .at_line(line),
                 );
                 let text = json.to_string();
                 skill.metadata_structured.insert(k.clone(), json);
                 text
             }
         };
-        map.push((k.clone(), text));
+        map.push((std::mem::take(k), text));
     }
     skill.metadata = map.into_iter().collect();
 }

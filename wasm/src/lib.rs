@@ -100,7 +100,7 @@ pub fn parse_skills(
     #[wasm_bindgen(unchecked_optional_param_type = "ParseOptions")] opts: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let opts: ParseOptions = convert::options(&opts.unwrap_or_default(), "parseSkills: opts")?;
-    let batch = convert::skill_batch(&inputs, MAX_BATCH, DEFAULT_MAX_OBJECT_BYTES)
+    let mut batch = convert::skill_batch(&inputs, MAX_BATCH, DEFAULT_MAX_OBJECT_BYTES)
         .map_err(|e| convert::type_error(&format!("parseSkills: inputs {e}")))?;
     let invalid = |message: String| ParseResult {
         diagnostics: vec![Diagnostic::error(skillwasm::diagnostic::codes::INPUT_INVALID, message)],
@@ -114,7 +114,7 @@ pub fn parse_skills(
             invalid("this item is neither a string, a Uint8Array nor { input, dirName }".to_string())
         }
     };
-    Ok(parsed::parse_batch(&batch, &opts, other)?.into())
+    Ok(parsed::parse_batch(&mut batch, &opts, other)?.into())
 }
 
 /// The reference CLI's `read-properties` for one SKILL.md.

@@ -130,18 +130,19 @@ impl Results {
 /// Parses every item of `batch`, a run of at most [`BATCH_BYTES`] of copied bytes (at least one
 /// item) at a time; `other` makes the result of an item without bytes.
 pub fn parse_batch(
-    batch: &SkillBatch,
+    batch: &mut SkillBatch,
     opts: &ParseOptions,
     other: impl Fn(&SkillItem) -> ParseResult,
 ) -> Result<Array, JsValue> {
     let prefix = prefix_for(opts);
-    let items = &batch.items;
     let mut results = Results::new();
     let mut buf = Vec::new();
+    // One set of options for every item: an item's `dirName` is moved in, not copied.
+    let mut item_opts = opts.clone();
     let mut from = 0;
-    while from < items.len() {
+    while from < batch.items.len() {
         let (mut to, mut span) = (from, 0);
-        while let Some(item) = items.get(to) {
+        while let Some(item) = batch.items.get(to) {
             let n = convert::copied(item, prefix);
             if to > from && span + n > BATCH_BYTES {
                 break;
@@ -153,22 +154,26 @@ pub fn parse_batch(
         buf.resize(span, 0);
         batch.fill(&mut buf, from, to, prefix).map_err(|e| js_error(&e))?;
         let mut at = 0;
-        for (i, item) in items.iter().enumerate().take(to).skip(from) {
-            let SkillItem::Bytes { size, dir_name } = item else {
-                results.push(&other(item), None, &buf)?;
-                continue;
-            };
+        for i in from..to {
+            let Some(item) = batch.items.get_mut(i) else { break };
             let len = convert::copied(item, prefix);
-            let item_opts = match dir_name {
-                Some(dir) => ParseOptions { dir_name: Some(dir.clone()), ..opts.clone() },
-                None => opts.clone(),
+            let size = match item {
+                SkillItem::Bytes { size, dir_name } => {
+                    item_opts.dir_name = dir_name.take().or_else(|| opts.dir_name.clone());
+                    *size as usize
+                }
+                item => {
+                    results.push(&other(item), None, &buf)?;
+                    continue;
+                }
             };
+            let batch = &*batch;
             let whole = || {
-                let mut all = vec![0; *size as usize];
+                let mut all = vec![0; size];
                 batch.fill(&mut all, i, i + 1, 0).map_err(|e| js_error(&e))?;
                 Ok(all)
             };
-            results.parse(&buf, at, len, *size as usize, &item_opts, whole)?;
+            results.parse(&buf, at, len, size, &item_opts, whole)?;
             at += len;
         }
         results.flush(&buf)?;
