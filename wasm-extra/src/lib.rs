@@ -18,6 +18,11 @@ mod convert;
 #[path = "../../wasm/src/common.rs"]
 mod common;
 
+// The core façade's allocator, growing the memory in steps (see that file).
+#[cfg(target_arch = "wasm32")]
+#[path = "../../wasm/src/grow.rs"]
+mod grow;
+
 mod compact;
 mod invocation;
 mod invoke;
