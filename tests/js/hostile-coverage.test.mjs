@@ -25,10 +25,16 @@ function members() {
         if (["length", "name", "prototype", "__wrap"].includes(m) || typeof v[m] !== "function") continue;
         out.push({ name: `${name}.${m}`, fn: v[m] });
       }
-      for (const m of Object.getOwnPropertyNames(v.prototype)) {
-        if (["constructor", "__destroy_into_raw"].includes(m)) continue;
-        const d = Object.getOwnPropertyDescriptor(v.prototype, m);
-        out.push({ name: `${name}#${m}`, fn: d.get ?? d.value });
+      // Up the prototype chain: a class the package subclasses (SkillsMcp, constructed with a
+      // registry) has its methods on the second module's class.
+      const seen = new Set(["constructor", "__destroy_into_raw"]);
+      for (let proto = v.prototype; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+        for (const m of Object.getOwnPropertyNames(proto)) {
+          if (seen.has(m)) continue;
+          seen.add(m);
+          const d = Object.getOwnPropertyDescriptor(proto, m);
+          out.push({ name: `${name}#${m}`, fn: d.get ?? d.value });
+        }
       }
     } else {
       out.push({ name, fn: v });
