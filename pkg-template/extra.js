@@ -20,7 +20,7 @@
 // publishRegistry run here over a registry's port (portOf): the core says what the registry
 // serves and reads its stores; the second module answers the MCP methods or publishes the index.
 import * as extraGlue from "./skillwasm_extra.js";
-import { guardModule, instanceResets } from "./instance.js";
+import { checkLive, guardModule, instanceResets } from "./instance.js";
 
 // How to get the compiled second module synchronously (Node, workerd), until it is instantiated.
 let loader = null;
@@ -212,13 +212,11 @@ function portOf(core, registry) {
  */
 export function installServing(core) {
   const { SkillRegistry } = core;
-  // A registry that is not a live one of the core is a TypeError here.
+  // A registry that is not a live one of the core is a TypeError here (the guard's own check), and
+  // one of a lost core instance an InstanceResetError (from the core's guard, on the first call).
   const served = (registry, what) => {
     checkArgument(registry, SkillRegistry, what, "registry");
-    const ptr = registry.__wbg_ptr;
-    if (typeof ptr !== "number" || ptr === 0) {
-      throw new TypeError(`${what}: the registry argument is a SkillRegistry that was freed or never made by the package`);
-    }
+    checkLive([SkillRegistry], registry, what, "the registry argument");
     core.__sw_servedGeneration(registry);
     return portOf(core, registry);
   };

@@ -108,7 +108,7 @@ const ASYNC_MEMBERS = new Set([
 // Objects of the module's classes must be live: a freed one (or an object made from a prototype,
 // with no Rust value behind it) would hand wasm a null pointer, which the glue answers by throwing
 // through Rust frames. Checked here, before the call.
-function checkLive(classes, value, what, role) {
+export function checkLive(classes, value, what, role) {
   if (value === null || typeof value !== "object") return;
   for (const C of classes) {
     if (value instanceof C) {
