@@ -274,7 +274,9 @@ export function memoryStorage(
  * the files `files` names carry their first `prefixBytes` bytes, read under the rules of `read`
  * (the descriptor checked to be inside the root; a file above the cap is listed with its size and
  * a `headError`, unread; an unreadable one gets a `headError` naming the system code). Other
- * entries carry only their key. Discovery uses it instead of one read per SKILL.md.
+ * entries carry only their key. With `listOnly` (file names) only those files and the `files` are
+ * listed, and each directory entered below the prefix is named in `directories` (`dir/`; a line of
+ * a packed page). Discovery uses it instead of one read per SKILL.md.
  */
 export function nodeFsStorage(
   dir: string,
@@ -282,12 +284,12 @@ export function nodeFsStorage(
 ): SkillStorage & {
   listSkillPrefixes?(
     prefix: string,
-    opts?: { cursor?: string; limit?: number; skip?: ListSkip; files?: string[]; prefixBytes?: number; packed?: false },
+    opts?: { cursor?: string; limit?: number; skip?: ListSkip; files?: string[]; prefixBytes?: number; packed?: false; listOnly?: string[] },
   ): SkillPrefixPage;
   /** Packed: the page's lines in one string and its heads in one buffer (what discovery asks for). */
   listSkillPrefixes?(
     prefix: string,
-    opts: { cursor?: string; limit?: number; skip?: ListSkip; files?: string[]; prefixBytes?: number; packed: true },
+    opts: { cursor?: string; limit?: number; skip?: ListSkip; files?: string[]; prefixBytes?: number; packed: true; listOnly?: string[] },
   ): PackedSkillPrefixPage;
   /** The absolute root directory. */
   readonly root: string;

@@ -90,7 +90,7 @@ impl Storage for Walking {
             self.returned.set(self.returned.get() + entries.len());
             let cursor = (end < all.len()).then(|| entries.last().map(|e| e.key.clone())).flatten();
             let warnings = self.root_warning.iter().map(|k| (k.clone(), ROOT_MISSING.to_string())).collect();
-            Ok(ListPage { entries, cursor, warnings })
+            Ok(ListPage { entries, cursor, warnings, ..ListPage::default() })
         })
     }
 

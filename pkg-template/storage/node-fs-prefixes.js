@@ -33,6 +33,21 @@ export function filesOption(files) {
 }
 
 /**
+ * The `listOnly` option: the only file names the listing holds (whole last segments), or null
+ * for every file.
+ * @param {unknown} names
+ * @returns {Set<string> | null}
+ */
+export function listOnlyOption(names) {
+  if (names === undefined || names === null) return null;
+  if (!Array.isArray(names) || names.length > MAX_FILES
+    || names.some((f) => typeof f !== "string" || f === "" || f.length > MAX_FILE_NAME || f.includes("/") || keyProblem(f) !== null)) {
+    throw new TypeError(`invalid listSkillPrefixes listOnly: must be an array of at most ${MAX_FILES} file names`);
+  }
+  return new Set(names);
+}
+
+/**
  * The `packed` option: whether the page is answered packed (see `listSkillPrefixes`).
  * @param {unknown} packed
  */

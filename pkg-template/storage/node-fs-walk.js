@@ -159,8 +159,11 @@ function* readDirectory(walk, dirReal, keyPrefix, up) {
     return { items, warnings };
   }
   const sep = dirReal.endsWith(path.sep) ? "" : path.sep;
+  const only = fileEntry.only ?? null;
   for (const d of listed.ok) {
     const name = d.name;
+    // A file the listing does not want is passed over unseen: no check, no call, no warning.
+    if (only !== null && d.isFile() && !only.has(name)) continue;
     if (d.notUtf8) {
       warnings.push({ key: keyPrefix + name, message: "file name is not valid UTF-8" });
       continue;
@@ -212,6 +215,8 @@ function* readDirectory(walk, dirReal, keyPrefix, up) {
       if (skip !== null && skip.skips(name)) continue;
       items.push({ order: `${name}/`, key: `${key}/`, real, up: [...up, real] });
     } else if (isFile) {
+      // A link to a file the listing does not want (a link to a directory is walked).
+      if (only !== null && !only.has(name)) continue;
       if (st === null && fileEntry.stats) {
         const s = yield ["lstat", real];
         if (s.err !== undefined) {
@@ -221,7 +226,7 @@ function* readDirectory(walk, dirReal, keyPrefix, up) {
         st = s.ok;
       }
       items.push({ order: name, key, entry: fileEntry.make(key, name, real, st) });
-    } else {
+    } else if (only === null || only.has(name)) {
       warnings.push({ key, message: "not a regular file or directory" });
     }
   }
@@ -230,9 +235,13 @@ function* readDirectory(walk, dirReal, keyPrefix, up) {
 }
 
 /**
- * @typedef {{ stats: boolean; make(key: string, name: string, real: string, st: import("node:fs").Stats | null): object }} FileEntry
+ * @typedef {{ stats: boolean; make(key: string, name: string, real: string, st: import("node:fs").Stats | null): object;
+ *   only?: Set<string> | null; directories?: boolean }} FileEntry
  * What a listing makes of a regular file: `stats` asks for an lstat of each (a link's target is
- * always stat'ed), `make` the entry.
+ * always stat'ed), `make` the entry. With `only`, the files with other names are left out
+ * (unchecked, unwarned; what is neither file nor directory too); with `directories`, each
+ * directory entered below the prefix is an entry `{ key: "<dir>/", directory: true }`, in key
+ * order, before what it holds.
  */
 
 /**
@@ -294,6 +303,15 @@ function* fill(walk, limit) {
       continue;
     }
     if (!wanted(walk, item.key)) continue;
+    if (walk.dir.fileEntry.directories && item.key !== walk.prefix && (walk.after === undefined || item.key > walk.after)) {
+      if (walk.listed >= walk.maxEntries) {
+        warnings.push({ key: walk.prefix, message: `listing stopped after ${walk.maxEntries} files (maxEntries)` });
+        walk.finished = true;
+        break;
+      }
+      walk.listed++;
+      entries.push({ key: item.key, directory: true });
+    }
     const got = yield item;
     dirs++;
     for (const w of got.warnings) warnings.push(w);

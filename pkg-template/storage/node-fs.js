@@ -7,7 +7,7 @@ import {
   skipOption,
 } from "./keys.js";
 import { optionsObject, show } from "./keys.js";
-import { filesOption, packedOption, prefixBytesOption, readHead } from "./node-fs-prefixes.js";
+import { filesOption, listOnlyOption, packedOption, prefixBytesOption, readHead } from "./node-fs-prefixes.js";
 import { inside, openWalk, pageAsync, pageSync, runAsync, runSync, walkStart } from "./node-fs-walk.js";
 
 /**
@@ -42,9 +42,17 @@ const STAT_FILES = { stats: true, make: (key, name, real, st) => ({ key, size: s
 /**
  * What `listSkillPrefixes` makes of a regular file, with no stat: the files `files` names keep
  * the real path their head is read from (`real`, not sent to the caller); others carry their key.
+ * With `only` (listOnly, and the `files`), the other files are not listed and each directory
+ * entered is.
  * @param {Set<string>} files
+ * @param {Set<string> | null} only
  */
-const headFiles = (files) => ({ stats: false, make: (key, name, real) => (files.has(name) ? { key, real } : { key }) });
+const headFiles = (files, only) => ({
+  stats: false,
+  make: (key, name, real) => (files.has(name) ? { key, real } : { key }),
+  only: only === null ? null : new Set([...only, ...files]),
+  directories: only !== null,
+});
 
 /** What kind of file a stat describes, for messages. */
 function kindOf(st) {
@@ -142,7 +150,9 @@ export function nodeFsStorage(dir, options = {}) {
     let last;
     if (cursor !== undefined) {
       const m = /^(\d+):(\d+):(.*)$/s.exec(cursor);
-      if (m === null || (m[3] !== "" && (keyProblem(m[3]) !== null || !m[3].startsWith(prefix)))) {
+      // The last key returned: a file's, or a directory's (`dir/`, a listing with listOnly).
+      const lastKey = m?.[3].endsWith("/") ? m[3].slice(0, -1) : m?.[3];
+      if (m === null || (m[3] !== "" && (keyProblem(lastKey) !== null || !m[3].startsWith(prefix)))) {
         throw new TypeError(`invalid list cursor for prefix ${JSON.stringify(prefix)}`);
       }
       last = m[3] === "" ? undefined : m[3];
@@ -370,9 +380,13 @@ export function nodeFsStorage(dir, options = {}) {
    * the event loop while it walks its page and reads the heads of it. With `packed: true` the
    * page is `{ packed: { lines, heads }, cursor?, warnings? }` (PackedSkillPrefixPage in the
    * types): one line per entry and the heads read straight into one buffer, so a page crosses into
-   * the core as one string and one buffer.
+   * the core as one string and one buffer. With `listOnly` (file names), only the files with
+   * those names (and the `files`) are listed: the other files of a directory cost no call, no
+   * check and no entry, and each directory entered below the prefix is named instead (its key
+   * and a `/`: in `directories`, or as a line of a packed page), so a caller still counts them.
    * @param {string} prefix
-   * @param {{ cursor?: string; limit?: number; skip?: import("../index.js").ListSkip; files?: string[]; prefixBytes?: number; packed?: boolean }} [opts]
+   * @param {{ cursor?: string; limit?: number; skip?: import("../index.js").ListSkip; files?: string[]; prefixBytes?: number;
+   *   packed?: boolean; listOnly?: string[] }} [opts]
    */
   function listSkillPrefixes(prefix, opts = {}) {
     assertPrefix(prefix);
@@ -383,16 +397,24 @@ export function nodeFsStorage(dir, options = {}) {
     const files = filesOption(opts.files);
     const prefixBytes = prefixBytesOption(opts.prefixBytes, cap);
     const packed = packedOption(opts.packed);
-    const skipId = `${skip?.id ?? ""}|${[...files].sort().join("/")}`;
+    const only = listOnlyOption(opts.listOnly);
+    const skipId = `${skip?.id ?? ""}|${[...files].sort().join("/")}|${only === null ? "*" : [...only].sort().join("/")}`;
     const { id, w } = walkFor(prefix, cursor, skipId, "prefixes");
-    if (w.walk === undefined) begin(w, runSync(walkStart(root, prefix)), skip, headFiles(files));
+    if (w.walk === undefined) begin(w, runSync(walkStart(root, prefix)), skip, headFiles(files, only));
     const got = w.walk === null ? { entries: [], warnings: [], done: true } : pageSync(w.walk, limit);
     let heads = 0;
     for (const e of got.entries) if (e.real !== undefined) heads++;
     if (!packed || heads * prefixBytes > MAX_PACKED_HEAD_BYTES) {
-      return served(id, w, got, { entries: got.entries.map((e) => (e.real === undefined ? { key: e.key } : readHead(e, w.rootReal, prefixBytes, cap))) });
+      const entries = [];
+      const directories = [];
+      for (const e of got.entries) {
+        if (e.directory) directories.push(e.key);
+        else entries.push(e.real === undefined ? { key: e.key } : readHead(e, w.rootReal, prefixBytes, cap));
+      }
+      return served(id, w, got, only === null ? { entries } : { entries, directories });
     }
-    // Packed: one line per entry, and every head read straight into one buffer.
+    // Packed: one line per entry (a directory's key ends with "/"), and every head read straight
+    // into one buffer.
     const into = { buf: Buffer.allocUnsafe(heads * prefixBytes), at: 0 };
     const lines = [];
     for (const e of got.entries) {

@@ -200,9 +200,12 @@ impl<'a> RootScan<'a> {
         }
     }
 
-    /// Takes the entries of one page; true when the directory cap is hit (stop listing).
-    fn feed(&mut self, entries: Vec<ListEntry>) -> bool {
-        for e in entries {
+    /// Takes the entries of one page, and the directories it names (a listing of only some
+    /// files), in key order; true when the directory cap is hit (stop listing).
+    fn feed(&mut self, entries: Vec<ListEntry>, directories: Vec<String>) -> bool {
+        // A directory key (`a/b/`) counts its directories as a file in it would, and is no file.
+        let directories = directories.into_iter().map(|key| ListEntry { key, size: None, etag: None });
+        for e in merged(entries, directories) {
             let Some(rel) = e.key.strip_prefix(self.root) else { continue };
             let mut parts: Vec<&str> = rel.split('/').collect();
             let file = parts.pop().unwrap_or_default();
@@ -257,6 +260,17 @@ impl<'a> RootScan<'a> {
     }
 }
 
+/// The entries of `a` and `b` (each in key order) in one key order.
+fn merged(a: Vec<ListEntry>, b: impl Iterator<Item = ListEntry>) -> impl Iterator<Item = ListEntry> {
+    let mut a = a.into_iter().peekable();
+    let mut b = b.peekable();
+    std::iter::from_fn(move || match (a.peek(), b.peek()) {
+        (Some(x), Some(y)) if y.key < x.key => b.next(),
+        (Some(_), _) => a.next(),
+        (None, _) => b.next(),
+    })
+}
+
 /// Discovers the skills of every scope. `previous` records whose file is unchanged are reused
 /// without a read.
 pub async fn discover(
@@ -271,6 +285,12 @@ pub async fn discover(
     let heads_asked = HeadRequest {
         names: skill_file_names(opts.accept_lowercase_skill_md).into_iter().map(str::to_string).collect(),
         prefix_bytes: opts.prefix_bytes.clamp(64, opts.max_object_bytes.max(1)),
+        // The files the scan uses; every other file only tells it of a directory.
+        listed: skill_file_names(opts.accept_lowercase_skill_md)
+            .into_iter()
+            .chain(opts.respect_gitignore.then_some(GITIGNORE))
+            .map(str::to_string)
+            .collect(),
     };
     for (si, scope) in scopes.iter().enumerate() {
         let storage = Skipping { inner: &*scope.storage, hint: &hint };
@@ -284,7 +304,7 @@ pub async fn discover(
             let mut warnings = Vec::new();
             let listed = store::list_pages(lister, root, opts.page_size.max(1), stats, |page| {
                 warnings.extend(page.warnings);
-                scan.feed(page.entries)
+                scan.feed(page.entries, page.directories)
             })
             .await;
             let mut heads = collector.into_heads();

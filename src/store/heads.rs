@@ -20,6 +20,11 @@ pub struct HeadRequest {
     pub names: Vec<String>,
     /// At most this many bytes of each, from the start.
     pub prefix_bytes: u32,
+    /// When not empty, the store may list only the files with these names (whole last segments;
+    /// `names` among them) and name each directory it enters in [`ListPage::directories`]
+    /// instead: a walk of a large tree then hands over a key per skill file and per directory,
+    /// not one per file. A store that lists everything is still right.
+    pub listed: Vec<String>,
 }
 
 /// What a store says about one file's first bytes.
@@ -134,7 +139,7 @@ mod tests {
     impl Headed {
         fn page(&self) -> ListPage {
             let entries = self.keys.iter().map(|k| ListEntry { key: k.to_string(), size: None, etag: None }).collect();
-            ListPage { entries, cursor: None, warnings: Vec::new() }
+            ListPage { entries, ..ListPage::default() }
         }
     }
 
@@ -166,7 +171,7 @@ mod tests {
 
     fn collect(store: &Headed) -> (HashMap<String, Head>, u64) {
         let hint = SkipHint::default();
-        let request = HeadRequest { names: vec!["SKILL.md".into()], prefix_bytes: 4 };
+        let request = HeadRequest { names: vec!["SKILL.md".into()], prefix_bytes: 4, listed: Vec::new() };
         let stats = CallStats::default();
         let collector = HeadCollector::new(store, &hint, &request, &stats);
         let listed = block_on(list_all(&collector, "", 10, &stats, |_| false)).map(|p| p.entries.len());

@@ -62,7 +62,7 @@ impl Storage for MemoryStorage {
                 entries.push(ListEntry { key: k.clone(), size: Some(v.len() as u64), etag: Some(fnv1a(v)) });
             }
             let cursor = if more { entries.last().map(|e| e.key.clone()) } else { None };
-            Ok(ListPage { entries, cursor, warnings: Vec::new() })
+            Ok(ListPage { entries, cursor, ..ListPage::default() })
         })
     }
 

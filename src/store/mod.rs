@@ -13,7 +13,8 @@
 //!   touch and carries on.
 //! - `list_with_heads` (optional) is a listing whose pages also bring the first bytes of the
 //!   skill files listed, so a store where each call is costly answers a discovery in one call
-//!   per page.
+//!   per page. Asked so, it may list only the files discovery uses and name the directories it
+//!   entered instead of every other file in them.
 //! - `list_skipping` may leave out the directories a [`SkipHint`] names; the default ignores the
 //!   hint, which is always correct (callers filter what comes back).
 
@@ -63,6 +64,10 @@ pub struct ListPage {
     pub cursor: Option<String>,
     /// What the store skipped and why (a symlink loop, an unreadable directory ...).
     pub warnings: Vec<(String, String)>,
+    /// The directories the store entered for this page (keys ending in `/`, in key order) when it
+    /// listed only the files a [`HeadRequest`] names in `listed`, so that the caller still counts
+    /// every directory; empty for an ordinary listing (its keys name their directories).
+    pub directories: Vec<String>,
 }
 
 /// A store call that failed: threw, rejected, answered with the wrong type, or timed out.

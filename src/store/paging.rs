@@ -61,7 +61,8 @@ pub async fn list_pages(
         }
         // A store must answer for the prefix it was asked about; anything else is dropped.
         page.entries.retain(|e| e.key.starts_with(prefix) && keys::check_key(&e.key).is_ok());
-        listed += page.entries.len();
+        page.directories.retain(|d| d.len() > prefix.len() && d.starts_with(prefix) && keys::check_prefix(d).is_ok());
+        listed += page.entries.len() + page.directories.len();
         if listed > MAX_LISTED_KEYS {
             return Err(StorageError(format!("listing {prefix:?} gave more than {MAX_LISTED_KEYS} keys")));
         }
@@ -131,7 +132,7 @@ mod tests {
                 Ok(ListPage {
                     entries: vec![ListEntry { key: format!("k{n}"), size: None, etag: None }],
                     cursor: Some(format!("c{}", n % period)),
-                    warnings: Vec::new(),
+                    ..ListPage::default()
                 })
             })
         }

@@ -155,7 +155,7 @@ impl Storage for PortStorage {
             let args = [JsValue::from_str(&self.name), JsValue::from_str(prefix), cursor, JsValue::from(limit)];
             let v = self.port.fns.wait(&self.port.fns.list, &args).await?;
             let page: ServedPage = serde_wasm_bindgen::from_value(v).map_err(|e| StorageError(e.to_string()))?;
-            Ok(ListPage { entries: page.entries, cursor: page.cursor, warnings: page.warnings })
+            Ok(ListPage { entries: page.entries, cursor: page.cursor, warnings: page.warnings, ..ListPage::default() })
         })
     }
 

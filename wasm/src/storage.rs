@@ -55,24 +55,36 @@ export interface SkillStorage {
    * or `headError`, why they could not be read. Discovery uses it, when a store has it, instead
    * of one read per SKILL.md. It may answer synchronously (a page, not a promise). With
    * `packed: true` (discovery asks so) it may answer a {@link PackedSkillPrefixPage} instead.
+   * With `listOnly` (discovery sends the skill file names, and `.gitignore` when it reads those)
+   * it may list only the files with those names and name every directory it enters in
+   * `directories` instead of listing the other files in them; a store that lists everything is
+   * still right.
    */
   listSkillPrefixes?(
     prefix: string,
-    opts: { cursor?: string; limit?: number; skip?: ListSkip; files: string[]; prefixBytes: number; packed?: boolean },
+    opts: {
+      cursor?: string; limit?: number; skip?: ListSkip; files: string[]; prefixBytes: number; packed?: boolean;
+      listOnly?: string[];
+    },
   ): Promise<SkillPrefixPage | PackedSkillPrefixPage> | SkillPrefixPage | PackedSkillPrefixPage;
 }
 
 /** A page of `listSkillPrefixes`: a {@link ListPage} whose skill-file entries carry a head. */
 export interface SkillPrefixPage extends ListPage {
   entries: (ListEntry & { head?: Uint8Array | string; headError?: string })[];
+  /**
+   * Asked with `listOnly`: the directories entered for this page below the prefix, each a key
+   * followed by `/`, in key order.
+   */
+  directories?: string[];
 }
 
 /**
  * A page of `listSkillPrefixes` asked with `packed: true`, in two values instead of one per entry:
  * `lines` holds one line per entry, in order, separated by `\n`: `key` alone, or
  * `key\tsize\tetag\tN` whose head is the next `N` bytes of `heads`, or `key\tsize\tetag\t!message`
- * for a headError (size and etag may be empty). A key holds no control character, so neither
- * separator can be part of one.
+ * for a headError (size and etag may be empty), or, asked with `listOnly`, `dir/` for a directory
+ * entered. A key holds no control character, so neither separator can be part of one.
  */
 export interface PackedSkillPrefixPage {
   packed: { lines: string; heads: Uint8Array };
@@ -187,6 +199,13 @@ fn parse_page_with(v: &JsValue, heads: Option<u32>) -> Result<HeadPage, StorageE
             return Err(StorageError(format!("list answered with a cursor that is {kind}")));
         }
     }
+    if heads.is_some() {
+        if let Some(Value::Array(directories)) = page.remove("directories") {
+            let left = MAX_PAGE_ENTRIES.saturating_sub(out.entries.len());
+            out.directories =
+                directories.into_iter().take(left).filter_map(|d| d.as_str().map(str::to_string)).collect();
+        }
+    }
     if let Some(Value::Array(warnings)) = page.remove("warnings") {
         for w in warnings.into_iter().take(MAX_PAGE_ENTRIES) {
             let text = |k: &str| w.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
@@ -276,8 +295,13 @@ fn read_packed(v: &JsValue, packed: &JsValue, most: u32) -> Result<HeadPage, Sto
     let mut got = parse_page_with(&rest, None)?;
     let mut at = 0usize;
     for line in lines.split('\n').filter(|l| !l.is_empty()) {
-        if got.page.entries.len() >= MAX_PAGE_ENTRIES {
+        if got.page.entries.len() + got.page.directories.len() >= MAX_PAGE_ENTRIES {
             return Err(refused(&format!("lines are more than {MAX_PAGE_ENTRIES} entries")));
+        }
+        // A directory the store entered (asked with listOnly): a key and its `/`, nothing else.
+        if line.ends_with('/') && !line.contains('\t') {
+            got.page.directories.push(line.to_string());
+            continue;
         }
         let mut fields = line.splitn(4, '\t');
         let key = fields.next().unwrap_or_default().to_string();
@@ -360,8 +384,8 @@ impl Storage for JsStorage {
         })
     }
 
-    /// `listSkillPrefixes(prefix, { cursor, limit, skip, files, prefixBytes })`, when the store
-    /// has it.
+    /// `listSkillPrefixes(prefix, { cursor, limit, skip, files, prefixBytes, packed, listOnly? })`,
+    /// when the store has it.
     fn list_with_heads<'a>(
         &'a self,
         prefix: &'a str,
@@ -377,6 +401,10 @@ impl Storage for JsStorage {
             let _ = Reflect::set(&opts, &"files".into(), &files);
             let _ = Reflect::set(&opts, &"prefixBytes".into(), &JsValue::from(request.prefix_bytes));
             let _ = Reflect::set(&opts, &"packed".into(), &JsValue::TRUE);
+            if !request.listed.is_empty() {
+                let listed: js_sys::Array = request.listed.iter().map(|n| JsValue::from_str(n)).collect();
+                let _ = Reflect::set(&opts, &"listOnly".into(), &listed);
+            }
             let what = format!("listSkillPrefixes({prefix:?})");
             let v = self.call(&what, f, &JsValue::from_str(prefix), &opts).await?;
             match packed_page(&v, request.prefix_bytes) {
