@@ -5,18 +5,24 @@
 // SKILL.md (what any discovery from disk must at least do). Two corpora: ../shared/corpus, and a
 // larger one made from it (its skills copied ten times under new names, in a temporary directory
 // removed at the end). skills-ref has no discovery of its own: it is handed the skill directories
-// (and, in a second row, finds them with an ordinary async walk first).
+// (and, in a second row, finds them with an ordinary async walk first). Handed them, it walks
+// nothing, while the floor and skillwasm read every directory of the tree (about 3.4 per skill in
+// the corpus): the row "walk alone" prints what that costs, so the ratio against the directories
+// handed over is bounded by the floor's own ratio, and the row with skills-ref's own walk is the
+// one that does the same work.
 //
 //   node bench/discover.mjs [--runs N] [--times N]
 //
 // A script that prints ratios against peers measured in the same run, not a test.
 
-import { closeSync, existsSync, openSync, readSync, readdirSync, statSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync, readSync, readdirSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import { multipliedCorpus, skillFiles, stats } from "./corpus.mjs";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -108,14 +114,34 @@ async function contenders(base) {
     return n;
   }
 
+  // The floor's walk alone: the same readdir of every directory, no file opened.
+  function walkOnly(dir = skillsDir) {
+    let n = 0;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) {
+        if (!e.name.startsWith(".") && e.name !== "node_modules") n += walkOnly(join(dir, e.name));
+      } else if (e.name === "SKILL.md") {
+        n++;
+      }
+    }
+    return n;
+  }
+
   // A snapshot start that checks the disk: a stat of every skill's SKILL.md and directory (a
   // host compares them with the snapshot's etags and discovers again when one differs).
   const reg0 = await SkillRegistry.discover(options());
   const snapshot = reg0.snapshot();
   const checked = reg0.listMetasAcross().map((m) => join(base, m.location));
+  // The directories that hold skill directories: a skill added, removed or renamed beside the
+  // others changes one of their mtimes (a skill directory's own mtime says only that an entry of
+  // it changed, and its SKILL.md's stat says more: the file's size and mtime, its etag).
+  const parents = [...new Set(checked.map((f) => dirname(dirname(f))))];
   reg0.free();
   const fromSnapshot = (check, render = catalog) => {
-    if (check) {
+    if (check === "parents") {
+      for (const f of checked) lstatSync(f, { throwIfNoEntry: false });
+      for (const d of parents) statSync(d, { throwIfNoEntry: false });
+    } else if (check) {
       for (const f of checked) {
         statSync(f);
         statSync(dirname(f));
@@ -129,6 +155,7 @@ async function contenders(base) {
 
   return [
     { id: "floor", label: "floor: sync walk + 4 KiB read of each SKILL.md", run: () => ({ count: floor() }) },
+    { id: "walk", label: "  the floor's walk alone (readdir of every directory)", run: () => ({ count: walkOnly() }) },
     { id: "ref", label: "skills-ref toPrompt(dirs)", run: async () => ({ xml: await skillsRef.toPrompt(dirs), count: dirs.length }) },
     { id: "refwalk", label: "skills-ref: async directory walk + toPrompt", run: async () => {
       const found = (await walkDirs(skillsDir)).filter((d) => accepted.has(d)).sort();
@@ -137,10 +164,17 @@ async function contenders(base) {
     { id: "ours", label: "skillwasm discover (nodeFsStorage) + renderCatalog", run: () => discover() },
     { id: "oursAsync", label: "  same, listSkillPrefixes: false (async list + reads)", run: () => discover({ listSkillPrefixes: false }) },
     { id: "snapStat", label: "skillwasm fromSnapshot + stat of each skill + renderCatalog", run: () => fromSnapshot(true) },
+    { id: "snapParents", label: "  same, lstat of each SKILL.md + stat of each parent dir", run: () => fromSnapshot("parents") },
     { id: "snap", label: "skillwasm fromSnapshot + renderCatalog (no I/O)", run: () => fromSnapshot(false) },
     { id: "snapJs", label: "  same, listMetasAcross + toPrompt in JS instead", run: () => fromSnapshot(false, catalogInJs) },
   ];
 }
+
+// A full garbage collection before each timed run, so that no row pays for the garbage of the
+// row before it (skills-ref's async walk leaves tens of MiB behind, and the row after it used to
+// take up to twice its time collecting them).
+v8.setFlagsFromString("--expose-gc");
+const collect = runInNewContext("gc");
 
 /** Times every contender round-robin, `RUNS` rounds after one warm-up round. */
 async function measure(list) {
@@ -148,6 +182,8 @@ async function measure(list) {
   const last = list.map(() => null);
   for (let r = -1; r < RUNS; r++) {
     for (let i = 0; i < list.length; i++) {
+      last[i] = null;
+      collect();
       const t = performance.now();
       last[i] = await list[i].run();
       if (r >= 0) times[i].push(performance.now() - t);
@@ -167,6 +203,7 @@ function report(title, rows) {
       `${`${(ref.min / r.min).toFixed(1)}x`.padStart(13)}  ${`${(r.min / fl.min).toFixed(2)}x`.padStart(9)}  ${r.count ?? ""}`,
     );
   }
+  console.log(`(1-minute load average after these rounds: ${loadavg()[0].toFixed(2)})`);
   console.log("");
 }
 
@@ -175,6 +212,7 @@ console.log(`node ${process.version}; ${RUNS} round-robin rounds after one warm-
 console.log("(higher is better); vs floor: the row's min / the floor's min (lower is better)");
 console.log(`1-minute load average at the start: ${loadavg()[0].toFixed(2)}. skills-ref's async fs calls get faster when the`);
 console.log("machine is busy (the thread pool's workers are already awake), so a loaded machine flatters it.");
+console.log("Each timed run starts after a full garbage collection (no row pays for another's garbage).");
 console.log("");
 
 report(`../shared/corpus (${skillFiles(join(CORPUS, "skills")).length} SKILL.md files)`, await measure(await contenders(CORPUS)));
