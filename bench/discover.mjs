@@ -66,8 +66,15 @@ async function contenders(base) {
     const entries = reg.listMetasAcross().map((m) => ({ name: m.name, description: m.description, location: join(base, m.location) }));
     return { xml: toPrompt(entries), count: entries.length };
   };
-  const discover = async (storageOptions) => {
-    const reg = await SkillRegistry.discover(options(storageOptions));
+  // nodeFsStorage as a store that ignores listOnly would be: every file of the tree listed.
+  const listingEveryFile = () => {
+    const storage = nodeFsStorage(base);
+    const batched = storage.listSkillPrefixes;
+    storage.listSkillPrefixes = (prefix, { listOnly, ...opts }) => batched(prefix, opts);
+    return storage;
+  };
+  const discover = async (storageOptions, storage = nodeFsStorage(base, storageOptions)) => {
+    const reg = await SkillRegistry.discover({ ...options(storageOptions), scopes: [{ name: "builtin", storage, roots: ["skills/"] }] });
     const out = catalog(reg);
     reg.free();
     return out;
@@ -162,6 +169,7 @@ async function contenders(base) {
       return { xml: await skillsRef.toPrompt(found), count: found.length };
     } },
     { id: "ours", label: "skillwasm discover (nodeFsStorage) + renderCatalog", run: () => discover() },
+    { id: "oursEvery", label: "  same, every file listed (listOnly ignored)", run: () => discover(undefined, listingEveryFile()) },
     { id: "oursAsync", label: "  same, listSkillPrefixes: false (async list + reads)", run: () => discover({ listSkillPrefixes: false }) },
     { id: "snapStat", label: "skillwasm fromSnapshot + stat of each skill + renderCatalog", run: () => fromSnapshot(true) },
     { id: "snapParents", label: "  same, lstat of each SKILL.md + stat of each parent dir", run: () => fromSnapshot("parents") },
