@@ -12,6 +12,8 @@ pub mod node;
 pub mod repair;
 mod types;
 pub mod validate;
+pub mod yaml;
+pub mod yaml_wire;
 
 pub use frontmatter::{parse_frontmatter, Field, MAX_FRONTMATTER_BYTES};
 pub use map::FieldMap;

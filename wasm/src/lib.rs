@@ -23,6 +23,8 @@ mod served;
 mod served_types;
 mod storage;
 mod tool;
+// The YAML parser, asked of the second module.
+mod yaml;
 
 pub(crate) use common::{options_error, to_js};
 use convert::BytesError;
@@ -41,6 +43,11 @@ export interface SkillBatchItem { input: SkillInput; dirName?: string }
 /** What `readProperties` returns: the reference CLI's properties, or why there are none. */
 export interface PropertiesResult { properties: Record<string, unknown> | null; errors: string[] }
 "#;
+
+/// What the start function hands the core besides NFKC: the YAML parser of the second module.
+fn install_hooks() {
+    yaml::install();
+}
 
 /// The result for an input above the cap: an error diagnostic, nothing parsed.
 fn too_large(size: u64) -> ParseResult {
