@@ -14,8 +14,6 @@ mod convert;
 mod grow;
 mod parsed;
 mod registry;
-// A parse result's JSON text, written directly.
-mod result_json;
 mod rules;
 mod seam;
 mod seam_invoke;
