@@ -29,6 +29,8 @@ mod invocation;
 mod invoke;
 mod mcp_client;
 mod mcp_server;
+// The reference's readProperties and toPrompt.
+mod reference;
 mod remote;
 mod remote_types;
 mod seam;
