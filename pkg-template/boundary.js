@@ -681,3 +681,22 @@ function lazyBody(skill, buffer, start, end) {
     configurable: true,
   });
 }
+
+// The YAML parser of record lives in the second module (extra.js installs it here); the core
+// module asks it, through loadYaml, for frontmatter its fast path does not take. A call that
+// throws is caught on the Rust side and becomes the file's diagnostic.
+let yamlLoader = null;
+
+/**
+ * Installs the function loadYaml calls: text -> the second module's answer (bytes).
+ * @param {(text: string) => Uint8Array} load
+ */
+export function setYamlLoader(load) {
+  yamlLoader = load;
+}
+
+/** The YAML answer for `text` (see wasm/src/yaml.rs); throws when no parser is installed. */
+export function loadYaml(text) {
+  if (yamlLoader === null) throw new Error("no YAML parser is installed");
+  return yamlLoader(text);
+}

@@ -17,11 +17,14 @@ export {
   parseSkillsIndex,
   protectedMessages,
   publishSkillFiles,
+  readProperties,
   substituteArguments,
+  toPrompt,
   unpackSkillArtifact,
   verifyMcpFile,
 } from "./skillwasm_extra.js";
 export type {
+  PropertiesResult,
   Change,
   ChangeAction,
   CompactOptions,

@@ -3,6 +3,7 @@
 
 use super::node::{self, Node};
 use super::types::Mode;
+use super::yaml::{self, Yaml};
 use super::{fast, flow, repair};
 use crate::diagnostic::{codes, Diagnostic};
 
@@ -38,10 +39,10 @@ pub fn parse_frontmatter(src: &str, first_line: u32, mode: Mode) -> Result<(Vec<
     if let Some(entries) = fast::parse(src) {
         return Ok((fields(entries, first_line), Vec::new()));
     }
-    match serde_yaml::from_str::<serde_yaml::Value>(src) {
+    match yaml::load(src) {
         Ok(value) => Ok((fields_from_yaml(&value, src, first_line)?, Vec::new())),
         Err(err) => {
-            if mode == Mode::Strict || repair::is_resource_limit(&err) {
+            if mode == Mode::Strict || err.resource_limit {
                 return Err(yaml_error(src, first_line));
             }
             let Some(repaired) = repair::repair(src, first_line) else { return Err(yaml_error(src, first_line)) };
@@ -50,7 +51,7 @@ pub fn parse_frontmatter(src: &str, first_line: u32, mode: Mode) -> Result<(Vec<
             if let Some(entries) = fast::parse(&repaired.text) {
                 return Ok((fields(entries, first_line), repaired.notes));
             }
-            match serde_yaml::from_str::<serde_yaml::Value>(&repaired.text) {
+            match yaml::load(&repaired.text) {
                 Ok(value) => Ok((fields_from_yaml(&value, &repaired.text, first_line)?, repaired.notes)),
                 Err(_) => Err(yaml_error(src, first_line)),
             }
@@ -67,20 +68,18 @@ fn fields(entries: Vec<fast::Entry>, first_line: u32) -> Vec<Field> {
 /// as many empty lines as precede it, so the message and the diagnostic count lines alike.
 fn yaml_error(src: &str, first_line: u32) -> Diagnostic {
     let padded = "\n".repeat(first_line.saturating_sub(1) as usize) + src;
-    match serde_yaml::from_str::<serde_yaml::Value>(&padded) {
-        Err(err) => {
-            let line = err.location().map(|l| l.line() as u32);
-            Diagnostic::error(codes::YAML_INVALID, format!("Invalid YAML in frontmatter: {err}")).at_line(line)
-        }
+    match yaml::load(&padded) {
+        Err(err) => Diagnostic::error(codes::YAML_INVALID, format!("Invalid YAML in frontmatter: {}", err.message))
+            .at_line(err.line),
         Ok(_) => Diagnostic::error(codes::YAML_INVALID, "Invalid YAML in frontmatter").at_line(Some(first_line)),
     }
 }
 
-fn fields_from_yaml(value: &serde_yaml::Value, src: &str, first_line: u32) -> Result<Vec<Field>, Diagnostic> {
+fn fields_from_yaml(value: &Yaml, src: &str, first_line: u32) -> Result<Vec<Field>, Diagnostic> {
     let raw = |path: &[&str]| node::raw_plain_value(src, path);
     match value {
-        serde_yaml::Value::Null => Ok(Vec::new()),
-        serde_yaml::Value::Mapping(_) => match Node::from_yaml(value, &raw, &mut Vec::new()) {
+        Yaml::Null => Ok(Vec::new()),
+        Yaml::Map(_) => match Node::from_yaml(value, &raw, &mut Vec::new()) {
             Node::Map(entries) => Ok(entries
                 .into_iter()
                 .map(|(key, value)| {

@@ -10,8 +10,11 @@ mod frontmatter;
 mod map;
 pub mod node;
 pub mod repair;
+pub mod result_json;
 mod types;
 pub mod validate;
+pub mod yaml;
+pub mod yaml_wire;
 
 pub use frontmatter::{parse_frontmatter, Field, MAX_FRONTMATTER_BYTES};
 pub use map::FieldMap;

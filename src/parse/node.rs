@@ -1,5 +1,7 @@
 //! A YAML tree that keeps every scalar's own text (`version: 1.10` stays "1.10").
 
+use super::yaml::Yaml;
+
 /// How a scalar was written. Only `Plain` scalars can resolve to null, booleans or numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Style {
@@ -138,34 +140,29 @@ impl Node {
         }
     }
 
-    /// Converts serde_yaml's tree. Scalars that serde_yaml typed (numbers, booleans, null) get
+    /// Converts the YAML parser's tree ([`Yaml`]). Scalars that serde_yaml typed (numbers, booleans, null) get
     /// their source text back from `raw` where it can be found, else their canonical form.
-    pub fn from_yaml(
-        value: &serde_yaml::Value,
-        raw: &dyn Fn(&[&str]) -> Option<String>,
-        path: &mut Vec<String>,
-    ) -> Node {
-        use serde_yaml::Value as V;
+    pub fn from_yaml(value: &Yaml, raw: &dyn Fn(&[&str]) -> Option<String>, path: &mut Vec<String>) -> Node {
         let typed = |canonical: String, path: &Vec<String>| {
             let p: Vec<&str> = path.iter().map(String::as_str).collect();
             Node::plain(raw(&p).unwrap_or(canonical))
         };
         match value {
-            V::Null => typed(String::new(), path),
-            V::Bool(b) => typed(b.to_string(), path),
-            V::Number(n) => typed(n.to_string(), path),
-            V::String(s) => Node::Scalar { text: s.clone(), style: Style::Quoted },
-            V::Sequence(items) => {
+            Yaml::Null => typed(String::new(), path),
+            Yaml::Bool(b) => typed(b.to_string(), path),
+            Yaml::Number(n) => typed(n.clone(), path),
+            Yaml::String(s) => Node::Scalar { text: s.clone(), style: Style::Quoted },
+            Yaml::Seq(items) => {
                 path.push(String::new());
                 let out = Node::Seq(items.iter().map(|v| Node::from_yaml(v, &|_| None, path)).collect());
                 path.pop();
                 out
             }
-            V::Mapping(m) => {
+            Yaml::Map(m) => {
                 let mut entries = Vec::with_capacity(m.len());
                 for (k, v) in m {
                     let key = match k {
-                        V::String(s) => s.clone(),
+                        Yaml::String(s) => s.clone(),
                         other => Node::from_yaml(other, &|_| None, &mut Vec::new()).as_text().unwrap_or("").to_string(),
                     };
                     path.push(key.clone());
@@ -174,7 +171,6 @@ impl Node {
                 }
                 Node::Map(entries)
             }
-            V::Tagged(t) => Node::from_yaml(&t.value, raw, path),
         }
     }
 }

@@ -21,13 +21,7 @@ pub struct Repaired {
 /// Whether serde_yaml accepts `text`: the fast path answers first, since what it reads serde_yaml
 /// reads alike, and most entries of a sloppy frontmatter are plain ones.
 fn parses(text: &str) -> bool {
-    super::fast::parse(text).is_some() || serde_yaml::from_str::<serde_yaml::Value>(text).is_ok()
-}
-
-/// Errors no rewrite should paper over: the input is hostile or too deep, not sloppy.
-pub fn is_resource_limit(err: &serde_yaml::Error) -> bool {
-    let m = err.to_string();
-    m.contains("recursion limit exceeded") || m.contains("repetition limit exceeded")
+    super::fast::parse(text).is_some() || super::yaml::load(text).is_ok()
 }
 
 /// Tries to repair `src`, whose first line is line `first_line` of the file. Returns None when

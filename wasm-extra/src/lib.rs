@@ -3,7 +3,8 @@
 //! compact, protect, prune, re-attach, dedupe, and the skill tool's transcript operations through
 //! [`seam`]), user invocation and permissions over the core module's registries ([`invocation`]),
 //! argument substitution and skill-directory checks, the discovery index's reading,
-//! unpacking and publishing of files, and the MCP client's checks. Conversion only, as in the
+//! unpacking and publishing of files, the MCP client's checks, and serde_yaml for the core module's
+//! frontmatter outside its fast path ([`load_yaml`]). Conversion only, as in the
 //! core's façade: the rules are the core's, and the bounded converter of caller values is the
 //! core façade's own file (`wasm/src/convert.rs`), compiled into this crate as well.
 
@@ -28,6 +29,8 @@ mod invocation;
 mod invoke;
 mod mcp_client;
 mod mcp_server;
+// The reference's readProperties and toPrompt.
+mod reference;
 mod remote;
 mod remote_types;
 mod seam;
@@ -36,3 +39,14 @@ mod served;
 mod served_types;
 
 pub(crate) use common::{options_error, to_js};
+
+/// What the start function hands the core besides NFKC: nothing, serde_yaml is built in here.
+fn install_hooks() {}
+
+/// Parses `text` as YAML for the core module (which has no YAML parser of its own, see
+/// `wasm/src/yaml.rs`): the answer as `skillwasm::parse::yaml_wire` writes it. Internal to the
+/// package: not exported by its entry points.
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = __sw_loadYaml)]
+pub fn load_yaml(text: &str) -> Vec<u8> {
+    skillwasm::parse::yaml_wire::encode(&skillwasm::parse::yaml::load(text))
+}

@@ -1,6 +1,7 @@
 //! What both façade crates of the package need alike: the one way results become JS values, the
 //! TypeError of a call with options of the wrong shape, and the start function that hands the core
-//! the host's NFKC normalisation. `wasm-extra/` compiles this same file.
+//! the host's NFKC normalisation (and what the module's own `install_hooks` installs).
+//! `wasm-extra/` compiles this same file.
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -24,8 +25,10 @@ fn normalize_nfkc(s: &str) -> String {
     js_sys::JsString::from(s).normalize("NFKC").into()
 }
 
-/// Runs once when the module is instantiated: the core normalises names with the host's tables.
+/// Runs once when the module is instantiated: the core normalises names with the host's tables,
+/// and the module installs what else it hands the core (`install_hooks` in its lib.rs).
 #[wasm_bindgen(start, private)]
 fn start() {
     skillwasm::text::set_nfkc(normalize_nfkc);
+    super::install_hooks();
 }

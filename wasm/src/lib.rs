@@ -14,8 +14,6 @@ mod convert;
 mod grow;
 mod parsed;
 mod registry;
-// A parse result's JSON text, written directly.
-mod result_json;
 mod rules;
 mod seam;
 mod seam_invoke;
@@ -23,11 +21,11 @@ mod served;
 mod served_types;
 mod storage;
 mod tool;
+// The YAML parser, asked of the second module.
+mod yaml;
 
 pub(crate) use common::{options_error, to_js};
 use convert::BytesError;
-use serde::Serialize;
-use skillwasm::disclose::CatalogEntry;
 use skillwasm::store::DEFAULT_MAX_OBJECT_BYTES;
 use skillwasm::{Diagnostic, ParseOptions, ParseResult};
 use wasm_bindgen::prelude::*;
@@ -38,9 +36,12 @@ const TS_TYPES: &'static str = r#"
 export type SkillInput = string | Uint8Array;
 /** One file of a batch: its bytes and the name of the directory that holds it. */
 export interface SkillBatchItem { input: SkillInput; dirName?: string }
-/** What `readProperties` returns: the reference CLI's properties, or why there are none. */
-export interface PropertiesResult { properties: Record<string, unknown> | null; errors: string[] }
 "#;
+
+/// What the start function hands the core besides NFKC: the YAML parser of the second module.
+fn install_hooks() {
+    yaml::install();
+}
 
 /// The result for an input above the cap: an error diagnostic, nothing parsed.
 fn too_large(size: u64) -> ParseResult {
@@ -115,47 +116,6 @@ pub fn parse_skills(
         }
     };
     Ok(parsed::parse_batch(&mut batch, &opts, other)?.into())
-}
-
-/// The reference CLI's `read-properties` for one SKILL.md.
-#[wasm_bindgen(js_name = readProperties, unchecked_return_type = "PropertiesResult")]
-pub fn read_properties(
-    #[wasm_bindgen(unchecked_param_type = "SkillInput")] input: JsValue,
-) -> Result<JsValue, JsValue> {
-    #[derive(Serialize)]
-    struct Out {
-        properties: Option<skillwasm::SkillProperties>,
-        errors: Vec<String>,
-    }
-    let out = match convert::bytes(&input, DEFAULT_MAX_OBJECT_BYTES) {
-        Ok(bytes) => match skillwasm::read_properties(&bytes.into_vec()) {
-            Ok(p) => Out { properties: Some(p), errors: Vec::new() },
-            Err(errors) => Out { properties: None, errors },
-        },
-        Err(BytesError::TooLarge(n)) => Out {
-            properties: None,
-            errors: vec![format!(
-                "the input is {n} bytes, more than the {DEFAULT_MAX_OBJECT_BYTES} a SKILL.md may have"
-            )],
-        },
-        Err(BytesError::NotBytes) => return Err(not_bytes("readProperties: input", &input)),
-        Err(BytesError::Lying(why)) => return Err(convert::type_error(&format!("readProperties: input is {why}"))),
-    };
-    to_js(&out).map_err(JsValue::from)
-}
-
-/// The reference `<available_skills>` XML for the given entries.
-#[wasm_bindgen(js_name = toPrompt)]
-pub fn to_prompt(#[wasm_bindgen(unchecked_param_type = "CatalogEntry[]")] entries: JsValue) -> Result<String, JsValue> {
-    if !entries.is_object() {
-        return Err(convert::type_error(&format!(
-            "toPrompt: entries must be an array of {{ name, description, location }}, not {}",
-            convert::kind_of(&entries)
-        )));
-    }
-    let value = convert::data(&entries).map_err(|e| convert::type_error(&e.describe("toPrompt: entries")))?;
-    let entries: Vec<CatalogEntry> = convert::deserialize_list(value, "toPrompt: entries")?;
-    Ok(skillwasm::to_prompt(&entries))
 }
 
 /// The package version.

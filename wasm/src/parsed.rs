@@ -1,6 +1,6 @@
 //! Parse results handed to JS a batch at a time. Building result objects field by field from wasm
 //! (one crossing per key and per value) was most of a metadata-only parse; here the results of a
-//! batch become one JSON text (written by `result_json`), which `boundary.js` turns into objects
+//! batch become one JSON text (written by `skillwasm::parse::result_json`), which `boundary.js` turns into objects
 //! with one `JSON.parse`.
 //!
 //! The inputs of a `parseSkills` batch cross into wasm memory a run at a time, in one copy
@@ -91,7 +91,7 @@ impl Results {
     /// Adds a result; `range` is where its body is in `buf`, the bytes of the current run.
     pub fn push(&mut self, result: &ParseResult, range: Option<(usize, usize)>, buf: &[u8]) -> Result<(), JsValue> {
         self.json.push(if self.count == 0 { b'[' } else { b',' });
-        crate::result_json::write_result(&mut self.json, result).map_err(|e| js_error(&e.to_string()))?;
+        skillwasm::parse::result_json::write_result(&mut self.json, result).map_err(|e| js_error(&e.to_string()))?;
         self.count += 1;
         let (start, end) = match range {
             Some((s, e)) => (u32::try_from(s).unwrap_or(NO_RANGE), u32::try_from(e).unwrap_or(NO_RANGE)),

@@ -1,6 +1,6 @@
 use super::{write_result, AsciiJson};
-use skillwasm::parse::FieldMap;
-use skillwasm::{Diagnostic, ParseOptions, ParseResult, Skill};
+use crate::parse::FieldMap;
+use crate::{Diagnostic, ParseOptions, ParseResult, Skill};
 
 /// The text serde writes for `result`, and the text written here, read back: the same keys in the
 /// same order and the same values.
@@ -46,7 +46,7 @@ fn every_field_reads_back_as_serde_writes_it() {
     d.path = Some("a/b é".into());
     let full = ParseResult {
         skill: Some(skill),
-        diagnostics: vec![d, Diagnostic::error("e", "m"), Diagnostic::new(skillwasm::Severity::Info, "i", "")],
+        diagnostics: vec![d, Diagnostic::error("e", "m"), Diagnostic::new(crate::Severity::Info, "i", "")],
         incomplete: true,
     };
     assert_same(&full);
@@ -56,7 +56,7 @@ fn every_field_reads_back_as_serde_writes_it() {
 
 #[test]
 fn the_corpus_reads_back_as_serde_writes_it() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/skills");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/skills");
     let mut stack = vec![root];
     let mut seen = 0;
     while let Some(dir) = stack.pop() {
@@ -67,9 +67,9 @@ fn the_corpus_reads_back_as_serde_writes_it() {
                 stack.push(p);
             } else if p.file_name().is_some_and(|n| n == "SKILL.md") {
                 let bytes = std::fs::read(&p).unwrap();
-                for mode in [skillwasm::Mode::Lenient, skillwasm::Mode::Strict] {
+                for mode in [crate::Mode::Lenient, crate::Mode::Strict] {
                     let opts = ParseOptions { mode, dir_name: Some("x".into()), ..ParseOptions::default() };
-                    assert_same(&skillwasm::parse_skill(&bytes, &opts));
+                    assert_same(&crate::parse_skill(&bytes, &opts));
                 }
                 seen += 1;
             }

@@ -1,15 +1,17 @@
-//! A parse result as the JSON text `boundary.js` reads: the same object serde would write for
-//! [`ParseResult`] (the same keys in the same order, the same values), written directly. The
+//! A parse result as JSON text: the same object serde would write for [`ParseResult`] (the same
+//! keys in the same order, the same values), written directly. The wasm package hands a batch of
+//! parse results to JS as one such text; the writer lives in the core, built for speed, because it
+//! is on the hot path of every parse (the wasm façade is built for size). The
 //! result's fixed shape needs no generic serialiser: serde_json, built for size as every
 //! dependency is, was the largest part of a metadata-only parse in wasm. Only the free-form values
 //! (structured metadata, unknown keys) still go through serde_json, with the same formatter.
 //!
 //! Every character beyond ASCII is written as a `\u` escape (see [`AsciiJson`]).
 
+use crate::diagnostic::Severity;
+use crate::parse::FieldMap;
+use crate::{Diagnostic, ParseResult, Skill};
 use serde_json::ser::Formatter;
-use skillwasm::diagnostic::Severity;
-use skillwasm::parse::FieldMap;
-use skillwasm::{Diagnostic, ParseResult, Skill};
 
 /// Appends `result` as JSON to `out`.
 pub fn write_result(out: &mut Vec<u8>, result: &ParseResult) -> Result<(), serde_json::Error> {
