@@ -255,7 +255,7 @@ impl SkillRegistry {
             scope: r.scope.clone(),
             location: r.location.clone(),
             path: self.location_of(&r.scope, &r.location),
-            directory: r.directory.clone(),
+            directory: r.directory().to_string(),
             diagnostics: r.diagnostics.clone(),
             shadowed_by: self
                 .shadowed_by
@@ -387,15 +387,15 @@ impl SkillRegistry {
         };
         let (path, key, instructions) = match rel_path {
             None => {
-                let dir_name = r.directory.rsplit('/').next().filter(|d| !d.is_empty()).map(str::to_string);
+                let dir_name = r.directory().rsplit('/').next().filter(|d| !d.is_empty()).map(str::to_string);
                 (
                     "SKILL.md".to_string(),
                     r.location.clone(),
                     Some(ParseOptions { dir_name, mode: self.options.mode, ..ParseOptions::default() }),
                 )
             }
-            Some(rel) => match keys::resolve_in_skill(&r.directory, rel) {
-                Ok(key) => (key[r.directory.len()..].trim_start_matches('/').to_string(), key, None),
+            Some(rel) => match keys::resolve_in_skill(r.directory(), rel) {
+                Ok(key) => (key[r.directory().len()..].trim_start_matches('/').to_string(), key, None),
                 Err(e) => return Err(refuse(rel, Diagnostic::error(codes::PATH_INVALID, e.0))),
             },
         };
@@ -418,7 +418,7 @@ impl SkillRegistry {
         let r = self.records.get(self.winner(name)?)?;
         let scope = self.scopes.iter().find(|s| s.name == r.scope)?;
         Some(FilesRequest {
-            directory: r.directory.clone(),
+            directory: r.directory().to_string(),
             storage: scope.storage.clone(),
             stats: self.stats.clone(),
             page_size: self.options.page_size.max(1),
