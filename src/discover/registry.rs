@@ -42,6 +42,9 @@ pub struct SkillRegistry {
     /// The index a snapshot brought ([`encode::to_bytes`]), decoded on first use when it is one
     /// over exactly these skills.
     stored_search: RefCell<Option<Vec<u8>>>,
+    /// Set when `stored_search` is this registry's own encoding of the index over its current
+    /// skills (written by a snapshot), so that the next snapshot takes it as it is.
+    own_search: std::cell::Cell<bool>,
 }
 
 /// A file read the registry has planned: everything needed to do it without the registry.
@@ -107,6 +110,7 @@ impl SkillRegistry {
             locations: BTreeMap::new(),
             search: OnceCell::new(),
             stored_search: RefCell::new(None),
+            own_search: std::cell::Cell::new(false),
         }
     }
 
@@ -152,6 +156,7 @@ impl SkillRegistry {
             // Built again on first use.
             self.search = OnceCell::new();
             *self.stored_search.borrow_mut() = None;
+            self.own_search.set(false);
         }
         report
     }
@@ -199,6 +204,7 @@ impl SkillRegistry {
         self.search
             .get_or_init(|| {
                 let stored = self.stored_search.borrow_mut().take();
+                self.own_search.set(false);
                 let decoded = stored.as_deref().and_then(encode::from_bytes);
                 match decoded {
                     Some(ix) if ix.names().iter().map(String::as_str).eq(self.winner_names()) => Rc::new(ix),
@@ -206,6 +212,25 @@ impl SkillRegistry {
                 }
             })
             .clone()
+    }
+
+    /// The search index's encoding, for a snapshot. When no index is in use, the one built for
+    /// it is kept as this encoding (decoded on the first search), not as the index itself, which
+    /// is several times larger and may never be searched.
+    pub(super) fn search_bytes(&self) -> Vec<u8> {
+        if self.search.get().is_none() {
+            let mut stored = self.stored_search.borrow_mut();
+            if let (Some(bytes), true) = (stored.as_ref(), self.own_search.get()) {
+                return bytes.clone();
+            }
+            if stored.is_none() {
+                let bytes = encode::to_bytes(&self.build_search());
+                *stored = Some(bytes.clone());
+                self.own_search.set(true);
+                return bytes;
+            }
+        }
+        encode::to_bytes(&self.search_index())
     }
 
     /// Decides which record wins each name, and reports the shadowed ones (in precedence order).

@@ -209,3 +209,16 @@ fn an_index_that_does_not_fit_the_skills_is_built_again() {
         assert_eq!(*back.search_index(), *reg.search_index());
     }
 }
+
+#[test]
+fn a_snapshot_keeps_the_index_it_built_as_bytes_and_searches_alike() {
+    let (reg, _, _) = registry();
+    let fresh = registry().0.search_index();
+    let bytes = reg.snapshot();
+    assert!(reg.search.get().is_none(), "no index held after a snapshot");
+    assert!(reg.own_search.get() && reg.stored_search.borrow().is_some(), "its encoding is");
+    assert_eq!(reg.snapshot(), bytes, "the next snapshot takes the encoding as it is");
+    assert_eq!(*reg.search_index(), *fresh, "the first search decodes it");
+    assert!(!reg.own_search.get() && reg.stored_search.borrow().is_none());
+    assert_eq!(reg.snapshot(), bytes, "and a snapshot with the index in use is the same");
+}
