@@ -29,6 +29,9 @@ pub struct SkillRegistry {
     winners: Vec<usize>,
     /// Per record: the index of the record that hides it.
     shadowed_by: Vec<Option<usize>>,
+    /// The shadowed records, in precedence order (their warnings are written when asked for).
+    shadowed: Vec<usize>,
+    /// Findings about scopes and roots (the shadowing warnings are derived: [`Self::diagnostics`]).
     diagnostics: Vec<Diagnostic>,
     stats: Rc<CallStats>,
     /// Bumped by every change of content (discovery, refresh, snapshot), so that what is computed
@@ -104,6 +107,7 @@ impl SkillRegistry {
             records: Rc::default(),
             winners: Vec::new(),
             shadowed_by: Vec::new(),
+            shadowed: Vec::new(),
             diagnostics: Vec::new(),
             stats,
             generation: 0,
@@ -169,18 +173,11 @@ impl SkillRegistry {
     }
 
     /// A discovery that found every record as it was: the records, winners, search index and
-    /// generation stand; only the findings about scopes and roots are taken anew (with the
-    /// shadowing ones kept), and the generation moves only when those differ.
+    /// generation stand; only the findings about scopes and roots are taken anew, and the
+    /// generation moves only when those differ.
     fn apply_unchanged(&mut self, scope_findings: Vec<Diagnostic>) -> RefreshReport {
-        let shadowed = self.diagnostics.iter().position(|d| d.code == codes::SKILL_SHADOWED);
-        let before = &self.diagnostics[..shadowed.unwrap_or(self.diagnostics.len())];
-        let same = before == scope_findings.as_slice()
-            && self.diagnostics.iter().skip(before.len()).all(|d| d.code == codes::SKILL_SHADOWED);
-        if !same {
-            let kept: Vec<Diagnostic> =
-                self.diagnostics.drain(..).filter(|d| d.code == codes::SKILL_SHADOWED).collect();
+        if self.diagnostics != scope_findings {
             self.diagnostics = scope_findings;
-            self.diagnostics.extend(kept);
             self.generation += 1;
         }
         RefreshReport::default()
@@ -233,16 +230,21 @@ impl SkillRegistry {
         encode::to_bytes(&self.search_index())
     }
 
-    /// Decides which record wins each name, and reports the shadowed ones (in precedence order).
+    /// Decides which record wins each name, and which records are shadowed (in precedence order).
     fn resolve(&mut self) {
         self.generation += 1;
         let decided = order::winners(&self.scopes, &self.records);
-        for &i in &decided.shadowed {
-            let (Some(b), Some(a)) =
-                (self.records.get(i), decided.shadowed_by.get(i).copied().flatten().and_then(|w| self.records.get(w)))
-            else {
-                continue;
-            };
+        self.shadowed = decided.shadowed;
+        self.winners = decided.by_name;
+        self.shadowed_by = decided.shadowed_by;
+    }
+
+    /// The `skill-shadowed` warnings, one per shadowed record in precedence order: written when
+    /// asked for, not held (at 100,000 skills, thousands of messages and paths nobody may read).
+    fn shadowing(&self) -> impl Iterator<Item = Diagnostic> + '_ {
+        self.shadowed.iter().filter_map(|&i| {
+            let b = self.records.get(i)?;
+            let a = self.shadowed_by.get(i).copied().flatten().and_then(|w| self.records.get(w))?;
             let mut d = Diagnostic::warning(
                 codes::SKILL_SHADOWED,
                 format!(
@@ -255,10 +257,8 @@ impl SkillRegistry {
                 ),
             );
             d.path = Some(format!("{}:{}", b.scope, b.location));
-            self.diagnostics.push(d);
-        }
-        self.winners = decided.by_name;
-        self.shadowed_by = decided.shadowed_by;
+            Some(d)
+        })
     }
 
     /// The record that wins `name`.
@@ -334,6 +334,7 @@ impl SkillRegistry {
     /// as `path`), refused skills included.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         let mut out = self.diagnostics.clone();
+        out.extend(self.shadowing());
         for r in self.records.iter() {
             for d in r.diagnostics.iter() {
                 let mut d = d.clone();

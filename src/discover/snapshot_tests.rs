@@ -91,7 +91,7 @@ fn restores_exactly_what_the_registry_held() {
     assert!(reg.records.iter().any(|r| r.skill.is_none()), "a refused record");
     assert!(reg.records.iter().any(|r| !super::records::is_usual_location(r.directory(), &r.location)), "a skill.md");
     assert!(reg.records.iter().any(|r| r.directory().is_empty()), "a skill at the root");
-    assert!(reg.diagnostics.iter().any(|d| d.code == codes::SKILL_SHADOWED));
+    assert!(reg.diagnostics().iter().any(|d| d.code == codes::SKILL_SHADOWED));
     assert!(reg.records.iter().all(|r| r.size.is_some() && r.etag.is_some()));
     let bytes = reg.snapshot();
     assert!(bytes.starts_with(MAGIC));
