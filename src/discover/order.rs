@@ -26,7 +26,7 @@ pub fn precedence(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Vec<usize>
         .enumerate()
         .map(|(i, r)| {
             let scope = scope_index.get(r.scope.as_str()).copied().unwrap_or(usize::MAX);
-            (scope, r.root, depth(&r.directory), r.location.as_str(), i)
+            (scope, r.root, depth(r.directory()), r.location.as_str(), i)
         })
         .collect();
     crate::sort::sort(&mut keyed);
@@ -91,10 +91,10 @@ pub fn first_of(scopes: &[ScopeHandle], records: &[SkillRecord], scope: &str, na
         .enumerate()
         .filter(|(_, r)| r.scope == scope && r.skill.as_ref().is_some_and(|s| s.name == name))
         .min_by(|(a, ra), (b, rb)| {
-            (scope_index, ra.root, depth(&ra.directory), &ra.location, a).cmp(&(
+            (scope_index, ra.root, depth(ra.directory()), &ra.location, a).cmp(&(
                 scope_index,
                 rb.root,
-                depth(&rb.directory),
+                depth(rb.directory()),
                 &rb.location,
                 b,
             ))
@@ -122,11 +122,11 @@ pub(super) fn mark_nested(records: &mut [SkillRecord]) {
         }
     }
     let found: Vec<(usize, String)> = {
-        let dirs: HashSet<(&str, &str)> = records.iter().map(|r| (r.scope.as_str(), r.directory.as_str())).collect();
+        let dirs: HashSet<(&str, &str)> = records.iter().map(|r| (r.scope.as_str(), r.directory())).collect();
         records
             .iter()
             .enumerate()
-            .filter_map(|(i, r)| enclosing(&dirs, &r.scope, &r.directory).map(|d| (i, d.to_string())))
+            .filter_map(|(i, r)| enclosing(&dirs, &r.scope, r.directory()).map(|d| (i, d.to_string())))
             .collect()
     };
     for (i, d) in found {
@@ -151,7 +151,6 @@ mod tests {
         SkillRecord {
             scope: scope.into(),
             root: 0,
-            directory: directory.into(),
             location: format!("{directory}/SKILL.md"),
             size: None,
             etag: None,
@@ -170,11 +169,11 @@ mod tests {
                     .iter()
                     .filter(|o| {
                         o.scope == r.scope
-                            && o.directory != r.directory
-                            && (o.directory.is_empty() || r.directory.starts_with(&format!("{}/", o.directory)))
+                            && o.directory() != r.directory()
+                            && (o.directory().is_empty() || r.directory().starts_with(&format!("{}/", o.directory())))
                     })
-                    .max_by_key(|o| o.directory.len())
-                    .map(|o| o.directory.clone())
+                    .max_by_key(|o| o.directory().len())
+                    .map(|o| o.directory().to_string())
             })
             .collect()
     }
@@ -210,7 +209,7 @@ mod tests {
             mark_nested(&mut records);
             for (r, w) in records.iter().zip(&want) {
                 let got = r.diagnostics.first().map(|d| d.message.clone());
-                assert_eq!(got, w.as_deref().map(|d| nested_warning(d).message), "{}:{}", r.scope, r.directory);
+                assert_eq!(got, w.as_deref().map(|d| nested_warning(d).message), "{}:{}", r.scope, r.directory());
                 assert!(r.diagnostics.len() <= 1);
             }
             assert!(want.iter().any(Option::is_some) && want.iter().any(Option::is_none), "seed {seed}");
@@ -230,8 +229,7 @@ mod tests {
             let mut r = record(["user", "project", "gone"][rng.below(3) as usize], &format!("d{}", rng.below(50)));
             r.root = rng.below(2) as usize;
             if i % 3 == 0 {
-                r.directory = format!("{}/n{}", r.directory, rng.below(5));
-                r.location = format!("{}/SKILL.md", r.directory);
+                r.location = format!("{}/n{}/SKILL.md", r.directory(), rng.below(5));
             }
             records.push(r);
         }
@@ -240,7 +238,7 @@ mod tests {
         let mut want: Vec<usize> = (0..records.len()).collect();
         want.sort_by_key(|&i| {
             let r = &records[i];
-            (index(&r.scope), r.root, depth(&r.directory), r.location.clone())
+            (index(&r.scope), r.root, depth(r.directory()), r.location.clone())
         });
         assert_eq!(precedence(&scopes, &records), want);
     }

@@ -29,6 +29,9 @@ pub struct SkillRegistry {
     winners: Vec<usize>,
     /// Per record: the index of the record that hides it.
     shadowed_by: Vec<Option<usize>>,
+    /// The shadowed records, in precedence order (their warnings are written when asked for).
+    shadowed: Vec<usize>,
+    /// Findings about scopes and roots (the shadowing warnings are derived: [`Self::diagnostics`]).
     diagnostics: Vec<Diagnostic>,
     stats: Rc<CallStats>,
     /// Bumped by every change of content (discovery, refresh, snapshot), so that what is computed
@@ -42,6 +45,9 @@ pub struct SkillRegistry {
     /// The index a snapshot brought ([`encode::to_bytes`]), decoded on first use when it is one
     /// over exactly these skills.
     stored_search: RefCell<Option<Vec<u8>>>,
+    /// Set when `stored_search` is this registry's own encoding of the index over its current
+    /// skills (written by a snapshot), so that the next snapshot takes it as it is.
+    own_search: std::cell::Cell<bool>,
 }
 
 /// A file read the registry has planned: everything needed to do it without the registry.
@@ -101,12 +107,14 @@ impl SkillRegistry {
             records: Rc::default(),
             winners: Vec::new(),
             shadowed_by: Vec::new(),
+            shadowed: Vec::new(),
             diagnostics: Vec::new(),
             stats,
             generation: 0,
             locations: BTreeMap::new(),
             search: OnceCell::new(),
             stored_search: RefCell::new(None),
+            own_search: std::cell::Cell::new(false),
         }
     }
 
@@ -152,6 +160,7 @@ impl SkillRegistry {
             // Built again on first use.
             self.search = OnceCell::new();
             *self.stored_search.borrow_mut() = None;
+            self.own_search.set(false);
         }
         report
     }
@@ -164,18 +173,11 @@ impl SkillRegistry {
     }
 
     /// A discovery that found every record as it was: the records, winners, search index and
-    /// generation stand; only the findings about scopes and roots are taken anew (with the
-    /// shadowing ones kept), and the generation moves only when those differ.
+    /// generation stand; only the findings about scopes and roots are taken anew, and the
+    /// generation moves only when those differ.
     fn apply_unchanged(&mut self, scope_findings: Vec<Diagnostic>) -> RefreshReport {
-        let shadowed = self.diagnostics.iter().position(|d| d.code == codes::SKILL_SHADOWED);
-        let before = &self.diagnostics[..shadowed.unwrap_or(self.diagnostics.len())];
-        let same = before == scope_findings.as_slice()
-            && self.diagnostics.iter().skip(before.len()).all(|d| d.code == codes::SKILL_SHADOWED);
-        if !same {
-            let kept: Vec<Diagnostic> =
-                self.diagnostics.drain(..).filter(|d| d.code == codes::SKILL_SHADOWED).collect();
+        if self.diagnostics != scope_findings {
             self.diagnostics = scope_findings;
-            self.diagnostics.extend(kept);
             self.generation += 1;
         }
         RefreshReport::default()
@@ -199,6 +201,7 @@ impl SkillRegistry {
         self.search
             .get_or_init(|| {
                 let stored = self.stored_search.borrow_mut().take();
+                self.own_search.set(false);
                 let decoded = stored.as_deref().and_then(encode::from_bytes);
                 match decoded {
                     Some(ix) if ix.names().iter().map(String::as_str).eq(self.winner_names()) => Rc::new(ix),
@@ -208,16 +211,40 @@ impl SkillRegistry {
             .clone()
     }
 
-    /// Decides which record wins each name, and reports the shadowed ones (in precedence order).
+    /// The search index's encoding, for a snapshot. When no index is in use, the one built for
+    /// it is kept as this encoding (decoded on the first search), not as the index itself, which
+    /// is several times larger and may never be searched.
+    pub(super) fn search_bytes(&self) -> Vec<u8> {
+        if self.search.get().is_none() {
+            let mut stored = self.stored_search.borrow_mut();
+            if let (Some(bytes), true) = (stored.as_ref(), self.own_search.get()) {
+                return bytes.clone();
+            }
+            if stored.is_none() {
+                let bytes = encode::to_bytes(&self.build_search());
+                *stored = Some(bytes.clone());
+                self.own_search.set(true);
+                return bytes;
+            }
+        }
+        encode::to_bytes(&self.search_index())
+    }
+
+    /// Decides which record wins each name, and which records are shadowed (in precedence order).
     fn resolve(&mut self) {
         self.generation += 1;
         let decided = order::winners(&self.scopes, &self.records);
-        for &i in &decided.shadowed {
-            let (Some(b), Some(a)) =
-                (self.records.get(i), decided.shadowed_by.get(i).copied().flatten().and_then(|w| self.records.get(w)))
-            else {
-                continue;
-            };
+        self.shadowed = decided.shadowed;
+        self.winners = decided.by_name;
+        self.shadowed_by = decided.shadowed_by;
+    }
+
+    /// The `skill-shadowed` warnings, one per shadowed record in precedence order: written when
+    /// asked for, not held (at 100,000 skills, thousands of messages and paths nobody may read).
+    fn shadowing(&self) -> impl Iterator<Item = Diagnostic> + '_ {
+        self.shadowed.iter().filter_map(|&i| {
+            let b = self.records.get(i)?;
+            let a = self.shadowed_by.get(i).copied().flatten().and_then(|w| self.records.get(w))?;
             let mut d = Diagnostic::warning(
                 codes::SKILL_SHADOWED,
                 format!(
@@ -230,10 +257,8 @@ impl SkillRegistry {
                 ),
             );
             d.path = Some(format!("{}:{}", b.scope, b.location));
-            self.diagnostics.push(d);
-        }
-        self.winners = decided.by_name;
-        self.shadowed_by = decided.shadowed_by;
+            Some(d)
+        })
     }
 
     /// The record that wins `name`.
@@ -255,7 +280,7 @@ impl SkillRegistry {
             scope: r.scope.clone(),
             location: r.location.clone(),
             path: self.location_of(&r.scope, &r.location),
-            directory: r.directory.clone(),
+            directory: r.directory().to_string(),
             diagnostics: r.diagnostics.clone(),
             shadowed_by: self
                 .shadowed_by
@@ -309,6 +334,7 @@ impl SkillRegistry {
     /// as `path`), refused skills included.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         let mut out = self.diagnostics.clone();
+        out.extend(self.shadowing());
         for r in self.records.iter() {
             for d in r.diagnostics.iter() {
                 let mut d = d.clone();
@@ -387,15 +413,15 @@ impl SkillRegistry {
         };
         let (path, key, instructions) = match rel_path {
             None => {
-                let dir_name = r.directory.rsplit('/').next().filter(|d| !d.is_empty()).map(str::to_string);
+                let dir_name = r.directory().rsplit('/').next().filter(|d| !d.is_empty()).map(str::to_string);
                 (
                     "SKILL.md".to_string(),
                     r.location.clone(),
                     Some(ParseOptions { dir_name, mode: self.options.mode, ..ParseOptions::default() }),
                 )
             }
-            Some(rel) => match keys::resolve_in_skill(&r.directory, rel) {
-                Ok(key) => (key[r.directory.len()..].trim_start_matches('/').to_string(), key, None),
+            Some(rel) => match keys::resolve_in_skill(r.directory(), rel) {
+                Ok(key) => (key[r.directory().len()..].trim_start_matches('/').to_string(), key, None),
                 Err(e) => return Err(refuse(rel, Diagnostic::error(codes::PATH_INVALID, e.0))),
             },
         };
@@ -418,7 +444,7 @@ impl SkillRegistry {
         let r = self.records.get(self.winner(name)?)?;
         let scope = self.scopes.iter().find(|s| s.name == r.scope)?;
         Some(FilesRequest {
-            directory: r.directory.clone(),
+            directory: r.directory().to_string(),
             storage: scope.storage.clone(),
             stats: self.stats.clone(),
             page_size: self.options.page_size.max(1),

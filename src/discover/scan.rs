@@ -27,6 +27,7 @@ use crate::store::{
 };
 use futures_util::stream::{self, StreamExt};
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
@@ -100,9 +101,7 @@ pub struct SkillRecord {
     pub scope: String,
     /// Index of the root it was found under, in the scope's root list (for ordering).
     pub root: usize,
-    /// The key of its directory.
-    pub directory: String,
-    /// The key of the SKILL.md.
+    /// The key of the SKILL.md (its directory is derived from it: [`SkillRecord::directory`]).
     pub location: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     /// The listed size, when the store gave one.
@@ -118,6 +117,12 @@ pub struct SkillRecord {
 }
 
 impl SkillRecord {
+    /// The key of its directory: the location without its file name and the `/` before it
+    /// (`""` for a skill at the store's root). Derived, not stored: one string less per skill.
+    pub fn directory(&self) -> &str {
+        directory_of(&self.location)
+    }
+
     /// Whether a fresh listing entry still describes what this record was built from.
     fn unchanged(&self, size: Option<u64>, etag: Option<&str>) -> bool {
         match (self.etag.as_deref(), etag) {
@@ -126,6 +131,12 @@ impl SkillRecord {
             _ => false,
         }
     }
+}
+
+/// The directory key of a file key: the key without its last segment and the `/`s before it.
+pub fn directory_of(key: &str) -> &str {
+    let file_start = key.rfind('/').map_or(0, |i| i + 1);
+    key.get(..file_start).unwrap_or_default().trim_end_matches('/')
 }
 
 /// What one discovery produced.
@@ -280,7 +291,9 @@ pub async fn discover(
     stats: &CallStats,
 ) -> Discovery {
     let mut out = Discovery::default();
-    let mut candidates: Vec<Candidate> = Vec::new();
+    // A refresh finds about as many as before: room for them at once, not a list doubled its
+    // way there (up to half of it spare, and both halves held while it moves).
+    let mut candidates: Vec<Candidate> = Vec::with_capacity(previous.len());
     let hint = skip_hint();
     let heads_asked = HeadRequest {
         names: skill_file_names(opts.accept_lowercase_skill_md).into_iter().map(str::to_string).collect(),
@@ -333,7 +346,7 @@ pub async fn discover(
                         candidates.extend(before.into_iter().map(|r| Candidate {
                             scope: si,
                             root: ri,
-                            directory: r.directory.clone(),
+                            directory: r.directory().to_string(),
                             location: r.location.clone(),
                             size: r.size,
                             etag: r.etag.clone(),
@@ -387,6 +400,7 @@ pub async fn discover(
                 drop_gitignored(&mut out, scope, root, &mut scan, opts, stats).await;
             }
             if scope.trusted {
+                candidates.reserve(scan.found.len());
                 for (directory, (location, size, etag, lowercase)) in scan.found {
                     let head = heads.remove(&location);
                     candidates.push(Candidate {
@@ -428,34 +442,48 @@ pub async fn discover(
     for r in previous {
         by_key.entry((r.scope.as_str(), r.location.as_str())).or_default().push(r);
     }
-    // Each candidate moves into its record (its keys are not copied): reused, or read.
-    let mut jobs = Vec::new();
-    let mut records: Vec<Option<SkillRecord>> = Vec::with_capacity(candidates.len());
-    for (i, c) in candidates.into_iter().enumerate() {
-        let scope = scopes.get(c.scope).map_or("", |s| s.name.as_str());
-        let same = by_key.get(&(scope, c.location.as_str())).map(Vec::as_slice).unwrap_or_default();
+    // Each candidate moves into its record (its keys are not copied): reused, or to be read. A
+    // record to be read waits in its slot with its keys; a job holds only its slot and what the
+    // listing brought besides, so no second list of candidates is held while the reads run.
+    let mut jobs: Vec<(usize, &ScopeHandle, bool, Option<Head>)> = Vec::new();
+    let mut records: Vec<SkillRecord> = Vec::with_capacity(candidates.len());
+    for c in candidates {
+        let Some(scope) = scopes.get(c.scope) else { continue };
+        let same = by_key.get(&(scope.name.as_str(), c.location.as_str())).map(Vec::as_slice).unwrap_or_default();
         match same.iter().find(|r| r.unchanged(c.size, c.etag.as_deref())) {
-            Some(r) => {
-                records.push(Some(SkillRecord { root: c.root, directory: c.directory, ..SkillRecord::clone(r) }))
-            }
+            Some(r) => records.push(SkillRecord { root: c.root, ..SkillRecord::clone(r) }),
             None => {
-                records.push(None);
-                jobs.push((i, c));
+                jobs.push((records.len(), scope, c.lowercase, c.head));
+                records.push(SkillRecord {
+                    scope: scope.name.clone(),
+                    root: c.root,
+                    location: c.location,
+                    size: c.size,
+                    etag: c.etag,
+                    skill: None,
+                    diagnostics: no_diagnostics(),
+                });
             }
         }
     }
-    // Each record goes straight to its slot as its read completes (no second list of them).
+    drop(by_key);
+    // Each record is taken out of its slot when its read starts and put back when it completes.
+    let slots = RefCell::new(records);
+    let take = |i: usize| {
+        let mut slots = slots.try_borrow_mut().ok()?;
+        slots.get_mut(i).map(|r| std::mem::replace(r, placeholder()))
+    };
     let mut loaded = stream::iter(jobs)
-        .filter_map(|(i, c)| std::future::ready(scopes.get(c.scope).map(|scope| (i, scope, c))))
-        .map(|(i, scope, c)| async move { (i, load(scope, c, opts, stats).await) })
+        .filter_map(|(i, scope, lowercase, head)| std::future::ready(take(i).map(|r| (i, scope, r, lowercase, head))))
+        .map(|(i, scope, r, lowercase, head)| async move { (i, load(scope, r, lowercase, head, opts, stats).await) })
         .buffer_unordered(opts.concurrency.max(1) as usize);
     while let Some((i, r)) = loaded.next().await {
-        if let Some(slot) = records.get_mut(i) {
-            *slot = Some(r);
+        if let Some(slot) = slots.try_borrow_mut().ok().as_mut().and_then(|s| s.get_mut(i)) {
+            *slot = r;
         }
     }
     drop(loaded);
-    out.records = records.into_iter().flatten().collect();
+    out.records = slots.into_inner();
     super::order::mark_nested(&mut out.records);
     out
 }
@@ -467,7 +495,7 @@ fn same_as(candidates: &[Candidate], scopes: &[ScopeHandle], previous: &[SkillRe
         && candidates.iter().zip(previous).all(|(c, r)| {
             c.root == r.root
                 && c.location == r.location
-                && c.directory == r.directory
+                && c.directory == r.directory()
                 && scopes.get(c.scope).is_some_and(|s| s.name == r.scope)
                 && r.unchanged(c.size, c.etag.as_deref())
         })
@@ -516,19 +544,30 @@ fn scope_diag(mut d: Diagnostic, scope: &str, path: &str) -> Diagnostic {
     d
 }
 
-async fn load(scope: &ScopeHandle, c: Candidate, opts: &DiscoverOptions, stats: &CallStats) -> SkillRecord {
-    let Candidate { root, directory, location, size, etag, lowercase, head, .. } = c;
-    let mut record = SkillRecord {
-        scope: scope.name.clone(),
-        root,
-        directory,
-        location,
-        size,
-        etag,
+/// A record slot's content while its record is being read (no allocation).
+fn placeholder() -> SkillRecord {
+    SkillRecord {
+        scope: String::new(),
+        root: 0,
+        location: String::new(),
+        size: None,
+        etag: None,
         skill: None,
         diagnostics: no_diagnostics(),
-    };
-    let c = Listed { directory: &record.directory, location: &record.location, size, lowercase, head };
+    }
+}
+
+/// Reads and parses the SKILL.md of `record` (its keys and listed size and etag filled in).
+async fn load(
+    scope: &ScopeHandle,
+    mut record: SkillRecord,
+    lowercase: bool,
+    head: Option<Head>,
+    opts: &DiscoverOptions,
+    stats: &CallStats,
+) -> SkillRecord {
+    let size = record.size;
+    let c = Listed { directory: directory_of(&record.location), location: &record.location, size, lowercase, head };
     if c.lowercase {
         Rc::make_mut(&mut record.diagnostics).push(Diagnostic::warning(
             codes::SKILL_MD_LOWERCASE,

@@ -13,7 +13,7 @@
 //!   fields (a flags number for the optional ones, then each field in declaration order, maps and
 //!   lists as a count and their items, metadata values as tagged JSON), and its diagnostics;
 //! - the registry's own diagnostics (the shadowing ones are left out: they are derived again);
-//! - the search index ([`encode::to_bytes`]), length-prefixed, empty for none.
+//! - the search index ([`crate::search::encode::to_bytes`]), length-prefixed, empty for none.
 //!
 //! Numbers are LEB128 varints, strings a varint length and UTF-8, a diagnostic a byte of
 //! severity and flags, its code as 1 + its index in [`codes::ALL`] (or 0 and the string), its
@@ -23,7 +23,6 @@
 
 use super::{DiscoverOptions, ScopeHandle, SkillRegistry};
 use crate::diagnostic::{codes, Diagnostic};
-use crate::search::encode;
 use crate::store::CallStats;
 use std::rc::Rc;
 
@@ -89,7 +88,7 @@ impl SkillRegistry {
     /// The registry as bytes: metadata, locations, diagnostics, the sizes and etags it was built
     /// from, and the search index. Storage handles are not in it; `from_snapshot` takes them again.
     pub fn snapshot(&self) -> Vec<u8> {
-        let search = encode::to_bytes(&self.search_index());
+        let search = self.search_bytes();
         let enc =
             Encoder { scopes: &self.scopes, codes: codes::ALL.iter().enumerate().map(|(i, c)| (*c, i)).collect() };
         // Written twice: once to count its bytes, once into a buffer of exactly that size (a

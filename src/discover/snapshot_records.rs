@@ -73,7 +73,8 @@ impl Encoder<'_> {
     }
 
     fn record<S: Sink>(&self, s: &mut S, r: &SkillRecord) {
-        let SkillRecord { scope, root, directory, location, size, etag, skill, diagnostics } = r;
+        let SkillRecord { scope, root, location, size, etag, skill, diagnostics } = r;
+        let directory = r.directory();
         let own_location = !is_usual_location(directory, location);
         let mut flags = 0;
         for (on, bit) in [(size.is_some(), HAS_SIZE), (etag.is_some(), HAS_ETAG), (skill.is_some(), HAS_SKILL)] {
@@ -367,14 +368,18 @@ impl Decoder<'_, '_> {
             i => self.scopes.get(i as usize - 1).ok_or(Bad("a record names no scope"))?.name.clone(),
         };
         let root = usize::try_from(self.r.at_most(u64::from(u32::MAX))?).map_err(|_| Bad("a root is out of range"))?;
-        let directory = self.r.string()?;
-        let location = if flags & OWN_LOCATION == 0 { usual_location(&directory) } else { self.r.string()? };
+        let directory = self.r.str()?;
+        let location = if flags & OWN_LOCATION == 0 { usual_location(directory) } else { self.r.string()? };
+        // The record keeps only the location; the directory it was written with is its own.
+        if crate::discover::directory_of(&location) != directory {
+            return Err(Bad("a record's directory is not its location's"));
+        }
         let size = if flags & HAS_SIZE == 0 { None } else { Some(self.r.varint()?) };
         let etag = if flags & HAS_ETAG == 0 { None } else { Some(self.r.string()?) };
         let skill = if flags & HAS_SKILL == 0 { None } else { Some(Rc::new(self.skill()?)) };
         let found = self.diagnostics()?;
         let diagnostics = if found.is_empty() { self.no_diagnostics.clone() } else { Rc::new(found) };
-        Ok(SkillRecord { scope, root, directory, location, size, etag, skill, diagnostics })
+        Ok(SkillRecord { scope, root, location, size, etag, skill, diagnostics })
     }
 }
 

@@ -89,9 +89,9 @@ fn restores_exactly_what_the_registry_held() {
     let full = reg.get("full").expect("full");
     assert!(full.skill.metadata_structured.len() == 1 && full.skill.extra.len() == 1 && full.skill.context.is_some());
     assert!(reg.records.iter().any(|r| r.skill.is_none()), "a refused record");
-    assert!(reg.records.iter().any(|r| !super::records::is_usual_location(&r.directory, &r.location)), "a skill.md");
-    assert!(reg.records.iter().any(|r| r.directory.is_empty()), "a skill at the root");
-    assert!(reg.diagnostics.iter().any(|d| d.code == codes::SKILL_SHADOWED));
+    assert!(reg.records.iter().any(|r| !super::records::is_usual_location(r.directory(), &r.location)), "a skill.md");
+    assert!(reg.records.iter().any(|r| r.directory().is_empty()), "a skill at the root");
+    assert!(reg.diagnostics().iter().any(|d| d.code == codes::SKILL_SHADOWED));
     assert!(reg.records.iter().all(|r| r.size.is_some() && r.etag.is_some()));
     let bytes = reg.snapshot();
     assert!(bytes.starts_with(MAGIC));
@@ -208,4 +208,17 @@ fn an_index_that_does_not_fit_the_skills_is_built_again() {
         let back = SkillRegistry::from_snapshot(&resealed(b), scopes(&user, &org), options()).expect("snapshot");
         assert_eq!(*back.search_index(), *reg.search_index());
     }
+}
+
+#[test]
+fn a_snapshot_keeps_the_index_it_built_as_bytes_and_searches_alike() {
+    let (reg, _, _) = registry();
+    let fresh = registry().0.search_index();
+    let bytes = reg.snapshot();
+    assert!(reg.search.get().is_none(), "no index held after a snapshot");
+    assert!(reg.own_search.get() && reg.stored_search.borrow().is_some(), "its encoding is");
+    assert_eq!(reg.snapshot(), bytes, "the next snapshot takes the encoding as it is");
+    assert_eq!(*reg.search_index(), *fresh, "the first search decodes it");
+    assert!(!reg.own_search.get() && reg.stored_search.borrow().is_none());
+    assert_eq!(reg.snapshot(), bytes, "and a snapshot with the index in use is the same");
 }
