@@ -10,6 +10,7 @@ mod frontmatter;
 mod map;
 pub mod node;
 pub mod repair;
+pub mod scan;
 mod types;
 pub mod validate;
 

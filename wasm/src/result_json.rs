@@ -8,7 +8,7 @@
 
 use serde_json::ser::Formatter;
 use skillwasm::diagnostic::Severity;
-use skillwasm::parse::FieldMap;
+use skillwasm::parse::{scan, FieldMap};
 use skillwasm::{Diagnostic, ParseResult, Skill};
 
 /// Appends `result` as JSON to `out`.
@@ -134,11 +134,6 @@ fn value_map(out: &mut Vec<u8>, map: &FieldMap<serde_json::Value>) -> Result<(),
     serde::Serialize::serialize(map, &mut ser)
 }
 
-/// Whether a byte is written as it is inside a JSON string: printable ASCII but `"` and `\`.
-const fn plain(b: u8) -> bool {
-    b >= 0x20 && b < 0x7f && b != b'"' && b != b'\\'
-}
-
 /// `s` as a JSON string, ASCII only: control characters, `"` and `\` escaped as serde_json
 /// escapes them, every other character beyond ASCII (and DEL) as `\u` escapes of its UTF-16 units.
 fn string(out: &mut Vec<u8>, s: &str) {
@@ -147,11 +142,9 @@ fn string(out: &mut Vec<u8>, s: &str) {
     let mut run = 0;
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        if plain(b) {
-            i += 1;
-            continue;
-        }
+        // The run of bytes written as they are, found a word at a time.
+        i += bytes.get(i..).map_or(0, scan::json_plain);
+        let Some(&b) = bytes.get(i) else { break };
         out.extend_from_slice(&bytes[run..i]);
         if b < 0x80 {
             match b {
