@@ -118,7 +118,7 @@ fn lines(bytes: &[u8], mut start: usize) -> impl Iterator<Item = (usize, usize, 
         if done {
             return None;
         }
-        match bytes[start..].iter().position(|&b| b == b'\n') {
+        match bytes.get(start..).and_then(|rest| scan::find_byte(rest, b'\n')) {
             Some(i) => {
                 let item = (start, start + i, Some(start + i + 1));
                 start += i + 1;
@@ -204,8 +204,9 @@ pub fn split(bytes: &[u8], partial: bool) -> Result<Split<'_>, FenceError> {
                     return Err(FenceError::Refused(not_utf8(fm_start + err.valid_up_to(), line)));
                 }
             };
-            let crlf = first.ends_with(b"\r") || fm.contains('\r');
-            let frontmatter = if fm.contains('\r') { Cow::Owned(normalize_newlines(fm)) } else { Cow::Borrowed(fm) };
+            let has_cr = scan::find_byte(fm.as_bytes(), b'\r').is_some();
+            let crlf = first.ends_with(b"\r") || has_cr;
+            let frontmatter = if has_cr { Cow::Owned(normalize_newlines(fm)) } else { Cow::Borrowed(fm) };
             if crlf {
                 diagnostics.push(
                     Diagnostic::warning(codes::CRLF, "the file uses CRLF line endings; they were read as LF")

@@ -100,6 +100,36 @@ fn char_at(text: &[u8], at: usize) -> Option<char> {
     valid.chars().next()
 }
 
+/// Where the first `b` in `bytes` is.
+pub fn find_byte(bytes: &[u8], b: u8) -> Option<usize> {
+    let mut n = 0;
+    for chunk in bytes.chunks_exact(8) {
+        match word(chunk) {
+            Some(w) if !any_equal(w, b) => n += 8,
+            _ => break,
+        }
+    }
+    bytes.get(n..)?.iter().position(|&x| x == b).map(|i| n + i)
+}
+
+/// The pieces of `text` between `\n`s, as `text.split('\n')` gives them.
+pub fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let t = rest?;
+        match find_byte(t.as_bytes(), b'\n') {
+            Some(i) => {
+                rest = t.get(i + 1..);
+                t.get(..i)
+            }
+            None => {
+                rest = None;
+                Some(t)
+            }
+        }
+    })
+}
+
 /// The length of the leading run of `bytes` that a JSON string holds as it is: printable ASCII
 /// (0x20 to 0x7e) but `"` and `\`.
 pub fn json_plain(bytes: &[u8]) -> usize {
@@ -192,7 +222,23 @@ mod tests {
         }
     }
 
+    #[test]
+    fn lines_are_what_split_gives() {
+        for text in ["", "\n", "a", "a\n", "\na", "abcdefghij\nklmnopqrstuvwxyz\n\n é\n", "x\n\n\n"] {
+            assert_eq!(lines(text).collect::<Vec<_>>(), text.split('\n').collect::<Vec<_>>(), "{text:?}");
+        }
+    }
+
     proptest::proptest! {
+        #[test]
+        fn lines_and_bytes_are_found_as_std_finds_them(pieces in proptest::collection::vec(0usize..100, 0..40)) {
+            let v = text_of(&pieces);
+            proptest::prop_assert_eq!(find_byte(&v, b'\r'), v.iter().position(|&b| b == b'\r'));
+            proptest::prop_assert_eq!(find_byte(&v, b'\n'), v.iter().position(|&b| b == b'\n'));
+            let text = String::from_utf8_lossy(&v);
+            proptest::prop_assert_eq!(lines(&text).collect::<Vec<_>>(), text.split('\n').collect::<Vec<_>>());
+        }
+
         #[test]
         fn scans_agree_with_byte_loops(v in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64)) {
             proptest::prop_assert_eq!(utf8_without_cr(&v), utf8_without_cr_slow(&v));
