@@ -26,7 +26,7 @@ fn word(chunk: &[u8]) -> Option<u64> {
     chunk.try_into().ok().map(u64::from_le_bytes)
 }
 
-/// Whether `bytes` is UTF-8 with no `\r`: text a body can be as it is. ASCII is read two words
+/// Whether `bytes` is UTF-8 with no `\r`: text a body can be as it is. ASCII is read four words
 /// at a time; each run of other bytes is checked by `std::str::from_utf8` (a run of them ends
 /// where a character does, since no byte of a longer character is ASCII).
 pub fn utf8_without_cr(bytes: &[u8]) -> bool {
@@ -52,18 +52,31 @@ pub fn utf8_without_cr(bytes: &[u8]) -> bool {
     true
 }
 
-/// The length of the leading run of `bytes`, in whole 16-byte steps, that is ASCII; a `\r` in it
-/// ends it early.
+/// The length of the leading run of `bytes`, in whole words, that is ASCII with no `\r`: four
+/// words a step while it lasts, then one.
 fn ascii_words(bytes: &[u8]) -> usize {
     let mut n = 0;
-    for chunk in bytes.chunks_exact(16) {
-        let (Some(a), Some(b)) = (chunk.get(..8).and_then(word), chunk.get(8..).and_then(word)) else { break };
-        if (a | b) & HIGH != 0 || any_equal(a, b'\r') || any_equal(b, b'\r') {
+    for chunk in bytes.chunks_exact(32) {
+        let at = |k: usize| chunk.get(k..k + 8).and_then(word).unwrap_or(HIGH);
+        let (a, b, c, d) = (at(0), at(8), at(16), at(24));
+        if (a | b | c | d) & HIGH != 0 || (cr_bits(a) | cr_bits(b) | cr_bits(c) | cr_bits(d)) != 0 {
             break;
         }
-        n += 16;
+        n += 32;
+    }
+    for chunk in bytes.get(n..).unwrap_or_default().chunks_exact(8) {
+        match word(chunk) {
+            Some(w) if w & HIGH == 0 && cr_bits(w) == 0 => n += 8,
+            _ => break,
+        }
     }
     n
+}
+
+/// Non-zero when a byte of `w`, a word of ASCII, is `\r`.
+const fn cr_bits(w: u64) -> u64 {
+    let x = w ^ splat(b'\r');
+    x.wrapping_sub(splat(1)) & !x & HIGH
 }
 
 /// Where `text` (UTF-8) is once trimmed as `str::trim` trims it: the range of its bytes between
