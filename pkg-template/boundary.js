@@ -618,7 +618,6 @@ export function batchDone() {
 // result in the order wasm/src/result_json.rs writes it.
 const parseJson = JSON.parse;
 const defineProperty = Object.defineProperty;
-const taSlice = TypedArrayProto.slice;
 const arrayPush = Array.prototype.push;
 // A result with no body range.
 const NO_RANGE = 0xffffffff;
@@ -640,7 +639,7 @@ export function takeResults(json, bytes, ranges, out) {
       const start = ranges[2 * i];
       // Bodies are decoded on first read: measured on the corpus, reading every one costs what
       // decoding them all here would, and a caller that reads none pays nothing.
-      if (start !== NO_RANGE) lazyBody(result.skill, call(taBuffer, (copy ??= call(taSlice, bytes))), start, ranges[2 * i + 1]);
+      if (start !== NO_RANGE) lazyBody(result.skill, (copy ??= copyOf(bytes)), start, ranges[2 * i + 1]);
       call(arrayPush, out, result);
     }
     return true;
@@ -648,6 +647,14 @@ export function takeResults(json, bytes, ranges, out) {
     rethrowTrap(e);
     return false;
   }
+}
+
+// The buffer of a copy of `bytes`. A new array filled with `set` costs measurably less than
+// `slice` here (about 5% of a parse with bodies on the 10x corpus).
+function copyOf(bytes) {
+  const copy = new NativeU8(call(taByteLength, bytes));
+  call(taSet, copy, bytes, 0);
+  return call(taBuffer, copy);
 }
 
 // A result's array as the object serde would write (wasm/src/result_json.rs): `0` is an empty
