@@ -43,7 +43,7 @@ pub fn utf8_without_cr(bytes: &[u8]) -> bool {
             i += words + ascii;
         } else {
             let run = rest.iter().take_while(|b| !b.is_ascii()).count();
-            if !rest.get(..run).is_some_and(|r| std::str::from_utf8(r).is_ok()) {
+            if rest.get(..run).is_none_or(|r| std::str::from_utf8(r).is_err()) {
                 return false;
             }
             i += run;
