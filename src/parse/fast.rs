@@ -34,7 +34,7 @@ struct Line<'a> {
 /// return, or `None` when the text goes beyond the subset.
 pub fn parse(src: &str) -> Option<Vec<Entry>> {
     let mut lines = Vec::with_capacity(32);
-    for raw in src.split('\n') {
+    for raw in super::scan::lines(src) {
         let indent = raw.bytes().take_while(|&b| b == b' ').count();
         let content = &raw[indent..];
         let trimmed = content.bytes().rev().take_while(|&b| b == b' ' || b == b'\t').count();

@@ -1,5 +1,6 @@
 //! Finding the frontmatter: BOM, line endings, the opening and closing `---` fences.
 
+use super::scan;
 use crate::diagnostic::{codes, Diagnostic};
 use std::borrow::Cow;
 
@@ -34,7 +35,13 @@ impl<'a> Split<'a> {
     /// Where the body lies in the bytes after the closing fence when it is those bytes unchanged (valid
     /// UTF-8 with no `\r`, trimmed): its range; `None` when it must be decoded and normalised
     /// ([`Split::body`]). The same check, and the same error, as `body`.
+    ///
+    /// A body that is UTF-8 with no `\r` (most are) is checked and trimmed by the word-at-a-time
+    /// scans; any other goes the way of [`Split::body`].
     pub fn body_range(&self) -> Result<Option<std::ops::Range<usize>>, Diagnostic> {
+        if scan::utf8_without_cr(self.body) {
+            return Ok(Some(scan::trimmed(self.body)));
+        }
         let text = self.body_str()?;
         let trimmed = text.trim();
         if trimmed.contains('\r') {
@@ -111,7 +118,7 @@ fn lines(bytes: &[u8], mut start: usize) -> impl Iterator<Item = (usize, usize, 
         if done {
             return None;
         }
-        match bytes[start..].iter().position(|&b| b == b'\n') {
+        match bytes.get(start..).and_then(|rest| scan::find_byte(rest, b'\n')) {
             Some(i) => {
                 let item = (start, start + i, Some(start + i + 1));
                 start += i + 1;
@@ -197,8 +204,9 @@ pub fn split(bytes: &[u8], partial: bool) -> Result<Split<'_>, FenceError> {
                     return Err(FenceError::Refused(not_utf8(fm_start + err.valid_up_to(), line)));
                 }
             };
-            let crlf = first.ends_with(b"\r") || fm.contains('\r');
-            let frontmatter = if fm.contains('\r') { Cow::Owned(normalize_newlines(fm)) } else { Cow::Borrowed(fm) };
+            let has_cr = scan::find_byte(fm.as_bytes(), b'\r').is_some();
+            let crlf = first.ends_with(b"\r") || has_cr;
+            let frontmatter = if has_cr { Cow::Owned(normalize_newlines(fm)) } else { Cow::Borrowed(fm) };
             if crlf {
                 diagnostics.push(
                     Diagnostic::warning(codes::CRLF, "the file uses CRLF line endings; they were read as LF")
@@ -345,5 +353,32 @@ mod tests {
         assert_eq!(at(b"---\nname: \xff\n---\n"), Some((1, Some(3))));
         assert_eq!(at(b"# title\n---\n"), None);
         assert_eq!(at(b""), None);
+    }
+
+    /// `body_range` as it was before the word-at-a-time scan: the whole body checked as UTF-8.
+    fn body_range_slow(s: &Split<'_>) -> Result<Option<std::ops::Range<usize>>, Diagnostic> {
+        let text = s.body_str()?;
+        let trimmed = text.trim();
+        if trimmed.contains('\r') {
+            return Ok(None);
+        }
+        let start = text.len() - text.trim_start().len();
+        Ok(Some(start..start + trimmed.len()))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn body_range_agrees_with_the_whole_text_check(
+            body in proptest::collection::vec(proptest::prop_oneof![
+                6 => proptest::sample::select(b"ab \t\n\r\x0b\x0c#-".to_vec()),
+                2 => proptest::sample::select(vec![0xc2u8, 0xa0, 0x85, 0xe2, 0x80, 0x94, 0xa8, 0xe3, 0xff, 0xf0, 0x9f]),
+            ], 0..40),
+            partial in proptest::prelude::any::<bool>(),
+        ) {
+            let mut file = b"---\nname: a\n---\n".to_vec();
+            file.extend_from_slice(&body);
+            let Ok(s) = split(&file, partial) else { return Ok(()) };
+            proptest::prop_assert_eq!(s.body_range(), body_range_slow(&s));
+        }
     }
 }

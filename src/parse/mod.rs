@@ -11,6 +11,7 @@ mod map;
 pub mod node;
 pub mod repair;
 pub mod result_json;
+pub mod scan;
 mod types;
 pub mod validate;
 pub mod yaml;

@@ -1,65 +1,83 @@
-//! A parse result as JSON text: the same object serde would write for [`ParseResult`] (the same
-//! keys in the same order, the same values), written directly. The wasm package hands a batch of
-//! parse results to JS as one such text; the writer lives in the core, built for speed, because it
-//! is on the hot path of every parse (the wasm façade is built for size). The
-//! result's fixed shape needs no generic serialiser: serde_json, built for size as every
-//! dependency is, was the largest part of a metadata-only parse in wasm. Only the free-form values
-//! (structured metadata, unknown keys) still go through serde_json, with the same formatter.
+//! A parse result as the JSON text `boundary.js` reads: a compact array that `takeResults` turns
+//! into the very object serde would write for [`ParseResult`] (the same keys in the same order,
+//! the same values). `JSON.parse` of the object's own text, every key and every empty map spelled
+//! out, took twice as long as reading the array and building the object with the keys in order.
+//! The writer lives in the core, built for speed, because it is on the hot path of every parse
+//! (the wasm façade is built for size). The result's fixed shape needs no generic serialiser:
+//! serde_json, built for size as every dependency is, was the largest part of a metadata-only
+//! parse in wasm. Only the free-form values (structured metadata, unknown keys) still go through
+//! serde_json, with the same formatter.
+//!
+//! The array (the order `takeResults` reads; `0` is an empty map, list or diagnostics list, `null`
+//! an absent optional field):
+//!
+//! - a result: `[skill or null, diagnostics]`, and a third item `1` when it is incomplete;
+//! - a skill: `[name, description, localizedDescriptions, license, compatibility, metadata,
+//!   metadataStructured, allowedTools, argumentHint, minTier, flags, context, agent, extra, body,
+//!   bodyLine]`, where `flags` is 1 for `disableModelInvocation` plus 2 for `userInvocable`;
+//! - a diagnostic: the object serde writes.
 //!
 //! Every character beyond ASCII is written as a `\u` escape (see [`AsciiJson`]).
 
 use crate::diagnostic::Severity;
-use crate::parse::FieldMap;
+use crate::parse::{scan, FieldMap};
 use crate::{Diagnostic, ParseResult, Skill};
 use serde_json::ser::Formatter;
 
-/// Appends `result` as JSON to `out`.
+/// Appends `result` as its JSON array to `out`.
 pub fn write_result(out: &mut Vec<u8>, result: &ParseResult) -> Result<(), serde_json::Error> {
-    out.extend_from_slice(b"{\"skill\":");
+    out.push(b'[');
     match &result.skill {
         Some(skill) => write_skill(out, skill)?,
         None => out.extend_from_slice(b"null"),
     }
-    out.extend_from_slice(b",\"diagnostics\":");
-    array(out, &result.diagnostics, write_diagnostic);
-    if result.incomplete {
-        out.extend_from_slice(b",\"incomplete\":true");
+    out.push(b',');
+    if result.diagnostics.is_empty() {
+        out.push(b'0');
+    } else {
+        array(out, &result.diagnostics, write_diagnostic);
     }
-    out.push(b'}');
+    if result.incomplete {
+        out.extend_from_slice(b",1");
+    }
+    out.push(b']');
     Ok(())
 }
 
 fn write_skill(out: &mut Vec<u8>, s: &Skill) -> Result<(), serde_json::Error> {
-    out.extend_from_slice(b"{\"name\":");
+    out.push(b'[');
     string(out, &s.name);
-    out.extend_from_slice(b",\"description\":");
+    out.push(b',');
     string(out, &s.description);
-    out.extend_from_slice(b",\"localizedDescriptions\":");
+    out.push(b',');
     string_map(out, &s.localized_descriptions);
-    optional(out, b",\"license\":", s.license.as_deref());
-    optional(out, b",\"compatibility\":", s.compatibility.as_deref());
-    out.extend_from_slice(b",\"metadata\":");
+    optional(out, s.license.as_deref());
+    optional(out, s.compatibility.as_deref());
+    out.push(b',');
     string_map(out, &s.metadata);
-    out.extend_from_slice(b",\"metadataStructured\":");
+    out.push(b',');
     value_map(out, &s.metadata_structured)?;
-    out.extend_from_slice(b",\"allowedTools\":");
-    array(out, &s.allowed_tools, |out, t| string(out, t));
-    optional(out, b",\"argumentHint\":", s.argument_hint.as_deref());
-    optional(out, b",\"minTier\":", s.min_tier.as_deref());
-    out.extend_from_slice(b",\"disableModelInvocation\":");
-    out.extend_from_slice(if s.disable_model_invocation { b"true" } else { b"false" });
-    out.extend_from_slice(b",\"userInvocable\":");
-    out.extend_from_slice(if s.user_invocable { b"true" } else { b"false" });
-    optional(out, b",\"context\":", s.context.as_deref());
-    optional(out, b",\"agent\":", s.agent.as_deref());
-    out.extend_from_slice(b",\"extra\":");
-    value_map(out, &s.extra)?;
-    optional(out, b",\"body\":", s.body.as_deref());
-    if let Some(line) = s.body_line {
-        out.extend_from_slice(b",\"bodyLine\":");
-        number(out, line);
+    out.push(b',');
+    if s.allowed_tools.is_empty() {
+        out.push(b'0');
+    } else {
+        array(out, &s.allowed_tools, |out, t| string(out, t));
     }
-    out.push(b'}');
+    optional(out, s.argument_hint.as_deref());
+    optional(out, s.min_tier.as_deref());
+    out.push(b',');
+    out.push(b'0' + u8::from(s.disable_model_invocation) + 2 * u8::from(s.user_invocable));
+    optional(out, s.context.as_deref());
+    optional(out, s.agent.as_deref());
+    out.push(b',');
+    value_map(out, &s.extra)?;
+    optional(out, s.body.as_deref());
+    out.push(b',');
+    match s.body_line {
+        Some(line) => number(out, line),
+        None => out.extend_from_slice(b"null"),
+    }
+    out.push(b']');
     Ok(())
 }
 
@@ -76,14 +94,19 @@ fn write_diagnostic(out: &mut Vec<u8>, d: &Diagnostic) {
         out.extend_from_slice(b",\"line\":");
         number(out, line);
     }
-    optional(out, b",\"path\":", d.path.as_deref());
+    if let Some(path) = &d.path {
+        out.extend_from_slice(b",\"path\":");
+        string(out, path);
+    }
     out.push(b'}');
 }
 
-fn optional(out: &mut Vec<u8>, key: &[u8], value: Option<&str>) {
-    if let Some(v) = value {
-        out.extend_from_slice(key);
-        string(out, v);
+/// A comma, then `value` or `null`.
+fn optional(out: &mut Vec<u8>, value: Option<&str>) {
+    out.push(b',');
+    match value {
+        Some(v) => string(out, v),
+        None => out.extend_from_slice(b"null"),
     }
 }
 
@@ -114,7 +137,12 @@ fn array<T>(out: &mut Vec<u8>, items: &[T], write: impl Fn(&mut Vec<u8>, &T)) {
     out.push(b']');
 }
 
+/// `map` as a JSON object, or `0` when it is empty.
 fn string_map(out: &mut Vec<u8>, map: &FieldMap<String>) {
+    if map.is_empty() {
+        out.push(b'0');
+        return;
+    }
     out.push(b'{');
     for (i, (k, v)) in map.iter().enumerate() {
         if i > 0 {
@@ -127,18 +155,14 @@ fn string_map(out: &mut Vec<u8>, map: &FieldMap<String>) {
     out.push(b'}');
 }
 
+/// `map` as a JSON object, or `0` when it is empty.
 fn value_map(out: &mut Vec<u8>, map: &FieldMap<serde_json::Value>) -> Result<(), serde_json::Error> {
     if map.is_empty() {
-        out.extend_from_slice(b"{}");
+        out.push(b'0');
         return Ok(());
     }
     let mut ser = serde_json::Serializer::with_formatter(&mut *out, AsciiJson);
     serde::Serialize::serialize(map, &mut ser)
-}
-
-/// Whether a byte is written as it is inside a JSON string: printable ASCII but `"` and `\`.
-const fn plain(b: u8) -> bool {
-    b >= 0x20 && b < 0x7f && b != b'"' && b != b'\\'
 }
 
 /// `s` as a JSON string, ASCII only: control characters, `"` and `\` escaped as serde_json
@@ -149,11 +173,9 @@ fn string(out: &mut Vec<u8>, s: &str) {
     let mut run = 0;
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        if plain(b) {
-            i += 1;
-            continue;
-        }
+        // The run of bytes written as they are, found a word at a time.
+        i += bytes.get(i..).map_or(0, scan::json_plain);
+        let Some(&b) = bytes.get(i) else { break };
         out.extend_from_slice(&bytes[run..i]);
         if b < 0x80 {
             match b {

@@ -75,8 +75,9 @@ pub fn parse_skill(
             let prefix = parsed::prefix_for(&opts) as usize;
             // Without bodies, the first bytes; the rest only when the frontmatter does not end in them.
             let (buf, rest) = if prefix > 0 { (bytes.prefix(prefix), Some(bytes)) } else { (bytes.into_vec(), None) };
-            results.parse(&buf, 0, buf.len(), size, &opts, move || {
-                rest.map(convert::Bytes::into_vec).ok_or_else(|| JsError::new("the input is gone").into())
+            results.parse(&buf, 0, buf.len(), size, &opts, |n| {
+                let n = if n > 0 { n as usize } else { usize::MAX };
+                rest.as_ref().map(|b| b.prefix(n)).ok_or_else(|| JsError::new("the input is gone").into())
             })?;
             buf
         }

@@ -2,14 +2,70 @@ use super::{write_result, AsciiJson};
 use crate::parse::FieldMap;
 use crate::{Diagnostic, ParseOptions, ParseResult, Skill};
 
-/// The text serde writes for `result`, and the text written here, read back: the same keys in the
-/// same order and the same values.
+use serde_json::{Map, Value};
+
+/// The object `takeResults` (boundary.js) builds from a result's array, built the same way.
+fn object_of(wire: &Value) -> Value {
+    let items = wire.as_array().unwrap();
+    let mut result = Map::new();
+    result.insert("skill".into(), if items[0].is_null() { Value::Null } else { skill_of(&items[0]) });
+    result.insert("diagnostics".into(), or_empty(&items[1], Value::Array(Vec::new())));
+    if let Some(flag) = items.get(2) {
+        assert_eq!(flag, &Value::from(1));
+        result.insert("incomplete".into(), Value::Bool(true));
+    }
+    Value::Object(result)
+}
+
+fn skill_of(wire: &Value) -> Value {
+    let a = wire.as_array().unwrap();
+    assert_eq!(a.len(), 16);
+    let empty = || Value::Object(Map::new());
+    let mut s = Map::new();
+    let mut put = |key: &str, value: &Value, absent: Option<Value>| match absent {
+        Some(empty) => drop(s.insert(key.into(), or_empty(value, empty))),
+        None if value.is_null() => {}
+        None => drop(s.insert(key.into(), value.clone())),
+    };
+    put("name", &a[0], None);
+    put("description", &a[1], None);
+    put("localizedDescriptions", &a[2], Some(empty()));
+    put("license", &a[3], None);
+    put("compatibility", &a[4], None);
+    put("metadata", &a[5], Some(empty()));
+    put("metadataStructured", &a[6], Some(empty()));
+    put("allowedTools", &a[7], Some(Value::Array(Vec::new())));
+    put("argumentHint", &a[8], None);
+    put("minTier", &a[9], None);
+    let flags = a[10].as_u64().unwrap();
+    put("disableModelInvocation", &Value::Bool(flags & 1 != 0), None);
+    put("userInvocable", &Value::Bool(flags & 2 != 0), None);
+    put("context", &a[11], None);
+    put("agent", &a[12], None);
+    put("extra", &a[13], Some(empty()));
+    put("body", &a[14], None);
+    put("bodyLine", &a[15], None);
+    Value::Object(s)
+}
+
+/// `value`, or `empty` for the `0` that stands for an empty map or list.
+fn or_empty(value: &Value, empty: Value) -> Value {
+    if value == &Value::from(0) {
+        empty
+    } else {
+        assert!(value.is_object() || value.is_array(), "{value}");
+        value.clone()
+    }
+}
+
+/// The text serde writes for `result`, and the object built from the array written here: the
+/// same keys in the same order and the same values.
 fn assert_same(result: &ParseResult) {
     let mut mine = Vec::new();
     write_result(&mut mine, result).unwrap();
     assert!(mine.is_ascii(), "{}", String::from_utf8_lossy(&mine));
     let theirs = serde_json::to_string(result).unwrap();
-    let a: serde_json::Value = serde_json::from_slice(&mine).unwrap();
+    let a = object_of(&serde_json::from_slice(&mine).unwrap());
     let b: serde_json::Value = serde_json::from_str(&theirs).unwrap();
     // preserve_order: the texts of the values read back compare the key order too.
     assert_eq!(a.to_string(), b.to_string());
