@@ -172,12 +172,13 @@ pub struct JsSkillRegistry {
 impl JsSkillRegistry {
     /// Lists every scope's roots and reads each SKILL.md (a prefix of it). A store that fails
     /// costs the skills it touches a diagnostic each; the registry is always returned.
-    pub async fn discover(
-        #[wasm_bindgen(unchecked_param_type = "RegistryOptions")] options: JsValue,
-    ) -> Result<JsSkillRegistry, JsValue> {
-        let (scopes, config) = parse_options(&options, "SkillRegistry.discover: options")?;
-        let host = SkillHost::discover(scopes, config).await;
-        Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(host)) })
+    #[wasm_bindgen(unchecked_return_type = "Promise<SkillRegistry>")]
+    pub fn discover(#[wasm_bindgen(unchecked_param_type = "RegistryOptions")] options: JsValue) -> Promise {
+        crate::tool::spawn(Box::pin(async move {
+            let (scopes, config) = parse_options(&options, "SkillRegistry.discover: options")?;
+            let host = SkillHost::discover(scopes, config).await;
+            Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(host)) }.into())
+        }))
     }
 
     /// Starts from `snapshot()` bytes with no store call; the options must name the same scopes,
@@ -267,13 +268,13 @@ impl JsSkillRegistry {
             (Err(e), _) | (_, Err(e)) => return Promise::reject(&e),
         };
         let planned = self.inner.borrow().registry().file_request(&name, rel_path.as_deref());
-        wasm_bindgen_futures::future_to_promise(async move {
+        crate::tool::spawn(Box::pin(async move {
             let result = match planned {
                 Ok(req) => req.fetch().await,
                 Err(refused) => *refused,
             };
             to_js(&result).map_err(JsValue::from)
-        })
+        }))
     }
 
     /// A file of the skill `name` of `scope` (the one that scope holds, shadowed or not): without
@@ -297,10 +298,10 @@ impl JsSkillRegistry {
             (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return Promise::reject(&e),
         };
         let inner = self.inner.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
+        crate::tool::spawn(Box::pin(async move {
             let got = SkillHost::read_scoped_file_shared(&inner, &scope, &name, rel_path.as_deref()).await;
             to_js(&got).map_err(JsValue::from)
-        })
+        }))
     }
 
     /// Re-lists every scope, re-reads only SKILL.md files whose size or etag changed, decides
@@ -309,10 +310,10 @@ impl JsSkillRegistry {
     #[wasm_bindgen(unchecked_return_type = "Promise<RefreshReport>")]
     pub fn refresh(&self) -> Promise {
         let inner = self.inner.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
+        crate::tool::spawn(Box::pin(async move {
             let report = SkillHost::refresh_shared(&inner).await;
             to_js(&report).map_err(JsValue::from)
-        })
+        }))
     }
 
     /// The skills the model is offered that best match `query`, best first: BM25 over names

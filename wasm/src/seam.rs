@@ -43,11 +43,11 @@ pub fn reattach_contents(tool: &JsSkillTool) -> Promise {
         catalog: Option<String>,
     }
     let tool = tool.inner.clone();
-    wasm_bindgen_futures::future_to_promise(async move {
+    crate::tool::spawn(Box::pin(async move {
         let (contents, catalog) = tool.reattach_contents().await;
         let contents = contents.into_iter().map(|(name, content)| Content { name, content }).collect();
         to_js(&Contents { tool_name: tool.config().tool_name.clone(), contents, catalog }).map_err(JsValue::from)
-    })
+    }))
 }
 
 /// The tool's session follows a transcript that holds the instructions of `present` in full.

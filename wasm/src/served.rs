@@ -65,11 +65,11 @@ pub fn served_list(
     limit: u32,
 ) -> Promise {
     let Some(source) = source(registry, name) else { return not_served(name) };
-    wasm_bindgen_futures::future_to_promise(async move {
+    crate::tool::spawn(Box::pin(async move {
         let page = source.list_page(&prefix, cursor.as_deref(), limit).await.map_err(|e| JsValue::from_str(&e.0))?;
         let page = ServedPage { entries: page.entries, cursor: page.cursor, warnings: page.warnings };
         to_js(&page).map_err(JsValue::from)
-    })
+    }))
 }
 
 /// `key` read from the store of the skill served as `name`, at most `maxBytes`: a promise of its
@@ -77,11 +77,11 @@ pub fn served_list(
 #[wasm_bindgen(js_name = __sw_servedRead)]
 pub fn served_read(registry: &JsSkillRegistry, name: &str, key: String, max_bytes: Option<u32>) -> Promise {
     let Some(source) = source(registry, name) else { return not_served(name) };
-    wasm_bindgen_futures::future_to_promise(async move {
+    crate::tool::spawn(Box::pin(async move {
         match source.read_key(&key, max_bytes).await {
             Ok(Some(bytes)) => Ok(Uint8Array::from(bytes.as_slice()).into()),
             Ok(None) => Ok(JsValue::NULL),
             Err(e) => Err(JsValue::from_str(&e.0)),
         }
-    })
+    }))
 }
