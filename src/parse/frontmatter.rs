@@ -41,6 +41,11 @@ pub fn parse_frontmatter(src: &str, first_line: u32, mode: Mode) -> Result<(Vec<
     }
     match yaml::load(src) {
         Ok(value) => Ok((fields_from_yaml(&value, src, first_line)?, Vec::new())),
+        Err(err) if err.unavailable => Err(Diagnostic::error(
+            codes::YAML_INVALID,
+            format!("the frontmatter is not in the YAML subset read without a parser, and {}", err.message),
+        )
+        .at_line(Some(first_line))),
         Err(err) => {
             if mode == Mode::Strict || err.resource_limit {
                 return Err(yaml_error(src, first_line));

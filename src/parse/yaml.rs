@@ -36,12 +36,15 @@ pub struct YamlError {
     /// The text is hostile or too deep (a recursion or repetition limit), not sloppy: no repair
     /// should paper over it.
     pub resource_limit: bool,
+    /// The parser itself could not answer (none installed, one that threw, or a damaged answer):
+    /// nothing is known about the text, so it is neither repaired nor read.
+    pub unavailable: bool,
 }
 
 impl YamlError {
     /// An error that is not the text's: no parser, or a parser that failed.
     pub fn unavailable(message: String) -> YamlError {
-        YamlError { message, line: None, resource_limit: false }
+        YamlError { message, line: None, resource_limit: false, unavailable: true }
     }
 }
 
@@ -72,7 +75,7 @@ fn builtin(src: &str) -> Result<Yaml, YamlError> {
         let message = err.to_string();
         let resource_limit =
             message.contains("recursion limit exceeded") || message.contains("repetition limit exceeded");
-        YamlError { line: err.location().map(|l| l.line() as u32), message, resource_limit }
+        YamlError { line: err.location().map(|l| l.line() as u32), message, resource_limit, unavailable: false }
     })
 }
 

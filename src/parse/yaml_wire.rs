@@ -23,7 +23,9 @@ pub fn encode(answer: &Result<Yaml, YamlError>) -> Vec<u8> {
         }
         Err(e) => {
             out.push(b'E');
-            out.push(u8::from(e.resource_limit) | if e.line.is_some() { 2 } else { 0 });
+            out.push(
+                u8::from(e.resource_limit) | if e.line.is_some() { 2 } else { 0 } | if e.unavailable { 4 } else { 0 },
+            );
             if let Some(line) = e.line {
                 varint(&mut out, u64::from(line));
             }
@@ -90,7 +92,7 @@ pub fn decode(bytes: &[u8]) -> Result<Yaml, YamlError> {
                 None
             };
             let message = r.text().ok_or_else(damaged)?;
-            Err(YamlError { message, line, resource_limit: flags & 1 != 0 })
+            Err(YamlError { message, line, resource_limit: flags & 1 != 0, unavailable: flags & 4 != 0 })
         }
         _ => return Err(damaged()),
     };
@@ -184,7 +186,12 @@ mod tests {
         let ok = Ok(sample());
         assert_eq!(decode(&encode(&ok)), ok);
         for line in [None, Some(3), Some(u32::MAX)] {
-            let err = Err(YamlError { message: "bad: here".to_string(), line, resource_limit: line.is_some() });
+            let err = Err(YamlError {
+                message: "bad: here".to_string(),
+                line,
+                resource_limit: line.is_some(),
+                unavailable: line.is_none(),
+            });
             assert_eq!(decode(&encode(&err)), err);
         }
     }

@@ -4,9 +4,14 @@
 // errors with lines, the recursion limit, and batches that mix both paths.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { importPkg } from "./helpers.mjs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { importPkg, PKG } from "./helpers.mjs";
 
 const { parseSkill, parseSkills } = await importPkg();
+// The package's own module instances (the same URLs node.js imports).
+const { setYamlLoader } = await import(pathToFileURL(path.join(PKG, "boundary.js")).href);
+const { extra } = await import(pathToFileURL(path.join(PKG, "extra.js")).href);
 
 const flow = "---\nname: flow-map\ndescription: A skill.\nmetadata: {v: 1.10, n: 3, s: text}\n---\nbody\n";
 
@@ -52,4 +57,33 @@ test("a batch mixes the fast path and the second module's parser, results in ord
     inputs.map((_, i) => (i % 5 === 0 ? `flow-${i}` : `plain-${i}`)),
   );
   assert.deepEqual(out[5].skill.metadata, { v: "1.1", n: "3", s: "text" });
+});
+
+test("a YAML parser that throws, answers the wrong type or a damaged answer costs that file a diagnostic", () => {
+  const real = (text) => extra.__sw_loadYaml(text);
+  const answer = real("metadata: {v: 1}\n");
+  const broken = {
+    throws: () => {
+      throw new Error("the second module is gone");
+    },
+    "answers a number": () => 42,
+    "answers a cut answer": () => answer.subarray(0, answer.length - 1),
+    "answers a string": () => "not bytes",
+  };
+  try {
+    for (const [what, loader] of Object.entries(broken)) {
+      setYamlLoader(loader);
+      const out = parseSkills([flow, "---\nname: plain\ndescription: Plain.\n---\n"], { includeBody: false });
+      assert.equal(out[0].skill, null, what);
+      assert.equal(out[0].diagnostics[0].code, "yaml-invalid", what);
+      // Not repaired: nothing is known of a text no parser read.
+      assert.equal(out[0].diagnostics.length, 1, what);
+      assert.match(out[0].diagnostics[0].message, /YAML parser/, what);
+      assert.equal(out[0].diagnostics[0].line, 2, what);
+      assert.equal(out[1].skill.name, "plain", `${what}: the fast path's file is parsed as ever`);
+    }
+  } finally {
+    setYamlLoader(real);
+  }
+  assert.equal(parseSkill(flow).skill.name, "flow-map", "the real parser again");
 });
