@@ -30,44 +30,74 @@ struct Line<'a> {
     trailing_ws: bool,
 }
 
+/// Why the fast path did not read a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// The text goes beyond the subset: serde_yaml decides.
+    Beyond,
+    /// The text is surely invalid YAML, and serde_yaml would refuse it too: a plain scalar on a
+    /// key's line holds `: ` ("mapping values are not allowed in this context"), the commonest
+    /// mistake in real frontmatter (an unquoted `description: Use when: ...`).
+    Invalid,
+}
+
 /// Parses frontmatter written in the subset (see the module docs): exactly what serde_yaml would
-/// return, or `None` when the text goes beyond the subset.
+/// return, or `None` when the text goes beyond the subset or is invalid.
 pub fn parse(src: &str) -> Option<Vec<Entry>> {
-    let mut lines = Vec::with_capacity(32);
-    for raw in super::scan::lines(src) {
-        let indent = raw.bytes().take_while(|&b| b == b' ').count();
-        let content = &raw[indent..];
-        let trimmed = content.bytes().rev().take_while(|&b| b == b' ' || b == b'\t').count();
-        let text = &content[..content.len() - trimmed];
-        if content.starts_with('\t') {
-            return None; // tabs in indentation, even on a blank line: serde_yaml decides
+    read(src).ok()
+}
+
+/// Like [`parse`], and when it gives up, says whether the text is surely invalid YAML, so that
+/// the caller repairs it without asking serde_yaml first.
+pub fn read(src: &str) -> Result<Vec<Entry>, Refusal> {
+    let mut p = Parser { lines: Vec::new(), pos: 0, invalid: false };
+    match p.document(src) {
+        Some(entries) => Ok(entries),
+        None if p.invalid => Err(Refusal::Invalid),
+        None => Err(Refusal::Beyond),
+    }
+}
+
+impl<'a> Parser<'a> {
+    fn document(&mut self, src: &'a str) -> Option<Vec<Entry>> {
+        let mut lines = Vec::with_capacity(32);
+        for raw in super::scan::lines(src) {
+            let indent = raw.bytes().take_while(|&b| b == b' ').count();
+            let content = &raw[indent..];
+            let trimmed = content.bytes().rev().take_while(|&b| b == b' ' || b == b'\t').count();
+            let text = &content[..content.len() - trimmed];
+            if content.starts_with('\t') {
+                return None; // tabs in indentation, even on a blank line: serde_yaml decides
+            }
+            let skip = text.is_empty() || text.starts_with('#');
+            if !skip && indent == 0 && (text.starts_with("...") || text.starts_with("---")) {
+                return None;
+            }
+            let trailing_ws = text.len() != content.len();
+            lines.push(Line { indent, text, skip, trailing_ws });
         }
-        let skip = text.is_empty() || text.starts_with('#');
-        if !skip && indent == 0 && (text.starts_with("...") || text.starts_with("---")) {
+        self.lines = lines;
+        self.skip_blank();
+        if self.pos >= self.lines.len() {
+            return Some(Vec::new());
+        }
+        if self.lines[self.pos].indent != 0 {
             return None;
         }
-        let trailing_ws = text.len() != content.len();
-        lines.push(Line { indent, text, skip, trailing_ws });
+        let entries = self.map(0, 0)?;
+        self.skip_blank();
+        if self.pos < self.lines.len() {
+            return None;
+        }
+        Some(entries)
     }
-    let mut p = Parser { lines, pos: 0 };
-    p.skip_blank();
-    if p.pos >= p.lines.len() {
-        return Some(Vec::new());
-    }
-    if p.lines[p.pos].indent != 0 {
-        return None;
-    }
-    let entries = p.map(0, 0)?;
-    p.skip_blank();
-    if p.pos < p.lines.len() {
-        return None;
-    }
-    Some(entries)
 }
 
 struct Parser<'a> {
     lines: Vec<Line<'a>>,
     pos: usize,
+    /// Set where the parser gave up on text that is surely invalid YAML (see [`Refusal::Invalid`]).
+    invalid: bool,
 }
 
 fn is_key_char(c: u8) -> bool {
@@ -202,7 +232,12 @@ impl<'a> Parser<'a> {
     }
 
     fn plain(&mut self, rest: &'a str, indent: usize) -> Option<Node> {
-        let first = plain_one_line(rest)?;
+        let Some(first) = plain_one_line(rest) else {
+            // Every line before this one was read within the subset, so nothing (a quoted or
+            // block scalar left open) can make this line anything but a key's plain value.
+            self.invalid = holds_value_indicator(rest);
+            return None;
+        };
         let mut text = first.to_string();
         // Multi-line plain scalar: following lines indented deeper than the key fold with spaces;
         // blank lines between them become newlines.
@@ -339,16 +374,45 @@ fn is_seq_item(text: &str) -> bool {
     text == "-" || text.starts_with("- ")
 }
 
+/// Whether `rest` starts a plain scalar: not with an indicator, nor with `-`, `?` or `:` and a
+/// space.
+fn starts_plain(b: &[u8]) -> bool {
+    match b.first() {
+        None
+        | Some(
+            b'[' | b']' | b'{' | b'}' | b',' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"' | b'%' | b'@'
+            | b'`',
+        ) => false,
+        Some(b'-' | b'?' | b':') => !(b.len() == 1 || b[1] == b' ' || b[1] == b'\t'),
+        Some(_) => true,
+    }
+}
+
 /// A one-line plain scalar (comment removed), or None when the text is not plainly a scalar.
 fn plain_one_line(rest: &str) -> Option<&str> {
-    let b = rest.as_bytes();
-    match b.first()? {
-        b'[' | b']' | b'{' | b'}' | b',' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"' | b'%' | b'@'
-        | b'`' => return None,
-        b'-' | b'?' | b':' if b.len() == 1 || b[1] == b' ' || b[1] == b'\t' => return None,
-        _ => {}
+    if !starts_plain(rest.as_bytes()) {
+        return None;
     }
     plain_text(rest, true)
+}
+
+/// Whether a key's value on the key's own line is a plain scalar holding `: ` before any comment
+/// (or tab, which this does not judge). After a key's `:`, YAML allows no second key on the same
+/// line, so serde_yaml refuses such a line.
+fn holds_value_indicator(rest: &str) -> bool {
+    let b = rest.as_bytes();
+    if !starts_plain(b) {
+        return false;
+    }
+    for i in 0..b.len() {
+        match b[i] {
+            b'\t' => return false,
+            b'#' if i > 0 && b[i - 1] == b' ' => return false,
+            b':' if b.get(i + 1) == Some(&b' ') => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// A continuation line of a multi-line plain scalar.

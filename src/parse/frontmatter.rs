@@ -36,32 +36,48 @@ pub fn parse_frontmatter(src: &str, first_line: u32, mode: Mode) -> Result<(Vec<
             return Err(refused);
         }
     }
-    if let Some(entries) = fast::parse(src) {
-        return Ok((fields(entries, first_line), Vec::new()));
+    match fast::read(src) {
+        Ok(entries) => return Ok((fields(entries, first_line), Vec::new())),
+        // Surely invalid (an unquoted `: ` in a value): straight to the repair, without asking
+        // serde_yaml to confirm what it would refuse.
+        Err(fast::Refusal::Invalid) if mode == Mode::Lenient => return repair_or_refuse(src, first_line),
+        Err(_) => {}
     }
     match yaml::load(src) {
         Ok(value) => Ok((fields_from_yaml(&value, src, first_line)?, Vec::new())),
-        Err(err) if err.unavailable => Err(Diagnostic::error(
-            codes::YAML_INVALID,
-            format!("the frontmatter is not in the YAML subset read without a parser, and {}", err.message),
-        )
-        .at_line(Some(first_line))),
+        Err(err) if err.unavailable => Err(unavailable(&err, first_line)),
         Err(err) => {
             if mode == Mode::Strict || err.resource_limit {
                 return Err(yaml_error(src, first_line));
             }
-            let Some(repaired) = repair::repair(src, first_line) else { return Err(yaml_error(src, first_line)) };
-            // A repaired text is most often plain YAML again (a quoted description): the fast
-            // path reads it as serde_yaml would, without a second full parse.
-            if let Some(entries) = fast::parse(&repaired.text) {
-                return Ok((fields(entries, first_line), repaired.notes));
-            }
-            match yaml::load(&repaired.text) {
-                Ok(value) => Ok((fields_from_yaml(&value, &repaired.text, first_line)?, repaired.notes)),
-                Err(_) => Err(yaml_error(src, first_line)),
-            }
+            repair_or_refuse(src, first_line)
         }
     }
+}
+
+/// Lenient mode's answer to frontmatter serde_yaml refuses: the repaired text's fields and the
+/// repairs made, or the parser's error when no repair makes it parse.
+fn repair_or_refuse(src: &str, first_line: u32) -> Result<(Vec<Field>, Vec<Diagnostic>), Diagnostic> {
+    let Some(repaired) = repair::repair(src, first_line) else { return Err(yaml_error(src, first_line)) };
+    // A repaired text is most often plain YAML again (a quoted description): the fast path reads
+    // it as serde_yaml would, without a full parse.
+    if let Some(entries) = fast::parse(&repaired.text) {
+        return Ok((fields(entries, first_line), repaired.notes));
+    }
+    match yaml::load(&repaired.text) {
+        Ok(value) => Ok((fields_from_yaml(&value, &repaired.text, first_line)?, repaired.notes)),
+        Err(err) if err.unavailable => Err(unavailable(&err, first_line)),
+        Err(_) => Err(yaml_error(src, first_line)),
+    }
+}
+
+/// The refusal of frontmatter beyond the fast path's subset when no YAML parser is loaded.
+fn unavailable(err: &yaml::YamlError, first_line: u32) -> Diagnostic {
+    Diagnostic::error(
+        codes::YAML_INVALID,
+        format!("the frontmatter is not in the YAML subset read without a parser, and {}", err.message),
+    )
+    .at_line(Some(first_line))
 }
 
 /// The fast path's entries as fields, with file lines.

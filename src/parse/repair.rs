@@ -19,9 +19,19 @@ pub struct Repaired {
 }
 
 /// Whether serde_yaml accepts `text`: the fast path answers first, since what it reads serde_yaml
-/// reads alike, and most entries of a sloppy frontmatter are plain ones.
+/// reads alike, what it calls invalid serde_yaml refuses, and most entries of a sloppy
+/// frontmatter are one or the other. Without a YAML parser loaded, text beyond the subset counts
+/// as parsing: what cannot be judged is not rewritten (and the caller refuses the file when the
+/// repaired text still needs the parser).
 fn parses(text: &str) -> bool {
-    super::fast::parse(text).is_some() || super::yaml::load(text).is_ok()
+    match super::fast::read(text) {
+        Ok(_) => true,
+        Err(super::fast::Refusal::Invalid) => false,
+        Err(super::fast::Refusal::Beyond) => match super::yaml::load(text) {
+            Ok(_) => true,
+            Err(err) => err.unavailable,
+        },
+    }
 }
 
 /// Tries to repair `src`, whose first line is line `first_line` of the file. Returns None when

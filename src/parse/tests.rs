@@ -327,3 +327,43 @@ fn read_properties_keeps_the_metadata_order_and_an_allowed_tools_list() {
         r#"{"name":"a","description":"d","allowed-tools":"Read Write"}"#
     );
 }
+
+#[test]
+fn the_fast_path_calls_an_unquoted_colon_in_a_value_invalid_and_nothing_else() {
+    use super::fast::{read, Refusal};
+    for invalid in [
+        "description: Use when: asked\n",
+        "name: a\ndescription: a : b\n",
+        "list:\n  - key: a: b\n",
+        "metadata:\n  short: Use when: asked # note\n",
+        "description: a#b: c\n",
+    ] {
+        assert_eq!(read(invalid).err(), Some(Refusal::Invalid), "{invalid:?}");
+    }
+    for beyond in [
+        "description: \"Use when: asked\n  more\"\n",
+        "description: [a: b]\n",
+        "description: a\t: b\n",
+        "description: &x a: b\n",
+        "? description\n: a: b\n",
+        "description: |2\n   x\nother: a: b\n",
+    ] {
+        assert_eq!(read(beyond).err(), Some(Refusal::Beyond), "{beyond:?}");
+    }
+    for fine in ["description: 'Use when: asked'\n", "description: a #b: c\n", "description: a:b\n", "d: |\n  a: b\n"] {
+        assert!(read(fine).is_ok(), "{fine:?}");
+    }
+}
+
+#[test]
+fn an_unquoted_colon_is_repaired_as_before_and_refused_in_strict_mode() {
+    let r = lenient(&fm("name: a\ndescription: Use when: asked\n"));
+    assert_eq!(r.skill.as_ref().map(|s| s.description.as_str()), Some("Use when: asked"));
+    assert_eq!(codes(&r), ["yaml-repair-colon"]);
+    let strict = ParseOptions { mode: Mode::Strict, ..Default::default() };
+    let r = parse_skill(fm("name: a\ndescription: Use when: asked\n").as_bytes(), &strict);
+    assert!(r.skill.is_none());
+    let d = r.diagnostics.iter().find(|d| d.code == "yaml-invalid").unwrap_or_else(|| panic!("{:?}", r.diagnostics));
+    assert!(d.message.contains("mapping values"), "{}", d.message);
+    assert_eq!(d.line, Some(3));
+}

@@ -59,10 +59,19 @@ pub fn to_value(node: &Node) -> Value {
     }
 }
 
-/// Checks that whatever the fast path accepts, it reads exactly as serde_yaml does.
+/// Checks that whatever the fast path accepts, it reads exactly as serde_yaml does, and that what
+/// it calls invalid, serde_yaml refuses.
 /// Returns whether the fast path accepted the input.
 pub fn differential(src: &str) -> bool {
-    let Some(entries) = fast::parse(src) else { return false };
+    let entries = match fast::read(src) {
+        Ok(entries) => entries,
+        Err(fast::Refusal::Invalid) => {
+            let refused = serde_yaml::from_str::<Value>(src).is_err();
+            assert!(refused, "fast path called invalid what serde_yaml reads:\n{src}");
+            return false;
+        }
+        Err(fast::Refusal::Beyond) => return false,
+    };
     let ours = Value::Mapping(entries.iter().map(|e| (Value::String(e.key.clone()), to_value(&e.value))).collect());
     let theirs: Value = serde_yaml::from_str(src)
         .unwrap_or_else(|e| panic!("fast path accepted what serde_yaml refuses ({e}):\n{src}"));

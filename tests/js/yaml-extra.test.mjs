@@ -81,6 +81,10 @@ test("a YAML parser that throws, answers the wrong type or a damaged answer cost
       assert.match(out[0].diagnostics[0].message, /YAML parser/, what);
       assert.equal(out[0].diagnostics[0].line, 2, what);
       assert.equal(out[1].skill.name, "plain", `${what}: the fast path's file is parsed as ever`);
+      // An unquoted `: ` in a value is invalid on its face: repaired without asking any parser.
+      const [colon] = parseSkills(["---\nname: colon\ndescription: Use when: asked\n---\n"], { includeBody: false });
+      assert.equal(colon.skill?.description, "Use when: asked", what);
+      assert.deepEqual(colon.diagnostics.map((d) => d.code), ["yaml-repair-colon"], what);
     }
   } finally {
     setYamlLoader(real);
