@@ -3,7 +3,8 @@
 // skills, two scopes (every fifth name also in the second scope, shadowed), every tenth skill
 // nested inside another, each with a reference file and frontmatter as real skills write it.
 // Times, per size: discovery, refresh with nothing changed and with one SKILL.md changed,
-// listMetas, budgeted catalogs in three formats, the skill tool's construction and definition,
+// a listing of every page from JS alone (the floor of a refresh with nothing changed), listMetas,
+// budgeted catalogs in three formats, the skill tool's construction and definition,
 // snapshot and fromSnapshot; then the ratio of the largest size to the smallest per operation
 // (linear growth would be the ratio of the sizes; n log n a little more), the store calls, and
 // the wasm memory after the largest size.
@@ -72,6 +73,20 @@ const options = (s, n) => ({
   maxDepth: 12,
 });
 
+/** Pages through every key of each store, as a refresh's listing does. */
+async function listAll(storages) {
+  let keys = 0;
+  for (const storage of storages) {
+    let cursor;
+    do {
+      const page = await storage.list("", cursor === undefined ? {} : { cursor });
+      keys += page.entries.length;
+      cursor = page.cursor;
+    } while (cursor !== undefined);
+  }
+  return keys;
+}
+
 async function time(fn) {
   const t = performance.now();
   const out = await fn();
@@ -96,6 +111,8 @@ for (const [i, n] of [SIZES[0], ...SIZES].entries()) {
   const cold = reg.stats();
   const [refreshMs] = await time(() => reg.refresh());
   put("refresh, nothing changed", refreshMs);
+  // The floor of that refresh: every page of both stores listed from JS, nothing else.
+  put("  listing alone (both stores, every page)", (await time(() => listAll([s.user, s.org])))[0]);
   const still = reg.stats();
   s.user.put(`${directory(n >> 1)}/SKILL.md`, skillMd(n >> 1, " Edited."));
   const [oneMs, report] = await time(() => reg.refresh());

@@ -348,6 +348,84 @@ export function pageJson(page, maxNodes, maxChars, heads, taken) {
 }
 
 /**
+ * A store's listing page as lines, for the usual shape only, or null (then the caller reads it
+ * with {@link pageJson}). The text: a first line that is `=` and the cursor, or empty when there
+ * is none; then one line per entry, `key\tsize\tetag`, and `\t!message` after them for a
+ * `headError` (size and etag empty when absent). The shape: a page whose own keys are `entries`
+ * (an array of at most `maxEntries`), `cursor` (a string, null or undefined) and `warnings` (only
+ * undefined); each entry a non-array object whose own keys are `key` (a string), `size` (a
+ * non-negative safe integer, or null, undefined, a negative or a non-finite number for none),
+ * `etag` (a non-empty string or undefined) and, with `heads`, `head` (handed back unread as
+ * `["entries.<i>.head", value]` pushed to `taken`) and `headError` (a string or null); no line
+ * feed in any string and no tab but in a head error, at most `maxChars` units in all, nothing with a `toJSON`. A key's lone
+ * surrogates become U+0000, other strings' U+FFFD, as in pageJson. Anything else, and a getter or
+ * trap that throws, is null. One string per page, which Rust splits without a JSON parse.
+ */
+export function pageLines(page, maxEntries, maxChars, heads, taken) {
+  try {
+    if (page === null || typeof page !== "object" || isArray(page) || page.toJSON !== undefined) return null;
+    let entries = null;
+    let cursor;
+    for (const k of keysOf(page)) {
+      if (k === "entries") entries = page.entries;
+      else if (k === "cursor") cursor = page.cursor;
+      else if (k !== "warnings" || page.warnings !== undefined) return null;
+    }
+    if (!isArray(entries) || !(entries.length <= maxEntries)) return null;
+    let text = "";
+    if (typeof cursor === "string") {
+      if (!plainField(cursor)) return null;
+      text = `=${wellFormed(cursor)}`;
+    } else if (cursor !== null && cursor !== undefined) return null;
+    let chars = text.length;
+    const found = [];
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i];
+      if (e === null || typeof e !== "object" || isArray(e) || e.toJSON !== undefined) return null;
+      let key = null;
+      let size = "";
+      let etag = "";
+      let error = "";
+      for (const k of keysOf(e)) {
+        const v = e[k];
+        if (v === undefined) continue;
+        if (k === "key" && typeof v === "string") {
+          key = isWellFormedString(v) ? v : v.replace(LONE, "\u0000");
+        } else if (k === "size" && (typeof v === "number" || v === null)) {
+          if (v === null || !(v >= 0) || v === Infinity) size = "";
+          else if (Number.isSafeInteger(v)) size = `${v}`;
+          else return null;
+        } else if (k === "etag" && typeof v === "string" && v !== "") {
+          etag = wellFormed(v);
+        } else if (k === "head" && heads) {
+          found.push([`entries.${i}.head`, v]);
+        } else if (k === "headError" && heads && (typeof v === "string" || v === null)) {
+          error = v === null ? "" : `\t!${wellFormed(v)}`;
+        } else {
+          return null;
+        }
+      }
+      // A head error is the line's last field: a tab in it is its own.
+      if (key === null || !plainField(key) || !plainField(etag) || error.includes("\n")) return null;
+      const line = error === "" ? `\n${key}\t${size}\t${etag}` : `\n${key}\t${size}\t${etag}${error}`;
+      chars += line.length;
+      if (chars > maxChars) return null;
+      text += line;
+    }
+    for (const pair of found) taken.push(pair);
+    return text;
+  } catch (e) {
+    rethrowTrap(e);
+    return null;
+  }
+}
+
+/** Whether `s` holds no tab and no line feed, the separators of {@link pageLines}. */
+function plainField(s) {
+  return !s.includes("\t") && !s.includes("\n");
+}
+
+/**
  * The `lines` of a packed listing page: the string itself when it is one of at most `max` UTF-16
  * units, with each lone surrogate made U+0000 (which the key check refuses, as {@link pageJson}
  * does for keys), or null for anything else.

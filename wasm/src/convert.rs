@@ -55,7 +55,7 @@ extern "C" {
 
 /// A trap of a wasm instance met while reading (a getter that re-entered the package and trapped)
 /// is not data: it goes on to the package's guard, which replaces the instance.
-fn pass_traps(e: JsValue) -> JsValue {
+pub fn pass_traps(e: JsValue) -> JsValue {
     if e.has_type::<js_sys::WebAssembly::RuntimeError>() {
         wasm_bindgen::throw_val(e);
     }

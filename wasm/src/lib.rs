@@ -12,6 +12,7 @@ mod convert;
 // The allocator: the standard one, growing the memory in steps.
 #[cfg(target_arch = "wasm32")]
 mod grow;
+mod page_lines;
 mod parsed;
 mod registry;
 mod rules;

@@ -2,6 +2,7 @@
 //! does (throws, rejects, answers with the wrong type, never answers) becomes a `StorageError`.
 
 use super::convert::{self, BytesError, StoreAnswer};
+use super::page_lines;
 use js_sys::{Function, Object, Reflect};
 use serde_json::Value;
 use skillwasm::store::{
@@ -156,6 +157,12 @@ fn parse_page_with(v: &JsValue, heads: Option<u32>) -> Result<HeadPage, StorageE
     if !v.is_object() {
         return Err(not_a_page(&convert::kind_of(v)));
     }
+    // The usual page, as lines: no JSON value per entry.
+    let lines =
+        page_lines::read(v, heads.is_some(), MAX_PAGE_ENTRIES as u32, convert::MAX_JSON_CHARS, MAX_HEAD_ERROR_CHARS);
+    if let Some(lines) = lines {
+        return Ok(with_heads(lines.page, lines.head_errors, lines.taken, heads));
+    }
     // Keys with a lone surrogate get a NUL, which the key check refuses: that entry is dropped.
     // Heads are handed back unread (bytes are not JSON).
     let (value, taken) = convert::page(v, heads.is_some()).map_err(|e| StorageError(e.describe("the page")))?;
@@ -212,6 +219,12 @@ fn parse_page_with(v: &JsValue, heads: Option<u32>) -> Result<HeadPage, StorageE
             out.warnings.push((text("key"), text("message")));
         }
     }
+    Ok(with_heads(out, head_errors, taken, heads))
+}
+
+/// A page and its heads: those handed back unread (`taken`), read now as bytes of at most `heads`
+/// each, then the failed ones.
+fn with_heads(out: ListPage, head_errors: Vec<(String, Head)>, taken: convert::Taken, heads: Option<u32>) -> HeadPage {
     let mut got = HeadPage::default();
     if let Some(most) = heads {
         for (path, value) in taken {
@@ -238,7 +251,7 @@ fn parse_page_with(v: &JsValue, heads: Option<u32>) -> Result<HeadPage, StorageE
     // head of a key is the one kept).
     got.heads.extend(head_errors);
     got.page = out;
-    Ok(got)
+    got
 }
 
 #[wasm_bindgen(raw_module = "./boundary.js")]

@@ -1,0 +1,129 @@
+// pageLines (boundary.js) writes a store's listing page of the usual shape as lines, which the
+// engine splits without a JSON parse; anything else it declines (null), and the page is read as
+// JSON (pageJson, then boundedJson). Each case below states the exact text or the refusal, and
+// every page it reads must mean what pageJson's JSON of the same page means: the same entries,
+// sizes, etags, cursor, head errors and heads handed back.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { assertBuilt, PKG } from "./helpers.mjs";
+
+assertBuilt();
+const { boundedJson, pageJson, pageLines } = await import(pathToFileURL(path.join(PKG, "boundary.js")).href);
+
+const MAX_ENTRIES = 250_000;
+const MAX_NODES = 1_000_000;
+const MAX_CHARS = 64 * 1024 * 1024;
+const head = new Uint8Array([0x2d, 0x2d, 0x2d]);
+
+/** [what, page, heads, the lines pageLines writes, or null when it declines the page] */
+const CASES = [
+  ["an empty page", { entries: [] }, false, ""],
+  ["entries, a cursor", { entries: [{ key: "a/SKILL.md", size: 3, etag: "e1" }], cursor: "c" }, false, "=c\na/SKILL.md\t3\te1"],
+  ["an empty cursor, a null one", { entries: [{ key: "k" }], cursor: "" }, false, "=\nk\t\t"],
+  ["a null cursor", { entries: [], cursor: null }, false, ""],
+  ["keys in another order", { cursor: "z", entries: [{ etag: "e", size: 1, key: "k" }] }, false, "=z\nk\t1\te"],
+  ["a key with a lone surrogate", { entries: [{ key: "a\ud800b", size: 1, etag: "e" }] }, false, "\na\u0000b\t1\te"],
+  ["an etag with a lone surrogate", { entries: [{ key: "k", size: 1, etag: "e\udc00" }] }, false, "\nk\t1\te\ufffd"],
+  ["sizes that are none", { entries: [{ key: "k", size: NaN }, { key: "l", size: Infinity }, { key: "m", size: -3 }, { key: "n", size: null }] }, false, "\nk\t\t\nl\t\t\nm\t\t\nn\t\t"],
+  ["a size of -0", { entries: [{ key: "k", size: -0, etag: "e" }] }, false, "\nk\t0\te"],
+  ["undefined fields", { entries: [{ key: "k", size: 1, etag: undefined }], cursor: undefined, warnings: undefined }, false, "\nk\t1\t"],
+  ["non-ASCII text", { entries: [{ key: "ü/SKILL.md", size: 1, etag: "—" }] }, false, "\nü/SKILL.md\t1\t—"],
+  ["a carriage return in a key (the key check refuses it later)", { entries: [{ key: "a\rb", size: 1, etag: "e" }] }, false, "\na\rb\t1\te"],
+  [
+    "heads and head errors",
+    { entries: [{ key: "a/SKILL.md", size: 3, etag: "e", head }, { key: "b/SKILL.md", size: 9, etag: "f", headError: "gone\tfor good" }, { key: "c", size: 1, etag: "g", headError: null }] },
+    true,
+    "\na/SKILL.md\t3\te\nb/SKILL.md\t9\tf\t!gone\tfor good\nc\t1\tg",
+  ],
+  ["an empty head error", { entries: [{ key: "k", size: 1, etag: "e", headError: "" }] }, true, "\nk\t1\te\t!"],
+  ["warnings", { entries: [], warnings: [{ key: "x", message: "m" }] }, false, null],
+  ["a fractional size", { entries: [{ key: "k", size: 1.5, etag: "e" }] }, false, null],
+  ["a size past 2^53", { entries: [{ key: "k", size: 2 ** 60, etag: "e" }] }, false, null],
+  ["an empty etag", { entries: [{ key: "k", size: 1, etag: "" }] }, false, null],
+  ["a tab in a key", { entries: [{ key: "a\tb", size: 1, etag: "e" }] }, false, null],
+  ["a line feed in a key", { entries: [{ key: "a\nb/SKILL.md", size: 1, etag: "e" }] }, false, null],
+  ["a line feed in an etag", { entries: [{ key: "k", size: 1, etag: "e\nx" }] }, false, null],
+  ["a line feed in a cursor", { entries: [], cursor: "c\nd" }, false, null],
+  ["a line feed in a head error", { entries: [{ key: "k", size: 1, etag: "e", headError: "a\nb" }] }, true, null],
+  ["a head error that is a number", { entries: [{ key: "k", size: 1, etag: "e", headError: 5 }] }, true, null],
+  ["a head without heads", { entries: [{ key: "a", size: 1, etag: "e", head }] }, false, null],
+  ["a page with directories", { entries: [], directories: ["a/"] }, true, null],
+  ["an unknown page key", { entries: [], more: 1 }, false, null],
+  ["an unknown entry key", { entries: [{ key: "k", size: 1, etag: "e", extra: true }] }, false, null],
+  ["an entry without a key", { entries: [{ size: 1, etag: "e" }] }, false, null],
+  ["a key that is not a string", { entries: [{ key: 5, size: 1, etag: "e" }] }, false, null],
+  ["a size that is a string", { entries: [{ key: "k", size: "1", etag: "e" }] }, false, null],
+  ["an entry that is an array", { entries: [["k", 1, "e"]] }, false, null],
+  ["entries that are not an array", { entries: {} }, false, null],
+  ["a numeric cursor", { entries: [], cursor: 5 }, false, null],
+  ["an entry with toJSON", { entries: [{ key: "k", size: 1, etag: "e", toJSON: () => ({}) }] }, false, null],
+  ["a page that is an array", [], false, null],
+  ["null", null, false, null],
+];
+
+/** The lines as the engine reads them (wasm/src/page_lines.rs). */
+function readLines(text) {
+  const [first, ...lines] = text.split("\n");
+  const cursor = first.startsWith("=") && first.length > 1 ? first.slice(1) : undefined;
+  const entries = [];
+  const headErrors = [];
+  for (const line of lines) {
+    const [key, size, etag, ...error] = line.split("\t");
+    const entry = { key };
+    if (size !== "") entry.size = Number(size);
+    if (etag !== "") entry.etag = etag;
+    if (error.length > 0) headErrors.push([key, error.join("\t").slice(1)]);
+    entries.push(entry);
+  }
+  return { entries, cursor, headErrors };
+}
+
+/** pageJson's JSON of the same page, read as the engine reads JSON (wasm/src/storage.rs). */
+function readJson(text) {
+  const page = JSON.parse(text);
+  const entries = page.entries.map((e) => {
+    const entry = { key: e.key };
+    if (typeof e.size === "number" && e.size >= 0) entry.size = Math.trunc(e.size);
+    if (typeof e.etag === "string") entry.etag = e.etag;
+    return entry;
+  });
+  const headErrors = page.entries.filter((e) => typeof e.headError === "string").map((e) => [e.key, e.headError]);
+  const cursor = typeof page.cursor === "string" && page.cursor !== "" ? page.cursor : undefined;
+  return { entries, cursor, headErrors };
+}
+
+for (const [what, page, heads, expected] of CASES) {
+  test(`pageLines: ${what}`, () => {
+    const taken = [];
+    const text = pageLines(page, MAX_ENTRIES, MAX_CHARS, heads, taken);
+    assert.equal(text, expected);
+    if (expected === null) {
+      assert.deepEqual(taken, [], "a declined page hands nothing back");
+      return;
+    }
+    // As JSON: by pageJson, or (a null size, which pageJson leaves to it) by boundedJson.
+    let jsonTaken = [];
+    let json = pageJson(page, MAX_NODES, MAX_CHARS, heads, jsonTaken);
+    if (json === null) {
+      jsonTaken = [];
+      const holes = heads ? ["~entries.*.key", "entries.*.head"] : ["~entries.*.key"];
+      const read = boundedJson(page, 64, MAX_NODES, MAX_CHARS, holes, jsonTaken);
+      assert.equal(read[0], "J", read);
+      json = read.slice(1);
+    }
+    assert.deepEqual(readLines(text), readJson(json), "the lines mean what the JSON means");
+    assert.deepEqual(taken, jsonTaken, "the same heads are handed back unread");
+  });
+}
+
+test("pageLines declines a page whose getter throws, and one over the bounds", () => {
+  const throwing = { entries: [{ key: "k", size: 1, etag: "e" }] };
+  Object.defineProperty(throwing.entries[0], "etag", { enumerable: true, get() { throw new Error("no"); } });
+  assert.equal(pageLines(throwing, MAX_ENTRIES, MAX_CHARS, false, []), null);
+  const page = { entries: Array.from({ length: 10 }, (_, i) => ({ key: `k${i}`, size: i, etag: "e" })) };
+  assert.equal(pageLines(page, 5, MAX_CHARS, false, []), null, "more entries than maxEntries");
+  assert.equal(pageLines(page, MAX_ENTRIES, 20, false, []), null, "more characters than maxChars");
+  assert.equal(typeof pageLines(page, MAX_ENTRIES, MAX_CHARS, false, []), "string");
+});
