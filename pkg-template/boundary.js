@@ -420,19 +420,30 @@ export function pageLines(page, maxEntries, maxChars, heads, taken) {
   }
 }
 
+/**
+ * {@link pageLines} as UTF-8 bytes, or null: the engine copies bytes into its memory in one call,
+ * where a string would cross one UTF-16 unit at a time.
+ */
+export function pageLinesUtf8(page, maxEntries, maxChars, heads, taken) {
+  const text = pageLines(page, maxEntries, maxChars, heads, taken);
+  return text === null ? null : utf8.encode(text);
+}
+
+const utf8 = new TextEncoder();
+
 /** Whether `s` holds no tab and no line feed, the separators of {@link pageLines}. */
 function plainField(s) {
   return !s.includes("\t") && !s.includes("\n");
 }
 
 /**
- * The `lines` of a packed listing page: the string itself when it is one of at most `max` UTF-16
+ * The `lines` of a packed listing page as UTF-8 bytes, when it is a string of at most `max` UTF-16
  * units, with each lone surrogate made U+0000 (which the key check refuses, as {@link pageJson}
  * does for keys), or null for anything else.
  */
 export function packedLines(v, max) {
   if (typeof v !== "string" || v.length > max) return null;
-  return isWellFormedString(v) ? v : v.replace(LONE, "\u0000");
+  return utf8.encode(isWellFormedString(v) ? v : v.replace(LONE, "\u0000"));
 }
 
 /**

@@ -92,10 +92,10 @@ pub fn key_problem(key: &str) -> Option<KeyProblem> {
     if bytes.contains(&b'%') && bytes.windows(3).any(encoded) {
         return Some(KeyProblem::Encoded);
     }
-    for seg in key.split('/') {
+    for seg in bytes.split(|&b| b == b'/') {
         match seg {
-            "" => return Some(KeyProblem::EmptySegment),
-            "." | ".." => return Some(KeyProblem::DotSegment),
+            b"" => return Some(KeyProblem::EmptySegment),
+            b"." | b".." => return Some(KeyProblem::DotSegment),
             _ => {}
         }
     }

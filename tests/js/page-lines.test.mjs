@@ -127,3 +127,66 @@ test("pageLines declines a page whose getter throws, and one over the bounds", (
   assert.equal(pageLines(page, MAX_ENTRIES, 20, false, []), null, "more characters than maxChars");
   assert.equal(typeof pageLines(page, MAX_ENTRIES, MAX_CHARS, false, []), "string");
 });
+
+/**
+ * A store whose listings (plain and with heads) answer pages of the usual shape, or, with
+ * `asJson`, the same pages with an empty `warnings` list, which pageLines declines and pageJson
+ * reads: discovery must come out the same either way.
+ */
+function storeOf(files, asJson) {
+  const keys = Object.keys(files).sort();
+  const enc = new TextEncoder();
+  const reads = [];
+  const entry = (key) => ({ key, size: enc.encode(files[key]).length, etag: `e-${files[key].length}` });
+  const page = (prefix, opts, withHead) => {
+    const listed = keys.filter((k) => k.startsWith(prefix) && (opts.cursor === undefined || k > opts.cursor));
+    const limit = opts.limit ?? 1000;
+    const entries = listed.slice(0, limit).map((key) => {
+      const e = entry(key);
+      if (!withHead || !key.endsWith("/SKILL.md")) return e;
+      if (files[key].includes("unreadable")) return { ...e, headError: "permission denied\tEACCES" };
+      return { ...e, head: enc.encode(files[key]).subarray(0, opts.prefixBytes) };
+    });
+    const out = { entries };
+    if (listed.length > limit) out.cursor = entries[entries.length - 1].key;
+    if (asJson) out.warnings = [];
+    return out;
+  };
+  return {
+    reads,
+    list: async (prefix, opts = {}) => page(prefix, opts, false),
+    listSkillPrefixes: async (prefix, opts) => page(prefix, opts, true),
+    read: async (key) => {
+      reads.push(key);
+      return key in files ? enc.encode(files[key]) : null;
+    },
+  };
+}
+
+test("discovery reads a store's pages as lines exactly as it reads them as JSON", async () => {
+  const { SkillRegistry } = await import(pathToFileURL(path.join(PKG, "node.js")).href);
+  const files = { ".agents/skills/zz/notes.md": "n" };
+  for (let i = 0; i < 30; i++) {
+    const name = `skill-${String(i).padStart(2, "0")}`;
+    files[`.agents/skills/g${i % 3}/${name}/SKILL.md`] = `---\nname: ${name}\ndescription: Skill ${i}.\n---\nBody ${i}\n`;
+    files[`.agents/skills/g${i % 3}/${name}/references/r.md`] = "r";
+  }
+  files[".agents/skills/locked/SKILL.md"] = "---\nname: locked\ndescription: unreadable\n---\n";
+  const outcome = async (asJson) => {
+    const store = storeOf(files, asJson);
+    const reg = await SkillRegistry.discover({ scopes: [{ name: "project", storage: store, trusted: true }], pageSize: 7 });
+    const names = reg.names();
+    const diagnostics = reg.diagnostics().map((d) => `${d.code} ${d.message}`);
+    const reads = store.reads.length;
+    const refreshed = await reg.refresh();
+    return { names, diagnostics, reads, changed: refreshed.changed.length, readsAfterRefresh: store.reads.length };
+  };
+  const asLines = await outcome(false);
+  const asJson = await outcome(true);
+  assert.deepEqual(asLines, asJson);
+  assert.equal(asLines.names.length, 30, "every readable skill, from the heads the listing brought");
+  assert.equal(asLines.reads, 0, "the heads stand in for reads");
+  assert.equal(asLines.changed, 0);
+  assert.equal(asLines.readsAfterRefresh, 0, "a refresh with nothing changed reads nothing");
+  assert.ok(asLines.diagnostics.some((d) => d.includes("permission denied\tEACCES")), asLines.diagnostics.join("\n"));
+});

@@ -157,6 +157,14 @@ pub fn data(v: &JsValue) -> Result<Value, Unreadable> {
     json(v, &[]).map(|(value, _)| value)
 }
 
+/// Text boundary.js encoded as UTF-8 (a Uint8Array it made): copied into this module in one
+/// call, where a string crosses one UTF-16 unit at a time. None for anything else, or bytes that
+/// are not UTF-8.
+pub fn utf8_text(v: JsValue) -> Option<String> {
+    let view: Uint8Array = v.dyn_into().ok()?;
+    String::from_utf8(view.to_vec()).ok()
+}
+
 /// A `TypeError` (what a wrong argument or option throws).
 pub fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(message).into()

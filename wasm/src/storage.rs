@@ -286,7 +286,7 @@ fn read_packed(v: &JsValue, packed: &JsValue, most: u32) -> Result<HeadPage, Sto
         |k: &str| Reflect::get(packed, &JsValue::from_str(k)).map_err(|_| refused(&format!("{k} cannot be read")));
     let lines = packed_lines(&field("lines")?, MAX_PACKED_CHARS)
         .ok()
-        .and_then(|l| l.as_string())
+        .and_then(convert::utf8_text)
         .ok_or_else(|| refused(&format!("lines is not a string of at most {MAX_PACKED_CHARS} characters")))?;
     let heads = field("heads")?;
     let heads = match convert::bytes(&heads, heads::MAX_HEAD_BYTES as u32) {
