@@ -84,7 +84,11 @@ pub struct Audiences {
 /// Claude Code: `disable-model-invocation: true` hides it from the model only, `user-invocable:
 /// false` from the user only. `permitted` is called at most once per skill, and not for skills
 /// already hidden from both.
-pub fn audiences(metas: &[SkillMeta], opts: &CatalogOptions, permitted: &dyn Fn(&SkillMeta) -> bool) -> Audiences {
+pub fn audiences<M: std::borrow::Borrow<SkillMeta>>(
+    metas: impl IntoIterator<Item = M>,
+    opts: &CatalogOptions,
+    permitted: &dyn Fn(&SkillMeta) -> bool,
+) -> Audiences {
     let tiers: Vec<String> =
         opts.tiers.clone().unwrap_or_else(|| DEFAULT_TIERS.iter().map(|t| t.to_string()).collect());
     let rank = |t: &str| tiers.iter().position(|x| x.eq_ignore_ascii_case(t.trim()));
@@ -105,6 +109,7 @@ pub fn audiences(metas: &[SkillMeta], opts: &CatalogOptions, permitted: &dyn Fn(
     let host = opts.host_version.as_deref().and_then(parse_version);
     let disabled: std::collections::HashSet<&str> = opts.disabled.iter().map(String::as_str).collect();
     for m in metas {
+        let m = m.borrow();
         let s = &m.skill;
         let own = Audience { model: !s.disable_model_invocation, user: s.user_invocable };
         let hidden_by_host = if disabled.contains(s.name.as_str()) {
