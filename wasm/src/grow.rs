@@ -5,7 +5,7 @@
 //! its whole length as newly allocated external memory; past a few tens of MiB each grow then
 //! costs a garbage collection of the JS heap. Grown a page at a time, a registry of 100,000 skills
 //! grows the memory thousands of times and spends most of its discovery in those collections;
-//! grown by an eighth of its size at a time (at most 16 MiB), it grows a few dozen times. The
+//! grown by an eighth of its size at a time (at most 8 MiB), it grows a few dozen times. The
 //! memory is then at most that step larger than what the allocator has handed out (wasm memory
 //! never shrinks).
 //!
@@ -23,9 +23,9 @@ const PAGE: usize = 64 * 1024;
 const MIN_STEP: usize = 1024 * 1024;
 /// Each step adds the memory's size divided by this.
 const STEP_DIVISOR: usize = 8;
-/// The largest step: a large memory is not grown by tens of MiB it may never use (at 200 MiB
-/// a step is 16 MiB, and the memory at most that much larger than the allocator's need).
-const MAX_STEP: usize = 16 * 1024 * 1024;
+/// The largest step: a large memory is not grown by tens of MiB it may never use (from 64 MiB
+/// on a step is 8 MiB, and the memory at most that much larger than the allocator's need).
+const MAX_STEP: usize = 8 * 1024 * 1024;
 
 /// The standard allocator, growing the memory in steps (see the module docs).
 pub struct Stepped;
