@@ -23,6 +23,22 @@ fn next_serial() -> u64 {
     })
 }
 
+/// A visible skill as the filters read it: its meta is built only for the host's predicate.
+struct Winner<'a> {
+    metas: &'a WinnerMetas,
+    k: usize,
+    skill: &'a Skill,
+}
+
+impl disclose::FilterItem for Winner<'_> {
+    fn skill(&self) -> &Skill {
+        self.skill
+    }
+    fn meta(&self) -> Option<std::borrow::Cow<'_, SkillMeta>> {
+        self.metas.meta(self.k).map(std::borrow::Cow::Owned)
+    }
+}
+
 /// The visibility of a registry's skills under one configuration.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct View {
@@ -45,10 +61,10 @@ impl View {
     /// Decides every skill's audience; the host's predicate is called at most once per skill.
     pub fn compute(registry: &SkillRegistry, config: &SkillsConfig) -> View {
         let metas = registry.winner_metas();
-        let permitted = |m: &SkillMeta| config.permitted.as_ref().is_none_or(|p| p(m));
-        // One meta at a time: all of them at once would be the largest share of the memory a
-        // discovery leaves grown.
-        let decided = disclose::audiences(metas.iter(), &config.catalog_options(), &permitted);
+        // A meta only for the host's predicate, one at a time: all of them at once would be the
+        // largest share of the memory a discovery leaves grown.
+        let items = (0..metas.len()).filter_map(|k| Some(Winner { metas: &metas, k, skill: metas.skill(k)? }));
+        let decided = disclose::audiences(items, &config.catalog_options(), config.permitted.as_deref());
         let user_skills = (0..metas.len())
             .zip(&decided.audience)
             .filter(|(_, a)| a.user)
