@@ -5,6 +5,8 @@
 use super::{CatalogOptions, HiddenSkill, DEFAULT_TIERS};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::discover::SkillMeta;
+use crate::parse::Skill;
+use std::borrow::Cow;
 
 /// The description for `locale`: `zh-CN` tries `zh-CN` (or `zh_CN`), then `zh`, then the default.
 pub fn localized_description<'a>(meta: &'a SkillMeta, locale: Option<&str>) -> &'a str {
@@ -55,6 +57,24 @@ pub fn offered_to_agent(skill: &crate::parse::Skill, agent: &str) -> bool {
     skill_agents(skill).is_none_or(|names| names.iter().any(|n| n.eq_ignore_ascii_case(agent.trim())))
 }
 
+/// What the filters read of a skill: its fields, and the meta the host's predicate is called
+/// with, built only when the predicate is asked (never when the host has none).
+pub trait FilterItem {
+    /// The skill's fields.
+    fn skill(&self) -> &Skill;
+    /// The skill's meta, for the host's predicate (None refuses the skill).
+    fn meta(&self) -> Option<Cow<'_, SkillMeta>>;
+}
+
+impl FilterItem for &SkillMeta {
+    fn skill(&self) -> &Skill {
+        &self.skill
+    }
+    fn meta(&self) -> Option<Cow<'_, SkillMeta>> {
+        Some(Cow::Borrowed(self))
+    }
+}
+
 /// Who may see and use a skill: the model (catalog, tool, subagents) and the user (`/name`,
 /// `$name`, autocomplete).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -84,7 +104,12 @@ pub struct Audiences {
 /// Claude Code: `disable-model-invocation: true` hides it from the model only, `user-invocable:
 /// false` from the user only. `permitted` is called at most once per skill, and not for skills
 /// already hidden from both.
-pub fn audiences(metas: &[SkillMeta], opts: &CatalogOptions, permitted: &dyn Fn(&SkillMeta) -> bool) -> Audiences {
+/// With no `permitted`, no meta is asked of an item (see [`FilterItem`]).
+pub fn audiences<I: FilterItem>(
+    items: impl IntoIterator<Item = I>,
+    opts: &CatalogOptions,
+    permitted: Option<&dyn Fn(&SkillMeta) -> bool>,
+) -> Audiences {
     let tiers: Vec<String> =
         opts.tiers.clone().unwrap_or_else(|| DEFAULT_TIERS.iter().map(|t| t.to_string()).collect());
     let rank = |t: &str| tiers.iter().position(|x| x.eq_ignore_ascii_case(t.trim()));
@@ -104,8 +129,8 @@ pub fn audiences(metas: &[SkillMeta], opts: &CatalogOptions, permitted: &dyn Fn(
     };
     let host = opts.host_version.as_deref().and_then(parse_version);
     let disabled: std::collections::HashSet<&str> = opts.disabled.iter().map(String::as_str).collect();
-    for m in metas {
-        let s = &m.skill;
+    for item in items {
+        let s = item.skill();
         let own = Audience { model: !s.disable_model_invocation, user: s.user_invocable };
         let hidden_by_host = if disabled.contains(s.name.as_str()) {
             Some(("disabled", "switched off by the host".to_string()))
@@ -147,7 +172,8 @@ pub fn audiences(metas: &[SkillMeta], opts: &CatalogOptions, permitted: &dyn Fn(
                     found = Some(("agent", format!("offered only to the agents {names}, not to '{agent}'")));
                 }
             }
-            if found.is_none() && (own.model || own.user) && !permitted(m) {
+            let refused = || permitted.is_some_and(|p| item.meta().is_none_or(|m| !p(&m)));
+            if found.is_none() && (own.model || own.user) && refused() {
                 found = Some(("not-permitted", "the host's permission check refused it".to_string()));
             }
             found
@@ -176,7 +202,7 @@ pub fn filter<'a>(
     opts: &CatalogOptions,
     permitted: &dyn Fn(&SkillMeta) -> bool,
 ) -> (Vec<&'a SkillMeta>, Vec<HiddenSkill>, Vec<Diagnostic>) {
-    let a = audiences(metas, opts, permitted);
+    let a = audiences(metas, opts, Some(permitted));
     let shown = metas.iter().zip(&a.audience).filter(|(_, a)| a.model).map(|(m, _)| m).collect();
     (shown, a.hidden, a.diagnostics)
 }

@@ -17,7 +17,7 @@ mod filter;
 mod format;
 mod guidance;
 
-pub use filter::{audiences, filter, localized_description, Audience, Audiences};
+pub use filter::{audiences, filter, localized_description, Audience, Audiences, FilterItem};
 pub use format::{instructions, to_prompt};
 use format::{one_line, Item};
 pub use guidance::{search_guidance, search_instructions, with_search_note};

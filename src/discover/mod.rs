@@ -3,6 +3,7 @@
 //! refreshes, snapshots a cold start can begin from, metadata and file reads.
 
 mod gitignore;
+mod metas;
 mod order;
 mod registry;
 mod report;
@@ -11,6 +12,7 @@ mod scan;
 mod types;
 
 pub use gitignore::Gitignore;
+pub use metas::WinnerMetas;
 pub use order::precedence;
 pub use registry::*;
 pub use report::MAX_NAMES_LISTED;

@@ -4,7 +4,7 @@
 
 use super::scan::{ScopeHandle, SkillRecord};
 use crate::diagnostic::{codes, Diagnostic};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::rc::Rc;
 
 /// The directory levels of a key: `""` has none, `a/b` has two.
@@ -18,16 +18,28 @@ fn depth(directory: &str) -> usize {
 
 /// Orders records by precedence: scope order, then root order, then depth, then key.
 pub fn precedence(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Vec<usize> {
-    let scope_index: HashMap<&str, usize> =
-        scopes.iter().enumerate().rev().map(|(i, s)| (s.name.as_str(), i)).collect();
+    // Each record's scope rank, looked up once (a scope not configured goes last).
+    let rank: Vec<usize> =
+        records.iter().map(|r| scopes.iter().position(|s| s.name == r.scope).unwrap_or(usize::MAX)).collect();
+    let scope_of = |i: usize| rank.get(i).copied().unwrap_or(usize::MAX);
+    // Discovery (and a snapshot of it) gives each scope's records root by root, each root's in
+    // key order: then only the depths within each root need ordering, which compares numbers,
+    // not keys. One pass over neighbours says whether the records are so.
+    let by_key = records.windows(2).enumerate().all(|(i, w)| match w {
+        [a, b] => (scope_of(i), a.root, a.location.as_str()) <= (scope_of(i + 1), b.root, b.location.as_str()),
+        _ => true,
+    });
+    if by_key {
+        let mut keyed: Vec<(usize, usize, usize, usize)> =
+            records.iter().enumerate().map(|(i, r)| (scope_of(i), r.root, depth(r.directory()), i)).collect();
+        crate::sort::sort(&mut keyed);
+        return keyed.into_iter().map(|k| k.3).collect();
+    }
     // Each record's sort key is computed once; the index breaks ties, as a stable sort would.
     let mut keyed: Vec<(usize, usize, usize, &str, usize)> = records
         .iter()
         .enumerate()
-        .map(|(i, r)| {
-            let scope = scope_index.get(r.scope.as_str()).copied().unwrap_or(usize::MAX);
-            (scope, r.root, depth(r.directory()), r.location.as_str(), i)
-        })
+        .map(|(i, r)| (scope_of(i), r.root, depth(r.directory()), r.location.as_str(), i))
         .collect();
     crate::sort::sort(&mut keyed);
     keyed.into_iter().map(|k| k.4).collect()
@@ -53,18 +65,18 @@ pub(super) fn name_of(records: &[SkillRecord], i: usize) -> &str {
 /// copied.
 pub(super) fn winners(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Winners {
     let order = precedence(scopes, records);
-    // (rank in precedence order, record), for the records that hold a skill.
-    let mut named: Vec<(usize, usize)> = order
+    // (name, rank in precedence order, record), for the records that hold a skill: the name is
+    // borrowed once here, not looked up through the record at every comparison.
+    let mut named: Vec<(&str, usize, usize)> = order
         .iter()
         .enumerate()
-        .filter(|(_, &i)| records.get(i).is_some_and(|r| r.skill.is_some()))
-        .map(|(rank, &i)| (rank, i))
+        .filter_map(|(rank, &i)| records.get(i)?.skill.as_deref().map(|s| (s.name.as_str(), rank, i)))
         .collect();
-    crate::sort::sort_by(&mut named, |a, b| name_of(records, a.1).cmp(name_of(records, b.1)).then(a.0.cmp(&b.0)));
+    crate::sort::sort_by(&mut named, |a, b| a.0.cmp(b.0).then(a.1.cmp(&b.1)));
     let mut by_name = Vec::new();
     let mut shadowed_by = vec![None; records.len()];
     let mut winner: Option<usize> = None;
-    for &(_, i) in &named {
+    for &(_, _, i) in &named {
         match winner {
             Some(w) if name_of(records, w) == name_of(records, i) => {
                 if let Some(slot) = shadowed_by.get_mut(i) {
@@ -235,11 +247,18 @@ mod tests {
         }
         // The order as it was first written: a stable sort comparing the tuple.
         let index = |n: &str| scopes.iter().position(|s| s.name == n).unwrap_or(usize::MAX);
-        let mut want: Vec<usize> = (0..records.len()).collect();
-        want.sort_by_key(|&i| {
-            let r = &records[i];
-            (index(&r.scope), r.root, depth(r.directory()), r.location.clone())
-        });
-        assert_eq!(precedence(&scopes, &records), want);
+        let want = |records: &[SkillRecord]| {
+            let mut want: Vec<usize> = (0..records.len()).collect();
+            want.sort_by_key(|&i| {
+                let r = &records[i];
+                (index(&r.scope), r.root, depth(r.directory()), r.location.clone())
+            });
+            want
+        };
+        assert_eq!(precedence(&scopes, &records), want(&records));
+        // In scope, root and key order (as discovery gives them), keys repeated: only the
+        // depths are sorted, and the order is the same.
+        records.sort_by_key(|r| (index(&r.scope), r.root, r.location.clone()));
+        assert_eq!(precedence(&scopes, &records), want(&records));
     }
 }

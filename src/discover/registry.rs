@@ -273,22 +273,13 @@ impl SkillRegistry {
     }
 
     fn meta(&self, i: usize) -> Option<SkillMeta> {
-        let r = &self.records[i];
-        let skill = r.skill.clone()?;
-        Some(SkillMeta {
-            skill,
-            scope: r.scope.clone(),
-            location: r.location.clone(),
-            path: self.location_of(&r.scope, &r.location),
-            directory: r.directory().to_string(),
-            diagnostics: r.diagnostics.clone(),
-            shadowed_by: self
-                .shadowed_by
-                .get(i)
-                .copied()
-                .flatten()
-                .map(|w| format!("{}:{}", self.records[w].scope, self.records[w].location)),
-        })
+        super::metas::meta_of(&self.records, &self.locations, i, self.shadowed_by.get(i).copied().flatten())
+    }
+
+    /// The visible skills (one per name, the winner), by name, as records shared with the
+    /// registry: each meta is built when it is asked for.
+    pub fn winner_metas(&self) -> super::WinnerMetas {
+        super::WinnerMetas::new(self.records.clone(), &self.winners, &self.locations)
     }
 
     /// The visible skills (one per name, the winner), by name. With `scope`: every loaded skill

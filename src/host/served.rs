@@ -58,7 +58,7 @@ impl SkillHost {
 
     /// The names of the skills the model is offered, sorted (before a catalog budget drops any).
     pub fn offered_names(&self) -> Vec<String> {
-        self.view().model_metas().iter().map(|m| m.skill.name.clone()).collect()
+        self.view().model_names()
     }
 
     /// The descriptions of the skills `names` name, in order; None for a name the registry no

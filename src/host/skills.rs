@@ -172,7 +172,7 @@ fn hits(registry: &SkillRegistry, view: &View, config: &SkillsConfig, found: &[(
             let meta = view.model_meta(index.names().get(*d as usize)?)?;
             Some(SearchHit {
                 name: meta.skill.name.clone(),
-                description: localized_description(meta, config.locale.as_deref()).to_string(),
+                description: localized_description(&meta, config.locale.as_deref()).to_string(),
                 scope: meta.scope.clone(),
                 location: meta.shown_path(&config.scope_paths),
                 score: *score,
@@ -194,8 +194,8 @@ pub fn search_view(
         index
             .names()
             .get(d as usize)
-            .and_then(|n| view.model_meta(n))
-            .is_some_and(|m| opts.scope.as_deref().is_none_or(|s| m.scope == s))
+            .and_then(|n| view.model_scope(n))
+            .is_some_and(|scope| opts.scope.as_deref().is_none_or(|s| scope == s))
     };
     let found = index.search(query, opts.limit(), &allow);
     hits(registry, view, config, &found)
@@ -210,7 +210,7 @@ pub fn closest_view(
     limit: usize,
 ) -> Vec<SearchHit> {
     let index = registry.search_index();
-    let allow = |d: u32| index.names().get(d as usize).and_then(|n| view.model_meta(n)).is_some();
+    let allow = |d: u32| index.names().get(d as usize).is_some_and(|n| view.offers(n));
     let found: Vec<(u32, f32)> = index.closest(name, limit, &allow).into_iter().map(|d| (d, 0.0)).collect();
     hits(registry, view, config, &found)
 }

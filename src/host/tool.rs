@@ -39,7 +39,7 @@ impl Offer {
     /// The names a call for `name` may reach: with search, any offered skill's; else the
     /// catalog's.
     fn reach(&self, name: &str) -> Cow<'_, [String]> {
-        if self.catalog.search && self.view.model_meta(name).is_some() {
+        if self.catalog.search && self.view.offers(name) {
             Cow::Owned(vec![name.to_string()])
         } else {
             Cow::Borrowed(&self.catalog.skills)
@@ -122,12 +122,12 @@ impl SkillTool {
         let offer = match &self.own {
             None => {
                 let view = host.view();
-                Offer { generation, offered: view.model_metas().len(), view, catalog: host.catalog() }
+                Offer { generation, offered: view.model_count(), view, catalog: host.catalog() }
             }
             Some(config) => {
                 let view = host.view_for(config);
                 let catalog = Rc::new(view.render(config));
-                Offer { generation, offered: view.model_metas().len(), view, catalog }
+                Offer { generation, offered: view.model_count(), view, catalog }
             }
         };
         *self.offer.borrow_mut() = Some(offer.clone());
@@ -169,7 +169,7 @@ impl SkillTool {
                 let hits = super::skills::search_view(host.registry(), &offer.view, &config, q, &search);
                 return activate::search_answer(q, &hits, &opts);
             }
-            if offer.view.model_meta(&input.name).is_none() {
+            if !offer.view.offers(&input.name) {
                 let near = super::skills::closest_view(host.registry(), &offer.view, &config, &input.name, 5);
                 return activate::unknown_with_closest(&input, &near, &opts);
             }

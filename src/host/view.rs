@@ -6,7 +6,7 @@
 use super::config::SkillsConfig;
 use crate::diagnostic::Diagnostic;
 use crate::disclose::{self, Audience, CatalogResult, HiddenSkill};
-use crate::discover::{SkillMeta, SkillRegistry};
+use crate::discover::{SkillMeta, SkillRegistry, WinnerMetas};
 use crate::parse::Skill;
 use crate::text::estimate_tokens;
 use std::rc::Rc;
@@ -23,14 +23,31 @@ fn next_serial() -> u64 {
     })
 }
 
+/// A visible skill as the filters read it: its meta is built only for the host's predicate.
+struct Winner<'a> {
+    metas: &'a WinnerMetas,
+    k: usize,
+    skill: &'a Skill,
+}
+
+impl disclose::FilterItem for Winner<'_> {
+    fn skill(&self) -> &Skill {
+        self.skill
+    }
+    fn meta(&self) -> Option<std::borrow::Cow<'_, SkillMeta>> {
+        self.metas.meta(self.k).map(std::borrow::Cow::Owned)
+    }
+}
+
 /// The visibility of a registry's skills under one configuration.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct View {
     generation: u64,
     /// Unique among the views computed in this process (see [`View::serial`]).
     serial: u64,
-    /// The winning skills, by name.
-    metas: Vec<SkillMeta>,
+    /// The winning skills, by name: records shared with the registry, a meta built when asked
+    /// for (four strings per skill less held for the view's life).
+    metas: WinnerMetas,
     /// Per skill of `metas`.
     audience: Vec<Audience>,
     /// The skills hidden from the model, and why.
@@ -43,11 +60,16 @@ pub struct View {
 impl View {
     /// Decides every skill's audience; the host's predicate is called at most once per skill.
     pub fn compute(registry: &SkillRegistry, config: &SkillsConfig) -> View {
-        let metas = registry.list_metas(None);
-        let permitted = |m: &SkillMeta| config.permitted.as_ref().is_none_or(|p| p(m));
-        let decided = disclose::audiences(&metas, &config.catalog_options(), &permitted);
-        let user_skills =
-            metas.iter().zip(&decided.audience).filter(|(_, a)| a.user).map(|(m, _)| m.skill.clone()).collect();
+        let metas = registry.winner_metas();
+        // A meta only for the host's predicate, one at a time: all of them at once would be the
+        // largest share of the memory a discovery leaves grown.
+        let items = (0..metas.len()).filter_map(|k| Some(Winner { metas: &metas, k, skill: metas.skill(k)? }));
+        let decided = disclose::audiences(items, &config.catalog_options(), config.permitted.as_deref());
+        let user_skills = (0..metas.len())
+            .zip(&decided.audience)
+            .filter(|(_, a)| a.user)
+            .filter_map(|(k, _)| metas.skill(k).cloned())
+            .collect();
         View {
             generation: registry.generation(),
             serial: next_serial(),
@@ -72,15 +94,39 @@ impl View {
 
     /// Who sees `name` (nobody when there is no such skill).
     pub fn audience(&self, name: &str) -> Audience {
-        match self.metas.binary_search_by(|m| m.skill.name.as_str().cmp(name)) {
-            Ok(i) => self.audience.get(i).copied().unwrap_or_default(),
-            Err(_) => Audience::default(),
-        }
+        self.metas.position(name).and_then(|i| self.audience.get(i).copied()).unwrap_or_default()
     }
 
-    /// The skills the model is offered, by name (before a catalog budget drops any).
-    pub fn model_metas(&self) -> Vec<&SkillMeta> {
-        self.metas.iter().zip(&self.audience).filter(|(_, a)| a.model).map(|(m, _)| m).collect()
+    /// The positions of the skills the model is offered.
+    fn offered(&self) -> impl Iterator<Item = usize> + '_ {
+        self.audience.iter().enumerate().filter(|(_, a)| a.model).map(|(k, _)| k)
+    }
+
+    /// The skills the model is offered, by name (before a catalog budget drops any), built now.
+    pub fn model_metas(&self) -> Vec<SkillMeta> {
+        self.offered().filter_map(|k| self.metas.meta(k)).collect()
+    }
+
+    /// How many skills the model is offered.
+    pub fn model_count(&self) -> usize {
+        self.offered().count()
+    }
+
+    /// The names of the skills the model is offered, by name.
+    pub fn model_names(&self) -> Vec<String> {
+        self.offered().filter_map(|k| self.metas.skill(k)).map(|s| s.name.clone()).collect()
+    }
+
+    /// The scope of the skill the model is offered under `name`, if it is offered.
+    pub fn model_scope(&self, name: &str) -> Option<&str> {
+        let i = self.metas.position(name)?;
+        self.audience.get(i).filter(|a| a.model)?;
+        self.metas.scope(i)
+    }
+
+    /// Whether the model is offered `name`.
+    pub fn offers(&self, name: &str) -> bool {
+        self.metas.position(name).and_then(|i| self.audience.get(i)).is_some_and(|a| a.model)
     }
 
     /// The skills the user may invoke, by name.
@@ -89,17 +135,18 @@ impl View {
     }
 
     /// The skill the model is offered under `name`, if it is offered.
-    pub fn model_meta(&self, name: &str) -> Option<&SkillMeta> {
-        let i = self.metas.binary_search_by(|m| m.skill.name.as_str().cmp(name)).ok()?;
+    pub fn model_meta(&self, name: &str) -> Option<SkillMeta> {
+        let i = self.metas.position(name)?;
         self.audience.get(i).filter(|a| a.model)?;
-        self.metas.get(i)
+        self.metas.meta(i)
     }
 
     /// The catalog of the skills the model is offered, written as `config` says. When the tool
     /// searches ([`SkillsConfig::search_active`]) it ends with a note on the skills it does not
     /// list, and the budget leaves room for the note.
     pub fn render(&self, config: &SkillsConfig) -> CatalogResult {
-        let shown = self.model_metas();
+        let metas = self.model_metas();
+        let shown: Vec<&SkillMeta> = metas.iter().collect();
         let mut opts = config.catalog_options();
         let first = disclose::render_shown(&shown, self.hidden.clone(), self.diagnostics.clone(), &opts);
         if !config.search_active(shown.len(), first.dropped.len()) {

@@ -19,8 +19,10 @@ mod convert;
 #[path = "../../wasm/src/common.rs"]
 mod common;
 
-// The core façade's allocator, growing the memory in steps (see that file).
+// The core façade's allocator, growing the memory in steps (see that file); this module makes
+// no room ahead of a decode (`reserve`).
 #[cfg(target_arch = "wasm32")]
+#[allow(dead_code)]
 #[path = "../../wasm/src/grow.rs"]
 mod grow;
 

@@ -5,7 +5,7 @@
 //! its whole length as newly allocated external memory; past a few tens of MiB each grow then
 //! costs a garbage collection of the JS heap. Grown a page at a time, a registry of 100,000 skills
 //! grows the memory thousands of times and spends most of its discovery in those collections;
-//! grown by an eighth of its size at a time (at most 16 MiB), it grows a few dozen times. The
+//! grown by an eighth of its size at a time (at most 8 MiB), it grows a few dozen times. The
 //! memory is then at most that step larger than what the allocator has handed out (wasm memory
 //! never shrinks).
 //!
@@ -23,9 +23,9 @@ const PAGE: usize = 64 * 1024;
 const MIN_STEP: usize = 1024 * 1024;
 /// Each step adds the memory's size divided by this.
 const STEP_DIVISOR: usize = 8;
-/// The largest step: a large memory is not grown by tens of MiB it may never use (at 200 MiB
-/// a step is 16 MiB, and the memory at most that much larger than the allocator's need).
-const MAX_STEP: usize = 16 * 1024 * 1024;
+/// The largest step: a large memory is not grown by tens of MiB it may never use (from 64 MiB
+/// on a step is 8 MiB, and the memory at most that much larger than the allocator's need).
+const MAX_STEP: usize = 8 * 1024 * 1024;
 
 /// The standard allocator, growing the memory in steps (see the module docs).
 pub struct Stepped;
@@ -45,6 +45,25 @@ fn after_allocation() {
     }
     let step = (now.saturating_mul(PAGE) / STEP_DIVISOR).clamp(MIN_STEP, MAX_STEP);
     if let Ok(layout) = Layout::from_size_align(step, 16) {
+        // SAFETY: a non-zero layout; the block is freed with the same layout and never read.
+        unsafe {
+            let block = System.alloc(layout);
+            if !block.is_null() {
+                System.dealloc(block, layout);
+            }
+        }
+    }
+    SEEN_PAGES.store(pages(), Ordering::Relaxed);
+}
+
+/// Makes room for `bytes` more at once, ahead of work whose size is known before it starts (a
+/// snapshot being decoded): one grow of the memory, one JS garbage collection, instead of one
+/// per step the work would take it through. What the work does not use stays free.
+pub(crate) fn reserve(bytes: usize) {
+    if bytes == 0 {
+        return;
+    }
+    if let Ok(layout) = Layout::from_size_align(bytes, 16) {
         // SAFETY: a non-zero layout; the block is freed with the same layout and never read.
         unsafe {
             let block = System.alloc(layout);

@@ -161,6 +161,10 @@ fn spec(
     Ok(ScopeSpec { name, storage: Rc::new(storage), roots, trusted, location })
 }
 
+/// About how many times its size the registry a snapshot holds takes in memory.
+#[cfg(target_arch = "wasm32")]
+const SNAPSHOT_GROWTH: usize = 2;
+
 /// The skills of every scope, discovered once and kept: metadata, diagnostics, file reads,
 /// refresh and snapshots.
 #[wasm_bindgen(js_name = SkillRegistry)]
@@ -205,6 +209,10 @@ impl JsSkillRegistry {
             }
         };
         let (scopes, config) = parse_options(&options, "SkillRegistry.fromSnapshot: options")?;
+        // The registry a snapshot holds takes about twice its bytes: room for it in one grow of
+        // the memory, not a grow (and a JS garbage collection) every step of the way.
+        #[cfg(target_arch = "wasm32")]
+        crate::grow::reserve(bytes.len().saturating_mul(SNAPSHOT_GROWTH));
         let host = SkillHost::from_snapshot(&bytes, scopes, config)
             .map_err(|d| JsValue::from(js_sys::Error::new(&format!("{}: {}", d.code, d.message))))?;
         Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(host)) })

@@ -1,0 +1,87 @@
+//! Skill metas built from the registry's records when they are asked for, and [`WinnerMetas`]:
+//! the visible skills as a list of records shared with the registry, not as copies of their keys.
+
+use super::scan::SkillRecord;
+use super::types::{join_location, SkillMeta};
+use crate::parse::Skill;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// The meta of `records[i]` (None when it holds no skill), `shadowed_by` the record that hides it.
+pub(super) fn meta_of(
+    records: &[SkillRecord],
+    locations: &BTreeMap<String, String>,
+    i: usize,
+    shadowed_by: Option<usize>,
+) -> Option<SkillMeta> {
+    let r = records.get(i)?;
+    let skill = r.skill.clone()?;
+    Some(SkillMeta {
+        skill,
+        scope: r.scope.clone(),
+        location: r.location.clone(),
+        path: join_location(locations.get(&r.scope).map(String::as_str), &r.scope, &r.location),
+        directory: r.directory().to_string(),
+        diagnostics: r.diagnostics.clone(),
+        shadowed_by: shadowed_by.and_then(|w| records.get(w)).map(|w| format!("{}:{}", w.scope, w.location)),
+    })
+}
+
+/// The visible skills (one per name, the winner), by name: the registry's records, shared, and
+/// the index of each winner. A meta is built when it is asked for, so that a holder of the list
+/// (the host's view of who sees which skill) does not keep four strings per skill.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WinnerMetas {
+    records: Rc<Vec<SkillRecord>>,
+    /// The index of the record that wins each name, sorted by name; each holds a skill.
+    winners: Vec<usize>,
+    /// Per scope, where its store's keys are.
+    locations: BTreeMap<String, String>,
+}
+
+impl WinnerMetas {
+    pub(super) fn new(
+        records: Rc<Vec<SkillRecord>>,
+        winners: &[usize],
+        locations: &BTreeMap<String, String>,
+    ) -> WinnerMetas {
+        let winners = winners.iter().copied().filter(|&i| records.get(i).is_some_and(|r| r.skill.is_some())).collect();
+        WinnerMetas { records, winners, locations: locations.clone() }
+    }
+
+    /// The number of skills.
+    pub fn len(&self) -> usize {
+        self.winners.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.winners.is_empty()
+    }
+
+    /// The `k`-th skill (in name order).
+    pub fn skill(&self, k: usize) -> Option<&Rc<Skill>> {
+        self.records.get(*self.winners.get(k)?)?.skill.as_ref()
+    }
+
+    /// The scope of the `k`-th skill.
+    pub fn scope(&self, k: usize) -> Option<&str> {
+        Some(self.records.get(*self.winners.get(k)?)?.scope.as_str())
+    }
+
+    /// The `k`-th skill's meta, built now.
+    pub fn meta(&self, k: usize) -> Option<SkillMeta> {
+        meta_of(&self.records, &self.locations, *self.winners.get(k)?, None)
+    }
+
+    /// The position of the skill named `name`.
+    pub fn position(&self, name: &str) -> Option<usize> {
+        let name_at = |&i: &usize| self.records.get(i).and_then(|r| r.skill.as_deref()).map_or("", |s| s.name.as_str());
+        self.winners.binary_search_by(|i| name_at(i).cmp(name)).ok()
+    }
+
+    /// Every skill's meta, in name order, each built as the iteration reaches it.
+    pub fn iter(&self) -> impl Iterator<Item = SkillMeta> + '_ {
+        (0..self.winners.len()).filter_map(|k| self.meta(k))
+    }
+}
