@@ -11,6 +11,8 @@
 mod config;
 mod config_json;
 mod options;
+mod options_json;
+pub mod read;
 mod served;
 mod skills;
 mod tool;
@@ -18,6 +20,7 @@ mod view;
 
 pub use config::*;
 pub use options::*;
+pub use options_json::*;
 pub use served::*;
 pub use skills::*;
 pub use tool::*;

@@ -70,7 +70,9 @@ fn overrides(
     own.remove("permitted");
     map.extend(own);
     // Checked alone first, so that a value of the wrong type is a TypeError naming its key.
-    let _: SkillsConfig = convert::deserialize(Value::Object(map.clone()), what)?;
+    let map = Value::Object(map);
+    SkillsConfig::from_json_keyed(&map).map_err(|e| convert::keyed_error(what, e))?;
+    let Value::Object(map) = map else { return Ok((Map::new(), None)) };
     Ok((map, predicate(&taken, what)?))
 }
 
