@@ -50,6 +50,15 @@ impl SkillsConfig {
         Ok(c)
     }
 
+    /// Sets the fields `overrides` name, as [`SkillsConfig::from_json`] reads them (the others
+    /// keep their values).
+    pub(crate) fn read_overrides(&mut self, overrides: &serde_json::Map<String, Value>) -> Result<(), Error> {
+        for (key, v) in overrides {
+            self.read_key(key, v)?;
+        }
+        Ok(())
+    }
+
     /// Sets the field `key` names from `v`; a key it does not know is ignored.
     fn read_key(&mut self, key: &str, v: &Value) -> Result<(), Error> {
         let c = self;
