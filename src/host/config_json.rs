@@ -2,12 +2,12 @@
 //! with `#[serde(flatten)]` for the discovery part, which buffers every key of the object as
 //! serde `Content` before the discovery options are read from the buffer, and would be compiled
 //! again in every crate that deserialises a configuration; this reader is one function of this
-//! crate. Each value is read by the reader of its type (see [`super::read`]), so a value of the
+//! crate. Each value is read by the reader of its type (see [`crate::read`]), so a value of the
 //! wrong type is the same error serde's derive gives (`invalid type: string "many", expected u32`).
 
 use super::config::{SearchMode, SkillsConfig};
-use super::read::{self, variant};
 use crate::disclose::{ActivationStyle, CatalogFormat};
+use crate::read::{self, variant};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 use serde_json::{Error, Value};

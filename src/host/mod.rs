@@ -12,7 +12,6 @@ mod config;
 mod config_json;
 mod options;
 mod options_json;
-pub mod read;
 mod served;
 mod skills;
 mod tool;

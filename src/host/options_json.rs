@@ -1,9 +1,9 @@
 //! Reading the options of parsing ([`ParseOptions`]) and of a search ([`SearchOptions`]) from
-//! their JSON form, key by key, with the readers of [`super::read`]: the same values and the same
+//! their JSON form, key by key, with the readers of [`crate::read`]: the same values and the same
 //! errors as their `Deserialize`, without compiling the derive for each deserialiser.
 
-use super::read::{self, fields};
 use crate::parse::ParseOptions;
+use crate::read::{self, fields};
 use crate::search::SearchOptions;
 use serde::de::Error as _;
 use serde_json::{Error, Value};

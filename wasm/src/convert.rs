@@ -555,8 +555,17 @@ pub fn skill_batch(inputs: &JsValue, max_items: u32, max: u32) -> Result<SkillBa
     let pair: Array = got.unchecked_into();
     let info: js_sys::Float64Array = pair.get(0).unchecked_into();
     let info = info.to_vec();
-    let texts: Vec<Option<String>> =
-        serde_json::from_str(&pair.get(1).as_string().unwrap_or_default()).map_err(|e| e.to_string())?;
+    // An array of strings and nulls, made by boundary.js.
+    let texts =
+        serde_json::from_str::<Value>(&pair.get(1).as_string().unwrap_or_default()).map_err(|e| e.to_string())?;
+    let Value::Array(texts) = texts else { return Err("was read inconsistently".to_string()) };
+    let texts: Vec<Option<String>> = texts
+        .into_iter()
+        .map(|t| match t {
+            Value::String(s) => Some(s),
+            _ => None,
+        })
+        .collect();
     if info.len() != 2 * texts.len() {
         return Err("was read inconsistently".to_string());
     }
