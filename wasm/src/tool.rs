@@ -199,7 +199,7 @@ impl JsSkillTool {
     pub fn execute(&self, #[wasm_bindgen(unchecked_param_type = "ToolInput")] input: JsValue) -> Promise {
         // The input comes from the model: one that cannot be read is an error result, not a throw.
         let input: Result<ToolInput, String> = match convert::data(&input) {
-            Ok(v) => serde_json::from_value(v).map_err(|e| e.to_string()),
+            Ok(v) => ToolInput::from_json(&v).map_err(|e| e.to_string()),
             Err(e) => Err(e.describe("the tool input")),
         };
         let tool = self.inner.clone();
