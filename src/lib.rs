@@ -5,7 +5,8 @@
 //!
 //! The modules follow the skill lifecycle; a later stage uses earlier ones, never the reverse:
 //! - shared: [`diagnostic`] (findings and their stable codes), [`text`] (escaping per output format,
-//!   the token estimate, code ranges, NFKC), [`content`] (the `<skill_content>` protocol)
+//!   the token estimate, code ranges, NFKC), [`content`] (the `<skill_content>` protocol),
+//!   [`read`] (option values read from JSON with serde's errors)
 //! - [`parse`]: SKILL.md bytes to a typed [`Skill`]: fences, fast YAML subset, serde_yaml, repair,
 //!   validation, lenient and strict
 //! - [`store`]: the storage port (list in pages, read with an optional prefix), key checks before
@@ -28,6 +29,7 @@
 
 pub mod content;
 pub mod diagnostic;
+pub mod read;
 pub mod text;
 
 pub mod activate;

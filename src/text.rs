@@ -528,6 +528,40 @@ fn builtin_nfkc(s: &str) -> Cow<'_, str> {
     Cow::Borrowed(s)
 }
 
+/// The lowercase mapping a host installed with [`set_lowercase`].
+static LOWERCASE: OnceLock<fn(&str) -> String> = OnceLock::new();
+
+/// Installs the lowercase mapping [`lowercase`] uses for text that is not ASCII instead of the
+/// standard library's. The wasm façade installs the host's `String.prototype.toLowerCase` at
+/// start (the same Unicode mapping, final sigma included; every JS runtime has the tables, so the
+/// module does not carry them). The first installation wins; returns whether this one was taken.
+pub fn set_lowercase(lower: fn(&str) -> String) -> bool {
+    LOWERCASE.set(lower).is_ok()
+}
+
+/// `s` in lowercase, as `str::to_lowercase` maps it: ASCII here, other text by the installed
+/// function ([`set_lowercase`]), else by the standard library's tables (the `case-tables`
+/// feature, on by default), else with only its ASCII letters lowered.
+pub fn lowercase(s: &str) -> String {
+    if s.is_ascii() {
+        return s.to_ascii_lowercase();
+    }
+    match LOWERCASE.get() {
+        Some(lower) => lower(s),
+        None => builtin_lowercase(s),
+    }
+}
+
+#[cfg(feature = "case-tables")]
+fn builtin_lowercase(s: &str) -> String {
+    s.to_lowercase()
+}
+
+#[cfg(not(feature = "case-tables"))]
+fn builtin_lowercase(s: &str) -> String {
+    s.to_ascii_lowercase()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,6 +5,7 @@
 
 mod expand;
 mod inject;
+mod input_json;
 // Its types are always there (the skill tool's `invoke` reads a parsed message handed over as
 // data); the rules that read messages, substitute arguments and complete names are the
 // `invocation` feature's.

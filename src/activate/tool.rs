@@ -471,14 +471,16 @@ pub enum CallArguments {
 
 /// Reads a call's arguments as [`ToolInput`], or says why they are not one (for [`invalid_input`]).
 pub fn read_arguments(args: &CallArguments) -> Result<ToolInput, String> {
+    let parsed;
     let value = match args {
-        CallArguments::Json(text) if text.trim().is_empty() => serde_json::Value::Object(Default::default()),
+        CallArguments::Json(text) if text.trim().is_empty() => return Ok(ToolInput::default()),
         CallArguments::Json(text) => {
-            serde_json::from_str(text).map_err(|e| format!("the tool arguments are not JSON: {e}"))?
+            parsed = serde_json::from_str(text).map_err(|e| format!("the tool arguments are not JSON: {e}"))?;
+            &parsed
         }
-        CallArguments::Value(v) => v.clone(),
+        CallArguments::Value(v) => v,
     };
-    serde_json::from_value(value).map_err(|e| e.to_string())
+    ToolInput::from_json(value).map_err(|e| e.to_string())
 }
 
 fn from_file_error(input: &ToolInput, error: Option<Diagnostic>, visible: &[String]) -> ToolResult {

@@ -235,14 +235,8 @@ impl SkillsConfig {
         overrides: &serde_json::Map<String, serde_json::Value>,
         permitted: Option<Permitted>,
     ) -> Result<SkillsConfig, String> {
-        let mut merged = match serde_json::to_value(self) {
-            Ok(serde_json::Value::Object(m)) => m,
-            _ => serde_json::Map::new(),
-        };
-        for (k, v) in overrides {
-            merged.insert(k.clone(), v.clone());
-        }
-        let mut out = SkillsConfig::from_json(&serde_json::Value::Object(merged)).map_err(|e| e.to_string())?;
+        let mut out = self.clone();
+        out.read_overrides(overrides).map_err(|e| e.to_string())?;
         out.permitted = permitted.or_else(|| self.permitted.clone());
         out.commands = self.commands.clone();
         super::options::check_tool_name(&out.tool_name).map_err(|e| format!("toolName: {e}"))?;

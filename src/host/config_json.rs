@@ -2,33 +2,36 @@
 //! with `#[serde(flatten)]` for the discovery part, which buffers every key of the object as
 //! serde `Content` before the discovery options are read from the buffer, and would be compiled
 //! again in every crate that deserialises a configuration; this reader is one function of this
-//! crate. Each value is read by its type's own `Deserialize`, so a value of the wrong type is the
-//! same error serde's derive gives (`invalid type: string "many", expected u32`).
+//! crate. Each value is read by the reader of its type (see [`crate::read`]), so a value of the
+//! wrong type is the same error serde's derive gives (`invalid type: string "many", expected u32`).
 
-use super::config::SkillsConfig;
-use serde::de::{DeserializeOwned, Error as _, Unexpected};
+use super::config::{SearchMode, SkillsConfig};
+use super::options::CONFIG_KEYS;
+use crate::disclose::{ActivationStyle, CatalogFormat};
+use crate::read::{self, variant};
+use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
-use serde_json::Value;
+use serde_json::{Error, Value};
 
-/// One value as a `T`.
-fn read<T: DeserializeOwned>(v: &Value) -> Result<T, serde_json::Error> {
-    T::deserialize(v)
+fn format(v: &Value) -> Result<CatalogFormat, Error> {
+    Ok(match variant(v, &["xml", "reference", "json", "markdown"])? {
+        0 => CatalogFormat::Xml,
+        1 => CatalogFormat::Reference,
+        2 => CatalogFormat::Json,
+        _ => CatalogFormat::Markdown,
+    })
 }
 
-/// What a value is, for serde's "invalid type" message.
-fn unexpected(v: &Value) -> Unexpected<'_> {
-    match v {
-        Value::Null => Unexpected::Unit,
-        Value::Bool(b) => Unexpected::Bool(*b),
-        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => Unexpected::Unsigned(u),
-            (None, Some(i)) => Unexpected::Signed(i),
-            _ => Unexpected::Float(n.as_f64().unwrap_or_default()),
-        },
-        Value::String(s) => Unexpected::Str(s),
-        Value::Array(_) => Unexpected::Seq,
-        Value::Object(_) => Unexpected::Map,
-    }
+fn activation(v: &Value) -> Result<ActivationStyle, Error> {
+    Ok(if variant(v, &["tool", "read"])? == 0 { ActivationStyle::Tool } else { ActivationStyle::Read })
+}
+
+fn search(v: &Value) -> Result<SearchMode, Error> {
+    Ok(match variant(v, &["auto", "always", "never"])? {
+        0 => SearchMode::Auto,
+        1 => SearchMode::Always,
+        _ => SearchMode::Never,
+    })
 }
 
 impl SkillsConfig {
@@ -36,52 +39,70 @@ impl SkillsConfig {
     /// others) describes: a key that is missing keeps its default, a key it does not know is
     /// ignored, and a value of the wrong type is serde's error for that value. The functions
     /// (`permitted`, `commands`) are not part of the JSON form: they stay unset.
-    pub fn from_json(value: &Value) -> Result<SkillsConfig, serde_json::Error> {
-        let Value::Object(map) = value else {
-            return Err(serde_json::Error::invalid_type(unexpected(value), &"struct SkillsConfig"));
-        };
+    pub fn from_json(value: &Value) -> Result<SkillsConfig, Error> {
+        SkillsConfig::from_json_keyed(value).map_err(|(_, e)| e)
+    }
+
+    /// [`SkillsConfig::from_json`], whose error also names the key whose value is wrong (empty
+    /// when `value` is no object).
+    pub fn from_json_keyed(value: &Value) -> Result<SkillsConfig, (String, Error)> {
         let mut c = SkillsConfig::default();
-        for (key, v) in map {
-            let d = &mut c.discover;
-            match key.as_str() {
-                "client" => d.client = read(v)?,
-                "trustProject" => d.trust_project = read(v)?,
-                "concurrency" => d.concurrency = read(v)?,
-                "prefixBytes" => d.prefix_bytes = read(v)?,
-                "maxObjectBytes" => d.max_object_bytes = read(v)?,
-                "maxDepth" => d.max_depth = read(v)?,
-                "maxDirectories" => d.max_directories = read(v)?,
-                "pageSize" => d.page_size = read(v)?,
-                "acceptLowercaseSkillMd" => d.accept_lowercase_skill_md = read(v)?,
-                "respectGitignore" => d.respect_gitignore = read(v)?,
-                "mode" => d.mode = read(v)?,
-                "timeoutMs" => d.timeout_ms = read(v)?,
-                "disabled" => c.disabled = read(v)?,
-                "modelTier" => c.model_tier = read(v)?,
-                "tiers" => c.tiers = read(v)?,
-                "hostVersion" => c.host_version = read(v)?,
-                "agent" => c.agent = read(v)?,
-                "format" => c.format = read(v)?,
-                "includeLocation" => c.include_location = read(v)?,
-                "locale" => c.locale = read(v)?,
-                "budgetChars" => c.budget_chars = read(v)?,
-                "budgetTokens" => c.budget_tokens = read(v)?,
-                "priority" => c.priority = read(v)?,
-                "minDescriptionChars" => c.min_description_chars = read(v)?,
-                "activation" => c.activation = read(v)?,
-                "instructions" => c.instructions = read(v)?,
-                "toolName" => c.tool_name = read(v)?,
-                "embedCatalog" => c.embed_catalog = read(v)?,
-                "keepFrontmatter" => c.keep_frontmatter = read(v)?,
-                "maxResources" => c.max_resources = read(v)?,
-                "maxFileBytes" => c.max_file_bytes = read(v)?,
-                "scopePaths" => c.scope_paths = read(v)?,
-                "search" => c.search = read(v)?,
-                "searchAbove" => c.search_above = read(v)?,
-                _ => {}
-            }
-        }
+        read::fields(value, "struct SkillsConfig", |key, v| c.read_key(key, v))?;
         Ok(c)
+    }
+
+    /// Sets the fields `overrides` name, as [`SkillsConfig::from_json`] reads them (the others
+    /// keep their values).
+    pub(crate) fn read_overrides(&mut self, overrides: &serde_json::Map<String, Value>) -> Result<(), Error> {
+        for (key, v) in overrides {
+            self.read_key(key, v)?;
+        }
+        Ok(())
+    }
+
+    /// Sets the field `key` names from `v`; a key it does not know is ignored.
+    fn read_key(&mut self, key: &str, v: &Value) -> Result<(), Error> {
+        // By the key's place in CONFIG_KEYS: one search of the list, then a jump.
+        let Some(i) = CONFIG_KEYS.iter().position(|k| *k == key) else { return Ok(()) };
+        let c = self;
+        match i {
+            0 => c.discover.client = read::opt_string(v)?,              // client
+            1 => c.discover.trust_project = read::bool(v)?,             // trustProject
+            2 => c.discover.concurrency = read::u32(v)?,                // concurrency
+            3 => c.discover.prefix_bytes = read::u32(v)?,               // prefixBytes
+            4 => c.discover.max_object_bytes = read::u32(v)?,           // maxObjectBytes
+            5 => c.discover.max_depth = read::u32(v)?,                  // maxDepth
+            6 => c.discover.max_directories = read::u32(v)?,            // maxDirectories
+            7 => c.discover.page_size = read::u32(v)?,                  // pageSize
+            8 => c.discover.accept_lowercase_skill_md = read::bool(v)?, // acceptLowercaseSkillMd
+            9 => c.discover.respect_gitignore = read::bool(v)?,         // respectGitignore
+            10 => c.discover.mode = read::mode(v)?,                     // mode
+            11 => c.discover.timeout_ms = read::u32(v)?,                // timeoutMs
+            12 => c.disabled = read::strings(v)?,                       // disabled
+            13 => c.model_tier = read::opt_string(v)?,                  // modelTier
+            14 => c.tiers = read::opt_strings(v)?,                      // tiers
+            15 => c.host_version = read::opt_string(v)?,                // hostVersion
+            16 => c.agent = read::opt_string(v)?,                       // agent
+            17 => c.format = format(v)?,                                // format
+            18 => c.include_location = read::bool(v)?,                  // includeLocation
+            19 => c.locale = read::opt_string(v)?,                      // locale
+            20 => c.budget_chars = read::opt_u32(v)?,                   // budgetChars
+            21 => c.budget_tokens = read::opt_u32(v)?,                  // budgetTokens
+            22 => c.priority = read::strings(v)?,                       // priority
+            23 => c.min_description_chars = read::u32(v)?,              // minDescriptionChars
+            24 => c.activation = activation(v)?,                        // activation
+            25 => c.instructions = read::opt_string(v)?,                // instructions
+            26 => c.tool_name = read::string(v)?,                       // toolName
+            27 => c.embed_catalog = read::bool(v)?,                     // embedCatalog
+            28 => c.keep_frontmatter = read::bool(v)?,                  // keepFrontmatter
+            29 => c.max_resources = read::u32(v)?,                      // maxResources
+            30 => c.max_file_bytes = read::u32(v)?,                     // maxFileBytes
+            31 => c.scope_paths = read::string_map(v)?,                 // scopePaths
+            32 => c.search = search(v)?,                                // search
+            33 => c.search_above = read::opt_u32(v)?,                   // searchAbove
+            _ => {}
+        }
+        Ok(())
     }
 }
 
@@ -96,9 +117,7 @@ impl<'de> Deserialize<'de> for SkillsConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::disclose::{ActivationStyle, CatalogFormat};
     use crate::discover::DiscoverOptions;
-    use crate::host::SearchMode;
     use crate::parse::Mode;
 
     /// A configuration whose every field differs from its default.
@@ -156,6 +175,45 @@ mod tests {
         assert_eq!(serde_json::to_value(via_serde).unwrap(), full);
         let defaults = SkillsConfig::from_json(&serde_json::json!({ "unknown": [1] })).unwrap();
         assert_eq!(serde_json::to_value(defaults).unwrap(), serde_json::to_value(SkillsConfig::default()).unwrap());
+    }
+
+    #[test]
+    fn enums_read_as_serde_reads_them() {
+        let values = [
+            serde_json::json!("strict"),
+            serde_json::json!("read"),
+            serde_json::json!("never"),
+            serde_json::json!("markdown"),
+            serde_json::json!("XML"),
+            serde_json::json!({ "always": null }),
+            serde_json::json!({ "tool": 1 }),
+            serde_json::json!(3),
+        ];
+        for v in values {
+            let m =
+                |key: &str| SkillsConfig::from_json(&serde_json::json!({ key: v.clone() })).map_err(|e| e.to_string());
+            let t = |r: Result<serde_json::Value, String>| r;
+            assert_eq!(
+                t(m("mode").map(|c| serde_json::json!(c.discover.mode))),
+                t(Mode::deserialize(&v).map(|x| serde_json::json!(x)).map_err(|e| e.to_string())),
+                "{v}"
+            );
+            assert_eq!(
+                t(m("format").map(|c| serde_json::json!(c.format))),
+                t(CatalogFormat::deserialize(&v).map(|x| serde_json::json!(x)).map_err(|e| e.to_string())),
+                "{v}"
+            );
+            assert_eq!(
+                t(m("activation").map(|c| serde_json::json!(c.activation))),
+                t(ActivationStyle::deserialize(&v).map(|x| serde_json::json!(x)).map_err(|e| e.to_string())),
+                "{v}"
+            );
+            assert_eq!(
+                t(m("search").map(|c| serde_json::json!(c.search))),
+                t(SearchMode::deserialize(&v).map(|x| serde_json::json!(x)).map_err(|e| e.to_string())),
+                "{v}"
+            );
+        }
     }
 
     #[test]

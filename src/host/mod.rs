@@ -11,6 +11,7 @@
 mod config;
 mod config_json;
 mod options;
+mod options_json;
 mod served;
 mod skills;
 mod tool;
@@ -18,6 +19,7 @@ mod view;
 
 pub use config::*;
 pub use options::*;
+pub use options_json::*;
 pub use served::*;
 pub use skills::*;
 pub use tool::*;

@@ -1,13 +1,11 @@
 //! Checks of a host's options that serde's derives cannot make: the keys each options object
 //! takes (the configuration flattens its discovery part into it, which rules out
-//! `deny_unknown_fields`), and the rule for the tool's name. The key lists are read from the
-//! types' serialised forms, so a field added to a type is a key the check takes.
+//! `deny_unknown_fields`), and the rule for the tool's name. The key lists are constants that
+//! tests hold to the types' serialised forms, so a field added to a type fails them until its key
+//! is listed (the lists are not read from serialised values at run time: that compiled each
+//! type's `Serialize` into the module for a handful of names).
 
-use super::config::{SkillsConfig, DEFAULT_SCOPES};
-use crate::activate::ToolOptions;
-use crate::disclose::CatalogOptions;
-use crate::discover::DiscoverOptions;
-use serde::Serialize;
+use super::config::DEFAULT_SCOPES;
 use serde_json::{Map, Value};
 
 /// The most characters a tool name may have (what model APIs take).
@@ -24,30 +22,76 @@ pub const TOOL_CONFIG_KEYS: [&str; 1] = ["agent"];
 /// The keys of a scope in `scopes`.
 pub const SCOPE_KEYS: [&str; 4] = ["name", "storage", "roots", "trusted"];
 
-/// The keys of `value`'s serialised form (an object), in declaration order.
-fn keys_of<T: Serialize>(value: &T) -> Vec<String> {
-    match serde_json::to_value(value) {
-        Ok(Value::Object(map)) => map.keys().cloned().collect(),
-        _ => Vec::new(),
-    }
+/// The configuration's keys (camelCase), every field, the optional ones too, in the order of
+/// its serialised form (a test holds the list to it).
+pub const CONFIG_KEYS: [&str; 34] = [
+    "client",
+    "trustProject",
+    "concurrency",
+    "prefixBytes",
+    "maxObjectBytes",
+    "maxDepth",
+    "maxDirectories",
+    "pageSize",
+    "acceptLowercaseSkillMd",
+    "respectGitignore",
+    "mode",
+    "timeoutMs",
+    "disabled",
+    "modelTier",
+    "tiers",
+    "hostVersion",
+    "agent",
+    "format",
+    "includeLocation",
+    "locale",
+    "budgetChars",
+    "budgetTokens",
+    "priority",
+    "minDescriptionChars",
+    "activation",
+    "instructions",
+    "toolName",
+    "embedCatalog",
+    "keepFrontmatter",
+    "maxResources",
+    "maxFileBytes",
+    "scopePaths",
+    "search",
+    "searchAbove",
+];
+
+/// The keys of a catalog's options' serialised form (a test holds the list to it).
+const CATALOG_OPTION_KEYS: [&str; 16] = [
+    "format",
+    "includeLocation",
+    "locale",
+    "disabled",
+    "modelTier",
+    "tiers",
+    "hostVersion",
+    "agent",
+    "budgetChars",
+    "budgetTokens",
+    "priority",
+    "minDescriptionChars",
+    "activation",
+    "toolName",
+    "instructions",
+    "scopePaths",
+];
+
+/// The keys of a tool's options' serialised form (a test holds the list to it).
+const TOOL_OPTION_KEYS: [&str; 6] =
+    ["toolName", "embedCatalog", "keepFrontmatter", "maxResources", "maxFileBytes", "scopePaths"];
+
+fn owned(keys: &[&str]) -> Vec<String> {
+    keys.iter().map(|k| k.to_string()).collect()
 }
 
 /// The configuration's keys (camelCase): every field, the optional ones too.
 pub fn config_keys() -> Vec<String> {
-    let full = SkillsConfig {
-        discover: DiscoverOptions { client: Some(String::new()), ..DiscoverOptions::default() },
-        model_tier: Some(String::new()),
-        tiers: Some(Vec::new()),
-        host_version: Some(String::new()),
-        locale: Some(String::new()),
-        budget_chars: Some(0),
-        budget_tokens: Some(0),
-        instructions: Some(String::new()),
-        search_above: Some(0),
-        agent: Some(String::new()),
-        ..SkillsConfig::default()
-    };
-    keys_of(&full)
+    owned(&CONFIG_KEYS)
 }
 
 /// The keys of `SkillRegistry.discover` and `fromSnapshot` options: the configuration's, the
@@ -64,25 +108,14 @@ pub const CATALOG_SEARCH_KEYS: [&str; 2] = ["search", "searchAbove"];
 
 /// The keys of a catalog's options (`renderCatalog`, a tool's `catalog`).
 pub fn catalog_keys() -> Vec<String> {
-    let full = CatalogOptions {
-        locale: Some(String::new()),
-        model_tier: Some(String::new()),
-        tiers: Some(Vec::new()),
-        host_version: Some(String::new()),
-        budget_chars: Some(0),
-        budget_tokens: Some(0),
-        instructions: Some(String::new()),
-        agent: Some(String::new()),
-        ..CatalogOptions::default()
-    };
-    let mut keys = keys_of(&full);
+    let mut keys = owned(&CATALOG_OPTION_KEYS);
     keys.extend(CATALOG_SEARCH_KEYS.iter().map(|k| k.to_string()));
     keys
 }
 
 /// The keys of a tool's own options (`SkillTool` takes these, `catalog` and `permitted`).
 pub fn tool_keys() -> Vec<String> {
-    let mut keys = keys_of(&ToolOptions::default());
+    let mut keys = owned(&TOOL_OPTION_KEYS);
     keys.extend(TOOL_CONFIG_KEYS.iter().map(|k| k.to_string()));
     keys
 }
@@ -117,9 +150,56 @@ pub fn check_tool_name(name: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::activate::ToolOptions;
+    use crate::disclose::CatalogOptions;
+    use crate::discover::DiscoverOptions;
+    use crate::host::SkillsConfig;
+    use serde::Serialize;
+
+    /// The keys of `value`'s serialised form (an object), in declaration order.
+    fn keys_of<T: Serialize>(value: &T) -> Vec<String> {
+        match serde_json::to_value(value) {
+            Ok(Value::Object(map)) => map.keys().cloned().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The key lists are the serialised forms' keys, the optional fields' too: a field added to a
+    /// type is a key the checks take once it is listed.
+    #[test]
+    fn key_lists_are_the_serialised_keys() {
+        let full = SkillsConfig {
+            discover: DiscoverOptions { client: Some(String::new()), ..DiscoverOptions::default() },
+            model_tier: Some(String::new()),
+            tiers: Some(Vec::new()),
+            host_version: Some(String::new()),
+            locale: Some(String::new()),
+            budget_chars: Some(0),
+            budget_tokens: Some(0),
+            instructions: Some(String::new()),
+            search_above: Some(0),
+            agent: Some(String::new()),
+            ..SkillsConfig::default()
+        };
+        assert_eq!(keys_of(&full), config_keys());
+        let catalog = CatalogOptions {
+            locale: Some(String::new()),
+            model_tier: Some(String::new()),
+            tiers: Some(Vec::new()),
+            host_version: Some(String::new()),
+            budget_chars: Some(0),
+            budget_tokens: Some(0),
+            instructions: Some(String::new()),
+            agent: Some(String::new()),
+            ..CatalogOptions::default()
+        };
+        assert_eq!(keys_of(&catalog), owned(&CATALOG_OPTION_KEYS));
+        assert_eq!(keys_of(&ToolOptions::default()), owned(&TOOL_OPTION_KEYS));
+    }
 
     /// Fails to compile when a field is added to the configuration: then the optional ones must
-    /// be set in `config_keys` (a field left `None` is not serialised, so its key is not listed).
+    /// be set in `key_lists_are_the_serialised_keys` (a field left `None` is not serialised, so
+    /// its key would not be compared).
     #[allow(dead_code)]
     fn every_field_is_listed(c: SkillsConfig, d: DiscoverOptions) {
         let SkillsConfig {

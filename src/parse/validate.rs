@@ -297,8 +297,11 @@ pub fn name_rules(name: &str, dir_name: Option<&str>) -> Vec<(&'static str, Stri
             format!("Skill name '{name}' exceeds {MAX_NAME_CHARS} character limit ({n} chars)"),
         ));
     }
-    let has_upper =
-        if name.is_ascii() { name.bytes().any(|b| b.is_ascii_uppercase()) } else { name != name.to_lowercase() };
+    let has_upper = if name.is_ascii() {
+        name.bytes().any(|b| b.is_ascii_uppercase())
+    } else {
+        crate::text::lowercase(&name) != *name
+    };
     if has_upper {
         out.push((codes::NAME_NOT_LOWERCASE, format!("Skill name '{name}' must be lowercase")));
     }

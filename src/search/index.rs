@@ -230,7 +230,7 @@ impl SearchIndex {
     /// Documents whose name is `query` written as a name (trimmed, lowercased, spaces as `-`)
     /// or within the typo allowance of it, with the distance, nearest first.
     pub fn name_matches(&self, query: &str, limit: usize) -> Vec<(u32, usize)> {
-        let q: String = bounded(query).trim().to_lowercase().split_whitespace().collect::<Vec<_>>().join("-");
+        let q: String = crate::text::lowercase(bounded(query).trim()).split_whitespace().collect::<Vec<_>>().join("-");
         if q.is_empty() || q.chars().count() > 128 {
             return Vec::new();
         }
@@ -243,7 +243,7 @@ impl SearchIndex {
             .into_iter()
             .filter_map(|(d, _)| {
                 let name = self.names.get(d as usize)?;
-                edit_distance(&q, &name.to_lowercase(), allowance, &mut rows).map(|dist| (d, dist))
+                edit_distance(&q, &crate::text::lowercase(name), allowance, &mut rows).map(|dist| (d, dist))
             })
             .collect();
         crate::sort::sort_by_key(&mut out, |&(d, dist)| (dist, d));
@@ -254,7 +254,7 @@ impl SearchIndex {
     /// The names nearest to `name` among the documents `allow` lets through: near spellings
     /// first, then the best matches of the name read as a query; at most `limit`.
     pub fn closest(&self, name: &str, limit: usize, allow: &dyn Fn(u32) -> bool) -> Vec<u32> {
-        let q: String = bounded(name).trim().to_lowercase();
+        let q: String = crate::text::lowercase(bounded(name).trim());
         let allowance = (q.chars().count() / 3).clamp(1, 4);
         let mut rows = Rows::default();
         let mut near: Vec<(usize, u32)> = self
@@ -265,7 +265,7 @@ impl SearchIndex {
             .filter(|(d, _)| allow(*d))
             .filter_map(|(d, _)| {
                 let n = self.names.get(d as usize)?;
-                edit_distance(&q, &n.to_lowercase(), allowance, &mut rows).map(|dist| (dist, d))
+                edit_distance(&q, &crate::text::lowercase(n), allowance, &mut rows).map(|dist| (dist, d))
             })
             .collect();
         crate::sort::sort(&mut near);

@@ -76,10 +76,10 @@ fn flush_word(word: &mut String, out: &mut Vec<String>) {
     }
     let parts = camel_parts(word);
     if parts.len() > 1 {
-        push_term(&word.to_lowercase(), out);
+        push_term(&crate::text::lowercase(word), out);
     }
     for p in parts {
-        push_term(&p.to_lowercase(), out);
+        push_term(&crate::text::lowercase(p), out);
     }
     word.clear();
 }

@@ -1,6 +1,7 @@
 //! What both façade crates of the package need alike: the one way results become JS values, the
 //! TypeError of a call with options of the wrong shape, and the start function that hands the core
-//! the host's NFKC normalisation (and what the module's own `install_hooks` installs).
+//! the host's NFKC normalisation and lowercase mapping (and what the module's own `install_hooks`
+//! installs).
 //! `wasm-extra/` compiles this same file.
 
 use serde::Serialize;
@@ -25,10 +26,17 @@ fn normalize_nfkc(s: &str) -> String {
     js_sys::JsString::from(s).normalize("NFKC").into()
 }
 
-/// Runs once when the module is instantiated: the core normalises names with the host's tables,
+/// Lowercase through the host's `String.prototype.toLowerCase`.
+fn to_lower_case(s: &str) -> String {
+    js_sys::JsString::from(s).to_lower_case().into()
+}
+
+/// Runs once when the module is instantiated: the core normalises and lowers text with the host's
+/// tables,
 /// and the module installs what else it hands the core (`install_hooks` in its lib.rs).
 #[wasm_bindgen(start, private)]
 fn start() {
     skillwasm::text::set_nfkc(normalize_nfkc);
+    skillwasm::text::set_lowercase(to_lower_case);
     super::install_hooks();
 }

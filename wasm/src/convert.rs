@@ -189,6 +189,29 @@ pub fn options_with<T: DeserializeOwned + Default>(
     Ok((deserialize(value, name)?, taken))
 }
 
+/// Options read by `read` (a reader whose error names the key whose value is wrong), with the
+/// values under `holes` handed back unread: `undefined` or `null` give the defaults; anything but
+/// an object is a `TypeError` naming `name`, and so is an option of the wrong type (naming its
+/// key). One reader per options type, not serde's derive for each.
+pub fn options_by<T: Default>(
+    v: &JsValue,
+    name: &str,
+    holes: &[&str],
+    read: fn(&Value) -> Result<T, (String, serde_json::Error)>,
+) -> Result<(T, Taken), JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Ok((T::default(), Vec::new()));
+    }
+    let (value, taken) = options_value(v, name, holes)?;
+    Ok((read(&value).map_err(|e| keyed_error(name, e))?, taken))
+}
+
+/// The `TypeError` for a value of the wrong type under `key` of the options `name`.
+pub fn keyed_error(name: &str, (key, e): (String, serde_json::Error)) -> JsValue {
+    let dot = if key.is_empty() { "" } else { "." };
+    type_error(&format!("{name}{dot}{key}: {e}"))
+}
+
 /// An options object as JSON (an object, never an array), with the values under `holes` unread.
 pub fn options_value(v: &JsValue, name: &str, holes: &[&str]) -> Result<(Value, Taken), JsValue> {
     if !v.is_object() {
@@ -540,8 +563,17 @@ pub fn skill_batch(inputs: &JsValue, max_items: u32, max: u32) -> Result<SkillBa
     let pair: Array = got.unchecked_into();
     let info: js_sys::Float64Array = pair.get(0).unchecked_into();
     let info = info.to_vec();
-    let texts: Vec<Option<String>> =
-        serde_json::from_str(&pair.get(1).as_string().unwrap_or_default()).map_err(|e| e.to_string())?;
+    // An array of strings and nulls, made by boundary.js.
+    let texts =
+        serde_json::from_str::<Value>(&pair.get(1).as_string().unwrap_or_default()).map_err(|e| e.to_string())?;
+    let Value::Array(texts) = texts else { return Err("was read inconsistently".to_string()) };
+    let texts: Vec<Option<String>> = texts
+        .into_iter()
+        .map(|t| match t {
+            Value::String(s) => Some(s),
+            _ => None,
+        })
+        .collect();
     if info.len() != 2 * texts.len() {
         return Err("was read inconsistently".to_string());
     }

@@ -28,7 +28,7 @@ mod yaml;
 pub(crate) use common::{options_error, to_js};
 use convert::BytesError;
 use skillwasm::store::DEFAULT_MAX_OBJECT_BYTES;
-use skillwasm::{Diagnostic, ParseOptions, ParseResult};
+use skillwasm::{host, Diagnostic, ParseResult};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -68,7 +68,8 @@ pub fn parse_skill(
     #[wasm_bindgen(unchecked_param_type = "SkillInput")] input: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ParseOptions")] opts: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let opts: ParseOptions = convert::options(&opts.unwrap_or_default(), "parseSkill: opts")?;
+    let (opts, _) =
+        convert::options_by(&opts.unwrap_or_default(), "parseSkill: opts", &[], host::parse_options_from_json)?;
     let mut results = parsed::Results::new();
     let buf = match convert::bytes(&input, DEFAULT_MAX_OBJECT_BYTES) {
         Ok(bytes) => {
@@ -102,7 +103,8 @@ pub fn parse_skills(
     #[wasm_bindgen(unchecked_param_type = "Array<SkillInput | SkillBatchItem>")] inputs: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ParseOptions")] opts: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let opts: ParseOptions = convert::options(&opts.unwrap_or_default(), "parseSkills: opts")?;
+    let (opts, _) =
+        convert::options_by(&opts.unwrap_or_default(), "parseSkills: opts", &[], host::parse_options_from_json)?;
     let mut batch = convert::skill_batch(&inputs, MAX_BATCH, DEFAULT_MAX_OBJECT_BYTES)
         .map_err(|e| convert::type_error(&format!("parseSkills: inputs {e}")))?;
     let invalid = |message: String| ParseResult {

@@ -7,7 +7,6 @@ use js_sys::{Function, Promise};
 use serde_json::Value;
 use skillwasm::discover::SkillMeta;
 use skillwasm::host::{self, resolve_scopes, Permitted, ScopeSpec, Scopes, SkillHost, SkillsConfig, DEFAULT_SCOPES};
-use skillwasm::search::SearchOptions;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -88,7 +87,7 @@ fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig)
         return Err(options_error(&format!("{what}.{key}: {message}")));
     }
     let scope_list = value.as_object_mut().and_then(|o| o.remove("scopes")).unwrap_or_default();
-    let mut config: SkillsConfig = convert::deserialize(value, what)?;
+    let mut config = SkillsConfig::from_json_keyed(&value).map_err(|e| convert::keyed_error(what, e))?;
     config.permitted = predicate(&taken, what)?;
     let timeout = config.discover.timeout_ms.max(1);
     config.commands = super::commands::runner(&taken, what, timeout)?;
@@ -334,8 +333,12 @@ impl JsSkillRegistry {
         #[wasm_bindgen(unchecked_optional_param_type = "SearchOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let query = convert::string(&query, "SkillRegistry.search: query")?;
-        let (opts, _): (SearchOptions, _) =
-            convert::options_with(&options.unwrap_or_default(), "SkillRegistry.search: options", &[])?;
+        let (opts, _) = convert::options_by(
+            &options.unwrap_or_default(),
+            "SkillRegistry.search: options",
+            &[],
+            host::search_options_from_json,
+        )?;
         to_js(&self.inner.borrow().search(&query, &opts)).map_err(JsValue::from)
     }
 

@@ -5,8 +5,10 @@
 use super::{convert, options_error};
 use js_sys::{Array, Object, Reflect};
 use serde::Deserialize;
+use serde_json::Value;
 use skillwasm::discover;
 use skillwasm::parse::fence::{self, FrontmatterSpan};
+use skillwasm::read;
 use skillwasm::store::SkipHint;
 use tsify::Tsify;
 use wasm_bindgen::prelude::*;
@@ -35,6 +37,21 @@ pub struct SkillFileOptions {
     pub accept_lowercase_skill_md: bool,
 }
 
+impl SkillFileOptions {
+    /// The options `value` (an object) gives: unknown keys ignored, a value of the wrong type an
+    /// error naming its key (serde's error, as the derive gives).
+    fn from_json(value: &Value) -> Result<SkillFileOptions, (String, serde_json::Error)> {
+        let mut o = SkillFileOptions::default();
+        read::fields(value, "struct SkillFileOptions", |key, v| {
+            if key == "acceptLowercaseSkillMd" {
+                o.accept_lowercase_skill_md = read::bool(v)?;
+            }
+            Ok(())
+        })?;
+        Ok(o)
+    }
+}
+
 /// The hint as the JS object stores receive: `{ names, dotDirectories }`.
 pub(crate) fn skip_to_js(hint: &SkipHint) -> JsValue {
     let out = Object::new();
@@ -61,7 +78,8 @@ pub fn is_skipped_directory(#[wasm_bindgen(unchecked_param_type = "string")] nam
 pub fn skill_file_names(
     #[wasm_bindgen(unchecked_optional_param_type = "SkillFileOptions")] opts: Option<JsValue>,
 ) -> Result<Vec<String>, JsValue> {
-    let opts: SkillFileOptions = convert::options(&opts.unwrap_or_default(), "skillFileNames: opts")?;
+    let (opts, _) =
+        convert::options_by(&opts.unwrap_or_default(), "skillFileNames: opts", &[], SkillFileOptions::from_json)?;
     Ok(discover::skill_file_names(opts.accept_lowercase_skill_md).into_iter().map(str::to_string).collect())
 }
 

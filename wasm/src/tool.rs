@@ -70,7 +70,9 @@ fn overrides(
     own.remove("permitted");
     map.extend(own);
     // Checked alone first, so that a value of the wrong type is a TypeError naming its key.
-    let _: SkillsConfig = convert::deserialize(Value::Object(map.clone()), what)?;
+    let map = Value::Object(map);
+    SkillsConfig::from_json_keyed(&map).map_err(|e| convert::keyed_error(what, e))?;
+    let Value::Object(map) = map else { return Ok((Map::new(), None)) };
     Ok((map, predicate(&taken, what)?))
 }
 
@@ -197,7 +199,7 @@ impl JsSkillTool {
     pub fn execute(&self, #[wasm_bindgen(unchecked_param_type = "ToolInput")] input: JsValue) -> Promise {
         // The input comes from the model: one that cannot be read is an error result, not a throw.
         let input: Result<ToolInput, String> = match convert::data(&input) {
-            Ok(v) => serde_json::from_value(v).map_err(|e| e.to_string()),
+            Ok(v) => ToolInput::from_json(&v).map_err(|e| e.to_string()),
             Err(e) => Err(e.describe("the tool input")),
         };
         let tool = self.inner.clone();

@@ -54,7 +54,7 @@ const FUZZY_MAX_NAME: usize = 256;
 pub fn autocomplete(partial: &str, skills: &[impl std::borrow::Borrow<Skill>], limit: usize) -> Vec<Suggestion> {
     let p = partial.trim();
     let p = p.strip_prefix('/').or_else(|| p.strip_prefix('$')).unwrap_or(p);
-    let q: Vec<char> = p.to_lowercase().chars().collect();
+    let q: Vec<char> = crate::text::lowercase(p).chars().collect();
     let mut seen: HashSet<&str> = HashSet::new();
     let mut out: Vec<Suggestion> = Vec::new();
     for s in skills.iter().map(|s| s.borrow()).filter(|s| s.user_invocable) {
@@ -91,7 +91,7 @@ fn rank(q: &[char], name: &str) -> Option<(MatchKind, u32)> {
     if q.is_empty() {
         return Some((MatchKind::Prefix, 0));
     }
-    let n: Vec<char> = name.to_lowercase().chars().collect();
+    let n: Vec<char> = crate::text::lowercase(name).chars().collect();
     let extra = n.len().saturating_sub(q.len()).min(99) as u32;
     if n == q {
         return Some((MatchKind::Exact, 1000));

@@ -25,6 +25,7 @@ mod arguments;
 #[cfg(feature = "invocation")]
 mod autocomplete;
 mod message;
+mod message_json;
 
 #[cfg(feature = "invocation")]
 pub use arguments::*;

@@ -1,0 +1,100 @@
+//! Reading the options of parsing ([`ParseOptions`]) and of a search ([`SearchOptions`]) from
+//! their JSON form, key by key, with the readers of [`crate::read`]: the same values and the same
+//! errors as their `Deserialize`, without compiling the derive for each deserialiser.
+
+use crate::parse::ParseOptions;
+use crate::read::{self, fields};
+use crate::search::SearchOptions;
+use serde::de::Error as _;
+use serde_json::{Error, Value};
+
+/// The keys of [`ParseOptions`], as its `Deserialize` names them.
+const PARSE_KEYS: &[&str] = &["dirName", "mode", "includeBody", "partial"];
+
+/// [`ParseOptions`] from `value` (an object): a missing key keeps its default, an unknown key is
+/// an error, and so is a value of the wrong type; the error names the key.
+pub fn parse_options_from_json(value: &Value) -> Result<ParseOptions, (String, Error)> {
+    let mut o = ParseOptions::default();
+    fields(value, "struct ParseOptions", |key, v| {
+        match key {
+            "dirName" => o.dir_name = read::opt_string(v)?,
+            "mode" => o.mode = read::mode(v)?,
+            "includeBody" => o.include_body = read::opt_bool(v)?,
+            "partial" => o.partial = read::bool(v)?,
+            _ => return Err(Error::unknown_field(key, PARSE_KEYS)),
+        }
+        Ok(())
+    })?;
+    Ok(o)
+}
+
+/// [`SearchOptions`] from `value` (an object): a missing key keeps its default, an unknown key is
+/// ignored, and a value of the wrong type is an error that names the key.
+pub fn search_options_from_json(value: &Value) -> Result<SearchOptions, (String, Error)> {
+    let mut o = SearchOptions::default();
+    fields(value, "struct SearchOptions", |key, v| {
+        match key {
+            "limit" => o.limit = read::opt_u32(v)?,
+            "scope" => o.scope = read::opt_string(v)?,
+            _ => {}
+        }
+        Ok(())
+    })?;
+    Ok(o)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+    use serde_json::json;
+
+    /// Option objects of every kind: right, wrong in one key, unknown keys, not an object. (An
+    /// array, which the derive reads as the fields in order, never reaches these readers: options
+    /// are objects.)
+    fn cases() -> Vec<Value> {
+        vec![
+            json!({}),
+            json!({ "dirName": "a", "mode": "strict", "includeBody": false, "partial": true }),
+            json!({ "dirName": null, "includeBody": null }),
+            json!({ "dirName": 3 }),
+            json!({ "mode": "loose" }),
+            json!({ "mode": null }),
+            json!({ "partial": null }),
+            json!({ "includeBody": "no" }),
+            json!({ "nope": 1, "mode": "x" }),
+            json!({ "limit": 5, "scope": "user" }),
+            json!({ "limit": -1 }),
+            json!({ "limit": 2.5 }),
+            json!({ "limit": null, "scope": null }),
+            json!({ "scope": ["user"] }),
+            json!("x"),
+        ]
+    }
+
+    #[test]
+    fn parse_options_read_as_serde_reads_them() {
+        for v in cases() {
+            let mine = parse_options_from_json(&v).map_err(|(_, e)| e.to_string());
+            let theirs = ParseOptions::deserialize(&v).map_err(|e| e.to_string());
+            assert_eq!(mine, theirs, "{v}");
+        }
+    }
+
+    #[test]
+    fn search_options_read_as_serde_reads_them() {
+        for v in cases() {
+            let mine = search_options_from_json(&v).map_err(|(_, e)| e.to_string());
+            let theirs = SearchOptions::deserialize(&v).map_err(|e| e.to_string());
+            assert_eq!(mine, theirs, "{v}");
+        }
+    }
+
+    #[test]
+    fn the_error_names_the_key() {
+        let e = parse_options_from_json(&json!({ "mode": "strict", "partial": 1 })).err().map(|(k, _)| k);
+        assert_eq!(e.as_deref(), Some("partial"));
+        let e = parse_options_from_json(&json!({ "extra": 1 })).err().map(|(k, _)| k);
+        assert_eq!(e.as_deref(), Some("extra"));
+    }
+}
