@@ -7,6 +7,7 @@ mod metas;
 mod order;
 mod registry;
 mod report;
+mod root_scan;
 mod rules;
 mod scan;
 mod types;

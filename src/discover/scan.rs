@@ -17,19 +17,18 @@
 //! one is reported as shadowed, with both locations.
 
 use super::gitignore::{self, GITIGNORE};
-use super::rules::{skill_file_kind, skill_file_names, skip_hint};
+use super::root_scan::RootScan;
+use super::rules::{skill_file_names, skip_hint};
 use super::types::DiscoverOptions;
 use crate::diagnostic::{codes, Diagnostic};
 use crate::parse::{parse_skill, ParseOptions, Skill};
 use crate::store::{
-    self, limits, CallStats, Head, HeadCollector, HeadRequest, ListEntry, ListPage, LocalFuture, SkipHint, Storage,
-    StorageError,
+    self, limits, CallStats, Head, HeadCollector, HeadRequest, ListPage, LocalFuture, SkipHint, Storage, StorageError,
 };
 use futures_util::stream::{self, StreamExt};
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// A scope as discovery sees it: a name, a store, the roots to search in it, and trust.
@@ -54,8 +53,6 @@ pub fn default_roots(client: Option<&str>) -> Vec<String> {
     }
     roots
 }
-
-pub use super::rules::is_skipped_dir;
 
 /// A store seen through the skip hint: its listings are asked to leave out the directories
 /// discovery skips (what comes back is still filtered).
@@ -171,160 +168,6 @@ struct Listed<'a> {
     size: Option<u64>,
     lowercase: bool,
     head: Option<Head>,
-}
-
-/// Walks the listed keys of one root, keeping the skill directories and the scan bounds.
-struct RootScan<'a> {
-    root: &'a str,
-    opts: &'a DiscoverOptions,
-    /// The directories counted so far, by [`hash_dir`] (8 bytes each, however long the key).
-    dirs: HashSet<u64, BuildHasherDefault<Prehashed>>,
-    /// The skill files found, by directory: in listing order while the listing runs, then (see
-    /// [`RootScan::finish`]) one per directory, in directory order.
-    found: Vec<(String, Found)>,
-    too_deep: Vec<String>,
-    cap_hit: bool,
-    /// Directories (keys without the trailing `/`) that hold a listed `.gitignore`.
-    gitignores: Vec<String>,
-    /// The directory part (with its `/`) of the last key whose directories were counted.
-    last_parent: String,
-    /// Whether a directory of `last_parent` is one discovery skips.
-    last_parent_skipped: bool,
-}
-
-/// A skill file found: its key, listed size and etag, and whether it is a lowercase `skill.md`.
-type Found = (String, Option<u64>, Option<String>, bool);
-
-/// A directory key's hash, for counting distinct directories without holding their keys: eight
-/// bytes at a time, multiplied and rotated (the store's keys are not secret, and a collision only
-/// costs precision). Two directories that collide count once: the cap is then reached one
-/// directory later.
-fn hash_dir(directory: &str) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let bytes = directory.as_bytes();
-    let mut h = bytes.len() as u64;
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(c);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
-    }
-    let mut word = [0u8; 8];
-    word[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
-    h ^ (h >> 29)
-}
-
-/// The hasher of a set of [`hash_dir`] values: they are hashes already, used as they are.
-#[derive(Default)]
-struct Prehashed(u64);
-
-impl Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-impl<'a> RootScan<'a> {
-    fn new(root: &'a str, opts: &'a DiscoverOptions) -> Self {
-        RootScan {
-            root,
-            opts,
-            dirs: HashSet::default(),
-            found: Vec::new(),
-            too_deep: Vec::new(),
-            cap_hit: false,
-            gitignores: Vec::new(),
-            last_parent: String::new(),
-            last_parent_skipped: false,
-        }
-    }
-
-    /// Ends the listing: one skill file per directory (`SKILL.md` over `skill.md`, else the first
-    /// listed), in directory order. Keys come in key order, so the directories nearly do: the
-    /// sort finds the runs already in order.
-    fn finish(&mut self) {
-        self.found.sort_by(|a, b| a.0.cmp(&b.0));
-        self.found.dedup_by(|later, kept| {
-            let same = later.0 == kept.0;
-            // SKILL.md beats skill.md.
-            if same && kept.1 .3 && !later.1 .3 {
-                std::mem::swap(kept, later);
-            }
-            same
-        });
-    }
-
-    /// Takes the entries of one page, and the directories it names (a listing of only some
-    /// files), in key order; true when the directory cap is hit (stop listing).
-    fn feed(&mut self, entries: Vec<ListEntry>, directories: Vec<String>) -> bool {
-        // A directory key (`a/b/`) counts its directories as a file in it would, and is no file.
-        let directories = directories.into_iter().map(|key| ListEntry { key, size: None, etag: None });
-        for e in merged(entries, directories) {
-            let Some(rel) = e.key.strip_prefix(self.root) else { continue };
-            let file = rel.rsplit('/').next().unwrap_or_default();
-            let parent = &rel[..rel.len() - file.len()];
-            // Keys come in order, so most share the directory of the key before: its directories
-            // were checked and counted already.
-            if parent != self.last_parent {
-                self.last_parent_skipped = parent.split_terminator('/').any(is_skipped_dir);
-                if !self.last_parent_skipped {
-                    // Count every directory on the way down, so the cap bounds the work done.
-                    // Each directory on the way is a prefix of `rel`, ending before a `/`.
-                    for (end, _) in parent.match_indices('/') {
-                        let path = hash_dir(&rel[..end]);
-                        if !self.dirs.contains(&path) {
-                            if self.dirs.len() >= self.opts.max_directories as usize {
-                                self.cap_hit = true;
-                                return true;
-                            }
-                            self.dirs.insert(path);
-                        }
-                    }
-                }
-                parent.clone_into(&mut self.last_parent);
-            }
-            if self.last_parent_skipped {
-                continue;
-            }
-            // The key without its file name and the `/` before it: one copy, no join.
-            let key = e.key.as_str();
-            let directory = || {
-                key.get(..key.len().saturating_sub(file.len())).unwrap_or_default().trim_end_matches('/').to_string()
-            };
-            if file == GITIGNORE {
-                self.gitignores.push(directory());
-                continue;
-            }
-            let Some(lowercase) = skill_file_kind(file, self.opts.accept_lowercase_skill_md) else { continue };
-            if parent.bytes().filter(|&b| b == b'/').count() > self.opts.max_depth as usize {
-                self.too_deep.push(e.key);
-                continue;
-            }
-            let directory = directory();
-            self.found.push((directory, (e.key, e.size, e.etag, lowercase)));
-        }
-        false
-    }
-}
-
-/// The entries of `a` and `b` (each in key order) in one key order.
-fn merged(a: Vec<ListEntry>, b: impl Iterator<Item = ListEntry>) -> impl Iterator<Item = ListEntry> {
-    let mut a = a.into_iter().peekable();
-    let mut b = b.peekable();
-    std::iter::from_fn(move || match (a.peek(), b.peek()) {
-        (Some(x), Some(y)) if y.key < x.key => b.next(),
-        (Some(_), _) => a.next(),
-        (None, _) => b.next(),
-    })
 }
 
 /// Discovers the skills of every scope. `previous` records whose file is unchanged are reused
@@ -447,7 +290,7 @@ pub async fn discover(
             }
             if scope.trusted {
                 candidates.reserve(scan.found.len());
-                for (directory, (location, size, etag, lowercase)) in scan.found {
+                for super::root_scan::Found { directory, location, size, etag, lowercase } in scan.found {
                     let head = heads.remove(&location);
                     candidates.push(Candidate {
                         scope: si,
@@ -556,14 +399,14 @@ async fn drop_gitignored(
     opts: &DiscoverOptions,
     stats: &CallStats,
 ) {
-    let skill_dirs: Vec<&str> = scan.found.iter().map(|(directory, _)| directory.as_str()).collect();
+    let skill_dirs: Vec<&str> = scan.found.iter().map(|f| f.directory.as_str()).collect();
     let dirs = gitignore::directories_to_read(root, &skill_dirs, &scan.gitignores);
     let (mut rules, problems) = gitignore::load(&*scope.storage, dirs, opts.concurrency as usize, stats).await;
     for (key, d) in problems {
         out.diagnostics.push(scope_diag(d, &scope.name, &key));
     }
     let mut ignored = Vec::new();
-    scan.found.retain(|(_, (location, ..))| {
+    scan.found.retain(|super::root_scan::Found { location, .. }| {
         let drop = rules.is_ignored(location);
         if drop {
             ignored.push(location.clone());
