@@ -112,3 +112,23 @@ fn the_token_estimate_follows_the_table() {
         assert_eq!(skillwasm::text::estimate_tokens(&c.text), c.tokens, "{:?}", c.text);
     }
 }
+
+#[derive(Deserialize)]
+struct LowercaseTable {
+    cases: Vec<LowercaseCase>,
+}
+
+#[derive(Deserialize)]
+struct LowercaseCase {
+    text: String,
+    lower: String,
+}
+
+#[test]
+fn lowercase_follows_the_table() {
+    let t: LowercaseTable = table("lowercase.json");
+    assert!(t.cases.len() >= 10);
+    for c in &t.cases {
+        assert_eq!(skillwasm::text::lowercase(&c.text), c.lower, "{:?}", c.text);
+    }
+}

@@ -6,7 +6,6 @@
 //! wrong type is the same error serde's derive gives (`invalid type: string "many", expected u32`).
 
 use super::config::{SearchMode, SkillsConfig};
-use super::options::CONFIG_KEYS;
 use crate::disclose::{ActivationStyle, CatalogFormat};
 use crate::read::{self, variant};
 use serde::de::Error as _;
@@ -60,46 +59,45 @@ impl SkillsConfig {
         Ok(())
     }
 
-    /// Sets the field `key` names from `v`; a key it does not know is ignored.
+    /// Sets the field `key` names from `v`; a key it does not know is ignored (the unknown-key
+    /// check is [`super::options::CONFIG_KEYS`]'s).
     fn read_key(&mut self, key: &str, v: &Value) -> Result<(), Error> {
-        // By the key's place in CONFIG_KEYS: one search of the list, then a jump.
-        let Some(i) = CONFIG_KEYS.iter().position(|k| *k == key) else { return Ok(()) };
         let c = self;
-        match i {
-            0 => c.discover.client = read::opt_string(v)?,              // client
-            1 => c.discover.trust_project = read::bool(v)?,             // trustProject
-            2 => c.discover.concurrency = read::u32(v)?,                // concurrency
-            3 => c.discover.prefix_bytes = read::u32(v)?,               // prefixBytes
-            4 => c.discover.max_object_bytes = read::u32(v)?,           // maxObjectBytes
-            5 => c.discover.max_depth = read::u32(v)?,                  // maxDepth
-            6 => c.discover.max_directories = read::u32(v)?,            // maxDirectories
-            7 => c.discover.page_size = read::u32(v)?,                  // pageSize
-            8 => c.discover.accept_lowercase_skill_md = read::bool(v)?, // acceptLowercaseSkillMd
-            9 => c.discover.respect_gitignore = read::bool(v)?,         // respectGitignore
-            10 => c.discover.mode = read::mode(v)?,                     // mode
-            11 => c.discover.timeout_ms = read::u32(v)?,                // timeoutMs
-            12 => c.disabled = read::strings(v)?,                       // disabled
-            13 => c.model_tier = read::opt_string(v)?,                  // modelTier
-            14 => c.tiers = read::opt_strings(v)?,                      // tiers
-            15 => c.host_version = read::opt_string(v)?,                // hostVersion
-            16 => c.agent = read::opt_string(v)?,                       // agent
-            17 => c.format = format(v)?,                                // format
-            18 => c.include_location = read::bool(v)?,                  // includeLocation
-            19 => c.locale = read::opt_string(v)?,                      // locale
-            20 => c.budget_chars = read::opt_u32(v)?,                   // budgetChars
-            21 => c.budget_tokens = read::opt_u32(v)?,                  // budgetTokens
-            22 => c.priority = read::strings(v)?,                       // priority
-            23 => c.min_description_chars = read::u32(v)?,              // minDescriptionChars
-            24 => c.activation = activation(v)?,                        // activation
-            25 => c.instructions = read::opt_string(v)?,                // instructions
-            26 => c.tool_name = read::string(v)?,                       // toolName
-            27 => c.embed_catalog = read::bool(v)?,                     // embedCatalog
-            28 => c.keep_frontmatter = read::bool(v)?,                  // keepFrontmatter
-            29 => c.max_resources = read::u32(v)?,                      // maxResources
-            30 => c.max_file_bytes = read::u32(v)?,                     // maxFileBytes
-            31 => c.scope_paths = read::string_map(v)?,                 // scopePaths
-            32 => c.search = search(v)?,                                // search
-            33 => c.search_above = read::opt_u32(v)?,                   // searchAbove
+        match key {
+            "client" => c.discover.client = read::opt_string(v)?,
+            "trustProject" => c.discover.trust_project = read::bool(v)?,
+            "concurrency" => c.discover.concurrency = read::u32(v)?,
+            "prefixBytes" => c.discover.prefix_bytes = read::u32(v)?,
+            "maxObjectBytes" => c.discover.max_object_bytes = read::u32(v)?,
+            "maxDepth" => c.discover.max_depth = read::u32(v)?,
+            "maxDirectories" => c.discover.max_directories = read::u32(v)?,
+            "pageSize" => c.discover.page_size = read::u32(v)?,
+            "acceptLowercaseSkillMd" => c.discover.accept_lowercase_skill_md = read::bool(v)?,
+            "respectGitignore" => c.discover.respect_gitignore = read::bool(v)?,
+            "mode" => c.discover.mode = read::mode(v)?,
+            "timeoutMs" => c.discover.timeout_ms = read::u32(v)?,
+            "disabled" => c.disabled = read::strings(v)?,
+            "modelTier" => c.model_tier = read::opt_string(v)?,
+            "tiers" => c.tiers = read::opt_strings(v)?,
+            "hostVersion" => c.host_version = read::opt_string(v)?,
+            "agent" => c.agent = read::opt_string(v)?,
+            "format" => c.format = format(v)?,
+            "includeLocation" => c.include_location = read::bool(v)?,
+            "locale" => c.locale = read::opt_string(v)?,
+            "budgetChars" => c.budget_chars = read::opt_u32(v)?,
+            "budgetTokens" => c.budget_tokens = read::opt_u32(v)?,
+            "priority" => c.priority = read::strings(v)?,
+            "minDescriptionChars" => c.min_description_chars = read::u32(v)?,
+            "activation" => c.activation = activation(v)?,
+            "instructions" => c.instructions = read::opt_string(v)?,
+            "toolName" => c.tool_name = read::string(v)?,
+            "embedCatalog" => c.embed_catalog = read::bool(v)?,
+            "keepFrontmatter" => c.keep_frontmatter = read::bool(v)?,
+            "maxResources" => c.max_resources = read::u32(v)?,
+            "maxFileBytes" => c.max_file_bytes = read::u32(v)?,
+            "scopePaths" => c.scope_paths = read::string_map(v)?,
+            "search" => c.search = search(v)?,
+            "searchAbove" => c.search_above = read::opt_u32(v)?,
             _ => {}
         }
         Ok(())
@@ -192,25 +190,24 @@ mod tests {
         for v in values {
             let m =
                 |key: &str| SkillsConfig::from_json(&serde_json::json!({ key: v.clone() })).map_err(|e| e.to_string());
-            let t = |r: Result<serde_json::Value, String>| r;
             assert_eq!(
-                t(m("mode").map(|c| serde_json::json!(c.discover.mode))),
-                t(Mode::deserialize(&v).map(|x| serde_json::json!(x)).map_err(|e| e.to_string())),
+                m("mode").map(|c| serde_json::json!(c.discover.mode)),
+                Mode::deserialize(&v).map(|x| serde_json::json!(x)).map_err(|e| e.to_string()),
                 "{v}"
             );
             assert_eq!(
-                t(m("format").map(|c| serde_json::json!(c.format))),
-                t(CatalogFormat::deserialize(&v).map(|x| serde_json::json!(x)).map_err(|e| e.to_string())),
+                m("format").map(|c| serde_json::json!(c.format)),
+                CatalogFormat::deserialize(&v).map(|x| serde_json::json!(x)).map_err(|e| e.to_string()),
                 "{v}"
             );
             assert_eq!(
-                t(m("activation").map(|c| serde_json::json!(c.activation))),
-                t(ActivationStyle::deserialize(&v).map(|x| serde_json::json!(x)).map_err(|e| e.to_string())),
+                m("activation").map(|c| serde_json::json!(c.activation)),
+                ActivationStyle::deserialize(&v).map(|x| serde_json::json!(x)).map_err(|e| e.to_string()),
                 "{v}"
             );
             assert_eq!(
-                t(m("search").map(|c| serde_json::json!(c.search))),
-                t(SearchMode::deserialize(&v).map(|x| serde_json::json!(x)).map_err(|e| e.to_string())),
+                m("search").map(|c| serde_json::json!(c.search)),
+                SearchMode::deserialize(&v).map(|x| serde_json::json!(x)).map_err(|e| e.to_string()),
                 "{v}"
             );
         }

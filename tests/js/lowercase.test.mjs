@@ -1,8 +1,10 @@
 // Text that is not ASCII is lowered by the host's String.prototype.toLowerCase (the module carries
 // no case tables): the name check and search see the same lowercase the Rust core's tables give.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { test } from "node:test";
-import { importPkg } from "./helpers.mjs";
+import { ROOT, importPkg } from "./helpers.mjs";
 
 const { parseSkill, SkillRegistry, memoryStorage } = await importPkg();
 
@@ -25,4 +27,13 @@ test("search matches words outside ASCII whatever their case", async () => {
   const reg = await SkillRegistry.discover({ user: store });
   assert.equal(reg.search("café")[0]?.name, "cafe");
   assert.equal(reg.search("ÜBER")[0]?.name, "cafe");
+});
+
+test("the name check lowers text as the shared table (tests/cases/lowercase.json) says", () => {
+  const { cases } = JSON.parse(readFileSync(path.join(ROOT, "tests", "cases", "lowercase.json"), "utf8"));
+  assert.ok(cases.length >= 10);
+  for (const { text, lower } of cases) {
+    assert.equal(codes(text).includes("name-not-lowercase"), text !== lower, text);
+    assert.ok(!codes(lower).includes("name-not-lowercase"), lower);
+  }
 });

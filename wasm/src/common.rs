@@ -32,8 +32,7 @@ fn to_lower_case(s: &str) -> String {
 }
 
 /// Runs once when the module is instantiated: the core normalises and lowers text with the host's
-/// tables,
-/// and the module installs what else it hands the core (`install_hooks` in its lib.rs).
+/// tables, and the module installs what else it hands the core (`install_hooks` in its lib.rs).
 #[wasm_bindgen(start, private)]
 fn start() {
     skillwasm::text::set_nfkc(normalize_nfkc);

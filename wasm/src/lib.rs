@@ -39,7 +39,8 @@ export type SkillInput = string | Uint8Array;
 export interface SkillBatchItem { input: SkillInput; dirName?: string }
 "#;
 
-/// What the start function hands the core besides NFKC: the YAML parser of the second module.
+/// What the start function hands the core besides the host's NFKC and lowercase mappings: the
+/// YAML parser of the second module.
 fn install_hooks() {
     yaml::install();
 }
