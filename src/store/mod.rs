@@ -30,6 +30,7 @@ pub mod heads;
 mod hint;
 pub mod keys;
 pub mod limits;
+pub mod lines;
 mod memory;
 mod paging;
 

@@ -127,7 +127,8 @@ pub fn json(v: &JsValue, holes: &[&str]) -> Result<(Value, Taken), Unreadable> {
 }
 
 /// The `[path, value]` pairs boundary.js pushed to `list`.
-fn taken_pairs(list: &Array) -> Taken {
+/// The `[path, value]` pairs boundary.js handed back unread, as (path, value).
+pub fn taken_pairs(list: &Array) -> Taken {
     let mut taken = Vec::new();
     for pair in list.iter() {
         // Pairs this module made: [path, value].

@@ -1,11 +1,11 @@
 //! A store's listing page of the usual shape read as lines: `pageLines` (boundary.js) writes one
-//! string per page, which crosses as UTF-8 bytes and is split here into entries, without a JSON
-//! value per entry. A page of any other shape is read as JSON (see `storage::parse_page_with`),
+//! string per page, which crosses as UTF-8 bytes and is read by `store::lines::page`, without a
+//! JSON value per entry. A page of any other shape is read as JSON (see `storage::parse_page_with`),
 //! which says what is wrong with it.
 
 use super::convert::{self, Taken};
 use js_sys::Array;
-use skillwasm::store::{Head, ListEntry, ListPage};
+use skillwasm::store::{lines, Head, ListPage};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(raw_module = "./boundary.js")]
@@ -37,49 +37,6 @@ pub fn read(v: &JsValue, heads: bool, max_entries: u32, max_chars: u32, head_cha
     let taken_list = Array::new();
     let text = page_lines(v, max_entries, max_chars, heads, &taken_list).map_err(convert::pass_traps).ok()?;
     let text = convert::utf8_text(text)?;
-    let b = text.as_bytes();
-    let first_end = b.iter().position(|&c| c == b'\n').unwrap_or(b.len());
-    let cursor = text.get(..first_end)?.strip_prefix('=').filter(|c| !c.is_empty()).map(str::to_string);
-    let count = b.iter().filter(|&&c| c == b'\n').count();
-    let mut page = ListPage { entries: Vec::with_capacity(count), cursor, ..ListPage::default() };
-    let mut head_errors = Vec::new();
-    // One pass over the bytes: each line's first three tabs end its key, size and etag; a head
-    // error, the fourth field, keeps any tab of its own.
-    let mut next = (first_end < b.len()).then_some(first_end + 1);
-    while let Some(start) = next {
-        let mut tabs = [0usize; 3];
-        let mut found = 0;
-        let mut end = start;
-        while end < b.len() && b[end] != b'\n' {
-            if b[end] == b'\t' && found < 3 {
-                tabs[found] = end;
-                found += 1;
-            }
-            end += 1;
-        }
-        next = (end < b.len()).then_some(end + 1);
-        if found < 2 {
-            return None;
-        }
-        let key = text.get(start..tabs[0])?;
-        let size = match text.get(tabs[0] + 1..tabs[1])? {
-            "" => None,
-            n => Some(n.parse::<u64>().ok()?),
-        };
-        let etag_end = if found == 3 { tabs[2] } else { end };
-        let etag = Some(text.get(tabs[1] + 1..etag_end)?).filter(|e| !e.is_empty()).map(str::to_string);
-        if found == 3 {
-            let error = text.get(tabs[2] + 1..end)?;
-            let message: String = error.strip_prefix('!')?.chars().take(head_chars).collect();
-            head_errors.push((key.to_string(), Head::Failed(message)));
-        }
-        page.entries.push(ListEntry { key: key.to_string(), size, etag });
-    }
-    let taken = (0..taken_list.length())
-        .map(|i| {
-            let pair: Array = taken_list.get(i).unchecked_into();
-            (pair.get(0).as_string().unwrap_or_default(), pair.get(1))
-        })
-        .collect();
-    Some(LinesPage { page, head_errors, taken })
+    let (page, head_errors) = lines::page(&text, head_chars)?;
+    Some(LinesPage { page, head_errors, taken: convert::taken_pairs(&taken_list) })
 }

@@ -6,7 +6,7 @@ use super::page_lines;
 use js_sys::{Function, Object, Reflect};
 use serde_json::Value;
 use skillwasm::store::{
-    heads, Head, HeadPage, HeadRequest, ListEntry, ListPage, LocalFuture, SkipHint, Storage, StorageError,
+    heads, lines, Head, HeadPage, HeadRequest, ListEntry, ListPage, LocalFuture, SkipHint, Storage, StorageError,
 };
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -284,7 +284,7 @@ fn read_packed(v: &JsValue, packed: &JsValue, most: u32) -> Result<HeadPage, Sto
     }
     let field =
         |k: &str| Reflect::get(packed, &JsValue::from_str(k)).map_err(|_| refused(&format!("{k} cannot be read")));
-    let lines = packed_lines(&field("lines")?, MAX_PACKED_CHARS)
+    let text = packed_lines(&field("lines")?, MAX_PACKED_CHARS)
         .ok()
         .and_then(convert::utf8_text)
         .ok_or_else(|| refused(&format!("lines is not a string of at most {MAX_PACKED_CHARS} characters")))?;
@@ -307,7 +307,7 @@ fn read_packed(v: &JsValue, packed: &JsValue, most: u32) -> Result<HeadPage, Sto
     }
     let mut got = parse_page_with(&rest, None)?;
     let mut at = 0usize;
-    for line in lines.split('\n').filter(|l| !l.is_empty()) {
+    for line in text.split('\n').filter(|l| !l.is_empty()) {
         if got.page.entries.len() + got.page.directories.len() >= MAX_PAGE_ENTRIES {
             return Err(refused(&format!("lines are more than {MAX_PAGE_ENTRIES} entries")));
         }
@@ -316,20 +316,14 @@ fn read_packed(v: &JsValue, packed: &JsValue, most: u32) -> Result<HeadPage, Sto
             got.page.directories.push(line.to_string());
             continue;
         }
-        let mut fields = line.splitn(4, '\t');
-        let key = fields.next().unwrap_or_default().to_string();
-        let size = fields
-            .next()
-            .filter(|s| !s.is_empty())
-            .map(|s| s.parse::<u64>().map_err(|_| refused("sizes are not numbers")));
-        let size = size.transpose()?;
-        let etag = fields.next().filter(|s| !s.is_empty()).map(str::to_string);
-        match fields.next() {
+        let entry = lines::entry_line(line).map_err(refused)?;
+        let key = entry.key.to_string();
+        let (size, etag) = (entry.size, entry.etag.map(str::to_string));
+        match entry.head {
             None => {}
             Some(head) => {
-                if let Some(message) = head.strip_prefix('!') {
-                    let text: String = message.chars().take(MAX_HEAD_ERROR_CHARS).collect();
-                    got.heads.push((key.clone(), Head::Failed(text)));
+                if let Some(failed) = lines::head_error(head, MAX_HEAD_ERROR_CHARS) {
+                    got.heads.push((key.clone(), failed));
                 } else {
                     let n = head.parse::<usize>().map_err(|_| refused("head lengths are not numbers"))?;
                     let bytes = at
