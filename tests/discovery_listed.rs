@@ -155,8 +155,11 @@ fn a_listing_of_only_the_skill_files_discovers_the_same() {
         if opts.respect_gitignore {
             want.push(".gitignore".into());
         }
+        // Discovery listed through the filtered listing, not the plain one.
+        assert!(!requests.borrow().is_empty(), "no listing asked for the files it lists");
         assert!(requests.borrow().iter().all(|r| r.listed == want), "{:?}", requests.borrow());
         // Skill files and directories, not the 40 assets and the other files.
+        assert!(*handed.borrow() > 0, "nothing handed over");
         assert!(*handed.borrow() < 35, "{} keys handed over", handed.borrow());
     }
 }

@@ -113,6 +113,18 @@ impl SkillRegistry {
         scopes: Vec<ScopeHandle>,
         options: DiscoverOptions,
     ) -> Result<SkillRegistry, Diagnostic> {
+        Self::from_snapshot_checked(bytes, scopes, options, |_| {})
+    }
+
+    /// [`SkillRegistry::from_snapshot`], calling `checked` with the snapshot's length once its
+    /// checksum and scopes are found good, before its records are decoded (the wasm module makes
+    /// room for the registry there, and not for a snapshot it refuses).
+    pub fn from_snapshot_checked(
+        bytes: &[u8],
+        scopes: Vec<ScopeHandle>,
+        options: DiscoverOptions,
+        checked: impl FnOnce(usize),
+    ) -> Result<SkillRegistry, Diagnostic> {
         let body = body_of(bytes)?;
         let mut d = Decoder { r: Reader::new(body), scopes: &scopes, no_diagnostics: Rc::default() };
         let at = |d: &Decoder, b: Bad| invalid(format_args!("{} (byte {})", b.0, HEADER + d.r.offset()));
@@ -122,6 +134,7 @@ impl SkillRegistry {
                 "the snapshot was taken with other scopes, roots or trust than these; discover afresh",
             ));
         }
+        checked(bytes.len());
         let records = read_records(&mut d).map_err(|b| at(&d, b))?;
         let mut diagnostics = d.diagnostics().map_err(|b| at(&d, b))?;
         let search = d.r.bytes().map_err(|b| at(&d, b))?;

@@ -38,7 +38,19 @@ impl SkillHost {
 
     /// Starts from a snapshot with no store call (the scopes must be those it was taken with).
     pub fn from_snapshot(bytes: &[u8], scopes: Scopes, config: SkillsConfig) -> Result<SkillHost, Diagnostic> {
-        let mut registry = SkillRegistry::from_snapshot(bytes, scopes.handles, config.discover.clone())?;
+        Self::from_snapshot_checked(bytes, scopes, config, |_| {})
+    }
+
+    /// [`SkillHost::from_snapshot`], calling `checked` as [`SkillRegistry::from_snapshot_checked`]
+    /// does: with the snapshot's length, once it is found good and before it is decoded.
+    pub fn from_snapshot_checked(
+        bytes: &[u8],
+        scopes: Scopes,
+        config: SkillsConfig,
+        checked: impl FnOnce(usize),
+    ) -> Result<SkillHost, Diagnostic> {
+        let mut registry =
+            SkillRegistry::from_snapshot_checked(bytes, scopes.handles, config.discover.clone(), checked)?;
         registry.set_locations(scopes.locations);
         Ok(SkillHost::new(registry, config))
     }

@@ -13,6 +13,11 @@ use super::yaml::{Yaml, YamlError};
 /// Deepest nesting read (serde_yaml refuses deeper documents long before this).
 pub const MAX_DEPTH: usize = 256;
 
+/// The most items a list or mapping makes room for before they are read: a count is bounded only
+/// by the bytes left, and a damaged answer that claims that many at every level of nesting would
+/// otherwise reserve the bytes left times the depth, in values.
+const RESERVE: usize = 64;
+
 /// The answer as bytes.
 pub fn encode(answer: &Result<Yaml, YamlError>) -> Vec<u8> {
     let mut out = Vec::new();
@@ -148,7 +153,7 @@ impl Reader<'_> {
             4 => Yaml::String(self.text()?),
             5 if depth < MAX_DEPTH => {
                 let n = self.count()?;
-                let mut items = Vec::with_capacity(n);
+                let mut items = Vec::with_capacity(n.min(RESERVE));
                 for _ in 0..n {
                     items.push(self.value(depth + 1)?);
                 }
@@ -156,7 +161,7 @@ impl Reader<'_> {
             }
             6 if depth < MAX_DEPTH => {
                 let n = self.count()?;
-                let mut entries = Vec::with_capacity(n);
+                let mut entries = Vec::with_capacity(n.min(RESERVE));
                 for _ in 0..n {
                     entries.push((self.value(depth + 1)?, self.value(depth + 1)?));
                 }
@@ -216,5 +221,12 @@ mod tests {
         assert!(decode(&[b'O', 5, 0xff, 0xff, 0xff, 0xff, 0x0f]).is_err());
         let deep: Vec<u8> = std::iter::once(b'O').chain([5, 1].repeat(MAX_DEPTH + 1)).chain([0]).collect();
         assert!(decode(&deep).is_err());
+        // Every level of a deep answer claims about as many items as there are bytes left: each
+        // makes room for a few, not for all (which would be gigabytes), and the answer is refused.
+        let nulls = 1 << 20;
+        let claim = [5u8, 0x80, 0x80, 0x40]; // a list of 2^20 items
+        let mut claims: Vec<u8> = std::iter::once(b'O').chain(claim.repeat(MAX_DEPTH - 1)).collect();
+        claims.resize(claims.len() + nulls, 0);
+        assert!(decode(&claims).is_err());
     }
 }

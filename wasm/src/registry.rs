@@ -209,10 +209,15 @@ impl JsSkillRegistry {
         };
         let (scopes, config) = parse_options(&options, "SkillRegistry.fromSnapshot: options")?;
         // The registry a snapshot holds takes about twice its bytes: room for it in one grow of
-        // the memory, not a grow (and a JS garbage collection) every step of the way.
-        #[cfg(target_arch = "wasm32")]
-        crate::grow::reserve(bytes.len().saturating_mul(SNAPSHOT_GROWTH));
-        let host = SkillHost::from_snapshot(&bytes, scopes, config)
+        // the memory, not a grow (and a JS garbage collection) every step of the way; made once
+        // the snapshot is found good, so that one refused never grows the memory.
+        let reserve = |len: usize| {
+            #[cfg(target_arch = "wasm32")]
+            crate::grow::reserve(len.saturating_mul(SNAPSHOT_GROWTH));
+            #[cfg(not(target_arch = "wasm32"))]
+            let _ = len;
+        };
+        let host = SkillHost::from_snapshot_checked(&bytes, scopes, config, reserve)
             .map_err(|d| JsValue::from(js_sys::Error::new(&format!("{}: {}", d.code, d.message))))?;
         Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(host)) })
     }
@@ -275,13 +280,12 @@ impl JsSkillRegistry {
             (Err(e), _) | (_, Err(e)) => return Promise::reject(&e),
         };
         let planned = self.inner.borrow().registry().file_request(&name, rel_path.as_deref());
-        crate::tool::spawn(Box::pin(async move {
-            let result = match planned {
+        crate::tool::promise(async move {
+            match planned {
                 Ok(req) => req.fetch().await,
                 Err(refused) => *refused,
-            };
-            to_js(&result).map_err(JsValue::from)
-        }))
+            }
+        })
     }
 
     /// A file of the skill `name` of `scope` (the one that scope holds, shadowed or not): without
@@ -305,10 +309,9 @@ impl JsSkillRegistry {
             (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return Promise::reject(&e),
         };
         let inner = self.inner.clone();
-        crate::tool::spawn(Box::pin(async move {
-            let got = SkillHost::read_scoped_file_shared(&inner, &scope, &name, rel_path.as_deref()).await;
-            to_js(&got).map_err(JsValue::from)
-        }))
+        crate::tool::promise(async move {
+            SkillHost::read_scoped_file_shared(&inner, &scope, &name, rel_path.as_deref()).await
+        })
     }
 
     /// Re-lists every scope, re-reads only SKILL.md files whose size or etag changed, decides
@@ -317,10 +320,7 @@ impl JsSkillRegistry {
     #[wasm_bindgen(unchecked_return_type = "Promise<RefreshReport>")]
     pub fn refresh(&self) -> Promise {
         let inner = self.inner.clone();
-        crate::tool::spawn(Box::pin(async move {
-            let report = SkillHost::refresh_shared(&inner).await;
-            to_js(&report).map_err(JsValue::from)
-        }))
+        crate::tool::promise(async move { SkillHost::refresh_shared(&inner).await })
     }
 
     /// The skills the model is offered that best match `query`, best first: BM25 over names

@@ -1,0 +1,44 @@
+// fromSnapshot makes room for the registry a snapshot holds (about twice its bytes) in one grow of
+// the module's memory, but only once the snapshot is found good: a refused one (damaged, or taken
+// with other scopes) never grows the memory, which never shrinks. Run in a fresh process, so that
+// the memory is the one this snapshot alone grows.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { assertBuilt, PKG } from "./helpers.mjs";
+
+assertBuilt();
+
+const SCRIPT = `
+const { SkillRegistry, memoryStorage } = await import(process.env.PKG_NODE);
+const glue = await import(process.env.PKG_GLUE);
+const memory = () => glue.initSync().memory.buffer.byteLength;
+const store = memoryStorage({ ".agents/skills/a/SKILL.md": "---\\nname: a\\ndescription: A.\\n---\\n" });
+const reg = await SkillRegistry.discover({ user: store });
+const good = reg.snapshot();
+// A damaged snapshot of 32 MiB: the good one's header, then bytes its checksum does not cover.
+const bad = new Uint8Array(32 * 1024 * 1024);
+bad.set(good.subarray(0, Math.min(good.length, 64)));
+const before = memory();
+let refused = "";
+try { SkillRegistry.fromSnapshot(bad, { user: store }); } catch (e) { refused = String(e.message); }
+console.log(JSON.stringify({ before, after: memory(), refused, again: SkillRegistry.fromSnapshot(good, { user: store }).names() }));
+`;
+
+test("a snapshot that is refused does not grow the memory for the registry it would hold", () => {
+  const env = {
+    PATH: process.env.PATH,
+    PKG_NODE: pathToFileURL(path.join(PKG, "node.js")).href,
+    PKG_GLUE: pathToFileURL(path.join(PKG, "skillwasm.js")).href,
+  };
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", SCRIPT], { env, encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const { before, after, refused, again } = JSON.parse(r.stdout.trim().split("\n").pop());
+  assert.match(refused, /^snapshot-invalid: /);
+  const mib = 1024 * 1024;
+  // The bytes themselves are copied in (32 MiB); room for a registry would be 64 MiB more.
+  assert.ok(after - before < 48 * mib, `the memory grew by ${((after - before) / mib).toFixed(1)} MiB`);
+  assert.deepEqual(again, ["a"], "a good snapshot still starts a registry");
+});
