@@ -21,7 +21,7 @@ const head = new Uint8Array([0x2d, 0x2d, 0x2d]);
 const CASES = [
   ["an empty page", { entries: [] }, false, ""],
   ["entries, a cursor", { entries: [{ key: "a/SKILL.md", size: 3, etag: "e1" }], cursor: "c" }, false, "=c\na/SKILL.md\t3\te1"],
-  ["an empty cursor, a null one", { entries: [{ key: "k" }], cursor: "" }, false, "=\nk\t\t"],
+  ["an empty cursor, an entry of a key alone", { entries: [{ key: "k" }], cursor: "" }, false, "=\nk\t\t"],
   ["a null cursor", { entries: [], cursor: null }, false, ""],
   ["keys in another order", { cursor: "z", entries: [{ etag: "e", size: 1, key: "k" }] }, false, "=z\nk\t1\te"],
   ["a key with a lone surrogate", { entries: [{ key: "a\ud800b", size: 1, etag: "e" }] }, false, "\na\u0000b\t1\te"],
