@@ -9,7 +9,7 @@ use skillwasm::discover::ScopeHandle;
 use skillwasm::discover::SkillRegistry;
 use skillwasm::store::{ListPage, LocalFuture, MemoryStorage, Storage, StorageError};
 use skillwasm::Severity;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 fn skill_md(name: &str, desc: &str) -> String {
@@ -239,7 +239,7 @@ fn failing_stores_cost_only_what_they_touch() {
         (".myagent/skills/x/SKILL.md", skill_md("x", "X")),
     ]);
     let mut faulty = Faulty::new(store);
-    faulty.fail_read = Some(".agents/skills/bad/SKILL.md".into());
+    *faulty.fail_read.borrow_mut() = Some(".agents/skills/bad/SKILL.md".into());
     faulty.fail_list = Some(".myagent/skills/".into());
     let user = MemoryStorage::new([(".agents/skills/u/SKILL.md", skill_md("u", "U"))]);
     let scopes = vec![
@@ -259,6 +259,37 @@ fn failing_stores_cost_only_what_they_touch() {
     assert!(diags.iter().any(|d| d.code == "storage-list-failed" && d.severity == Severity::Error));
     // The registry keeps answering.
     assert_eq!(block_on(reg.read_file("good", None)).text.as_deref(), Some("# good\n\nDo the thing."));
+}
+
+#[test]
+fn a_read_that_failed_is_tried_again_at_the_next_refresh() {
+    let store = MemoryStorage::new([
+        (".agents/skills/good/SKILL.md", skill_md("good", "Good")),
+        (".agents/skills/flaky/SKILL.md", skill_md("flaky", "Flaky")),
+    ]);
+    let faulty = Faulty::new(store);
+    let (fail, reads) = (faulty.fail_read.clone(), faulty.reads.clone());
+    *fail.borrow_mut() = Some(".agents/skills/flaky/SKILL.md".into());
+    let mut reg = block_on(SkillRegistry::discover(vec![scope("project", faulty, true)], DiscoverOptions::default()));
+    assert_eq!(reg.names(), ["good"]);
+    assert!(codes(&reg.diagnostics()).contains(&"storage-read-failed"));
+    // Still failing: read again (and only that file), still refused.
+    let before = reads.get();
+    let report = block_on(reg.refresh());
+    assert_eq!(reads.get() - before, 1);
+    assert!(report.added.is_empty() && report.changed.is_empty() && report.removed.is_empty());
+    assert_eq!(reg.names(), ["good"]);
+    // The store answers again: the skill is there, though the file never changed (its record
+    // changed: it holds a skill now).
+    *fail.borrow_mut() = None;
+    let report = block_on(reg.refresh());
+    assert_eq!(report.changed.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["flaky"]);
+    assert_eq!(reg.names(), ["flaky", "good"]);
+    assert!(!codes(&reg.diagnostics()).contains(&"storage-read-failed"));
+    // And once read, a refresh reads nothing.
+    let before = reads.get();
+    block_on(reg.refresh());
+    assert_eq!(reads.get(), before);
 }
 
 #[test]
@@ -322,13 +353,13 @@ struct Faulty {
     inner: MemoryStorage,
     lists: Rc<Cell<u32>>,
     reads: Rc<Cell<u32>>,
-    fail_read: Option<String>,
+    fail_read: Rc<RefCell<Option<String>>>,
     fail_list: Option<String>,
 }
 
 impl Faulty {
     fn new(inner: MemoryStorage) -> Self {
-        Faulty { inner, lists: Rc::default(), reads: Rc::default(), fail_read: None, fail_list: None }
+        Faulty { inner, lists: Rc::default(), reads: Rc::default(), fail_read: Rc::default(), fail_list: None }
     }
 }
 
@@ -351,7 +382,7 @@ impl Storage for Faulty {
         max_bytes: Option<u32>,
     ) -> LocalFuture<'a, Result<Option<Vec<u8>>, StorageError>> {
         self.reads.set(self.reads.get() + 1);
-        if self.fail_read.as_deref() == Some(key) {
+        if self.fail_read.borrow().as_deref() == Some(key) {
             return Box::pin(async { Err(StorageError("permission denied".into())) });
         }
         self.inner.read(key, max_bytes)

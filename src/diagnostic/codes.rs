@@ -29,6 +29,10 @@ pub const FRONTMATTER_NOT_MAPPING: &str = "frontmatter-not-mapping";
 /// The YAML cannot be parsed, even after repair (strict mode does not repair), or it exceeds
 /// serde_yaml's recursion or repetition limit. Error: the skill is refused.
 pub const YAML_INVALID: &str = "yaml-invalid";
+/// The frontmatter is beyond the YAML subset the core reads itself and no YAML parser answered
+/// (the wasm package's second module could not be loaded, or it failed): nothing is known of the
+/// text. Error: the skill is refused, and a registry reads the file again at its next refresh.
+pub const YAML_PARSER_UNAVAILABLE: &str = "yaml-parser-unavailable";
 /// Strict: a YAML flow collection (`[a, b]`, `{a: 1}`), which the reference's YAML reader
 /// refuses; lenient mode reads it. Error, strict only.
 pub const YAML_FLOW_COLLECTION: &str = "yaml-flow-collection";
@@ -330,6 +334,7 @@ pub const ALL: &[&str] = &[
     FRONTMATTER_TOO_LARGE,
     FRONTMATTER_NOT_MAPPING,
     YAML_INVALID,
+    YAML_PARSER_UNAVAILABLE,
     YAML_FLOW_COLLECTION,
     YAML_REPAIR_COLON,
     YAML_REPAIR_INDICATOR,
@@ -440,6 +445,11 @@ pub const ALL: &[&str] = &[
     BAD_TOOL_RESULT,
     ORPHAN_TOOL_RESULT,
 ];
+
+/// The codes that say something about the moment rather than the file: a read that failed or
+/// found the file gone, a YAML parser that did not answer. A registry does not keep a record that
+/// carries one past its next refresh; it reads the file again.
+pub const TRANSIENT: &[&str] = &[STORAGE_READ_FAILED, STORAGE_MISSING, YAML_PARSER_UNAVAILABLE];
 
 #[cfg(test)]
 mod tests;

@@ -69,4 +69,8 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+    /// Whether it says something about the moment rather than the input ([`codes::TRANSIENT`]).
+    pub fn is_transient(&self) -> bool {
+        codes::TRANSIENT.contains(&self.code.as_str())
+    }
 }

@@ -120,8 +120,13 @@ impl SkillRecord {
         directory_of(&self.location)
     }
 
-    /// Whether a fresh listing entry still describes what this record was built from.
+    /// Whether a fresh listing entry still describes what this record was built from, and the
+    /// record says what the file holds (not a read or a parse that could not be done then: a
+    /// transient diagnostic, after which the file is read again).
     fn unchanged(&self, size: Option<u64>, etag: Option<&str>) -> bool {
+        if self.diagnostics.iter().any(Diagnostic::is_transient) {
+            return false;
+        }
         match (self.etag.as_deref(), etag) {
             (Some(a), Some(b)) => a == b && (self.size.is_none() || size.is_none() || self.size == size),
             (None, None) => self.size.is_some() && self.size == size,

@@ -74,7 +74,7 @@ fn repair_or_refuse(src: &str, first_line: u32) -> Result<(Vec<Field>, Vec<Diagn
 /// The refusal of frontmatter beyond the fast path's subset when no YAML parser is loaded.
 fn unavailable(err: &yaml::YamlError, first_line: u32) -> Diagnostic {
     Diagnostic::error(
-        codes::YAML_INVALID,
+        codes::YAML_PARSER_UNAVAILABLE,
         format!("the frontmatter is not in the YAML subset read without a parser, and {}", err.message),
     )
     .at_line(Some(first_line))

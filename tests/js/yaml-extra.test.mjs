@@ -8,7 +8,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { importPkg, PKG } from "./helpers.mjs";
 
-const { parseSkill, parseSkills } = await importPkg();
+const { parseSkill, parseSkills, SkillRegistry, memoryStorage } = await importPkg();
 // The package's own module instances (the same URLs node.js imports).
 const { setYamlLoader } = await import(pathToFileURL(path.join(PKG, "boundary.js")).href);
 const { extra } = await import(pathToFileURL(path.join(PKG, "extra.js")).href);
@@ -75,7 +75,7 @@ test("a YAML parser that throws, answers the wrong type or a damaged answer cost
       setYamlLoader(loader);
       const out = parseSkills([flow, "---\nname: plain\ndescription: Plain.\n---\n"], { includeBody: false });
       assert.equal(out[0].skill, null, what);
-      assert.equal(out[0].diagnostics[0].code, "yaml-invalid", what);
+      assert.equal(out[0].diagnostics[0].code, "yaml-parser-unavailable", what);
       // Not repaired: nothing is known of a text no parser read.
       assert.equal(out[0].diagnostics.length, 1, what);
       assert.match(out[0].diagnostics[0].message, /YAML parser/, what);
@@ -90,4 +90,41 @@ test("a YAML parser that throws, answers the wrong type or a damaged answer cost
     setYamlLoader(real);
   }
   assert.equal(parseSkill(flow).skill.name, "flow-map", "the real parser again");
+});
+
+test("a skill no YAML parser could read is read again at the registry's next refresh, snapshot or not", async () => {
+  const real = (text) => extra.__sw_loadYaml(text);
+  const store = memoryStorage();
+  store.put(".agents/skills/flow-map/SKILL.md", flow);
+  store.put(".agents/skills/plain/SKILL.md", "---\nname: plain\ndescription: Plain.\n---\n");
+  let reads = 0;
+  const counted = { list: (...a) => store.list(...a), read: (...a) => (reads++, store.read(...a)) };
+  let reg;
+  let snap;
+  try {
+    setYamlLoader(() => {
+      throw new Error("the second module is gone");
+    });
+    reg = await SkillRegistry.discover({ user: counted });
+    assert.deepEqual(reg.names(), ["plain"]);
+    assert.ok(reg.diagnostics().some((d) => d.code === "yaml-parser-unavailable"), JSON.stringify(reg.diagnostics()));
+    snap = reg.snapshot();
+    // Still no parser: the refresh reads that file again (and only it), and still refuses it.
+    reads = 0;
+    assert.deepEqual(await reg.refresh(), { added: [], changed: [], removed: [] });
+    assert.equal(reads, 1);
+  } finally {
+    setYamlLoader(real);
+  }
+  for (const r of [reg, SkillRegistry.fromSnapshot(snap, { user: counted })]) {
+    reads = 0;
+    const report = await r.refresh();
+    assert.deepEqual(report.changed.map((s) => s.name), ["flow-map"]);
+    assert.equal(reads, 1, "the unread file only");
+    assert.deepEqual(r.names(), ["flow-map", "plain"]);
+    assert.ok(!r.diagnostics().some((d) => d.code === "yaml-parser-unavailable"));
+    reads = 0;
+    await r.refresh();
+    assert.equal(reads, 0, "once read, nothing is read again");
+  }
 });
