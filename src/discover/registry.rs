@@ -50,6 +50,12 @@ pub struct SkillRegistry {
     own_search: std::cell::Cell<bool>,
 }
 
+/// The name of the skill record `i` holds: `Some(None)` for a record without a skill, `None`
+/// for no record.
+fn skill_name(records: &[SkillRecord], i: usize) -> Option<Option<&str>> {
+    records.get(i).map(|r| r.skill.as_ref().map(|s| s.name.as_str()))
+}
+
 /// A file read the registry has planned: everything needed to do it without the registry.
 pub struct FileRequest {
     name: String,
@@ -147,14 +153,35 @@ impl SkillRegistry {
     }
 
     /// Replaces the registry's content with a discovery and says what changed.
-    pub fn apply(&mut self, found: Discovery) -> RefreshReport {
+    pub fn apply(&mut self, mut found: Discovery) -> RefreshReport {
         if found.unchanged {
             return self.apply_unchanged(found.diagnostics);
         }
         let old = std::mem::take(&mut self.records);
-        let report = report::diff(&old, &found.records);
-        drop(old);
-        self.install(found);
+        let report = match found.reread.take() {
+            // The same keys as before, some files read again: when every one of those still
+            // holds a skill of the same name or none, as before, the winners and the shadowing
+            // stand (they depend on the keys and the names alone).
+            Some(read) => {
+                let report = report::diff_at(&old, &found.records, &read);
+                let names_stand = read.iter().all(|&i| skill_name(&old, i) == skill_name(&found.records, i));
+                drop(old);
+                if names_stand {
+                    self.records = Rc::new(found.records);
+                    self.diagnostics = found.diagnostics;
+                    self.generation += 1;
+                } else {
+                    self.install(found);
+                }
+                report
+            }
+            None => {
+                let report = report::diff(&old, &found.records);
+                drop(old);
+                self.install(found);
+                report
+            }
+        };
         let unchanged = report.added.is_empty() && report.changed.is_empty() && report.removed.is_empty();
         if !unchanged || self.search.get().is_some_and(|s| s.len() != self.winners.len()) {
             // Built again on first use.

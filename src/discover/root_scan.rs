@@ -12,9 +12,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 /// A skill file found in a listing.
 pub(super) struct Found {
-    /// Its directory's key.
-    pub directory: String,
-    /// Its own key.
+    /// Its own key (its directory is derived from it: [`Found::directory`]).
     pub location: String,
     /// The listed size.
     pub size: Option<u64>,
@@ -22,6 +20,13 @@ pub(super) struct Found {
     pub etag: Option<String>,
     /// A lowercase `skill.md`.
     pub lowercase: bool,
+}
+
+impl Found {
+    /// The key of its directory.
+    pub fn directory(&self) -> &str {
+        directory_of(&self.location)
+    }
 }
 
 /// Walks the listed keys of one root, keeping the skill directories and the scan bounds.
@@ -103,9 +108,9 @@ impl<'a> RootScan<'a> {
     /// listed), in directory order. Keys come in key order, so the directories nearly do: the
     /// sort finds the runs already in order.
     pub fn finish(&mut self) {
-        self.found.sort_by(|a, b| a.directory.cmp(&b.directory));
+        self.found.sort_by(|a, b| a.directory().cmp(b.directory()));
         self.found.dedup_by(|later, kept| {
-            let same = later.directory == kept.directory;
+            let same = later.directory() == kept.directory();
             if same && kept.lowercase && !later.lowercase {
                 std::mem::swap(kept, later);
             }
@@ -143,8 +148,7 @@ impl<'a> RootScan<'a> {
                 self.too_deep.push(e.key);
                 continue;
             }
-            let directory = directory_of(&e.key).to_string();
-            self.found.push(Found { directory, location: e.key, size: e.size, etag: e.etag, lowercase });
+            self.found.push(Found { location: e.key, size: e.size, etag: e.etag, lowercase });
         }
         false
     }
@@ -186,7 +190,7 @@ mod tests {
     }
 
     fn found(scan: &RootScan<'_>) -> Vec<(String, String)> {
-        scan.found.iter().map(|f| (f.directory.clone(), f.location.clone())).collect()
+        scan.found.iter().map(|f| (f.directory().to_string(), f.location.clone())).collect()
     }
 
     #[test]

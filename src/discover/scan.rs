@@ -152,12 +152,16 @@ pub struct Discovery {
     /// with the same size and etag, and no other was listed: `records` is then left empty and the
     /// previous records stand as they are (nothing is read, cloned or ordered again).
     pub unchanged: bool,
+    /// Set when the listing had the previous layout (the same keys of the same scopes and roots,
+    /// in the same order) but some files were read again: their positions, ascending. Every
+    /// other record is the previous one at its position, so whatever depends on keys alone
+    /// (precedence, nesting) stands.
+    pub reread: Option<Vec<usize>>,
 }
 
 struct Candidate {
     scope: usize,
     root: usize,
-    directory: String,
     location: String,
     size: Option<u64>,
     etag: Option<String>,
@@ -240,7 +244,6 @@ pub async fn discover(
                         candidates.extend(before.into_iter().map(|r| Candidate {
                             scope: si,
                             root: ri,
-                            directory: r.directory().to_string(),
                             location: r.location.clone(),
                             size: r.size,
                             etag: r.etag.clone(),
@@ -295,18 +298,9 @@ pub async fn discover(
             }
             if scope.trusted {
                 candidates.reserve(scan.found.len());
-                for super::root_scan::Found { directory, location, size, etag, lowercase } in scan.found {
+                for super::root_scan::Found { location, size, etag, lowercase } in scan.found {
                     let head = heads.remove(&location);
-                    candidates.push(Candidate {
-                        scope: si,
-                        root: ri,
-                        directory,
-                        location,
-                        size,
-                        etag,
-                        lowercase,
-                        head,
-                    });
+                    candidates.push(Candidate { scope: si, root: ri, location, size, etag, lowercase, head });
                 }
             }
         }
@@ -323,44 +317,60 @@ pub async fn discover(
         }
     }
 
+    // The listing has the previous layout (the same keys of the same scopes and roots, in the
+    // same order: a refresh that found no skill added or removed) when the records line up one
+    // for one; then each candidate's previous record is the one at its position, and the
+    // nesting marks stand.
+    let same_layout = !previous.is_empty() && same_layout(&candidates, scopes, previous);
     // Nothing changed (the usual refresh): the previous records stand, in the same order, with
     // the nesting marks they have; one pass over the candidates and no copy.
-    if !previous.is_empty() && same_as(&candidates, scopes, previous) {
+    if same_layout && candidates.iter().zip(previous).all(|(c, r)| r.unchanged(c.size, c.etag.as_deref())) {
         out.unchanged = true;
         return out;
     }
-    // Reuse what has not changed; read the rest, a bounded number at a time. The previous
-    // records are looked up by scope and key (a key may repeat when roots overlap: the first
-    // unchanged one is taken).
-    let mut by_key: HashMap<(&str, &str), Vec<&SkillRecord>> = HashMap::with_capacity(previous.len());
-    for r in previous {
-        by_key.entry((r.scope.as_str(), r.location.as_str())).or_default().push(r);
-    }
+    // Otherwise the previous records are looked up by scope and key (a key may repeat when
+    // roots overlap: the first unchanged one is taken).
+    let by_key: HashMap<(&str, &str), Vec<&SkillRecord>> = if same_layout {
+        HashMap::new()
+    } else {
+        let mut map: HashMap<_, Vec<&SkillRecord>> = HashMap::with_capacity(previous.len());
+        for r in previous {
+            map.entry((r.scope.as_str(), r.location.as_str())).or_default().push(r);
+        }
+        map
+    };
     // Each candidate moves into its record (its keys are not copied): reused, or to be read. A
     // record to be read waits in its slot with its keys; a job holds only its slot and what the
     // listing brought besides, so no second list of candidates is held while the reads run.
     let mut jobs: Vec<(usize, &ScopeHandle, bool, Option<Head>)> = Vec::new();
     let mut records: Vec<SkillRecord> = Vec::with_capacity(candidates.len());
-    for c in candidates {
+    for (k, c) in candidates.into_iter().enumerate() {
         let Some(scope) = scopes.get(c.scope) else { continue };
-        let same = by_key.get(&(scope.name.as_str(), c.location.as_str())).map(Vec::as_slice).unwrap_or_default();
-        match same.iter().find(|r| r.unchanged(c.size, c.etag.as_deref())) {
-            Some(r) => records.push(SkillRecord { root: c.root, ..SkillRecord::clone(r) }),
+        let reused = if same_layout {
+            previous.get(k).filter(|r| r.unchanged(c.size, c.etag.as_deref()))
+        } else {
+            let same = by_key.get(&(scope.name.as_str(), c.location.as_str()));
+            same.and_then(|same| same.iter().copied().find(|r| r.unchanged(c.size, c.etag.as_deref())))
+        };
+        let (skill, diagnostics) = match reused {
+            Some(r) => (r.skill.clone(), r.diagnostics.clone()),
             None => {
                 jobs.push((records.len(), scope, c.lowercase, c.head));
-                records.push(SkillRecord {
-                    scope: scope.name.clone(),
-                    root: c.root,
-                    location: c.location,
-                    size: c.size,
-                    etag: c.etag,
-                    skill: None,
-                    diagnostics: no_diagnostics(),
-                });
+                (None, no_diagnostics())
             }
-        }
+        };
+        records.push(SkillRecord {
+            scope: scope.name.clone(),
+            root: c.root,
+            location: c.location,
+            size: c.size,
+            etag: c.etag,
+            skill,
+            diagnostics,
+        });
     }
     drop(by_key);
+    let read: Vec<usize> = jobs.iter().map(|j| j.0).collect();
     // Each record is taken out of its slot when its read starts and put back when it completes.
     let slots = RefCell::new(records);
     let take = |i: usize| {
@@ -378,20 +388,24 @@ pub async fn discover(
     }
     drop(loaded);
     out.records = slots.into_inner();
-    super::order::mark_nested(&mut out.records);
+    if same_layout {
+        // The directories are those of before, so each record read again is nested as its
+        // previous record was (the reused records keep their marks).
+        super::order::copy_nested_marks(&mut out.records, previous, &read);
+        out.reread = Some(read);
+    } else {
+        super::order::mark_nested(&mut out.records);
+    }
     out
 }
 
-/// Whether `candidates` are, one for one and in order, the files `previous` was built from,
-/// unchanged (the records of a discovery are in candidate order).
-fn same_as(candidates: &[Candidate], scopes: &[ScopeHandle], previous: &[SkillRecord]) -> bool {
+/// Whether `candidates` are, one for one and in order, the keys `previous` was built from: the
+/// same scope, root and key at every position (the records of a discovery are in candidate
+/// order).
+fn same_layout(candidates: &[Candidate], scopes: &[ScopeHandle], previous: &[SkillRecord]) -> bool {
     candidates.len() == previous.len()
         && candidates.iter().zip(previous).all(|(c, r)| {
-            c.root == r.root
-                && c.location == r.location
-                && c.directory == r.directory()
-                && scopes.get(c.scope).is_some_and(|s| s.name == r.scope)
-                && r.unchanged(c.size, c.etag.as_deref())
+            c.root == r.root && c.location == r.location && scopes.get(c.scope).is_some_and(|s| s.name == r.scope)
         })
 }
 
@@ -404,7 +418,7 @@ async fn drop_gitignored(
     opts: &DiscoverOptions,
     stats: &CallStats,
 ) {
-    let skill_dirs: Vec<&str> = scan.found.iter().map(|f| f.directory.as_str()).collect();
+    let skill_dirs: Vec<&str> = scan.found.iter().map(|f| f.directory()).collect();
     let dirs = gitignore::directories_to_read(root, &skill_dirs, &scan.gitignores);
     let (mut rules, problems) = gitignore::load(&*scope.storage, dirs, opts.concurrency as usize, stats).await;
     for (key, d) in problems {

@@ -1,0 +1,112 @@
+//! A refresh ends where a discovery from scratch would: after every kind of edit (a description,
+//! a name, a skill broken and mended, a skill added or removed, nested and shadowed ones among
+//! them), the refreshed registry answers exactly as a new one over the same stores.
+
+use futures_executor::block_on;
+use skillwasm::discover::{DiscoverOptions, ScopeHandle, SkillRegistry};
+use skillwasm::store::MemoryStorage;
+use std::rc::Rc;
+
+const ROOT: &str = ".agents/skills/";
+
+fn skill_md(name: &str, desc: &str) -> String {
+    format!("---\nname: {name}\ndescription: {desc}\n---\n# {name}\n")
+}
+
+/// Skill `i`'s directory: every seventh is nested in the one before.
+fn directory(i: usize) -> String {
+    if i % 7 == 6 {
+        format!("{ROOT}d{}/inner{i}", i - 1)
+    } else {
+        format!("{ROOT}d{i}")
+    }
+}
+
+/// A small deterministic generator (xorshift), so the test needs no dependency.
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+fn scopes(project: &Rc<MemoryStorage>, user: &Rc<MemoryStorage>) -> Vec<ScopeHandle> {
+    let scope = |name: &str, storage: &Rc<MemoryStorage>| ScopeHandle {
+        name: name.into(),
+        roots: vec![ROOT.into()],
+        trusted: true,
+        storage: storage.clone(),
+    };
+    vec![scope("project", project), scope("user", user)]
+}
+
+/// Everything a host reads of a registry, as one comparable value.
+fn answers(reg: &SkillRegistry) -> String {
+    let metas = reg.list_metas_across();
+    let mut diagnostics: Vec<String> = reg.diagnostics().iter().map(|d| format!("{d:?}")).collect();
+    diagnostics.sort();
+    format!("{:?}\n{metas:?}\n{diagnostics:?}", reg.names())
+}
+
+#[test]
+fn every_refresh_answers_as_a_new_discovery_would() {
+    const SKILLS: usize = 40;
+    let project = Rc::new(MemoryStorage::default());
+    let user = Rc::new(MemoryStorage::default());
+    for i in 0..SKILLS {
+        project.put(format!("{}/SKILL.md", directory(i)), skill_md(&format!("s{i}"), "First."));
+        if i % 4 == 0 {
+            user.put(format!("{}/SKILL.md", directory(i)), skill_md(&format!("s{i}"), "User copy."));
+        }
+    }
+    let mut reg = block_on(SkillRegistry::discover(scopes(&project, &user), DiscoverOptions::default()));
+    let mut rng = Rng(7);
+    let mut kinds = [0usize; 6];
+    for round in 0..120 {
+        // One to three edits per round, to one file each.
+        for _ in 0..=rng.below(3) {
+            let i = rng.below(SKILLS as u64) as usize;
+            let store = if rng.below(4) == 0 { &user } else { &project };
+            let key = format!("{}/SKILL.md", directory(i));
+            let kind = rng.below(6) as usize;
+            kinds[kind] += 1;
+            match kind {
+                0 => store.put(key, skill_md(&format!("s{i}"), &format!("Edited in round {round}."))),
+                // Another skill's name: one shadows the other.
+                1 => store.put(key, skill_md(&format!("s{}", rng.below(SKILLS as u64)), "Renamed.")),
+                2 => store.put(key, "---\nname: [broken\n"),
+                3 => store.remove(&key),
+                4 => store.put(key, skill_md(&format!("s{i}"), "First.")),
+                _ => store.put(key, skill_md(&format!("fresh{i}"), "A new name.")),
+            }
+        }
+        let report = block_on(reg.refresh());
+        let fresh = block_on(SkillRegistry::discover(scopes(&project, &user), DiscoverOptions::default()));
+        assert_eq!(answers(&reg), answers(&fresh), "round {round}: {report:?}");
+        for name in fresh.names() {
+            assert_eq!(reg.get(&name).map(|m| m.location), fresh.get(&name).map(|m| m.location), "round {round}");
+        }
+    }
+    assert!(kinds.iter().all(|&k| k > 10), "every kind of edit was made: {kinds:?}");
+}
+
+#[test]
+fn an_edited_nested_skill_keeps_one_nesting_mark() {
+    let project = Rc::new(MemoryStorage::default());
+    let user = Rc::new(MemoryStorage::default());
+    project.put(format!("{ROOT}outer/SKILL.md"), skill_md("outer", "Outer."));
+    project.put(format!("{ROOT}outer/inner/SKILL.md"), skill_md("inner", "Inner."));
+    let mut reg = block_on(SkillRegistry::discover(scopes(&project, &user), DiscoverOptions::default()));
+    let nested = |reg: &SkillRegistry| reg.diagnostics().iter().filter(|d| d.code == "skill-nested").count();
+    assert_eq!(nested(&reg), 1);
+    for round in 0..3 {
+        project.put(format!("{ROOT}outer/inner/SKILL.md"), skill_md("inner", &format!("Inner, edit {round}.")));
+        let report = block_on(reg.refresh());
+        assert_eq!(report.changed.len(), 1);
+        assert_eq!(nested(&reg), 1, "round {round}");
+        assert_eq!(reg.get("inner").unwrap().skill.description, format!("Inner, edit {round}."));
+    }
+}
