@@ -7,9 +7,10 @@
 // budgeted catalogs in three formats, the skill tool's construction and definition,
 // snapshot and fromSnapshot; then the ratio of the largest size to the smallest per operation
 // (linear growth would be the ratio of the sizes; n log n a little more), the store calls (per
-// refresh), and the wasm memory after the largest size. The operations that cache nothing (the
-// refreshes, the listing, fromSnapshot) run three times and keep their least time; the others run
-// once (a second run could meet what the first computed).
+// refresh), and the wasm memory after the largest size. Every figure is the least of three: the
+// refreshes and the listing run three times on one registry; discovery and the operations that
+// build on what a registry computed (which a second run on the same registry could meet cached)
+// run once on each of three registries discovered anew.
 //
 //   node bench/scale.mjs                  sizes 1000, 10000, 100000
 //   SCALE_MAX=20000 node bench/scale.mjs  a quicker run: the largest size is 20000
@@ -99,14 +100,12 @@ async function time(fn) {
 
 /**
  * The least time of `ROUNDS` runs of `fn` (a pause of the JS collector lands in one run, not in
- * the figure), and the last run's result; `drop` frees the results of the runs before it. Used for
- * the operations that cache nothing: a refresh, a listing, fromSnapshot.
+ * the figure), and the last run's result. Used for what caches nothing: a refresh, a listing.
  */
-async function least(fn, drop = () => {}) {
+async function least(fn) {
   let best = Infinity;
   let out;
   for (let r = 0; r < ROUNDS; r++) {
-    if (r > 0) drop(out);
     const [ms, got] = await time(fn);
     best = Math.min(best, ms);
     out = got;
@@ -116,24 +115,60 @@ async function least(fn, drop = () => {}) {
 
 const loadAtStart = loadavg().map((l) => l.toFixed(2)).join(" ");
 const rows = new Map();
-const put = (label, ms) => rows.set(label, [...(rows.get(label) ?? []), ms]);
+// Each operation's time at each size: the least of the rounds (see below).
+const put = (label, n, ms) => {
+  const row = rows.get(label) ?? new Map();
+  row.set(n, Math.min(row.get(n) ?? Infinity, ms));
+  rows.set(label, row);
+};
 const calls = [];
 let memoryAfter;
 
+/**
+ * The operations that build on what the registry computed (listMetas, catalogs, the tool,
+ * snapshot, fromSnapshot), timed on `reg` in this order: each round runs them on a registry
+ * discovered anew, so that every round computes what the first did.
+ */
+async function computed(reg, opts, n) {
+  put("listMetas", n, (await time(() => reg.listMetas()))[0]);
+  for (const format of ["xml", "json", "markdown"]) {
+    put(`renderCatalog ${format}, budget`, n, (await time(() => renderCatalog(reg, { format, budgetTokens: 8000 })))[0]);
+  }
+  put("renderCatalog xml, no budget", n, (await time(() => renderCatalog(reg, { format: "xml" })))[0]);
+  // The tool holds the registry: freed here, so that the memory figures below are the largest
+  // size's alone, not also those of the smaller sizes' registries a tool kept alive.
+  const [toolMs, tool] = await time(() => {
+    const t = new SkillTool(reg);
+    t.definition();
+    return t;
+  });
+  put("SkillTool + definition()", n, toolMs);
+  tool.free?.();
+  const [snapMs, snap] = await time(() => reg.snapshot());
+  put("snapshot", n, snapMs);
+  const [fromMs, back] = await time(() => SkillRegistry.fromSnapshot(snap, opts));
+  put("fromSnapshot", n, fromMs);
+  if (back.listMetas().length !== reg.listMetas().length) throw new Error("fromSnapshot lost skills");
+  back.free?.();
+  return snap;
+}
+
 // One untimed round at the smallest size first, so that the engine has compiled the hot code
-// before the first timed one.
+// before the first timed one. Every size runs ROUNDS rounds, each on a registry discovered anew,
+// and keeps each operation's least time (a pause of the JS collector lands in one round, not in
+// the figure); the refreshes and the listing run ROUNDS times on the first round's registry.
 for (const [i, n] of [SIZES[0], ...SIZES].entries()) {
   const warmup = i === 0;
   const s = stores(n);
   const opts = options(s, n);
   const [discoverMs, reg] = await time(() => SkillRegistry.discover(opts));
-  put("discover", discoverMs);
+  put("discover", n, discoverMs);
   const memoryDiscovered = wasmMemory();
   const cold = reg.stats();
   const [refreshMs] = await least(() => reg.refresh());
-  put("refresh, nothing changed", refreshMs);
+  put("refresh, nothing changed", n, refreshMs);
   // The floor of that refresh: every page of both stores listed from JS, nothing else.
-  put("  listing alone (both stores, every page)", (await least(() => listAll([s.user, s.org])))[0]);
+  put("  listing alone (both stores, every page)", n, (await least(() => listAll([s.user, s.org])))[0]);
   const still = reg.stats();
   // Each round edits another skill, so that each refresh finds one changed.
   let edited = n >> 1;
@@ -142,30 +177,19 @@ for (const [i, n] of [SIZES[0], ...SIZES].entries()) {
     edited += 1;
     return reg.refresh();
   });
-  put("refresh, one changed", oneMs);
+  put("refresh, one changed", n, oneMs);
   const one = reg.stats();
-  put("listMetas", (await time(() => reg.listMetas()))[0]);
-  for (const format of ["xml", "json", "markdown"]) {
-    put(`renderCatalog ${format}, budget`, (await time(() => renderCatalog(reg, { format, budgetTokens: 8000 })))[0]);
+  const names = reg.names().length;
+  const snap = await computed(reg, opts, n);
+  reg.free?.();
+  for (let r = 1; r < ROUNDS && !warmup; r++) {
+    const [ms, again] = await time(() => SkillRegistry.discover(opts));
+    put("discover", n, ms);
+    await computed(again, opts, n);
+    again.free?.();
   }
-  put("renderCatalog xml, no budget", (await time(() => renderCatalog(reg, { format: "xml" })))[0]);
-  // The tool holds the registry: freed here, so that the memory figures below are the largest
-  // size's alone, not also those of the smaller sizes' registries a tool kept alive.
-  const [toolMs, tool] = await time(() => {
-    const t = new SkillTool(reg);
-    t.definition();
-    return t;
-  });
-  put("SkillTool + definition()", toolMs);
-  tool.free?.();
-  const [snapMs, snap] = await time(() => reg.snapshot());
-  put("snapshot", snapMs);
-  const [fromMs, back] = await least(() => SkillRegistry.fromSnapshot(snap, opts), (r) => r.free?.());
-  put("fromSnapshot", fromMs);
   if (warmup) {
     rows.clear();
-    reg.free?.();
-    back.free?.();
     continue;
   }
   calls.push({
@@ -174,14 +198,11 @@ for (const [i, n] of [SIZES[0], ...SIZES].entries()) {
     cold: `${cold.listCalls} list / ${cold.readCalls} read`,
     nothing: `${(still.listCalls - cold.listCalls) / ROUNDS} list / ${(still.readCalls - cold.readCalls) / ROUNDS} read`,
     one: `${(one.listCalls - still.listCalls) / ROUNDS} list / ${(one.readCalls - still.readCalls) / ROUNDS} read (changed: ${report.changed.length})`,
-    names: reg.names().length,
+    names,
     snapshotMiB: (snap.length / 2 ** 20).toFixed(1),
     discoveredMiB: (memoryDiscovered / 2 ** 20).toFixed(1),
     peakMiB: (wasmMemory() / 2 ** 20).toFixed(1),
   });
-  if (back.listMetas().length !== reg.listMetas().length) throw new Error("fromSnapshot lost skills");
-  back.free?.();
-  reg.free?.();
   memoryAfter = wasmMemory();
 }
 
@@ -192,7 +213,8 @@ console.log(`\nload average at the start: ${loadAtStart}; at the end: ${load()}`
 console.log(`\nScale, memory stores (ms; ratio = ${last} / ${first}; linear would be ${last / first}x)\n`);
 console.log(`| operation | ${SIZES.map((n) => n.toLocaleString("en")).join(" | ")} | ratio |`);
 console.log(`|---|${SIZES.map(() => "---:").join("|")}|---:|`);
-for (const [label, ms] of rows) {
+for (const [label, bySize] of rows) {
+  const ms = SIZES.map((n) => bySize.get(n));
   const ratio = ms[ms.length - 1] / Math.max(ms[0], 0.01);
   console.log(`| ${label} | ${ms.map((m) => m.toFixed(1)).join(" | ")} | ${ratio.toFixed(0)}x |`);
 }
