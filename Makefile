@@ -163,6 +163,8 @@ bench: build
 	$(NODE) bench/discover-r2.mjs
 	$(NODE) bench/compact.mjs
 	$(NODE) bench/scale.mjs
+	$(NODE) bench/size.mjs
+	$(NODE) bench/init.mjs
 	$(NODE) bench/network.mjs --runs 3
 	$(NODE) bench/search.mjs
 	$(NODE) bench/mcp.mjs
