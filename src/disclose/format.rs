@@ -121,10 +121,15 @@ pub(super) fn entry(i: &Item<'_>, format: CatalogFormat) -> String {
 }
 
 /// A catalog of `format` from its entries ([`entry`]), in order.
-pub(super) fn assemble<'e>(entries: impl IntoIterator<Item = &'e str>, format: CatalogFormat) -> String {
+pub(super) fn assemble<'e>(entries: impl Iterator<Item = &'e str> + Clone, format: CatalogFormat) -> String {
     let frame = frame(format);
-    let mut out = String::from(frame.head);
-    for (n, e) in entries.into_iter().enumerate() {
+    // The text's length is known before it is written: one allocation, not a string doubled
+    // its way to tens of MiB (each step a copy, and both halves held while it moves).
+    let (count, bytes) = entries.clone().fold((0usize, 0usize), |(n, b), e| (n + 1, b.saturating_add(e.len())));
+    let separators = frame.separator.len().saturating_mul(count.saturating_sub(1));
+    let mut out = String::with_capacity(frame.head.len() + bytes.saturating_add(separators) + frame.tail.len());
+    out.push_str(frame.head);
+    for (n, e) in entries.enumerate() {
         if n > 0 {
             out.push_str(frame.separator);
         }
