@@ -110,3 +110,36 @@ fn an_edited_nested_skill_keeps_one_nesting_mark() {
         assert_eq!(reg.get("inner").unwrap().skill.description, format!("Inner, edit {round}."));
     }
 }
+
+#[test]
+fn a_refresh_that_ran_alongside_another_is_applied_whole() {
+    let project = Rc::new(MemoryStorage::default());
+    let user = Rc::new(MemoryStorage::default());
+    for i in 0..6 {
+        project.put(format!("{}/SKILL.md", directory(i)), skill_md(&format!("s{i}"), "First."));
+    }
+    let mut reg = block_on(SkillRegistry::discover(scopes(&project, &user), DiscoverOptions::default()));
+    // Refresh A lists while s2 is being renamed: the same keys as the records it compares with.
+    let (scopes_a, options_a, records_a, stats_a) = reg.refresh_inputs();
+    project.put(format!("{}/SKILL.md", directory(2)), skill_md("renamed", "Renamed."));
+    let found_a = block_on(skillwasm::discover::discover(&scopes_a, &options_a, &records_a, &stats_a));
+    assert!(found_a.reread.is_some(), "A found the keys it compared with");
+    // Refresh B, after a skill was added, installs records of another layout first.
+    project.put(format!("{ROOT}added/SKILL.md"), skill_md("added", "Added."));
+    block_on(reg.refresh());
+    assert!(reg.names().contains(&"added".to_string()));
+    // A is applied to records it was not compared with: whole, as a listing of its own.
+    let report = reg.apply(found_a);
+    drop(records_a);
+    let mut names = reg.names();
+    names.sort();
+    assert_eq!(names, ["renamed", "s0", "s1", "s3", "s4", "s5"]);
+    assert_eq!(report.removed.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["added"]);
+    for name in reg.names() {
+        assert_eq!(reg.get(&name).map(|m| m.skill.name.clone()), Some(name.clone()));
+    }
+    // And the next refresh finds what the stores hold.
+    block_on(reg.refresh());
+    let fresh = block_on(SkillRegistry::discover(scopes(&project, &user), DiscoverOptions::default()));
+    assert_eq!(answers(&reg), answers(&fresh));
+}

@@ -152,13 +152,21 @@ impl SkillRegistry {
         (self.scopes.clone(), self.options.clone(), self.records.clone(), self.stats.clone())
     }
 
-    /// Replaces the registry's content with a discovery and says what changed.
+    /// Replaces the registry's content with a discovery and says what changed. The records the
+    /// discovery was compared with are to be alive still (held, as [`Self::refresh_inputs`] hands
+    /// them out), so that records installed since by another refresh are told from them.
     pub fn apply(&mut self, mut found: Discovery) -> RefreshReport {
+        // What the discovery says in terms of the records it was compared with holds only for
+        // those: a refresh that ran alongside may have installed others meanwhile.
+        // (A discovery that found its records unchanged leaves the registry's records as they
+        // are, whichever refresh installed them.)
         if found.unchanged {
             return self.apply_unchanged(found.diagnostics);
         }
+        let current = found.compared_with == scan::identity(&self.records);
         let old = std::mem::take(&mut self.records);
-        let report = match found.reread.take() {
+        let reread = found.reread.take().filter(|_| current);
+        let report = match reread {
             // The same keys as before, some files read again: when every one of those still
             // holds a skill of the same name or none, as before, the winners and the shadowing
             // stand (they depend on the keys and the names alone).

@@ -157,6 +157,10 @@ pub struct Discovery {
     /// other record is the previous one at its position, so whatever depends on keys alone
     /// (precedence, nesting) stands.
     pub reread: Option<Vec<usize>>,
+    /// Which previous records this discovery was compared with: their address and count, for
+    /// identity only (never read through). A registry applies `unchanged` and `reread` only to
+    /// the records they were found against; another refresh may have replaced them meanwhile.
+    pub compared_with: (usize, usize),
 }
 
 struct Candidate {
@@ -187,7 +191,7 @@ pub async fn discover(
     previous: &[SkillRecord],
     stats: &CallStats,
 ) -> Discovery {
-    let mut out = Discovery::default();
+    let mut out = Discovery { compared_with: identity(previous), ..Discovery::default() };
     // A refresh finds about as many as before: room for them at once, not a list doubled its
     // way there (up to half of it spare, and both halves held while it moves).
     let mut candidates: Vec<Candidate> = Vec::with_capacity(previous.len());
@@ -397,6 +401,12 @@ pub async fn discover(
         super::order::mark_nested(&mut out.records);
     }
     out
+}
+
+/// The identity of a list of records (its address and length), as [`Discovery::compared_with`]
+/// holds it.
+pub fn identity(records: &[SkillRecord]) -> (usize, usize) {
+    (records.as_ptr() as usize, records.len())
 }
 
 /// Whether `candidates` are, one for one and in order, the keys `previous` was built from: the
