@@ -325,10 +325,10 @@ pub async fn discover(
     // same order: a refresh that found no skill added or removed) when the records line up one
     // for one; then each candidate's previous record is the one at its position, and the
     // nesting marks stand.
-    let same_layout = !previous.is_empty() && same_layout(&candidates, scopes, previous);
+    let (same_layout, all_unchanged) = compare(&candidates, scopes, previous);
     // Nothing changed (the usual refresh): the previous records stand, in the same order, with
     // the nesting marks they have; one pass over the candidates and no copy.
-    if same_layout && candidates.iter().zip(previous).all(|(c, r)| r.unchanged(c.size, c.etag.as_deref())) {
+    if all_unchanged {
         out.unchanged = true;
         return out;
     }
@@ -409,14 +409,21 @@ pub fn identity(records: &[SkillRecord]) -> (usize, usize) {
     (records.as_ptr() as usize, records.len())
 }
 
-/// Whether `candidates` are, one for one and in order, the keys `previous` was built from: the
-/// same scope, root and key at every position (the records of a discovery are in candidate
-/// order).
-fn same_layout(candidates: &[Candidate], scopes: &[ScopeHandle], previous: &[SkillRecord]) -> bool {
-    candidates.len() == previous.len()
-        && candidates.iter().zip(previous).all(|(c, r)| {
-            c.root == r.root && c.location == r.location && scopes.get(c.scope).is_some_and(|s| s.name == r.scope)
-        })
+/// How `candidates` stand to `previous` (the records of a discovery are in candidate order), in
+/// one pass: whether they are, one for one and in order, the keys `previous` was built from (the
+/// same scope, root and key at every position), and whether besides every one is unchanged.
+fn compare(candidates: &[Candidate], scopes: &[ScopeHandle], previous: &[SkillRecord]) -> (bool, bool) {
+    if previous.is_empty() || candidates.len() != previous.len() {
+        return (false, false);
+    }
+    let mut unchanged = true;
+    for (c, r) in candidates.iter().zip(previous) {
+        if c.root != r.root || c.location != r.location || scopes.get(c.scope).is_none_or(|s| s.name != r.scope) {
+            return (false, false);
+        }
+        unchanged = unchanged && r.unchanged(c.size, c.etag.as_deref());
+    }
+    (true, unchanged)
 }
 
 /// Drops the skills of a root that its `.gitignore` files ignore, and says how many.
