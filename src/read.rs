@@ -34,14 +34,25 @@ pub fn bool(v: &Value) -> Result<bool, Error> {
     v.as_bool().ok_or_else(|| invalid_type(v, "a boolean"))
 }
 
+/// An unsigned integer of type `T` (named `what` in errors, as serde names it): an integer in its
+/// range (serde's "invalid value" otherwise), not a float.
+fn unsigned<T: TryFrom<u64>>(v: &Value, what: &'static str) -> Result<T, Error> {
+    let Value::Number(n) = v else { return Err(invalid_type(v, what)) };
+    match (n.as_u64(), n.as_i64()) {
+        (Some(u), _) => T::try_from(u).map_err(|_| Error::invalid_value(Unexpected::Unsigned(u), &what)),
+        (None, Some(i)) => Err(Error::invalid_value(Unexpected::Signed(i), &what)),
+        _ => Err(invalid_type(v, what)),
+    }
+}
+
 /// A `u32`: an integer in its range (serde's "invalid value" otherwise), not a float.
 pub fn u32(v: &Value) -> Result<u32, Error> {
-    let Value::Number(n) = v else { return Err(invalid_type(v, "u32")) };
-    match (n.as_u64(), n.as_i64()) {
-        (Some(u), _) => u32::try_from(u).map_err(|_| Error::invalid_value(Unexpected::Unsigned(u), &"u32")),
-        (None, Some(i)) => Err(Error::invalid_value(Unexpected::Signed(i), &"u32")),
-        _ => Err(invalid_type(v, "u32")),
-    }
+    unsigned(v, "u32")
+}
+
+/// A `usize`, as [`u32`] reads a `u32`.
+pub fn usize(v: &Value) -> Result<usize, Error> {
+    unsigned(v, "usize")
 }
 
 /// A string.
@@ -190,6 +201,7 @@ mod tests {
     fn every_reader_gives_serdes_answer() {
         agrees::<bool>(bool);
         agrees::<u32>(u32);
+        agrees::<usize>(usize);
         agrees::<String>(string);
         agrees::<Option<String>>(opt_string);
         agrees::<Option<u32>>(opt_u32);

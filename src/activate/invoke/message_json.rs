@@ -4,17 +4,8 @@
 
 use super::{Invocation, InvocationKind, ParsedMessage};
 use crate::read::{self, fields, invalid_type, variant};
-use serde::de::{Error as _, Unexpected};
+use serde::de::Error as _;
 use serde_json::{Error, Value};
-
-fn usize(v: &Value) -> Result<usize, Error> {
-    let Value::Number(n) = v else { return Err(invalid_type(v, "usize")) };
-    match (n.as_u64(), n.as_i64()) {
-        (Some(u), _) => usize::try_from(u).map_err(|_| Error::invalid_value(Unexpected::Unsigned(u), &"usize")),
-        (None, Some(i)) => Err(Error::invalid_value(Unexpected::Signed(i), &"usize")),
-        _ => Err(invalid_type(v, "usize")),
-    }
-}
 
 fn invocation(v: &Value) -> Result<Invocation, Error> {
     let (mut name, mut kind, mut arguments, mut start, mut end) = (None, None, None, None, None);
@@ -26,8 +17,8 @@ fn invocation(v: &Value) -> Result<Invocation, Error> {
                 kind = Some(if slash { InvocationKind::Slash } else { InvocationKind::Mention });
             }
             "arguments" => arguments = Some(read::string(v)?),
-            "start" => start = Some(usize(v)?),
-            "end" => end = Some(usize(v)?),
+            "start" => start = Some(read::usize(v)?),
+            "end" => end = Some(read::usize(v)?),
             _ => {}
         }
         Ok(())
