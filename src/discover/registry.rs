@@ -165,24 +165,8 @@ impl SkillRegistry {
         }
         let current = found.compared_with == scan::identity(&self.records);
         let old = std::mem::take(&mut self.records);
-        let reread = found.reread.take().filter(|_| current);
-        let report = match reread {
-            // The same keys as before, some files read again: when every one of those still
-            // holds a skill of the same name or none, as before, the winners and the shadowing
-            // stand (they depend on the keys and the names alone).
-            Some(read) => {
-                let report = report::diff_at(&old, &found.records, &read);
-                let names_stand = read.iter().all(|&i| skill_name(&old, i) == skill_name(&found.records, i));
-                drop(old);
-                if names_stand {
-                    self.records = Rc::new(found.records);
-                    self.diagnostics = found.diagnostics;
-                    self.generation += 1;
-                } else {
-                    self.install(found);
-                }
-                report
-            }
+        let report = match found.reread.take().filter(|_| current) {
+            Some(read) => self.install_reread(old, found, &read),
             None => {
                 let report = report::diff(&old, &found.records);
                 drop(old);
@@ -196,6 +180,24 @@ impl SkillRegistry {
             self.search = OnceCell::new();
             *self.stored_search.borrow_mut() = None;
             self.own_search.set(false);
+        }
+        report
+    }
+
+    /// Takes a discovery that found the keys of `old` and read again the records at `read`, and
+    /// says which of those changed. When every one of them still holds a skill of the same name,
+    /// or none as before, the winners and the shadowing stand (they depend on the keys and the
+    /// names alone); otherwise they are decided again.
+    fn install_reread(&mut self, old: Rc<Vec<SkillRecord>>, found: Discovery, read: &[usize]) -> RefreshReport {
+        let report = report::diff_at(&old, &found.records, read);
+        let names_stand = read.iter().all(|&i| skill_name(&old, i) == skill_name(&found.records, i));
+        drop(old);
+        if names_stand {
+            self.records = Rc::new(found.records);
+            self.diagnostics = found.diagnostics;
+            self.generation += 1;
+        } else {
+            self.install(found);
         }
         report
     }
