@@ -50,7 +50,7 @@ pub fn u32(v: &Value) -> Result<u32, Error> {
     unsigned(v, "u32")
 }
 
-/// A `usize`, as [`u32`] reads a `u32`.
+/// A `usize`, as [`u32()`] reads a `u32`.
 pub fn usize(v: &Value) -> Result<usize, Error> {
     unsigned(v, "usize")
 }
