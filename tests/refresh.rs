@@ -1,21 +1,26 @@
 //! A refresh ends where a discovery from scratch would: after every kind of edit (a description,
 //! a name, a skill broken and mended, a skill added or removed, nested and shadowed ones among
-//! them), the refreshed registry answers exactly as a new one over the same stores.
+//! them), the refreshed registry answers exactly as a new one over the same stores, whether the
+//! stores list as lines (a root found as it was is not read) or the ordinary way.
 
 use futures_executor::block_on;
 use skillwasm::discover::{DiscoverOptions, ScopeHandle, SkillRegistry};
-use skillwasm::store::MemoryStorage;
+use skillwasm::store::{ListPage, LocalFuture, MemoryStorage, Storage, StorageError};
 use std::rc::Rc;
 
 const ROOT: &str = ".agents/skills/";
+/// A second root of each scope.
+const CLIENT_ROOT: &str = ".claude/skills/";
 
 fn skill_md(name: &str, desc: &str) -> String {
     format!("---\nname: {name}\ndescription: {desc}\n---\n# {name}\n")
 }
 
-/// Skill `i`'s directory: every seventh is nested in the one before.
+/// Skill `i`'s directory: every seventh is nested in the one before, every fifth in the second root.
 fn directory(i: usize) -> String {
-    if i % 7 == 6 {
+    if i % 5 == 4 {
+        format!("{CLIENT_ROOT}d{i}")
+    } else if i % 7 == 6 {
         format!("{ROOT}d{}/inner{i}", i - 1)
     } else {
         format!("{ROOT}d{i}")
@@ -34,13 +39,36 @@ impl Rng {
 }
 
 fn scopes(project: &Rc<MemoryStorage>, user: &Rc<MemoryStorage>) -> Vec<ScopeHandle> {
+    scopes_listed(project, user, true)
+}
+
+/// The scopes over the two stores; `lines`: listed as lines, as a memory store lists, else the
+/// ordinary way.
+fn scopes_listed(project: &Rc<MemoryStorage>, user: &Rc<MemoryStorage>, lines: bool) -> Vec<ScopeHandle> {
     let scope = |name: &str, storage: &Rc<MemoryStorage>| ScopeHandle {
         name: name.into(),
-        roots: vec![ROOT.into()],
+        roots: vec![ROOT.into(), CLIENT_ROOT.into()],
         trusted: true,
-        storage: storage.clone(),
+        storage: if lines { storage.clone() } else { Rc::new(Ordinary(storage.as_ref().clone())) },
     };
     vec![scope("project", project), scope("user", user)]
+}
+
+/// A memory store that lists only the ordinary way (no lines).
+struct Ordinary(MemoryStorage);
+
+impl Storage for Ordinary {
+    fn list<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+    ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
+        self.0.list(prefix, cursor, limit)
+    }
+    fn read<'a>(&'a self, key: &'a str, max: Option<u32>) -> LocalFuture<'a, Result<Option<Vec<u8>>, StorageError>> {
+        self.0.read(key, max)
+    }
 }
 
 /// Everything a host reads of a registry, as one comparable value.
@@ -53,6 +81,12 @@ fn answers(reg: &SkillRegistry) -> String {
 
 #[test]
 fn every_refresh_answers_as_a_new_discovery_would() {
+    for lines in [true, false] {
+        every_refresh_answers_as_a_new_discovery(lines);
+    }
+}
+
+fn every_refresh_answers_as_a_new_discovery(lines: bool) {
     const SKILLS: usize = 40;
     let project = Rc::new(MemoryStorage::default());
     let user = Rc::new(MemoryStorage::default());
@@ -62,12 +96,12 @@ fn every_refresh_answers_as_a_new_discovery_would() {
             user.put(format!("{}/SKILL.md", directory(i)), skill_md(&format!("s{i}"), "User copy."));
         }
     }
-    let mut reg = block_on(SkillRegistry::discover(scopes(&project, &user), DiscoverOptions::default()));
+    let mut reg = block_on(SkillRegistry::discover(scopes_listed(&project, &user, lines), DiscoverOptions::default()));
     let mut rng = Rng(7);
     let mut kinds = [0usize; 6];
     for round in 0..120 {
-        // One to three edits per round, to one file each.
-        for _ in 0..=rng.below(3) {
+        // None to three edits per round, to one file each.
+        for _ in 0..rng.below(4) {
             let i = rng.below(SKILLS as u64) as usize;
             let store = if rng.below(4) == 0 { &user } else { &project };
             let key = format!("{}/SKILL.md", directory(i));
@@ -85,7 +119,7 @@ fn every_refresh_answers_as_a_new_discovery_would() {
         }
         let report = block_on(reg.refresh());
         let fresh = block_on(SkillRegistry::discover(scopes(&project, &user), DiscoverOptions::default()));
-        assert_eq!(answers(&reg), answers(&fresh), "round {round}: {report:?}");
+        assert_eq!(answers(&reg), answers(&fresh), "round {round} (lines: {lines}): {report:?}");
         for name in fresh.names() {
             assert_eq!(reg.get(&name).map(|m| m.location), fresh.get(&name).map(|m| m.location), "round {round}");
         }
@@ -120,9 +154,9 @@ fn a_refresh_that_ran_alongside_another_is_applied_whole() {
     }
     let mut reg = block_on(SkillRegistry::discover(scopes(&project, &user), DiscoverOptions::default()));
     // Refresh A lists while s2 is being renamed: the same keys as the records it compares with.
-    let (scopes_a, options_a, records_a, stats_a) = reg.refresh_inputs();
+    let inputs_a = reg.refresh_inputs();
     project.put(format!("{}/SKILL.md", directory(2)), skill_md("renamed", "Renamed."));
-    let found_a = block_on(skillwasm::discover::discover(&scopes_a, &options_a, &records_a, &stats_a));
+    let found_a = block_on(inputs_a.discover());
     assert!(found_a.reread.is_some(), "A found the keys it compared with");
     // Refresh B, after a skill was added, installs records of another layout first.
     project.put(format!("{ROOT}added/SKILL.md"), skill_md("added", "Added."));
@@ -130,7 +164,7 @@ fn a_refresh_that_ran_alongside_another_is_applied_whole() {
     assert!(reg.names().contains(&"added".to_string()));
     // A is applied to records it was not compared with: whole, as a listing of its own.
     let report = reg.apply(found_a);
-    drop(records_a);
+    drop(inputs_a);
     let mut names = reg.names();
     names.sort();
     assert_eq!(names, ["renamed", "s0", "s1", "s3", "s4", "s5"]);

@@ -7,7 +7,7 @@ use futures_executor::block_on;
 use skillwasm::discover::DiscoverOptions;
 use skillwasm::discover::ScopeHandle;
 use skillwasm::discover::SkillRegistry;
-use skillwasm::store::{ListPage, LocalFuture, MemoryStorage, Storage, StorageError};
+use skillwasm::store::{ListPage, ListedPage, LocalFuture, MemoryStorage, SkipHint, Storage, StorageError};
 use skillwasm::Severity;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -263,11 +263,19 @@ fn failing_stores_cost_only_what_they_touch() {
 
 #[test]
 fn a_read_that_failed_is_tried_again_at_the_next_refresh() {
+    // Listed the ordinary way, and as lines: a listing found as it was still has a file whose
+    // read failed read again.
+    for lines in [false, true] {
+        a_read_that_failed_is_tried_again(lines);
+    }
+}
+
+fn a_read_that_failed_is_tried_again(lines: bool) {
     let store = MemoryStorage::new([
         (".agents/skills/good/SKILL.md", skill_md("good", "Good")),
         (".agents/skills/flaky/SKILL.md", skill_md("flaky", "Flaky")),
     ]);
-    let faulty = Faulty::new(store);
+    let faulty = Faulty { lines, ..Faulty::new(store) };
     let (fail, reads) = (faulty.fail_read.clone(), faulty.reads.clone());
     *fail.borrow_mut() = Some(".agents/skills/flaky/SKILL.md".into());
     let mut reg = block_on(SkillRegistry::discover(vec![scope("project", faulty, true)], DiscoverOptions::default()));
@@ -355,11 +363,20 @@ struct Faulty {
     reads: Rc<Cell<u32>>,
     fail_read: Rc<RefCell<Option<String>>>,
     fail_list: Option<String>,
+    /// List as lines, as the inner store does (else the ordinary way only).
+    lines: bool,
 }
 
 impl Faulty {
     fn new(inner: MemoryStorage) -> Self {
-        Faulty { inner, lists: Rc::default(), reads: Rc::default(), fail_read: Rc::default(), fail_list: None }
+        Faulty {
+            inner,
+            lists: Rc::default(),
+            reads: Rc::default(),
+            fail_read: Rc::default(),
+            fail_list: None,
+            lines: false,
+        }
     }
 }
 
@@ -375,6 +392,19 @@ impl Storage for Faulty {
             return Box::pin(async { Err(StorageError("bucket unavailable".into())) });
         }
         self.inner.list(prefix, cursor, limit)
+    }
+    fn list_lines<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+        skip: &'a SkipHint,
+    ) -> Option<LocalFuture<'a, Result<ListedPage, StorageError>>> {
+        if !self.lines || self.fail_list.is_some() {
+            return None;
+        }
+        self.lists.set(self.lists.get() + 1);
+        self.inner.list_lines(prefix, cursor, limit, skip)
     }
     fn read<'a>(
         &'a self,

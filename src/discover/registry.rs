@@ -1,6 +1,7 @@
 //! The SkillRegistry: the skills of every scope, discovered once, cached per scope, refreshed
 //! cheaply, and serialisable to a snapshot a cold start can begin from without one store call.
 
+use super::root_listing::RootListing;
 use super::scan::{self, Discovery, ScopeHandle, SkillRecord};
 use super::types::{join_location, DiscoverOptions, FileContent, FileResult, RefreshReport, ScopedFile, SkillMeta};
 use super::{order, report};
@@ -24,6 +25,9 @@ pub struct SkillRegistry {
     options: DiscoverOptions,
     /// Shared with a refresh under way, which compares the listings with them without a copy.
     records: Rc<Vec<SkillRecord>>,
+    /// What the discovery of `records` kept of each root's listing (a digest of its pages), so
+    /// that a refresh does not read a listing that is as it was; empty after a snapshot load.
+    listings: Rc<Vec<RootListing>>,
     /// The index of the record that wins each name, sorted by name (looked up by binary search:
     /// no copy of the names).
     winners: Vec<usize>,
@@ -48,6 +52,28 @@ pub struct SkillRegistry {
     /// Set when `stored_search` is this registry's own encoding of the index over its current
     /// skills (written by a snapshot), so that the next snapshot takes it as it is.
     own_search: std::cell::Cell<bool>,
+}
+
+/// What a refresh needs of a registry ([`SkillRegistry::refresh_inputs`]), for callers that cannot
+/// hold the registry across an await: they discover with these, then [`SkillRegistry::apply`].
+pub struct RefreshInputs {
+    /// The scopes, in precedence order.
+    pub scopes: Vec<ScopeHandle>,
+    /// The discovery options.
+    pub options: DiscoverOptions,
+    /// The records the discovery compares with (shared, not copied).
+    pub records: Rc<Vec<SkillRecord>>,
+    /// What the discovery of those records kept of each root's listing.
+    pub listings: Rc<Vec<RootListing>>,
+    /// The registry's store call counts.
+    pub stats: Rc<CallStats>,
+}
+
+impl RefreshInputs {
+    /// Discovers anew, comparing with the records these inputs hold.
+    pub async fn discover(&self) -> Discovery {
+        scan::discover(&self.scopes, &self.options, &self.records, &self.listings, &self.stats).await
+    }
 }
 
 /// The name of the skill record `i` holds: `Some(None)` for a record without a skill, `None`
@@ -98,7 +124,7 @@ impl SkillRegistry {
     /// Discovers the skills of `scopes` (in precedence order).
     pub async fn discover(scopes: Vec<ScopeHandle>, options: DiscoverOptions) -> SkillRegistry {
         let stats = Rc::new(CallStats::default());
-        let found = scan::discover(&scopes, &options, &[], &stats).await;
+        let found = scan::discover(&scopes, &options, &[], &[], &stats).await;
         let mut r = SkillRegistry::empty(scopes, options, stats);
         // A first discovery reports nothing: no diff against the empty registry (it would name
         // every skill found, a copy of every name and key held until it is dropped).
@@ -111,6 +137,7 @@ impl SkillRegistry {
             scopes,
             options,
             records: Rc::default(),
+            listings: Rc::default(),
             winners: Vec::new(),
             shadowed_by: Vec::new(),
             shadowed: Vec::new(),
@@ -143,13 +170,19 @@ impl SkillRegistry {
 
     /// Re-lists every scope and re-reads only the SKILL.md files whose size or etag changed.
     pub async fn refresh(&mut self) -> RefreshReport {
-        let found = scan::discover(&self.scopes, &self.options, &self.records, &self.stats).await;
+        let found = self.refresh_inputs().discover().await;
         self.apply(found)
     }
 
     /// What `refresh` needs, for callers that cannot hold the registry across an await.
-    pub fn refresh_inputs(&self) -> (Vec<ScopeHandle>, DiscoverOptions, Rc<Vec<SkillRecord>>, Rc<CallStats>) {
-        (self.scopes.clone(), self.options.clone(), self.records.clone(), self.stats.clone())
+    pub fn refresh_inputs(&self) -> RefreshInputs {
+        RefreshInputs {
+            scopes: self.scopes.clone(),
+            options: self.options.clone(),
+            records: self.records.clone(),
+            listings: self.listings.clone(),
+            stats: self.stats.clone(),
+        }
     }
 
     /// Replaces the registry's content with a discovery and says what changed. The records the
@@ -194,6 +227,7 @@ impl SkillRegistry {
         drop(old);
         if names_stand {
             self.records = Rc::new(found.records);
+            self.listings = Rc::new(found.roots);
             self.diagnostics = found.diagnostics;
             self.generation += 1;
         } else {
@@ -205,6 +239,7 @@ impl SkillRegistry {
     /// Takes a discovery's records and findings and decides the winners again.
     fn install(&mut self, found: Discovery) {
         self.records = Rc::new(found.records);
+        self.listings = Rc::new(found.roots);
         self.diagnostics = found.diagnostics;
         self.resolve();
     }

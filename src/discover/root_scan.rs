@@ -6,7 +6,7 @@ use super::gitignore::GITIGNORE;
 use super::rules::{is_skipped_dir, skill_file_kind};
 use super::scan::directory_of;
 use super::types::DiscoverOptions;
-use crate::store::ListEntry;
+use crate::store::{digest, ListEntry};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -50,24 +50,11 @@ pub(super) struct RootScan<'a> {
     last_parent_skipped: bool,
 }
 
-/// A directory key's hash, for counting distinct directories without holding their keys: eight
-/// bytes at a time, multiplied and rotated (the store's keys are not secret, and a collision only
-/// costs precision). Two directories that collide count once: the cap is then reached one
-/// directory later.
+/// A directory key's hash, for counting distinct directories without holding their keys (the
+/// store's keys are not secret, and a collision only costs precision). Two directories that
+/// collide count once: the cap is then reached one directory later.
 fn hash_dir(directory: &str) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let bytes = directory.as_bytes();
-    let mut h = bytes.len() as u64;
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(c);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
-    }
-    let mut word = [0u8; 8];
-    word[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
-    h ^ (h >> 29)
+    digest::bytes(0, directory.as_bytes())
 }
 
 /// The hasher of a set of [`hash_dir`] values: they are hashes already, used as they are.

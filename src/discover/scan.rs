@@ -17,6 +17,7 @@
 //! one is reported as shadowed, with both locations.
 
 use super::gitignore::{self, GITIGNORE};
+use super::root_listing::{list_root, Pages, RootListing};
 use super::root_scan::RootScan;
 use super::rules::{skill_file_names, skip_hint};
 use super::types::DiscoverOptions;
@@ -29,6 +30,7 @@ use futures_util::stream::{self, StreamExt};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::ops::Range;
 use std::rc::Rc;
 
 /// A scope as discovery sees it: a name, a store, the roots to search in it, and trust.
@@ -120,6 +122,12 @@ impl SkillRecord {
         directory_of(&self.location)
     }
 
+    /// Whether the record says what its file holds and tells a change by its listing (an etag or
+    /// a size): a refresh that lists it as it was need not read it.
+    fn settled(&self) -> bool {
+        self.unchanged(self.size, self.etag.as_deref())
+    }
+
     /// Whether a fresh listing entry still describes what this record was built from, and the
     /// record says what the file holds (not a read or a parse that could not be done then: a
     /// transient diagnostic, after which the file is read again).
@@ -161,6 +169,8 @@ pub struct Discovery {
     /// identity only (never read through). A registry applies `unchanged` and `reread` only to
     /// the records they were found against; another refresh may have replaced them meanwhile.
     pub compared_with: (usize, usize),
+    /// What the next refresh needs of each root's listing, in the order the roots were listed.
+    pub roots: Vec<RootListing>,
 }
 
 struct Candidate {
@@ -184,11 +194,14 @@ struct Listed<'a> {
 }
 
 /// Discovers the skills of every scope. `previous` records whose file is unchanged are reused
-/// without a read.
+/// without a read; a root whose listing has the digest `previous_roots` holds for it (what the
+/// discovery of `previous` kept, [`Discovery::roots`]) is not read at all, its records taken as
+/// they are.
 pub async fn discover(
     scopes: &[ScopeHandle],
     opts: &DiscoverOptions,
     previous: &[SkillRecord],
+    previous_roots: &[RootListing],
     stats: &CallStats,
 ) -> Discovery {
     let mut out = Discovery { compared_with: identity(previous), ..Discovery::default() };
@@ -206,6 +219,9 @@ pub async fn discover(
             .map(str::to_string)
             .collect(),
     };
+    let mut earlier = Earlier::new(previous, previous_roots);
+    // Roots found as they were: where their records go among the candidates, and which they are.
+    let mut reused: Vec<(usize, usize, usize, Range<usize>)> = Vec::new();
     for (si, scope) in scopes.iter().enumerate() {
         let storage = Skipping { inner: &*scope.storage, hint: &hint };
         let mut scope_found = 0usize;
@@ -216,15 +232,32 @@ pub async fn discover(
             let collector = HeadCollector::new(&*scope.storage, &hint, &heads_asked, stats);
             let lister: &dyn Storage = if scope.trusted { &collector } else { &storage };
             let mut warnings = Vec::new();
-            let listed = store::list_pages(lister, root, opts.page_size.max(1), stats, |page| {
+            // A root whose skills a `.gitignore` may drop depends on more than its listing.
+            let gitignored = opts.respect_gitignore && scope.trusted;
+            let before = earlier.next(&scope.name, root, ri).filter(|_| !gitignored);
+            let expected = before.as_ref().and_then(|(l, _)| l.digest);
+            let (first_candidate, first_diagnostic) = (candidates.len(), out.diagnostics.len());
+            let mut each = |page: ListPage| {
                 warnings.extend(page.warnings);
                 scan.feed(page.entries, page.directories)
-            })
-            .await;
+            };
+            let listed =
+                list_root(&*scope.storage, lister, root, &hint, opts.page_size.max(1), stats, expected, &mut each)
+                    .await;
             let mut heads = collector.into_heads();
             scan.finish();
-            match listed {
-                Ok(()) => {}
+            let digest = match listed {
+                Ok(Pages::Same) => {
+                    let Some((listing, range)) = before else { continue };
+                    out.diagnostics.extend(listing.diagnostics.iter().cloned());
+                    scope_found += listing.found;
+                    if scope.trusted {
+                        reused.push((candidates.len(), si, ri, range));
+                    }
+                    out.roots.push(listing.clone());
+                    continue;
+                }
+                Ok(Pages::Fed { digest }) => digest.filter(|_| !gitignored),
                 Err(e) => {
                     // A refresh whose listing fails (a store call that timed out on a loaded
                     // machine, a store briefly down) keeps the skills the root had: they are
@@ -245,16 +278,9 @@ pub async fn discover(
                         root,
                     ));
                     if scope.trusted {
-                        candidates.extend(before.into_iter().map(|r| Candidate {
-                            scope: si,
-                            root: ri,
-                            location: r.location.clone(),
-                            size: r.size,
-                            etag: r.etag.clone(),
-                            lowercase: r.location.rsplit('/').next() == Some("skill.md"),
-                            head: None,
-                        }));
+                        candidates.extend(before.into_iter().map(|r| Candidate::again(si, ri, r)));
                     }
+                    out.roots.push(RootListing::undigested(&scope.name, root, candidates.len() - first_candidate));
                     continue;
                 }
             };
@@ -300,6 +326,7 @@ pub async fn discover(
             if opts.respect_gitignore && scope.trusted && !scan.found.is_empty() {
                 drop_gitignored(&mut out, scope, root, &mut scan, opts, stats).await;
             }
+            let found = scan.found.len();
             if scope.trusted {
                 candidates.reserve(scan.found.len());
                 for super::root_scan::Found { location, size, etag, lowercase } in scan.found {
@@ -307,6 +334,19 @@ pub async fn discover(
                     candidates.push(Candidate { scope: si, root: ri, location, size, etag, lowercase, head });
                 }
             }
+            out.roots.push(RootListing {
+                scope: scope.name.clone(),
+                root: root.clone(),
+                digest,
+                found,
+                records: candidates.len() - first_candidate,
+                diagnostics: match digest {
+                    Some(_) => out.diagnostics.get(first_diagnostic..).unwrap_or_default().to_vec(),
+                    None => Vec::new(),
+                },
+                // Known once the records are read (see `settle`).
+                settled: false,
+            });
         }
         if !scope.trusted {
             // Skills the host may have meant to use are a warning; an untrusted scope without
@@ -321,6 +361,16 @@ pub async fn discover(
         }
     }
 
+    // Every root found as it was, and each of their records what its file holds: nothing to do.
+    if !reused.is_empty()
+        && candidates.is_empty()
+        && reused.iter().map(|(_, _, _, r)| r.len()).sum::<usize>() == previous.len()
+        && out.roots.iter().all(|l| l.settled)
+    {
+        out.unchanged = true;
+        return out;
+    }
+    let candidates = with_reused(candidates, reused, previous);
     // The listing has the previous layout (the same keys of the same scopes and roots, in the
     // same order: a refresh that found no skill added or removed) when the records line up one
     // for one; then each candidate's previous record is the one at its position, and the
@@ -329,6 +379,7 @@ pub async fn discover(
     // Nothing changed (the usual refresh): the previous records stand, in the same order, with
     // the nesting marks they have; one pass over the candidates and no copy.
     if all_unchanged {
+        settle(&mut out.roots, &[]);
         out.unchanged = true;
         return out;
     }
@@ -392,6 +443,11 @@ pub async fn discover(
     }
     drop(loaded);
     out.records = slots.into_inner();
+    // A record read now may hold a failure to read it again next time; every other one is what
+    // its file holds.
+    let unsettled: Vec<usize> =
+        read.iter().copied().filter(|&i| out.records.get(i).is_some_and(|r| !r.settled())).collect();
+    settle(&mut out.roots, &unsettled);
     if same_layout {
         // The directories are those of before, so each record read again is nested as its
         // previous record was (the reused records keep their marks).
@@ -401,6 +457,99 @@ pub async fn discover(
         super::order::mark_nested(&mut out.records);
     }
     out
+}
+
+/// Marks each root settled whose records (which follow one another in root order) hold none of
+/// the positions `unsettled` (ascending).
+fn settle(roots: &mut [RootListing], unsettled: &[usize]) {
+    let mut at = 0usize;
+    let mut next = unsettled.iter().peekable();
+    for listing in roots {
+        let end = at + listing.records;
+        let mut settled = true;
+        while let Some(&&i) = next.peek() {
+            if i >= end {
+                break;
+            }
+            settled = false;
+            next.next();
+        }
+        listing.settled = settled;
+        at = end;
+    }
+}
+
+impl Candidate {
+    /// A candidate for the file `record` was built from, as it was listed then.
+    fn again(scope: usize, root: usize, record: &SkillRecord) -> Candidate {
+        Candidate {
+            scope,
+            root,
+            location: record.location.clone(),
+            size: record.size,
+            etag: record.etag.clone(),
+            lowercase: record.location.rsplit('/').next() == Some("skill.md"),
+            head: None,
+        }
+    }
+}
+
+/// `candidates` with the records of the roots found as they were put back at their places (each
+/// `(at, scope, root, range)`: before the candidate at `at`, the records of `previous` in `range`).
+fn with_reused(
+    candidates: Vec<Candidate>,
+    reused: Vec<(usize, usize, usize, Range<usize>)>,
+    previous: &[SkillRecord],
+) -> Vec<Candidate> {
+    if reused.is_empty() {
+        return candidates;
+    }
+    let total = candidates.len() + reused.iter().map(|(_, _, _, r)| r.len()).sum::<usize>();
+    let mut all = Vec::with_capacity(total);
+    let mut rest = candidates.into_iter();
+    let mut taken = 0usize;
+    for (at, scope, root, range) in reused {
+        all.extend(rest.by_ref().take(at.saturating_sub(taken)));
+        taken = taken.max(at);
+        let records = previous.get(range).unwrap_or_default();
+        all.extend(records.iter().map(|r| Candidate::again(scope, root, r)));
+    }
+    all.extend(rest);
+    all
+}
+
+/// The previous discovery's roots, walked in listing order beside their records.
+struct Earlier<'p> {
+    records: &'p [SkillRecord],
+    roots: &'p [RootListing],
+    next: usize,
+    at: usize,
+    /// False once a root was not the one listed at its position (or the counts do not add up to
+    /// the records): where the records of the later ones are is then not known.
+    valid: bool,
+}
+
+impl<'p> Earlier<'p> {
+    fn new(records: &'p [SkillRecord], roots: &'p [RootListing]) -> Self {
+        let valid = roots.iter().map(|l| l.records).sum::<usize>() == records.len();
+        Earlier { records, roots, next: 0, at: 0, valid }
+    }
+
+    /// The previous listing of the next root (`root`, the `ri`-th of scope `scope`) and where its
+    /// records are, when it was listed at this position and its records are where the counts
+    /// say.
+    fn next(&mut self, scope: &str, root: &str, ri: usize) -> Option<(&'p RootListing, Range<usize>)> {
+        let listing = self.roots.get(self.next)?;
+        self.next += 1;
+        let range = self.at..self.at + listing.records;
+        self.at = range.end;
+        if !self.valid || listing.scope != scope || listing.root != root {
+            self.valid = false;
+            return None;
+        }
+        let records = self.records.get(range.clone())?;
+        records.iter().all(|r| r.root == ri && r.scope == scope).then_some((listing, range))
+    }
 }
 
 /// The identity of a list of records (its address and length), as [`Discovery::compared_with`]

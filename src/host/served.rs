@@ -5,6 +5,7 @@
 //! which the package's second module implements over the core module's registry.
 
 use super::SkillHost;
+use crate::discover::RefreshInputs;
 use crate::parse::Mode;
 use crate::store::{self, CallStats, ListPage, Storage, StorageError};
 use std::cell::RefCell;
@@ -42,7 +43,7 @@ impl SkillHost {
         if !(audience.model || audience.user) {
             return None;
         }
-        let (scopes, options, _, stats) = registry.refresh_inputs();
+        let RefreshInputs { scopes, options, stats, .. } = registry.refresh_inputs();
         let scope = scopes.into_iter().find(|s| s.name == meta.scope)?;
         Some(SkillSource {
             name: meta.skill.name.clone(),

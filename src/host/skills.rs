@@ -162,8 +162,8 @@ impl SkillHost {
     /// calls (reads, tool calls) may run while the stores are listed, and the predicate runs with
     /// the host borrowed for reading only.
     pub async fn refresh_shared(cell: &RefCell<SkillHost>) -> RefreshReport {
-        let (scopes, opts, records, stats) = cell.borrow().registry.refresh_inputs();
-        let found = discover::discover(&scopes, &opts, &records, &stats).await;
+        let inputs = cell.borrow().registry.refresh_inputs();
+        let found = inputs.discover().await;
         let report = cell.borrow_mut().registry.apply(found);
         let view = {
             let host = cell.borrow();

@@ -37,12 +37,19 @@ pub fn head_error(field: &str, most: usize) -> Option<Head> {
     field.strip_prefix('!').map(|m| Head::Failed(m.chars().take(most).collect()))
 }
 
+/// The cursor of a page written as lines (its first line, `=cursor`), without reading the rest.
+pub fn cursor(text: &str) -> Option<&str> {
+    let first = text.split('\n').next().unwrap_or_default();
+    first.strip_prefix('=').filter(|c| !c.is_empty())
+}
+
 /// A page written as lines: a first line `=cursor` (or empty: no cursor), then one entry a line
 /// whose fourth field, when there is one, is a head error. Returns the page and the head errors
 /// (`head_chars` characters of each at most), or None for text that is not such a page.
 pub fn page(text: &str, head_chars: usize) -> Option<(ListPage, Vec<(String, Head)>)> {
     let mut lines = text.split('\n');
-    let cursor = lines.next()?.strip_prefix('=').filter(|c| !c.is_empty()).map(str::to_string);
+    lines.next()?;
+    let cursor = cursor(text).map(str::to_string);
     let count = text.bytes().filter(|&b| b == b'\n').count();
     let mut page = ListPage { entries: Vec::with_capacity(count), cursor, ..ListPage::default() };
     let mut head_errors = Vec::new();
@@ -54,6 +61,28 @@ pub fn page(text: &str, head_chars: usize) -> Option<(ListPage, Vec<(String, Hea
         page.entries.push(ListEntry { key: e.key.to_string(), size: e.size, etag: e.etag.map(str::to_string) });
     }
     Some((page, head_errors))
+}
+
+/// A page (its entries and cursor) written as lines, as [`page`] reads them: what a store that
+/// lists as lines answers. Keys and etags hold no tab or line feed (a checked key holds no
+/// control character).
+pub fn write(page: &ListPage) -> String {
+    let mut text = String::new();
+    if let Some(c) = &page.cursor {
+        text.push('=');
+        text.push_str(c);
+    }
+    for e in &page.entries {
+        text.push('\n');
+        text.push_str(&e.key);
+        text.push('\t');
+        if let Some(n) = e.size {
+            text.push_str(&n.to_string());
+        }
+        text.push('\t');
+        text.push_str(e.etag.as_deref().unwrap_or_default());
+    }
+    text
 }
 
 #[cfg(test)]
@@ -88,6 +117,19 @@ mod tests {
             assert_eq!((p.cursor, p.entries.len(), errors.len()), (None, 0, 0), "{text:?}");
         }
         assert_eq!(page("\nk\t1\te\t!abcdef", 3).map(|(_, e)| e), Some(vec![("k".into(), Head::Failed("abc".into()))]));
+    }
+
+    #[test]
+    fn written_pages_read_back_as_they_were() {
+        let p = ListPage {
+            entries: vec![entry("a/SKILL.md", Some(3), Some("e1")), entry("b", None, None), entry("c", Some(0), None)],
+            cursor: Some("c".into()),
+            ..ListPage::default()
+        };
+        let text = write(&p);
+        assert_eq!(cursor(&text), Some("c"));
+        assert_eq!(page(&text, 10), Some((p, Vec::new())));
+        assert_eq!(cursor(&write(&ListPage::default())), None);
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! An in-memory [`Storage`], for Rust hosts and tests.
 
-use super::{ListEntry, ListPage, LocalFuture, Storage, StorageError};
+use super::{lines, ListEntry, ListPage, ListedPage, LocalFuture, SkipHint, Storage, StorageError};
 use std::collections::BTreeMap;
 
-/// An in-memory store, for Rust hosts and tests. Etags are a hash of the content.
+/// An in-memory store, for Rust hosts and tests. Etags are a hash of the content; pages are
+/// answered as lines too ([`Storage::list_lines`]).
 #[derive(Debug, Default, Clone)]
 pub struct MemoryStorage {
     files: std::rc::Rc<std::cell::RefCell<BTreeMap<String, Vec<u8>>>>,
@@ -64,6 +65,20 @@ impl Storage for MemoryStorage {
             let cursor = if more { entries.last().map(|e| e.key.clone()) } else { None };
             Ok(ListPage { entries, cursor, ..ListPage::default() })
         })
+    }
+
+    /// Every page as lines, as the package's JS stores' pages cross into the wasm module.
+    fn list_lines<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+        _skip: &'a SkipHint,
+    ) -> Option<LocalFuture<'a, Result<ListedPage, StorageError>>> {
+        Some(Box::pin(async move {
+            let page = self.list(prefix, cursor, limit).await?;
+            Ok(ListedPage::Lines(lines::write(&page)))
+        }))
     }
 
     fn read<'a>(

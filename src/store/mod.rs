@@ -17,6 +17,9 @@
 //!   entered instead of every other file in them.
 //! - `list_skipping` may leave out the directories a [`SkipHint`] names; the default ignores the
 //!   hint, which is always correct (callers filter what comes back).
+//! - `list_lines` (optional) is a listing whose pages come as the store wrote them, as
+//!   [`lines`], read into entries only by a caller that needs them: a refresh that finds a root's
+//!   listing as it was (by its [`digest`]) reads none of it.
 
 use serde::{Deserialize, Serialize};
 use std::cell::Cell;
@@ -26,6 +29,7 @@ use std::pin::Pin;
 #[cfg(feature = "tsify")]
 use tsify::Tsify;
 
+pub mod digest;
 pub mod heads;
 mod hint;
 pub mod keys;
@@ -38,7 +42,7 @@ pub use heads::{Head, HeadCollector, HeadPage, HeadRequest};
 pub use hint::SkipHint;
 pub use limits::{DEFAULT_MAX_OBJECT_BYTES, PREFIX_BYTES};
 pub use memory::MemoryStorage;
-pub use paging::{list_all, list_pages, read_checked, MAX_PAGES};
+pub use paging::{list_all, list_pages, read_checked, Pager, MAX_PAGES};
 
 /// A boxed future that need not be `Send` (wasm is single-threaded; JS promises are not `Send`).
 pub type LocalFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
@@ -69,6 +73,16 @@ pub struct ListPage {
     /// listed only the files a [`HeadRequest`] names in `listed`, so that the caller still counts
     /// every directory; empty for an ordinary listing (its keys name their directories).
     pub directories: Vec<String>,
+}
+
+/// A page of [`Storage::list_lines`]: the store's lines ([`lines::page`] reads them, the cursor
+/// line first), or a page it answered in another form, read already.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ListedPage {
+    /// The page as lines, not read yet.
+    Lines(String),
+    /// The page, read.
+    Page(ListPage),
 }
 
 /// A store call that failed: threw, rejected, answered with the wrong type, or timed out.
@@ -102,6 +116,20 @@ pub trait Storage {
     ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
         let _ = skip;
         self.list(prefix, cursor, limit)
+    }
+    /// As [`Storage::list_skipping`], each page as the store's lines when it writes them so
+    /// ([`ListedPage::Lines`]), so that a caller that may not need the entries does not read
+    /// them. `None` (the default) when the store does not list so, or would rather list with
+    /// heads ([`Storage::list_with_heads`]): the caller lists the ordinary way.
+    fn list_lines<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+        skip: &'a SkipHint,
+    ) -> Option<LocalFuture<'a, Result<ListedPage, StorageError>>> {
+        let _ = (prefix, cursor, limit, skip);
+        None
     }
     /// As [`Storage::list_skipping`], bringing the first `request.prefix_bytes` bytes of the
     /// listed files `request.names` names, in the same call (see [`heads`]). `None` (the

@@ -43,29 +43,13 @@ pub async fn list_pages(
     stats: &CallStats,
     mut each: impl FnMut(ListPage) -> bool,
 ) -> Result<(), StorageError> {
-    keys::check_prefix(prefix).map_err(|e| StorageError(e.0))?;
+    let mut pager = Pager::new(prefix)?;
     let mut cursor: Option<String> = None;
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut listed = 0usize;
-    for _ in 0..MAX_PAGES {
-        CallStats::bump(&stats.list_calls, 1);
+    loop {
+        pager.call(stats)?;
         let mut page = storage.list(prefix, cursor.as_deref(), page_size).await?;
-        if let Some(c) = &page.cursor {
-            if !seen.insert(c.clone()) {
-                return Err(StorageError(format!(
-                    "the store returned the cursor {:?} a second time (after {} pages): the listing goes round in a cycle",
-                    clip(c),
-                    seen.len() + 1
-                )));
-            }
-        }
-        // A store must answer for the prefix it was asked about; anything else is dropped.
-        page.entries.retain(|e| e.key.starts_with(prefix) && keys::check_key(&e.key).is_ok());
-        page.directories.retain(|d| d.len() > prefix.len() && d.starts_with(prefix) && keys::check_prefix(d).is_ok());
-        listed += page.entries.len() + page.directories.len();
-        if listed > MAX_LISTED_KEYS {
-            return Err(StorageError(format!("listing {prefix:?} gave more than {MAX_LISTED_KEYS} keys")));
-        }
+        pager.cursor(page.cursor.as_deref())?;
+        pager.check(&mut page)?;
         let next = page.cursor.take();
         if each(page) {
             return Ok(());
@@ -75,7 +59,60 @@ pub async fn list_pages(
             None => return Ok(()),
         }
     }
-    Err(StorageError(format!("listing {prefix:?} did not end after {MAX_PAGES} pages")))
+}
+
+/// The bounds of one listing, page by page: at most [`MAX_PAGES`] calls, no cursor twice, at most
+/// `MAX_LISTED_KEYS` keys (two million), and only checked keys under the prefix.
+pub struct Pager<'a> {
+    prefix: &'a str,
+    seen: HashSet<String>,
+    pages: usize,
+    listed: usize,
+}
+
+impl<'a> Pager<'a> {
+    /// A listing of `prefix`, after checking it.
+    pub fn new(prefix: &'a str) -> Result<Self, StorageError> {
+        keys::check_prefix(prefix).map_err(|e| StorageError(e.0))?;
+        Ok(Pager { prefix, seen: HashSet::new(), pages: 0, listed: 0 })
+    }
+
+    /// Counts a store call; Err once the listing has taken [`MAX_PAGES`] pages.
+    pub fn call(&mut self, stats: &CallStats) -> Result<(), StorageError> {
+        if self.pages >= MAX_PAGES {
+            return Err(StorageError(format!("listing {:?} did not end after {MAX_PAGES} pages", self.prefix)));
+        }
+        self.pages += 1;
+        CallStats::bump(&stats.list_calls, 1);
+        Ok(())
+    }
+
+    /// Takes the cursor a page gave; Err when the store gave it before (at any earlier page, not
+    /// only the last): the listing goes round in a cycle.
+    pub fn cursor(&mut self, cursor: Option<&str>) -> Result<(), StorageError> {
+        let Some(c) = cursor else { return Ok(()) };
+        if !self.seen.insert(c.to_string()) {
+            return Err(StorageError(format!(
+                "the store returned the cursor {:?} a second time (after {} pages): the listing goes round in a cycle",
+                clip(c),
+                self.seen.len() + 1
+            )));
+        }
+        Ok(())
+    }
+
+    /// Drops what a page holds that is not under the prefix or not a valid key (a store must
+    /// answer for the prefix it was asked about), and counts the rest.
+    pub fn check(&mut self, page: &mut ListPage) -> Result<(), StorageError> {
+        let prefix = self.prefix;
+        page.entries.retain(|e| e.key.starts_with(prefix) && keys::check_key(&e.key).is_ok());
+        page.directories.retain(|d| d.len() > prefix.len() && d.starts_with(prefix) && keys::check_prefix(d).is_ok());
+        self.listed += page.entries.len() + page.directories.len();
+        if self.listed > MAX_LISTED_KEYS {
+            return Err(StorageError(format!("listing {prefix:?} gave more than {MAX_LISTED_KEYS} keys")));
+        }
+        Ok(())
+    }
 }
 
 fn clip(s: &str) -> &str {

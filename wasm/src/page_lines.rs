@@ -31,6 +31,15 @@ pub struct LinesPage {
     pub taken: Taken,
 }
 
+/// The lines of the page `v` (no heads asked), not read into entries, when it has the usual
+/// shape (at most `max_entries` entries, `max_chars` UTF-16 units of text); None for any other
+/// page.
+pub fn text(v: &JsValue, max_entries: u32, max_chars: u32) -> Option<String> {
+    let taken_list = Array::new();
+    let text = page_lines(v, max_entries, max_chars, false, &taken_list).map_err(convert::pass_traps).ok()?;
+    convert::utf8_text(text)
+}
+
 /// The page `v`, when it has the usual shape (at most `max_entries` entries, `max_chars` UTF-16
 /// units of text); `head_chars` bounds each `headError` kept. None for any other page.
 pub fn read(v: &JsValue, heads: bool, max_entries: u32, max_chars: u32, head_chars: usize) -> Option<LinesPage> {

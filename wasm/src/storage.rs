@@ -6,7 +6,8 @@ use super::page_lines;
 use js_sys::{Function, Object, Reflect};
 use serde_json::Value;
 use skillwasm::store::{
-    heads, lines, Head, HeadPage, HeadRequest, ListEntry, ListPage, LocalFuture, SkipHint, Storage, StorageError,
+    heads, lines, Head, HeadPage, HeadRequest, ListEntry, ListPage, ListedPage, LocalFuture, SkipHint, Storage,
+    StorageError,
 };
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -389,6 +390,31 @@ impl Storage for JsStorage {
             let v = self.call(&format!("list({prefix:?})"), &self.list, &JsValue::from_str(prefix), &opts).await?;
             parse_page(&v)
         })
+    }
+
+    /// As `list_skipping`, a page of the usual shape handed on as its lines, unread; none when
+    /// the store lists with heads (discovery asks for those instead).
+    fn list_lines<'a>(
+        &'a self,
+        prefix: &'a str,
+        cursor: Option<&'a str>,
+        limit: u32,
+        skip: &'a SkipHint,
+    ) -> Option<LocalFuture<'a, Result<ListedPage, StorageError>>> {
+        if self.heads.is_some() {
+            return None;
+        }
+        Some(Box::pin(async move {
+            let opts = list_options(cursor, limit, Some(skip));
+            let v = self.call(&format!("list({prefix:?})"), &self.list, &JsValue::from_str(prefix), &opts).await?;
+            if !v.is_object() {
+                return parse_page(&v).map(ListedPage::Page);
+            }
+            match page_lines::text(&v, MAX_PAGE_ENTRIES as u32, convert::MAX_JSON_CHARS) {
+                Some(text) => Ok(ListedPage::Lines(text)),
+                None => parse_page(&v).map(ListedPage::Page),
+            }
+        }))
     }
 
     /// `listSkillPrefixes(prefix, { cursor, limit, skip, files, prefixBytes, packed, listOnly? })`,
