@@ -104,22 +104,23 @@ pack: build
 	@ls $(abspath $(PACK_DIR))/skillwasm-*.tgz
 
 # Formatting and lints: the whole workspace natively (every target), the façade (with the core as
-# it is built for the package) on wasm32, and the core's docs (every public item has one; links resolve).
+# it is built for the package) on wasm32, and the docs of the core and its parse crate (every public
+# item has one; links resolve).
 lint: setup
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p $(WASM_CRATE) --target $(WASM_TARGET) -- -D warnings
 	cargo clippy -p $(EXTRA_CRATE) --target $(WASM_TARGET) -- -D warnings
-	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p skillwasm
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p skillwasm -p skillwasm-parse
 
 # node 20's --test does not expand directories of .mjs files: pass them explicitly.
 test: lint build
-	cargo test
+	cargo test -p skillwasm -p skillwasm-parse
 	$(NODE) --test tests/js/*.test.mjs
 
 # Quick loops without the build step (they use whatever pkg/ holds).
 test-rust:
-	cargo test
+	cargo test -p skillwasm -p skillwasm-parse
 
 test-js:
 	$(NODE) --test tests/js/*.test.mjs

@@ -27,10 +27,10 @@
 
 #![warn(missing_docs)]
 
-pub mod content;
-pub mod diagnostic;
+// The parse path and the text rules it shares are a crate of their own (`parse/`), built for
+// speed; they are this crate's modules as much as the others.
+pub use skillwasm_parse::{content, diagnostic, parse, text};
 pub mod read;
-pub mod text;
 
 pub mod activate;
 #[cfg(feature = "transcripts")]
@@ -40,11 +40,10 @@ pub mod discover;
 pub mod host;
 #[cfg(feature = "mcp")]
 pub mod mcp;
-pub mod parse;
 #[cfg(feature = "remote")]
 pub mod remote;
 pub mod search;
-mod sort;
+use skillwasm_parse::sort;
 pub mod store;
 
 /// The version of this crate (and of the npm package built from it).

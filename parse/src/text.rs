@@ -442,18 +442,19 @@ fn inline_spans(bytes: &[u8], a: usize, b: usize, out: &mut Vec<(usize, usize)>)
 
 /// Walks increasing byte positions and tells whether each is inside one of `ranges`.
 #[cfg(feature = "invocation")]
-pub(crate) struct CodeCursor<'a> {
+pub struct CodeCursor<'a> {
     ranges: &'a [(usize, usize)],
     i: usize,
 }
 
 #[cfg(feature = "invocation")]
 impl<'a> CodeCursor<'a> {
-    pub(crate) fn new(ranges: &'a [(usize, usize)]) -> Self {
+    /// A cursor over `ranges` (sorted, not overlapping), before the first position.
+    pub fn new(ranges: &'a [(usize, usize)]) -> Self {
         CodeCursor { ranges, i: 0 }
     }
     /// `pos` must not decrease between calls.
-    pub(crate) fn in_code(&mut self, pos: usize) -> bool {
+    pub fn in_code(&mut self, pos: usize) -> bool {
         while let Some(&(_, end)) = self.ranges.get(self.i) {
             if end <= pos {
                 self.i += 1;
@@ -467,7 +468,7 @@ impl<'a> CodeCursor<'a> {
 
 /// Converts increasing byte offsets into UTF-16 code unit offsets.
 #[cfg(feature = "invocation")]
-pub(crate) struct Utf16Cursor<'a> {
+pub struct Utf16Cursor<'a> {
     text: &'a str,
     byte: usize,
     units: usize,
@@ -475,10 +476,12 @@ pub(crate) struct Utf16Cursor<'a> {
 
 #[cfg(feature = "invocation")]
 impl<'a> Utf16Cursor<'a> {
-    pub(crate) fn new(text: &'a str) -> Self {
+    /// A cursor at the start of `text`.
+    pub fn new(text: &'a str) -> Self {
         Utf16Cursor { text, byte: 0, units: 0 }
     }
-    pub(crate) fn at(&mut self, byte: usize) -> usize {
+    /// The UTF-16 offset of byte offset `byte` (offsets are to increase between calls).
+    pub fn at(&mut self, byte: usize) -> usize {
         if byte < self.byte {
             // Not expected; recount from the start rather than fail.
             self.byte = 0;

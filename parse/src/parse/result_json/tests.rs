@@ -112,7 +112,7 @@ fn every_field_reads_back_as_serde_writes_it() {
 
 #[test]
 fn the_corpus_reads_back_as_serde_writes_it() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/skills");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/skills");
     let mut stack = vec![root];
     let mut seen = 0;
     while let Some(dir) = stack.pop() {

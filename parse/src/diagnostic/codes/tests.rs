@@ -92,9 +92,10 @@ fn literals(code: &str) -> Vec<(usize, &str)> {
 /// The non-test code of every Rust file of the core and the façade, comments stripped, outside
 /// this module.
 fn sources() -> Vec<(PathBuf, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The workspace: this crate is `parse/` in it.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files = Vec::new();
-    let mut dirs = vec![root.join("src"), root.join("wasm/src"), root.join("wasm-extra/src")];
+    let mut dirs = vec![root.join("src"), root.join("parse/src"), root.join("wasm/src"), root.join("wasm-extra/src")];
     while let Some(dir) = dirs.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         for e in entries.flatten() {
@@ -107,10 +108,10 @@ fn sources() -> Vec<(PathBuf, String)> {
         }
     }
     files.sort();
-    let own = root.join("src/diagnostic/codes");
+    let own = root.join("parse/src/diagnostic/codes");
     files
         .into_iter()
-        .filter(|p| !p.starts_with(&own) && *p != root.join("src/diagnostic/codes.rs"))
+        .filter(|p| !p.starts_with(&own) && *p != root.join("parse/src/diagnostic/codes.rs"))
         .filter(|p| p.file_stem().is_some_and(|s| s != "tests" && !s.to_string_lossy().ends_with("_tests")))
         .map(|p| {
             let text = std::fs::read_to_string(&p).unwrap();
@@ -119,7 +120,7 @@ fn sources() -> Vec<(PathBuf, String)> {
                 Some(i) => &text[..i],
                 None => &text[..],
             };
-            (p.strip_prefix(root).unwrap().to_path_buf(), strip_comments(text))
+            (p.strip_prefix(&root).unwrap().to_path_buf(), strip_comments(text))
         })
         .collect()
 }
@@ -270,7 +271,7 @@ fn backticked(text: &str) -> Vec<&str> {
 
 #[test]
 fn the_readme_lists_every_code() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md")).unwrap();
     let sections = readme_code_sections(&readme);
     assert!(!sections.is_empty(), "the README has no section about diagnostic codes");
     let listed: BTreeSet<&str> = sections.iter().flat_map(|s| backticked(s)).collect();
