@@ -220,8 +220,7 @@ pub async fn discover(
             .collect(),
     };
     let mut earlier = Earlier::new(previous, previous_roots);
-    // Roots found as they were: where their records go among the candidates, and which they are.
-    let mut reused: Vec<(usize, usize, usize, Range<usize>)> = Vec::new();
+    let mut reused: Vec<Reused> = Vec::new();
     for (si, scope) in scopes.iter().enumerate() {
         let storage = Skipping { inner: &*scope.storage, hint: &hint };
         let mut scope_found = 0usize;
@@ -252,7 +251,7 @@ pub async fn discover(
                     out.diagnostics.extend(listing.diagnostics.iter().cloned());
                     scope_found += listing.found;
                     if scope.trusted {
-                        reused.push((candidates.len(), si, ri, range));
+                        reused.push(Reused { at: candidates.len(), scope: si, root: ri, records: range });
                     }
                     out.roots.push(listing.clone());
                     continue;
@@ -364,7 +363,7 @@ pub async fn discover(
     // Every root found as it was, and each of their records what its file holds: nothing to do.
     if !reused.is_empty()
         && candidates.is_empty()
-        && reused.iter().map(|(_, _, _, r)| r.len()).sum::<usize>() == previous.len()
+        && reused.iter().map(|r| r.records.len()).sum::<usize>() == previous.len()
         && out.roots.iter().all(|l| l.settled)
     {
         out.unchanged = true;
@@ -494,24 +493,31 @@ impl Candidate {
     }
 }
 
-/// `candidates` with the records of the roots found as they were put back at their places (each
-/// `(at, scope, root, range)`: before the candidate at `at`, the records of `previous` in `range`).
-fn with_reused(
-    candidates: Vec<Candidate>,
-    reused: Vec<(usize, usize, usize, Range<usize>)>,
-    previous: &[SkillRecord],
-) -> Vec<Candidate> {
+/// A root found as it was (its pages had the digest they had): its records, taken as they are.
+struct Reused {
+    /// Where they go: before the candidate at this position.
+    at: usize,
+    /// The scope's index.
+    scope: usize,
+    /// The root's index in the scope.
+    root: usize,
+    /// Where they are among the previous records.
+    records: Range<usize>,
+}
+
+/// `candidates` with the records of the roots found as they were put back at their places.
+fn with_reused(candidates: Vec<Candidate>, reused: Vec<Reused>, previous: &[SkillRecord]) -> Vec<Candidate> {
     if reused.is_empty() {
         return candidates;
     }
-    let total = candidates.len() + reused.iter().map(|(_, _, _, r)| r.len()).sum::<usize>();
+    let total = candidates.len() + reused.iter().map(|r| r.records.len()).sum::<usize>();
     let mut all = Vec::with_capacity(total);
     let mut rest = candidates.into_iter();
     let mut taken = 0usize;
-    for (at, scope, root, range) in reused {
+    for Reused { at, scope, root, records } in reused {
         all.extend(rest.by_ref().take(at.saturating_sub(taken)));
         taken = taken.max(at);
-        let records = previous.get(range).unwrap_or_default();
+        let records = previous.get(records).unwrap_or_default();
         all.extend(records.iter().map(|r| Candidate::again(scope, root, r)));
     }
     all.extend(rest);

@@ -141,6 +141,18 @@ impl JsStorage {
             StoreAnswer::TimedOut => Err(StorageError(format!("{what} did not answer within {} ms", self.timeout_ms))),
         }
     }
+
+    /// Calls the store's `list(prefix, { cursor?, limit, skip? })` and waits for its answer.
+    async fn list_call(
+        &self,
+        prefix: &str,
+        cursor: Option<&str>,
+        limit: u32,
+        skip: Option<&SkipHint>,
+    ) -> Result<JsValue, StorageError> {
+        let opts = list_options(cursor, limit, skip);
+        self.call(&format!("list({prefix:?})"), &self.list, &JsValue::from_str(prefix), &opts).await
+    }
 }
 
 /// A page as JSON (read once, within the bounds) to a [`ListPage`].
@@ -370,11 +382,7 @@ impl Storage for JsStorage {
         cursor: Option<&'a str>,
         limit: u32,
     ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
-        Box::pin(async move {
-            let opts = list_options(cursor, limit, None);
-            let v = self.call(&format!("list({prefix:?})"), &self.list, &JsValue::from_str(prefix), &opts).await?;
-            parse_page(&v)
-        })
+        Box::pin(async move { parse_page(&self.list_call(prefix, cursor, limit, None).await?) })
     }
 
     /// As `list`, with the skip hint as `opts.skip` (see `ListSkip` in the types).
@@ -385,11 +393,7 @@ impl Storage for JsStorage {
         limit: u32,
         skip: &'a SkipHint,
     ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
-        Box::pin(async move {
-            let opts = list_options(cursor, limit, Some(skip));
-            let v = self.call(&format!("list({prefix:?})"), &self.list, &JsValue::from_str(prefix), &opts).await?;
-            parse_page(&v)
-        })
+        Box::pin(async move { parse_page(&self.list_call(prefix, cursor, limit, Some(skip)).await?) })
     }
 
     /// As `list_skipping`, a page of the usual shape handed on as its lines, unread; none when
@@ -405,11 +409,9 @@ impl Storage for JsStorage {
             return None;
         }
         Some(Box::pin(async move {
-            let opts = list_options(cursor, limit, Some(skip));
-            let v = self.call(&format!("list({prefix:?})"), &self.list, &JsValue::from_str(prefix), &opts).await?;
-            if !v.is_object() {
-                return parse_page(&v).map(ListedPage::Page);
-            }
+            let v = self.list_call(prefix, cursor, limit, Some(skip)).await?;
+            // Any page pageLines declines (another shape, warnings, not an object) is read as JSON,
+            // which says what is wrong with it.
             match page_lines::text(&v, MAX_PAGE_ENTRIES as u32, convert::MAX_JSON_CHARS) {
                 Some(text) => Ok(ListedPage::Lines(text)),
                 None => parse_page(&v).map(ListedPage::Page),
