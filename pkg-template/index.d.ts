@@ -276,10 +276,13 @@ export function memoryStorage(
  * while it walks and reads). One walk as `list` makes it, without a stat per file; the entries of
  * the files `files` names carry their first `prefixBytes` bytes, read under the rules of `read`
  * (the descriptor checked to be inside the root; a file above the cap is listed with its size and
- * a `headError`, unread; an unreadable one gets a `headError` naming the system code). Other
- * entries carry only their key. With `listOnly` (file names) only those files and the `files` are
- * listed, and each directory entered below the prefix is named in `directories` (`dir/`; a line of
- * a packed page). Discovery uses it instead of one read per SKILL.md.
+ * a `headError`, unread; an unreadable one gets a `headError` naming the system code). With
+ * `listOnly` (file names) only those files and the `files` are listed, the ones `files` does not
+ * name with a size and an etag from a stat, and each directory entered below the prefix is named in
+ * `directories` (`dir/`; a line of a packed page); without, the other entries carry only their key.
+ * Discovery uses it instead of one read per SKILL.md. The store says `headsCostReads: true`: a
+ * refresh asks it for no heads (`files: []`), and reads only the skill files whose size or etag
+ * changed.
  */
 export function nodeFsStorage(
   dir: string,

@@ -217,7 +217,7 @@ function* readDirectory(walk, dirReal, keyPrefix, up) {
     } else if (isFile) {
       // A link to a file the listing does not want (a link to a directory is walked).
       if (only !== null && !only.has(name)) continue;
-      if (st === null && fileEntry.stats) {
+      if (st === null && (fileEntry.stats || fileEntry.statNames?.has(name))) {
         const s = yield ["lstat", real];
         if (s.err !== undefined) {
           warnings.push({ key, message: `cannot stat file: ${why(s.err)}` });
@@ -235,10 +235,11 @@ function* readDirectory(walk, dirReal, keyPrefix, up) {
 }
 
 /**
- * @typedef {{ stats: boolean; make(key: string, name: string, real: string, st: import("node:fs").Stats | null): object;
+ * @typedef {{ stats: boolean; statNames?: Set<string> | null;
+ *   make(key: string, name: string, real: string, st: import("node:fs").Stats | null): object;
  *   only?: Set<string> | null; directories?: boolean }} FileEntry
- * What a listing makes of a regular file: `stats` asks for an lstat of each (a link's target is
- * always stat'ed), `make` the entry. With `only`, the files with other names are left out
+ * What a listing makes of a regular file: `stats` asks for an lstat of each, `statNames` of each
+ * file with one of those names (a link's target is always stat'ed), `make` the entry. With `only`, the files with other names are left out
  * (unchecked, unwarned; what is neither file nor directory too); with `directories`, each
  * directory entered below the prefix is an entry `{ key: "<dir>/", directory: true }`, in key
  * order, before what it holds.

@@ -40,19 +40,28 @@ const FD_LINKS = "/proc/self/fd/";
 const STAT_FILES = { stats: true, make: (key, name, real, st) => ({ key, size: st.size, etag: `${st.size}-${st.mtimeMs}` }) };
 
 /**
- * What `listSkillPrefixes` makes of a regular file, with no stat: the files `files` names keep
- * the real path their head is read from (`real`, not sent to the caller); others carry their key.
- * With `only` (listOnly, and the `files`), the other files are not listed and each directory
- * entered is.
+ * What `listSkillPrefixes` makes of a regular file: the files `files` names keep the real path
+ * their head is read from (`real`, not sent to the caller), with no stat; with `only` (listOnly),
+ * the other files it names get a size and an etag from a stat (a refresh asks with no `files`,
+ * and tells the unchanged skill files by them), the files it does not name are not listed, and
+ * each directory entered is; without, the other files carry their key alone.
  * @param {Set<string>} files
  * @param {Set<string> | null} only
  */
-const headFiles = (files, only) => ({
-  stats: false,
-  make: (key, name, real) => (files.has(name) ? { key, real } : { key }),
-  only: only === null ? null : new Set([...only, ...files]),
-  directories: only !== null,
-});
+const headFiles = (files, only) => {
+  const names = only === null ? [] : [...only].filter((n) => !files.has(n));
+  const statNames = names.length > 0 ? new Set(names) : null;
+  return {
+    stats: false,
+    statNames,
+    make: (key, name, real, st) => {
+      if (files.has(name)) return { key, real };
+      return st !== null && statNames?.has(name) ? { key, size: st.size, etag: `${st.size}-${st.mtimeMs}` } : { key };
+    },
+    only: only === null ? null : new Set([...only, ...files]),
+    directories: only !== null,
+  };
+};
 
 /** What kind of file a stat describes, for messages. */
 function kindOf(st) {
@@ -370,7 +379,12 @@ export function nodeFsStorage(dir, options = {}) {
       }
     },
   };
-  if (offerPrefixes) store.listSkillPrefixes = listSkillPrefixes;
+  if (offerPrefixes) {
+    store.listSkillPrefixes = listSkillPrefixes;
+    // Each head is a read of the file, and the files listOnly names get a stat: a refresh asks
+    // for no heads and reads only what changed.
+    store.headsCostReads = true;
+  }
   return store;
 
   /**
@@ -409,7 +423,8 @@ export function nodeFsStorage(dir, options = {}) {
       const directories = [];
       for (const e of got.entries) {
         if (e.directory) directories.push(e.key);
-        else entries.push(e.real === undefined ? { key: e.key } : readHead(e, w.rootReal, prefixBytes, cap));
+        else if (e.real !== undefined) entries.push(readHead(e, w.rootReal, prefixBytes, cap));
+        else entries.push(e.size === undefined ? { key: e.key } : { key: e.key, size: e.size, etag: e.etag });
       }
       return served(id, w, got, only === null ? { entries } : { entries, directories });
     }
@@ -419,7 +434,7 @@ export function nodeFsStorage(dir, options = {}) {
     const lines = [];
     for (const e of got.entries) {
       if (e.real === undefined) {
-        lines.push(e.key);
+        lines.push(e.size === undefined ? e.key : `${e.key}\t${e.size}\t${e.etag}`);
         continue;
       }
       const h = readHead(e, w.rootReal, prefixBytes, cap, into);

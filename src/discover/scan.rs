@@ -219,6 +219,9 @@ pub async fn discover(
             .map(str::to_string)
             .collect(),
     };
+    // A refresh asks a store whose heads cost reads for none: its listing's sizes and etags tell
+    // the unchanged files, and only the others are read.
+    let sizes_asked = HeadRequest { names: Vec::new(), ..heads_asked.clone() };
     let mut earlier = Earlier::new(previous, previous_roots);
     let mut reused: Vec<Reused> = Vec::new();
     for (si, scope) in scopes.iter().enumerate() {
@@ -228,7 +231,9 @@ pub async fn discover(
             let mut scan = RootScan::new(root, opts);
             // A trusted scope's store that lists with heads brings the skill files' first bytes
             // with the listing (an untrusted scope's files are not read at all).
-            let collector = HeadCollector::new(&*scope.storage, &hint, &heads_asked, stats);
+            let asked =
+                if !previous.is_empty() && scope.storage.heads_cost_reads() { &sizes_asked } else { &heads_asked };
+            let collector = HeadCollector::new(&*scope.storage, &hint, asked, stats);
             let lister: &dyn Storage = if scope.trusted { &collector } else { &storage };
             let mut warnings = Vec::new();
             // A root whose skills a `.gitignore` may drop depends on more than its listing.

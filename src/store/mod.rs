@@ -150,6 +150,14 @@ pub trait Storage {
     fn remote(&self) -> bool {
         false
     }
+    /// Whether each head of [`Storage::list_with_heads`] costs the store a read of the file (a
+    /// directory on disk), and its listing gives each listed file a size and an etag without one
+    /// (a stat). A refresh then asks such a store for no heads: the files whose size and etag are
+    /// as before are not read at all, the others are read the ordinary way. Default false: the
+    /// heads come with the listing (an MCP server's listed frontmatter), asked every time.
+    fn heads_cost_reads(&self) -> bool {
+        false
+    }
     /// The bytes of `key` (at most `max_bytes` of them from the start), or `None` when there is no
     /// such object.
     fn read<'a>(

@@ -21,13 +21,13 @@ function unpack(page) {
   let at = 0;
   for (const line of page.packed.lines.split("\n").filter((l) => l !== "")) {
     const [key, size, etag, head] = line.split("\t");
+    const e = { key };
+    if (size !== undefined && size !== "") e.size = Number(size);
+    if (etag !== undefined && etag !== "") e.etag = etag;
     if (head === undefined) {
-      out.push({ key });
+      out.push(e);
       continue;
     }
-    const e = { key };
-    if (size !== "") e.size = Number(size);
-    if (etag !== "") e.etag = etag;
     if (head.startsWith("!")) e.headError = head.slice(1);
     else {
       e.head = page.packed.heads.subarray(at, at + Number(head));

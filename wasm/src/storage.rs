@@ -60,7 +60,7 @@ export interface SkillStorage {
    * With `listOnly` (discovery sends the skill file names, and `.gitignore` when it reads those)
    * it may list only the files with those names and name every directory it enters in
    * `directories` instead of listing the other files in them; a store that lists everything is
-   * still right.
+   * still right. See `headsCostReads` for what a refresh asks.
    */
   listSkillPrefixes?(
     prefix: string,
@@ -69,6 +69,15 @@ export interface SkillStorage {
       listOnly?: string[];
     },
   ): Promise<SkillPrefixPage | PackedSkillPrefixPage> | SkillPrefixPage | PackedSkillPrefixPage;
+  /**
+   * Optional, with `listSkillPrefixes`: `true` when each head costs the store a read of the file
+   * (a directory on disk) and its `listSkillPrefixes` gives every file it lists that `files` does
+   * not name a `size` and an `etag` (from a stat). A refresh then asks it with `files: []`: the
+   * skill files whose size and etag are as before are not read at all, and the others are read
+   * with `read`. Left out (or not `true`), a refresh asks for the heads as discovery does, as
+   * suits a store that has them without reading (an MCP server's listed frontmatter).
+   */
+  readonly headsCostReads?: boolean;
 }
 
 /** A page of `listSkillPrefixes`: a {@link ListPage} whose skill-file entries carry a head. */
@@ -105,6 +114,8 @@ pub struct JsStorage {
     timeout_ms: u32,
     max_object_bytes: u32,
     remote: bool,
+    /// `headsCostReads: true` (with `listSkillPrefixes`): see [`Storage::heads_cost_reads`].
+    heads_cost_reads: bool,
 }
 
 /// Most entries (and warnings) one page may hold.
@@ -120,10 +131,14 @@ impl JsStorage {
         };
         let list = function("list").ok_or_else(|| "a storage must have a list(prefix, opts) function".to_string())?;
         let read = function("read").ok_or_else(|| "a storage must have a read(key, opts) function".to_string())?;
-        // `remote: true` (read once, through a catching Reflect.get): a store over the network.
-        let remote = Reflect::get(&obj, &JsValue::from_str("remote")).ok().is_some_and(|v| v.as_bool() == Some(true));
+        // Flags are read once, through a catching Reflect.get, and only `true` sets one.
+        let flag =
+            |key: &str| Reflect::get(&obj, &JsValue::from_str(key)).ok().is_some_and(|v| v.as_bool() == Some(true));
+        // `remote: true`: a store over the network.
+        let remote = flag("remote");
         let heads = function("listSkillPrefixes");
-        Ok(JsStorage { this: obj, list, read, heads, timeout_ms, max_object_bytes, remote })
+        let heads_cost_reads = heads.is_some() && flag("headsCostReads");
+        Ok(JsStorage { this: obj, list, read, heads, timeout_ms, max_object_bytes, remote, heads_cost_reads })
     }
 
     /// The store's `location` (where its keys are, for the locations the model is shown), when it
@@ -374,6 +389,10 @@ fn list_options(cursor: Option<&str>, limit: u32, skip: Option<&SkipHint>) -> Ob
 impl Storage for JsStorage {
     fn remote(&self) -> bool {
         self.remote
+    }
+
+    fn heads_cost_reads(&self) -> bool {
+        self.heads_cost_reads
     }
 
     fn list<'a>(
