@@ -9,7 +9,8 @@
 // nothing, while the floor and skillwasm read every directory of the tree (about 3.4 per skill in
 // the corpus): the row "walk alone" prints what that costs, so the ratio against the directories
 // handed over is bounded by the floor's own ratio, and the row with skills-ref's own walk is the
-// one that does the same work.
+// one that does the same work. A refresh with nothing changed of a registry discovered once is
+// timed against its own listing (the same listSkillPrefixes calls made from JS).
 //
 //   node bench/discover.mjs [--runs N] [--times N]
 //
@@ -160,6 +161,33 @@ async function contenders(base) {
     return out;
   };
 
+  // A refresh with nothing changed, of a registry discovered once, and its floor: the same
+  // listSkillPrefixes calls (recorded in one untimed refresh) made again from JS.
+  const refreshStore = nodeFsStorage(base);
+  const prefixes = refreshStore.listSkillPrefixes;
+  let recording = null;
+  refreshStore.listSkillPrefixes = function (prefix, opts) {
+    recording?.push([prefix, opts]);
+    return prefixes.call(this, prefix, opts);
+  };
+  const refreshed = await SkillRegistry.discover({ ...options(), scopes: [{ name: "builtin", storage: refreshStore, roots: ["skills/"] }] });
+  recording = [];
+  await refreshed.refresh();
+  const refreshCalls = recording;
+  recording = null;
+  // The skills of its catalog, as the rows above count them.
+  const shown = catalog(refreshed).count;
+  const refresh = async () => {
+    const before = refreshed.stats().bytesRead;
+    await refreshed.refresh();
+    if (refreshed.stats().bytesRead !== before) throw new Error("a refresh with nothing changed read a file");
+    return { count: shown };
+  };
+  const listAgain = () => {
+    for (const [prefix, opts] of refreshCalls) prefixes.call(refreshStore, prefix, opts);
+    return { count: shown };
+  };
+
   return [
     { id: "floor", label: "floor: sync walk + 4 KiB read of each SKILL.md", run: () => ({ count: floor() }) },
     { id: "walk", label: "  the floor's walk alone (readdir of every directory)", run: () => ({ count: walkOnly() }) },
@@ -173,6 +201,8 @@ async function contenders(base) {
     { id: "oursAsync", label: "  same, listSkillPrefixes: false (async list + reads)", run: () => discover({ listSkillPrefixes: false }) },
     { id: "snapStat", label: "skillwasm fromSnapshot + stat of each skill + renderCatalog", run: () => fromSnapshot(true) },
     { id: "snapParents", label: "  same, lstat of each SKILL.md + stat of each parent dir", run: () => fromSnapshot("parents") },
+    { id: "refresh", label: "skillwasm refresh, nothing changed (no file read)", run: refresh },
+    { id: "refreshList", label: "  its listing alone (its listSkillPrefixes calls, from JS)", run: listAgain },
     { id: "snap", label: "skillwasm fromSnapshot + renderCatalog (no I/O)", run: () => fromSnapshot(false) },
     { id: "snapJs", label: "  same, listMetasAcross + toPrompt in JS instead", run: () => fromSnapshot(false, catalogInJs) },
   ];
@@ -211,6 +241,9 @@ function report(title, rows) {
       `${`${(ref.min / r.min).toFixed(1)}x`.padStart(13)}  ${`${(r.min / fl.min).toFixed(2)}x`.padStart(9)}  ${r.count ?? ""}`,
     );
   }
+  const refresh = rows.find((r) => r.id === "refresh");
+  const listing = rows.find((r) => r.id === "refreshList");
+  console.log(`refresh with nothing changed / its listing alone: ${(refresh.min / listing.min).toFixed(2)}x (mins)`);
   console.log(`(1-minute load average after these rounds: ${loadavg()[0].toFixed(2)})`);
   console.log("");
 }
