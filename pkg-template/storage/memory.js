@@ -17,9 +17,10 @@ const DEFAULT_LIMIT = 1000;
 /**
  * A store held in memory.
  *
- * Costs: no I/O. `list` is a binary search plus one entry per key returned (the sorted key array is
- * rebuilt once after a put or delete, O(n log n)); `read` is a map lookup plus a copy of the bytes
- * returned. The etag is an FNV-1a hash of the content, computed once per put; the cursor is the last
+ * Costs: no I/O. `list` is a binary search plus one entry per key returned, read in key order from
+ * arrays (the sorted keys and their objects are rebuilt once after a put of a new key or a delete,
+ * O(n log n); a put that replaces an object keeps them); `read` is a map lookup plus a copy of the
+ * bytes returned. The etag is an FNV-1a hash of the content, computed once per put; the cursor is the last
  * key returned.
  *
  * Size cap: a read that would return more than `maxObjectBytes` bytes (an object above the cap read
@@ -42,20 +43,35 @@ export function memoryStorage(files, options = {}) {
   const cap = objectCap(optionsObject(options, "memoryStorage").maxObjectBytes, "memoryStorage");
   /** @type {Map<string, { bytes: Uint8Array; etag: string }>} */
   const objects = new Map();
-  /** @type {string[] | null} sorted keys, rebuilt lazily after a change */
+  /**
+   * The keys in order and their objects at the same index, rebuilt lazily after a key is added or
+   * deleted (a listing then reads the objects in order, with no lookup per key).
+   * @type {{ keys: string[]; objects: { bytes: Uint8Array; etag: string }[] } | null}
+   */
   let sorted = null;
 
   function put(key, content) {
     assertKey(key);
     const bytes = toBytes(content);
-    objects.set(key, { bytes, etag: fnv1a(bytes) });
+    const etag = fnv1a(bytes);
+    const held = objects.get(key);
+    if (held !== undefined) {
+      // Replaced in place: the key keeps its place, and the sorted objects stand.
+      held.bytes = bytes;
+      held.etag = etag;
+      return;
+    }
+    objects.set(key, { bytes, etag });
     sorted = null;
   }
 
   for (const [key, content] of fileEntries(files)) put(key, content);
 
-  function sortedKeys() {
-    if (sorted === null) sorted = [...objects.keys()].sort();
+  function sortedListing() {
+    if (sorted === null) {
+      const keys = [...objects.keys()].sort();
+      sorted = { keys, objects: keys.map((k) => /** @type {{ bytes: Uint8Array; etag: string }} */ (objects.get(k))) };
+    }
     return sorted;
   }
 
@@ -87,16 +103,15 @@ export function memoryStorage(files, options = {}) {
       opts = optionsObject(opts, "list", { param: "opts" });
       const limit = pageLimit(opts.limit, DEFAULT_LIMIT);
       const cursor = cursorOption(opts.cursor);
-      const keys = sortedKeys();
+      const { keys, objects: held } = sortedListing();
       let i = cursor !== undefined && cursor > prefix
         ? lowerBound(keys, cursor, true)
         : lowerBound(keys, prefix, false);
       /** @type {ListEntry[]} */
       const entries = [];
       while (i < keys.length && entries.length < limit && keys[i].startsWith(prefix)) {
-        const key = keys[i++];
-        const obj = /** @type {{ bytes: Uint8Array; etag: string }} */ (objects.get(key));
-        entries.push({ key, size: obj.bytes.length, etag: obj.etag });
+        const obj = held[i];
+        entries.push({ key: keys[i++], size: obj.bytes.length, etag: obj.etag });
       }
       /** @type {ListPage} */
       const page = { entries };

@@ -69,6 +69,20 @@ describe("refresh over nodeFsStorage", () => {
     assert.equal(packed.packed.heads.length, 0);
   });
 
+  test("a headsCostReads that is not true, or whose getter throws, leaves the heads asked", async () => {
+    for (const flag of [{ value: "yes" }, { get() { throw new Error("no flag here"); } }]) {
+      const { store, take } = recorded(root);
+      Object.defineProperty(store, "headsCostReads", { configurable: true, enumerable: true, ...flag });
+      const reg = await SkillRegistry.discover(options(store));
+      take();
+      await reg.refresh();
+      const got = take();
+      assert.ok(got.files.length > 0 && got.files.every((f) => f.includes("SKILL.md")), JSON.stringify(got.files));
+      assert.equal(got.reads, 0, "the heads come with the listing");
+      reg.free?.();
+    }
+  });
+
   test("nothing changed reads nothing; an edit and an addition are read once each; a removal not at all", async () => {
     const { store, take } = recorded(root);
     const reg = await SkillRegistry.discover(options(store));
