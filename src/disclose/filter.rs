@@ -9,10 +9,10 @@ use crate::parse::Skill;
 use std::borrow::Cow;
 
 /// The description for `locale`: `zh-CN` tries `zh-CN` (or `zh_CN`), then `zh`, then the default.
-pub fn localized_description<'a>(meta: &'a SkillMeta, locale: Option<&str>) -> &'a str {
+pub fn localized_description<'a>(skill: &'a Skill, locale: Option<&str>) -> &'a str {
     if let Some(loc) = locale.map(|l| l.trim().replace('_', "-").to_ascii_lowercase()).filter(|l| !l.is_empty()) {
         let find = |want: &str| {
-            meta.skill
+            skill
                 .localized_descriptions
                 .iter()
                 .find(|(k, _)| k.replace('_', "-").to_ascii_lowercase() == want)
@@ -22,7 +22,7 @@ pub fn localized_description<'a>(meta: &'a SkillMeta, locale: Option<&str>) -> &
             return d;
         }
     }
-    &meta.skill.description
+    &skill.description
 }
 
 /// Most agents one skill's `agents` list is read with.

@@ -6,8 +6,10 @@
 use crate::content::DEFAULT_TOOL_NAME;
 use crate::diagnostic::{codes, Diagnostic};
 use crate::discover::SkillMeta;
+use crate::parse::Skill;
 use crate::text::estimate_tokens;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 #[cfg(feature = "tsify")]
 use tsify::Tsify;
@@ -207,13 +209,33 @@ pub fn render_catalog(
     permitted: &dyn Fn(&SkillMeta) -> bool,
 ) -> CatalogResult {
     let (shown, hidden, diagnostics) = filter(metas, opts, permitted);
+    let shown: Vec<&dyn ShownSkill> = shown.into_iter().map(|m| m as &dyn ShownSkill).collect();
     render_shown(&shown, hidden, diagnostics, opts)
+}
+
+/// What a catalog reads of a skill it shows: its fields, and where its SKILL.md is as the model is
+/// shown it. A host's view reads both from the registry's records, so that a catalog of many
+/// skills builds no [`SkillMeta`] for each.
+pub trait ShownSkill {
+    /// The skill's fields.
+    fn skill(&self) -> &Skill;
+    /// Where its SKILL.md is as the model is shown it (see [`SkillMeta::shown_path`]).
+    fn shown_path(&self, scope_paths: &BTreeMap<String, String>) -> String;
+}
+
+impl ShownSkill for SkillMeta {
+    fn skill(&self) -> &Skill {
+        &self.skill
+    }
+    fn shown_path(&self, scope_paths: &BTreeMap<String, String>) -> String {
+        SkillMeta::shown_path(self, scope_paths)
+    }
 }
 
 /// Renders the catalog of skills already filtered (`shown`, in order), within the budget; `hidden`
 /// and `diagnostics` are what the filtering found, passed on in the result.
 pub fn render_shown(
-    shown: &[&SkillMeta],
+    shown: &[&dyn ShownSkill],
     hidden: Vec<HiddenSkill>,
     diagnostics: Vec<Diagnostic>,
     opts: &CatalogOptions,
@@ -225,8 +247,8 @@ pub fn render_shown(
         .iter()
         .zip(&locations)
         .map(|(m, location)| Item {
-            name: &m.skill.name,
-            description: one_line(localized_description(m, opts.locale.as_deref())),
+            name: &m.skill().name,
+            description: one_line(localized_description(m.skill(), opts.locale.as_deref())),
             location: location.as_deref(),
         })
         .collect();

@@ -2,7 +2,7 @@
 //! the visible skills as a list of records shared with the registry, not as copies of their keys.
 
 use super::scan::SkillRecord;
-use super::types::{join_location, SkillMeta};
+use super::types::{join_location, shown_location, SkillMeta};
 use crate::parse::Skill;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -67,6 +67,14 @@ impl WinnerMetas {
     /// The scope of the `k`-th skill.
     pub fn scope(&self, k: usize) -> Option<&str> {
         Some(self.records.get(*self.winners.get(k)?)?.scope.as_str())
+    }
+
+    /// Where the `k`-th skill's SKILL.md is as the model is shown it, as its meta would say
+    /// ([`SkillMeta::shown_path`]), without building the meta.
+    pub fn shown_path(&self, k: usize, scope_paths: &BTreeMap<String, String>) -> Option<String> {
+        let r = self.records.get(*self.winners.get(k)?)?;
+        let base = || join_location(self.locations.get(&r.scope).map(String::as_str), &r.scope, &r.location);
+        Some(shown_location(scope_paths, &r.scope, &r.location, base))
     }
 
     /// The `k`-th skill's meta, built now.

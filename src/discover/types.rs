@@ -41,10 +41,7 @@ impl SkillMeta {
     /// Where the SKILL.md is as the model is shown it, with `scope_paths` (scope -> the path its
     /// keys are relative to) overriding the store's location.
     pub fn shown_path(&self, scope_paths: &std::collections::BTreeMap<String, String>) -> String {
-        match scope_paths.get(&self.scope) {
-            Some(base) => join_location(Some(base), &self.scope, &self.location),
-            None => self.path.clone(),
-        }
+        shown_location(scope_paths, &self.scope, &self.location, || self.path.clone())
     }
 
     /// Where the skill's directory is as the model is shown it (see [`SkillMeta::shown_path`]).
@@ -101,6 +98,20 @@ pub struct ScopedFile {
     pub content: FileContent,
     /// Where the file is, as the model is shown it (see [`SkillMeta::path`]).
     pub path: String,
+}
+
+/// Where the SKILL.md at `location` of `scope` is as the model is shown it: under the scope's entry
+/// in `scope_paths` when it has one, else `path` (where its store says it is).
+pub(crate) fn shown_location(
+    scope_paths: &std::collections::BTreeMap<String, String>,
+    scope: &str,
+    location: &str,
+    path: impl FnOnce() -> String,
+) -> String {
+    match scope_paths.get(scope) {
+        Some(base) => join_location(Some(base), scope, location),
+        None => path(),
+    }
 }
 
 /// Where a key of a scope's store is, as the model is shown it: `base` (an absolute directory or

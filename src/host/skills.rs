@@ -184,7 +184,7 @@ fn hits(registry: &SkillRegistry, view: &View, config: &SkillsConfig, found: &[(
             let meta = view.model_meta(index.names().get(*d as usize)?)?;
             Some(SearchHit {
                 name: meta.skill.name.clone(),
-                description: localized_description(&meta, config.locale.as_deref()).to_string(),
+                description: localized_description(&meta.skill, config.locale.as_deref()).to_string(),
                 scope: meta.scope.clone(),
                 location: meta.shown_path(&config.scope_paths),
                 score: *score,

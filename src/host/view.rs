@@ -30,6 +30,15 @@ struct Winner<'a> {
     skill: &'a Skill,
 }
 
+impl disclose::ShownSkill for Winner<'_> {
+    fn skill(&self) -> &Skill {
+        self.skill
+    }
+    fn shown_path(&self, scope_paths: &std::collections::BTreeMap<String, String>) -> String {
+        self.metas.shown_path(self.k, scope_paths).unwrap_or_default()
+    }
+}
+
 impl disclose::FilterItem for Winner<'_> {
     fn skill(&self) -> &Skill {
         self.skill
@@ -145,8 +154,12 @@ impl View {
     /// searches ([`SkillsConfig::search_active`]) it ends with a note on the skills it does not
     /// list, and the budget leaves room for the note.
     pub fn render(&self, config: &SkillsConfig) -> CatalogResult {
-        let metas = self.model_metas();
-        let shown: Vec<&SkillMeta> = metas.iter().collect();
+        // The offered skills read from the registry's records, no meta built for each.
+        let offered: Vec<Winner> = self
+            .offered()
+            .filter_map(|k| Some(Winner { metas: &self.metas, k, skill: self.metas.skill(k)? }))
+            .collect();
+        let shown: Vec<&dyn disclose::ShownSkill> = offered.iter().map(|w| w as &dyn disclose::ShownSkill).collect();
         let mut opts = config.catalog_options();
         let first = disclose::render_shown(&shown, self.hidden.clone(), self.diagnostics.clone(), &opts);
         if !config.search_active(shown.len(), first.dropped.len()) {
