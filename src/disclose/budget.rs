@@ -108,7 +108,12 @@ pub(super) fn fit(items: Vec<Item<'_>>, opts: &CatalogOptions, truncate: impl Fn
         }
         sizes.total(total, n as u64, last)
     };
+    // The size grows with the cap: when the floor does not fit, no cap does (the search would end
+    // there), and skills are dropped below. One pass instead of one per step of the search.
     let (mut lo, mut hi) = (floor, longest.max(floor));
+    if !fits(size_at(floor), opts) {
+        hi = floor;
+    }
     while lo < hi {
         let mid = (lo + hi).div_ceil(2);
         if fits(size_at(mid), opts) {
