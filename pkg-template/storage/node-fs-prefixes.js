@@ -19,6 +19,16 @@ const MAX_FILE_NAME = 255;
 const why = (e) => e?.code ?? e?.message ?? e;
 
 /**
+ * A listed file's entry from its stat: its size, and the etag nodeFsStorage gives every file,
+ * `size-mtimeMs`.
+ * @param {string} key
+ * @param {import("node:fs").Stats} st
+ */
+export function statEntry(key, st) {
+  return { key, size: st.size, etag: `${st.size}-${st.mtimeMs}` };
+}
+
+/**
  * The `files` option: the file names whose heads are wanted (whole last segments).
  * @param {unknown} files
  * @returns {Set<string>}
@@ -122,7 +132,7 @@ export function readHead(entry, rootReal, prefixBytes, cap, into) {
       return { key, headError: `${key}: the file opened is outside the storage root (the path changed while it was opened)` };
     }
     if (!st.isFile()) return { key, headError: `${key}: not a regular file; it was not read` };
-    const out = { key, size: st.size, etag: `${st.size}-${st.mtimeMs}` };
+    const out = statEntry(key, st);
     // Above the cap: refused from the fstat size before a byte is read, as read() refuses it.
     if (st.size > cap) return { ...out, headError: objectTooLarge(key, st.size, cap).message };
     // The file as fstat saw it, to prefixBytes at most: a file shorter than that is read in one

@@ -7,7 +7,7 @@ import {
   skipOption,
 } from "./keys.js";
 import { optionsObject, show } from "./keys.js";
-import { filesOption, listOnlyOption, packedOption, prefixBytesOption, readHead } from "./node-fs-prefixes.js";
+import { filesOption, listOnlyOption, packedOption, prefixBytesOption, readHead, statEntry } from "./node-fs-prefixes.js";
 import { inside, openWalk, pageAsync, pageSync, runAsync, runSync, walkStart } from "./node-fs-walk.js";
 
 /**
@@ -37,7 +37,7 @@ const GROW_CHUNK = 64 * 1024;
 const FD_LINKS = "/proc/self/fd/";
 
 /** What `list` makes of a regular file: its key, size and etag, from an lstat (a link's target: a stat). */
-const STAT_FILES = { stats: true, make: (key, name, real, st) => ({ key, size: st.size, etag: `${st.size}-${st.mtimeMs}` }) };
+const STAT_FILES = { stats: true, make: (key, name, real, st) => statEntry(key, st) };
 
 /**
  * What `listSkillPrefixes` makes of a regular file: the files `files` names keep the real path
@@ -56,7 +56,7 @@ const headFiles = (files, only) => {
     statNames,
     make: (key, name, real, st) => {
       if (files.has(name)) return { key, real };
-      return st !== null && statNames?.has(name) ? { key, size: st.size, etag: `${st.size}-${st.mtimeMs}` } : { key };
+      return st !== null && statNames?.has(name) ? statEntry(key, st) : { key };
     },
     only: only === null ? null : new Set([...only, ...files]),
     directories: only !== null,

@@ -93,9 +93,10 @@ export interface SkillPrefixPage extends ListPage {
 /**
  * A page of `listSkillPrefixes` asked with `packed: true`, in two values instead of one per entry:
  * `lines` holds one line per entry, in order, separated by `\n`: `key` alone, or
- * `key\tsize\tetag\tN` whose head is the next `N` bytes of `heads`, or `key\tsize\tetag\t!message`
- * for a headError (size and etag may be empty), or, asked with `listOnly`, `dir/` for a directory
- * entered. A key holds no control character, so neither separator can be part of one.
+ * `key\tsize\tetag` for a file without a head (what a store whose heads cost reads lists for the
+ * files `listOnly` names and `files` does not), or `key\tsize\tetag\tN` whose head is the next `N`
+ * bytes of `heads`, or `key\tsize\tetag\t!message` for a headError (size and etag may be empty),
+ * or, asked with `listOnly`, `dir/` for a directory entered. A key holds no control character, so neither separator can be part of one.
  */
 export interface PackedSkillPrefixPage {
   packed: { lines: string; heads: Uint8Array };
