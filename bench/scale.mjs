@@ -3,7 +3,8 @@
 // skills, two scopes (every fifth name also in the second scope, shadowed), every tenth skill
 // nested inside another, each with a reference file and frontmatter as real skills write it.
 // Times, per size: discovery, refresh with nothing changed and with one SKILL.md changed,
-// the same list calls from JS alone (the floor of a refresh with nothing changed), listMetas
+// the same list calls from JS alone (the floor of a refresh with nothing changed; the memory store
+// keeps a version, so that is one call per root) and the full listing those calls save, listMetas
 // (and its floor: the same objects copied by plain JS),
 // budgeted catalogs in three formats, the skill tool's construction and definition,
 // snapshot and fromSnapshot; then the ratio of the largest size to the smallest per operation
@@ -107,10 +108,26 @@ async function refreshCalls(reg) {
   }
 }
 
-/** The recorded list calls made again from JS, one after another, each page's entries counted. */
-async function listAgain(log) {
+/**
+ * The recorded list calls made again from JS, one after another, each page's entries counted.
+ * With `full`, each call without its `unlessVersion`, and the pages that follow it: the listing
+ * a refresh makes of a store that keeps no version.
+ */
+async function listAgain(log, full = false) {
   let keys = 0;
-  for (const [list, store, prefix, opts] of log) keys += (await list.call(store, prefix, opts)).entries.length;
+  for (const [list, store, prefix, opts] of log) {
+    if (!full) {
+      keys += (await list.call(store, prefix, opts)).entries.length;
+      continue;
+    }
+    const { unlessVersion: _, ...rest } = opts ?? {};
+    let page = await list.call(store, prefix, rest);
+    keys += page.entries.length;
+    while (rest.cursor === undefined && page.cursor !== undefined) {
+      page = await list.call(store, prefix, { ...rest, cursor: page.cursor });
+      keys += page.entries.length;
+    }
+  }
   return keys;
 }
 
@@ -206,6 +223,8 @@ for (const [i, n] of [SIZES[0], ...SIZES].entries()) {
   // nothing else. Recording them takes one more refresh, which the call counts leave out.
   const log = await refreshCalls(reg);
   put("  listing alone (the refresh's list calls, from JS)", n, (await least(() => listAgain(log)))[0]);
+  // What a store that keeps no version would list: every page, as discovery listed them.
+  put("  a full listing (the same calls without a version, from JS)", n, (await least(() => listAgain(log, true)))[0]);
   const recorded = reg.stats();
   // Each round edits another skill, so that each refresh finds one changed.
   let edited = n >> 1;

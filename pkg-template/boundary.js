@@ -250,8 +250,10 @@ export function boundedJson(root, maxDepth, maxNodes, maxChars, holes, taken) {
 /**
  * The JSON text of a store's listing page, for the common shape only, or null (then the caller
  * reads it with {@link boundedJson}, which gives the same text for that shape and says what is
- * wrong with any other). The shape: a page whose own keys are `entries` (an array), `cursor` (a string, null or undefined) and `warnings` (an array of
- * `{ key, message }` strings), at most `maxNodes` values in all; each entry a non-array object whose own keys are `key` (a string),
+ * wrong with any other). The shape: a page whose own keys are `entries` (an array), `cursor` (a
+ * string, null or undefined), `warnings` (an array of `{ key, message }` strings), and `version`
+ * and `unchanged` (left out of the text: the engine reads them on its own), at most `maxNodes`
+ * values in all; each entry a non-array object whose own keys are `key` (a string),
  * `size` (a number), `etag` (a string) and, with `heads`, `head` (handed back unread as
  * `["entries.<i>.head", value]` pushed to `taken`) and `headError` (a string or null); nothing
  * with a `toJSON`. A key's lone surrogates become U+0000 (as boundedJson's `~entries.*.key`),
@@ -269,7 +271,7 @@ export function pageJson(page, maxNodes, maxChars, heads, taken) {
       if (k === "entries") entries = page.entries;
       else if (k === "cursor") cursor = page.cursor;
       else if (k === "warnings") warnings = page.warnings;
-      else return null;
+      else if (k !== "version" && k !== "unchanged") return null;
     }
     if (!isArray(entries) || !(entries.length <= maxNodes)) return null;
     const out = [];
@@ -352,8 +354,8 @@ export function pageJson(page, maxNodes, maxChars, heads, taken) {
  * with {@link pageJson}). The text: a first line that is `=` and the cursor, or empty when there
  * is none; then one line per entry, `key\tsize\tetag`, and `\t!message` after them for a
  * `headError` (size and etag empty when absent). The shape: a page whose own keys are `entries`
- * (an array of at most `maxEntries`), `cursor` (a string, null or undefined) and `warnings` (only
- * undefined); each entry a non-array object whose own keys are `key` (a string), `size` (a
+ * (an array of at most `maxEntries`), `cursor` (a string, null or undefined), `warnings` (only
+ * undefined), and `version` and `unchanged` (left out: the engine reads them on its own); each entry a non-array object whose own keys are `key` (a string), `size` (a
  * non-negative safe integer, or null, undefined, a negative or a non-finite number for none),
  * `etag` (a non-empty string or undefined) and, with `heads`, `head` (handed back unread as
  * `["entries.<i>.head", value]` pushed to `taken`) and `headError` (a string or null); no line
@@ -369,6 +371,7 @@ export function pageLines(page, maxEntries, maxChars, heads, taken) {
     for (const k of keysOf(page)) {
       if (k === "entries") entries = page.entries;
       else if (k === "cursor") cursor = page.cursor;
+      else if (k === "version" || k === "unchanged") continue;
       else if (k !== "warnings" || page.warnings !== undefined) return null;
     }
     if (!isArray(entries) || !(entries.length <= maxEntries)) return null;

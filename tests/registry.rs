@@ -399,12 +399,13 @@ impl Storage for Faulty {
         cursor: Option<&'a str>,
         limit: u32,
         skip: &'a SkipHint,
+        unless_version: Option<&'a str>,
     ) -> Option<LocalFuture<'a, Result<ListedPage, StorageError>>> {
         if !self.lines || self.fail_list.is_some() {
             return None;
         }
         self.lists.set(self.lists.get() + 1);
-        self.inner.list_lines(prefix, cursor, limit, skip)
+        self.inner.list_lines(prefix, cursor, limit, skip, unless_version)
     }
     fn read<'a>(
         &'a self,

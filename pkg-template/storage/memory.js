@@ -21,7 +21,9 @@ const DEFAULT_LIMIT = 1000;
  * arrays (the sorted keys and their objects are rebuilt once after a put of a new key or a delete,
  * O(n log n); a put that replaces an object keeps them); `read` is a map lookup plus a copy of the
  * bytes returned. The etag is an FNV-1a hash of the content, computed once per put; the cursor is the last
- * key returned.
+ * key returned. Every page carries the store's `version`, which each put and each delete changes:
+ * asked with `unlessVersion` equal to it, `list` answers `{ entries: [], unchanged: true }` at
+ * once, so a refresh with nothing changed lists no key.
  *
  * Size cap: a read that would return more than `maxObjectBytes` bytes (an object above the cap read
  * whole, or with a `maxBytes` above the cap) rejects with an `object-too-large` Error (see
@@ -49,11 +51,14 @@ export function memoryStorage(files, options = {}) {
    * @type {{ keys: string[]; objects: { bytes: Uint8Array; etag: string }[] } | null}
    */
   let sorted = null;
+  // Changed by every put and delete; the version pages carry is its decimal form.
+  let generation = 0;
 
   function put(key, content) {
     assertKey(key);
     const bytes = toBytes(content);
     const etag = fnv1a(bytes);
+    generation += 1;
     const held = objects.get(key);
     if (held !== undefined) {
       // Replaced in place: the key keeps its place, and the sorted objects stand.
@@ -95,7 +100,7 @@ export function memoryStorage(files, options = {}) {
 
     /**
      * @param {string} prefix
-     * @param {{ cursor?: string; limit?: number }} [opts]
+     * @param {{ cursor?: string; limit?: number; unlessVersion?: string }} [opts]
      * @returns {Promise<ListPage>}
      */
     async list(prefix, opts = {}) {
@@ -103,6 +108,8 @@ export function memoryStorage(files, options = {}) {
       opts = optionsObject(opts, "list", { param: "opts" });
       const limit = pageLimit(opts.limit, DEFAULT_LIMIT);
       const cursor = cursorOption(opts.cursor);
+      const version = `${generation}`;
+      if (opts.unlessVersion === version) return { entries: [], unchanged: true, version };
       const { keys, objects: held } = sortedListing();
       let i = cursor !== undefined && cursor > prefix
         ? lowerBound(keys, cursor, true)
@@ -114,7 +121,7 @@ export function memoryStorage(files, options = {}) {
         entries.push({ key: keys[i++], size: obj.bytes.length, etag: obj.etag });
       }
       /** @type {ListPage} */
-      const page = { entries };
+      const page = { entries, version };
       if (entries.length > 0 && i < keys.length && keys[i].startsWith(prefix)) {
         page.cursor = entries[entries.length - 1].key;
       }
@@ -143,7 +150,10 @@ export function memoryStorage(files, options = {}) {
     delete(key) {
       assertKey(key);
       const existed = objects.delete(key);
-      if (existed) sorted = null;
+      if (existed) {
+        sorted = null;
+        generation += 1;
+      }
       return existed;
     },
 

@@ -194,6 +194,11 @@ impl SkillRegistry {
         // (A discovery that found its records unchanged leaves the registry's records as they
         // are, whichever refresh installed them.)
         if found.unchanged {
+            // The listings as found (a store's version may have moved since), when they were
+            // found against the records the registry still holds: their ranges count those.
+            if found.compared_with == scan::identity(&self.records) {
+                self.listings = Rc::new(std::mem::take(&mut found.roots));
+            }
             return self.apply_unchanged(found.diagnostics);
         }
         let current = found.compared_with == scan::identity(&self.records);

@@ -239,29 +239,38 @@ pub async fn discover(
             // A root whose skills a `.gitignore` may drop depends on more than its listing.
             let gitignored = opts.respect_gitignore && scope.trusted;
             let before = earlier.next(&scope.name, root, ri).filter(|_| !gitignored);
-            let expected = before.as_ref().and_then(|(l, _)| l.digest);
+            let before_listing = before.as_ref().map(|(listing, _)| *listing);
             let (first_candidate, first_diagnostic) = (candidates.len(), out.diagnostics.len());
             let mut each = |page: ListPage| {
                 warnings.extend(page.warnings);
                 scan.feed(page.entries, page.directories)
             };
-            let listed =
-                list_root(&*scope.storage, lister, root, &hint, opts.page_size.max(1), stats, expected, &mut each)
-                    .await;
+            let listed = list_root(
+                &*scope.storage,
+                lister,
+                root,
+                &hint,
+                opts.page_size.max(1),
+                stats,
+                before_listing,
+                &mut each,
+            )
+            .await;
             let mut heads = collector.into_heads();
             scan.finish();
-            let digest = match listed {
-                Ok(Pages::Same) => {
+            let (digest, version) = match listed {
+                Ok(Pages::Same { version }) => {
                     let Some((listing, range)) = before else { continue };
                     out.diagnostics.extend(listing.diagnostics.iter().cloned());
                     scope_found += listing.found;
                     if scope.trusted {
                         reused.push(Reused { at: candidates.len(), scope: si, root: ri, records: range });
                     }
-                    out.roots.push(listing.clone());
+                    out.roots.push(RootListing { version, ..listing.clone() });
                     continue;
                 }
-                Ok(Pages::Fed { digest }) => digest.filter(|_| !gitignored),
+                Ok(Pages::Fed { .. }) if gitignored => (None, None),
+                Ok(Pages::Fed { digest, version }) => (digest, version),
                 Err(e) => {
                     // A refresh whose listing fails (a store call that timed out on a loaded
                     // machine, a store briefly down) keeps the skills the root had: they are
@@ -342,6 +351,7 @@ pub async fn discover(
                 scope: scope.name.clone(),
                 root: root.clone(),
                 digest,
+                version,
                 found,
                 records: candidates.len() - first_candidate,
                 diagnostics: match digest {

@@ -1,13 +1,17 @@
 //! An in-memory [`Storage`], for Rust hosts and tests.
 
 use super::{lines, ListEntry, ListPage, ListedPage, LocalFuture, SkipHint, Storage, StorageError};
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// An in-memory store, for Rust hosts and tests. Etags are a hash of the content; pages are
-/// answered as lines too ([`Storage::list_lines`]).
+/// answered as lines too ([`Storage::list_lines`]), with a version that every put and removal
+/// changes (clones share the objects and the version).
 #[derive(Debug, Default, Clone)]
 pub struct MemoryStorage {
-    files: std::rc::Rc<std::cell::RefCell<BTreeMap<String, Vec<u8>>>>,
+    files: Rc<RefCell<BTreeMap<String, Vec<u8>>>>,
+    version: Rc<Cell<u64>>,
 }
 
 impl MemoryStorage {
@@ -22,10 +26,20 @@ impl MemoryStorage {
     /// Adds or replaces an object.
     pub fn put(&self, key: impl Into<String>, bytes: impl Into<Vec<u8>>) {
         self.files.borrow_mut().insert(key.into(), bytes.into());
+        self.changed();
     }
     /// Removes an object.
     pub fn remove(&self, key: &str) {
-        self.files.borrow_mut().remove(key);
+        if self.files.borrow_mut().remove(key).is_some() {
+            self.changed();
+        }
+    }
+    /// The version its pages carry now.
+    pub fn version(&self) -> String {
+        format!("v{}", self.version.get())
+    }
+    fn changed(&self) {
+        self.version.set(self.version.get() + 1);
     }
 }
 
@@ -67,17 +81,23 @@ impl Storage for MemoryStorage {
         })
     }
 
-    /// Every page as lines, as the package's JS stores' pages cross into the wasm module.
+    /// Every page as lines, as the package's JS stores' pages cross into the wasm module, with
+    /// the version; unchanged when asked with the version it still has.
     fn list_lines<'a>(
         &'a self,
         prefix: &'a str,
         cursor: Option<&'a str>,
         limit: u32,
         _skip: &'a SkipHint,
+        unless_version: Option<&'a str>,
     ) -> Option<LocalFuture<'a, Result<ListedPage, StorageError>>> {
         Some(Box::pin(async move {
+            let version = self.version();
+            if unless_version == Some(version.as_str()) {
+                return Ok(ListedPage::Unchanged);
+            }
             let page = self.list(prefix, cursor, limit).await?;
-            Ok(ListedPage::Lines(lines::write(&page)))
+            Ok(ListedPage::Lines { text: lines::write(&page), version: Some(version) })
         }))
     }
 

@@ -20,6 +20,11 @@
 //! - `list_lines` (optional) is a listing whose pages come as the store wrote them, as
 //!   [`lines`], read into entries only by a caller that needs them: a refresh that finds a root's
 //!   listing as it was (by its [`digest`]) reads none of it.
+//! - A store that keeps a version (a string it changes whenever an object under the listed prefix
+//!   is put, replaced or deleted; a counter of the whole store will do) gives it with each page of
+//!   `list_lines`. Asked again with that version as `unless_version`, while it still holds, it may
+//!   answer [`ListedPage::Unchanged`] instead of pages: a refresh with nothing changed then costs
+//!   one call per root, answered without listing a key.
 
 use serde::{Deserialize, Serialize};
 use std::cell::Cell;
@@ -76,13 +81,21 @@ pub struct ListPage {
 }
 
 /// A page of [`Storage::list_lines`]: the store's lines ([`lines::page`] reads them, the cursor
-/// line first), or a page it answered in another form, read already.
+/// line first), a page it answered in another form, read already, or word that nothing changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ListedPage {
-    /// The page as lines, not read yet.
-    Lines(String),
+    /// The page as lines, not read yet, and the store's version when it keeps one.
+    Lines {
+        /// The lines.
+        text: String,
+        /// The store's version as of this page (see the module docs), when it keeps one.
+        version: Option<String>,
+    },
     /// The page, read.
     Page(ListPage),
+    /// The answer to a listing asked with `unless_version` while that version still holds: every
+    /// key under the prefix is as it was when the store gave it, and no page follows.
+    Unchanged,
 }
 
 /// A store call that failed: threw, rejected, answered with the wrong type, or timed out.
@@ -120,15 +133,18 @@ pub trait Storage {
     /// As [`Storage::list_skipping`], each page as the store's lines when it writes them so
     /// ([`ListedPage::Lines`]), so that a caller that may not need the entries does not read
     /// them. `None` (the default) when the store does not list so, or would rather list with
-    /// heads ([`Storage::list_with_heads`]): the caller lists the ordinary way.
+    /// heads ([`Storage::list_with_heads`]): the caller lists the ordinary way. With
+    /// `unless_version` (a version an earlier page of this store gave), a store whose version is
+    /// still that one may answer [`ListedPage::Unchanged`]; any other store ignores it.
     fn list_lines<'a>(
         &'a self,
         prefix: &'a str,
         cursor: Option<&'a str>,
         limit: u32,
         skip: &'a SkipHint,
+        unless_version: Option<&'a str>,
     ) -> Option<LocalFuture<'a, Result<ListedPage, StorageError>>> {
-        let _ = (prefix, cursor, limit, skip);
+        let _ = (prefix, cursor, limit, skip, unless_version);
         None
     }
     /// As [`Storage::list_skipping`], bringing the first `request.prefix_bytes` bytes of the

@@ -47,8 +47,9 @@ extern "C" {
     fn page_json(v: &JsValue, nodes: u32, chars: u32, heads: bool, taken: &Array) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = boundedBytes)]
     fn bounded_bytes(v: &JsValue, max: u32, strict: bool) -> Result<JsValue, JsValue>;
+    /// The length of `v` in UTF-16 units when it is a string, else -1.
     #[wasm_bindgen(js_name = stringLength)]
-    fn string_length(v: &JsValue) -> f64;
+    pub(crate) fn string_length(v: &JsValue) -> f64;
     #[wasm_bindgen(catch, js_name = callStore)]
     fn call_store_js(f: &Function, this: &JsValue, a: &JsValue, b: &JsValue, ms: u32) -> Result<JsValue, JsValue>;
 }

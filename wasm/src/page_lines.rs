@@ -4,7 +4,7 @@
 //! which says what is wrong with it.
 
 use super::convert::{self, Taken};
-use js_sys::Array;
+use js_sys::{Array, Reflect};
 use skillwasm::store::{lines, Head, ListPage};
 use wasm_bindgen::prelude::*;
 
@@ -48,4 +48,22 @@ pub fn read(v: &JsValue, heads: bool, max_entries: u32, max_chars: u32, head_cha
     let text = convert::utf8_text(text)?;
     let (page, head_errors) = lines::page(&text, head_chars)?;
     Some(LinesPage { page, head_errors, taken: convert::taken_pairs(&taken_list) })
+}
+
+/// Longest `version` kept: a longer one is as none (the next refresh lists the root again).
+const MAX_VERSION_CHARS: f64 = 1024.0;
+
+/// The page's `version`, when it is a non-empty string of at most [`MAX_VERSION_CHARS`] UTF-16
+/// units; read through the catching `Reflect.get`, so a throwing getter is none.
+pub fn version(v: &JsValue) -> Option<String> {
+    let version = Reflect::get(v, &JsValue::from_str("version")).ok()?;
+    if !(1.0..=MAX_VERSION_CHARS).contains(&convert::string_length(&version)) {
+        return None;
+    }
+    version.as_string()
+}
+
+/// Whether the page says `unchanged: true` (read as [`version`] is).
+pub fn unchanged(v: &JsValue) -> bool {
+    Reflect::get(v, &JsValue::from_str("unchanged")).ok().is_some_and(|u| u.as_bool() == Some(true))
 }

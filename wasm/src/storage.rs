@@ -32,6 +32,18 @@ export interface ListPage {
   cursor?: string;
   /** What the adapter left out and why (a link leaving the root, an unreadable directory ...). */
   warnings?: { key: string; message: string }[];
+  /**
+   * The store's version, when it keeps one: a string (at most 1024 characters) that it changes
+   * whenever an object under the listed prefix is put, replaced or deleted (a counter of the
+   * whole store will do). A refresh passes it back as `unlessVersion`.
+   */
+  version?: string;
+  /**
+   * `true` in the answer to a listing asked with `unlessVersion` while the store is still at that
+   * version: every key under the prefix is as it was then. `entries` may be empty and no page
+   * follows.
+   */
+  unchanged?: boolean;
 }
 
 /**
@@ -44,8 +56,13 @@ export interface SkillStorage {
   /**
    * Every key under prefix, at any depth, in pages. A page may hold fewer keys than asked. `skip`
    * (see {@link ListSkip}) names directories the caller will drop: a store may leave them out.
+   * `unlessVersion` (only ever a `version` this store gave, on a first page) lets a store still at
+   * that version answer `{ entries: [], unchanged: true }`; a store without versions ignores it.
    */
-  list(prefix: string, opts?: { cursor?: string; limit?: number; skip?: ListSkip }): Promise<ListPage>;
+  list(
+    prefix: string,
+    opts?: { cursor?: string; limit?: number; skip?: ListSkip; unlessVersion?: string },
+  ): Promise<ListPage>;
   /**
    * The bytes of one object, or null when it does not exist. `maxBytes` asks for a prefix only:
    * at most that many bytes from the start.
@@ -416,24 +433,33 @@ impl Storage for JsStorage {
         Box::pin(async move { parse_page(&self.list_call(prefix, cursor, limit, Some(skip)).await?) })
     }
 
-    /// As `list_skipping`, a page of the usual shape handed on as its lines, unread; none when
-    /// the store lists with heads (discovery asks for those instead).
+    /// As `list_skipping`, a page of the usual shape handed on as its lines, unread, with the
+    /// store's `version`; with `unless_version` as `opts.unlessVersion`, and `unchanged: true`
+    /// taken at its word. None when the store lists with heads (discovery asks for those instead).
     fn list_lines<'a>(
         &'a self,
         prefix: &'a str,
         cursor: Option<&'a str>,
         limit: u32,
         skip: &'a SkipHint,
+        unless_version: Option<&'a str>,
     ) -> Option<LocalFuture<'a, Result<ListedPage, StorageError>>> {
         if self.heads.is_some() {
             return None;
         }
         Some(Box::pin(async move {
-            let v = self.list_call(prefix, cursor, limit, Some(skip)).await?;
+            let opts = list_options(cursor, limit, Some(skip));
+            if let Some(version) = unless_version {
+                let _ = Reflect::set(&opts, &"unlessVersion".into(), &JsValue::from_str(version));
+            }
+            let v = self.call(&format!("list({prefix:?})"), &self.list, &JsValue::from_str(prefix), &opts).await?;
+            if unless_version.is_some() && page_lines::unchanged(&v) {
+                return Ok(ListedPage::Unchanged);
+            }
             // Any page pageLines declines (another shape, warnings, not an object) is read as JSON,
             // which says what is wrong with it.
             match page_lines::text(&v, MAX_PAGE_ENTRIES as u32, convert::MAX_JSON_CHARS) {
-                Some(text) => Ok(ListedPage::Lines(text)),
+                Some(text) => Ok(ListedPage::Lines { text, version: page_lines::version(&v) }),
                 None => parse_page(&v).map(ListedPage::Page),
             }
         }))
