@@ -13,6 +13,11 @@ import { optionsObject, show } from "./keys.js";
 
 const DEFAULT_LIMIT = 1000;
 const META_SUFFIX = ":meta";
+const VERSION_SUFFIX = ":version";
+// The one record of the version store: `{ id, n }`, a random id given when the record is made
+// (so that a database deleted and made again never gives an old version back) and the count of
+// writes since.
+const VERSION_KEY = "version";
 // How long an open may wait on other connections that do not close for an upgrade.
 const BLOCKED_MS = 5_000;
 /**
@@ -47,13 +52,34 @@ function prefixEnd(prefix) {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
+/** The version a version record gives, or undefined for a record that is not one. */
+function versionOf(record) {
+  const id = record?.id;
+  const n = record?.n;
+  return typeof id === "string" && Number.isSafeInteger(n) ? `${id}:${n}` : undefined;
+}
+
+/** The version record after one more write. */
+function nextVersion(record) {
+  if (versionOf(record) !== undefined) return { id: record.id, n: record.n + 1 };
+  const bytes = new Uint8Array(8);
+  if (typeof globalThis.crypto?.getRandomValues === "function") globalThis.crypto.getRandomValues(bytes);
+  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+  return { id: Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(""), n: 1 };
+}
+
 /**
- * A store in an IndexedDB database. Two object stores, created together in one upgrade:
- * `storeName` holds `{ data: Uint8Array, size, etag }` per key, and `storeName + ":meta"` holds
- * `{ size, etag }` per key, so that listing never loads file contents.
+ * A store in an IndexedDB database. Three object stores, created together in one upgrade:
+ * `storeName` holds `{ data: Uint8Array, size, etag }` per key, `storeName + ":meta"` holds
+ * `{ size, etag }` per key, so that listing never loads file contents, and
+ * `storeName + ":version"` holds one record that every write through this adapter moves, in the
+ * write's own transaction: each page carries it as `version`, and a listing asked with
+ * `unlessVersion` equal to it answers `{ entries: [], unchanged: true }` without reading a key.
+ * (A database written before there was a version store gives no version until its next write.)
  *
  * Costs: opening the database once per storage object (plus one version upgrade the first time, to
- * create the stores). `list` is one read-only transaction on the metadata store with two requests,
+ * create the stores). `list` is one read-only transaction on the metadata and version stores: a
+ * `get` of the version, then (unless the version is the one asked with) two requests,
  * `getAllKeys` and `getAll`, over the key range [prefix, prefix-end) starting after the cursor,
  * each fetching at most limit + 1 records (the extra one tells whether more follow); a first page
  * that comes back empty for a prefix other than `""` costs one more transaction with a
@@ -61,7 +87,7 @@ function prefixEnd(prefix) {
  * page then carries a warning saying so). `read` is one read-only transaction over both stores: a
  * `get` of the key's metadata, then, unless the read is refused, one `get` of the whole value
  * (IndexedDB cannot read part of a value; `maxBytes` trims what is returned). Writes (`put`,
- * `delete`, `putSkillFiles`, `deleteKeys`) are one read-write transaction over both stores,
+ * `delete`, `putSkillFiles`, `deleteKeys`) are one read-write transaction over the three stores,
  * whatever the number of files. The etag is an FNV-1a hash of the content, computed once per
  * write; the cursor is the last key returned.
  *
@@ -99,6 +125,7 @@ export function indexedDbStorage(options) {
   }
   const cap = objectCap(options?.maxObjectBytes, "indexedDbStorage");
   const metaName = storeName + META_SUFFIX;
+  const versionName = storeName + VERSION_SUFFIX;
   const IDBKeyRange = options.IDBKeyRange ?? globalThis.IDBKeyRange;
   if (IDBKeyRange === undefined || IDBKeyRange === null || typeof IDBKeyRange.bound !== "function"
       || typeof IDBKeyRange.lowerBound !== "function") {
@@ -117,6 +144,7 @@ export function indexedDbStorage(options) {
         const db = req.result;
         if (!db.objectStoreNames.contains(storeName)) db.createObjectStore(storeName);
         if (!db.objectStoreNames.contains(metaName)) db.createObjectStore(metaName);
+        if (!db.objectStoreNames.contains(versionName)) db.createObjectStore(versionName);
       };
       req.onsuccess = () => {
         clearTimeout(timer);
@@ -144,7 +172,8 @@ export function indexedDbStorage(options) {
 
   async function connect() {
     let db = await openDb(undefined);
-    if (!db.objectStoreNames.contains(storeName) || !db.objectStoreNames.contains(metaName)) {
+    const names = db.objectStoreNames;
+    if (!names.contains(storeName) || !names.contains(metaName) || !names.contains(versionName)) {
       const next = db.version + 1;
       db.close();
       db = await openDb(next);
@@ -185,10 +214,13 @@ export function indexedDbStorage(options) {
    */
   async function write(puts, deletes) {
     const db = await database();
-    const tx = db.transaction([storeName, metaName], "readwrite");
+    const tx = db.transaction([storeName, metaName, versionName], "readwrite");
     const finished = done(tx);
     const data = tx.objectStore(storeName);
     const meta = tx.objectStore(metaName);
+    const versions = tx.objectStore(versionName);
+    const current = versions.get(VERSION_KEY);
+    current.onsuccess = () => versions.put(nextVersion(current.result), VERSION_KEY);
     for (const key of deletes) {
       data.delete(key);
       meta.delete(key);
@@ -210,7 +242,7 @@ export function indexedDbStorage(options) {
 
     /**
      * @param {string} prefix
-     * @param {{ cursor?: string; limit?: number }} [opts]
+     * @param {{ cursor?: string; limit?: number; unlessVersion?: string }} [opts]
      * @returns {Promise<ListPage>}
      */
     async list(prefix, opts = {}) {
@@ -220,14 +252,33 @@ export function indexedDbStorage(options) {
       if (cursor !== undefined && !cursor.startsWith(prefix)) {
         throw new TypeError(`invalid list cursor for prefix ${JSON.stringify(prefix)}`);
       }
+      const unlessVersion = opts?.unlessVersion;
       const db = await database();
-      const tx = db.transaction(metaName, "readonly");
+      const tx = db.transaction([metaName, versionName], "readonly");
       const store = tx.objectStore(metaName);
       const r = range(prefix, cursor);
-      const [keys, values] = await Promise.all([
-        request(store.getAllKeys(r, limit + 1)),
-        request(store.getAll(r, limit + 1)),
-      ]);
+      // The keys are asked for from the version's success callback, in the same transaction, so
+      // that the version is the one of the keys listed.
+      const got = await new Promise((resolve, reject) => {
+        const current = tx.objectStore(versionName).get(VERSION_KEY);
+        current.onerror = () => reject(current.error);
+        current.onsuccess = () => {
+          const version = versionOf(current.result);
+          if (version !== undefined && version === unlessVersion) {
+            resolve({ version, unchanged: true });
+            return;
+          }
+          try {
+            const keys = request(store.getAllKeys(r, limit + 1));
+            const values = request(store.getAll(r, limit + 1));
+            Promise.all([keys, values]).then(([k, v]) => resolve({ version, keys: k, values: v }), reject);
+          } catch (e) {
+            reject(e);
+          }
+        };
+      });
+      if (got.unchanged) return { entries: [], unchanged: true, version: got.version };
+      const { keys, values } = got;
       /** @type {ListEntry[]} */
       const entries = [];
       /** @type {{ key: string; message: string }[]} */
@@ -251,6 +302,7 @@ export function indexedDbStorage(options) {
       /** @type {ListPage} */
       const page = { entries };
       if (keys.length > limit && typeof keys[limit - 1] === "string") page.cursor = keys[limit - 1];
+      if (got.version !== undefined) page.version = got.version;
       if (keys.length === 0 && cursor === undefined) {
         // Nothing under prefix: say so when the object store holds nothing at all (a mistyped
         // dbName or storeName gives a new, empty database).

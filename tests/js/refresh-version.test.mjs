@@ -1,13 +1,14 @@
-// A store that keeps a version (the memory store does): every listing page carries it, and a
+// A store that keeps a version (the memory and IndexedDB stores do): every listing page carries it, and a
 // refresh passes it back as `unlessVersion`, so that a store with nothing changed answers
 // `{ entries: [], unchanged: true }` in one call, listing no key. Whatever changed, a version
 // that is not a string, a getter that throws, or an `unchanged` no one asked for, the registry
 // must answer as a new discovery over the same store does.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { importPkg } from "./helpers.mjs";
 
-const { SkillRegistry, memoryStorage } = await importPkg();
+const { SkillRegistry, memoryStorage, indexedDbStorage, putSkillFiles, deleteKeys } = await importPkg();
 
 const md = (name, description) => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
 const key = (dir) => `.agents/skills/${dir}/SKILL.md`;
@@ -182,4 +183,80 @@ test("an `unchanged` no one asked for is ignored: the page's entries stand", asy
   const r = await calls(s, () => reg.refresh());
   assert.deepEqual(r.out.changed.map((x) => x.name), ["s5"]);
   await agrees(reg, s);
+});
+
+test("IndexedDB: every write moves the version, a database made again never gives an old one", async () => {
+  const indexedDB = new IDBFactory();
+  const open = () => indexedDbStorage({ dbName: "versions", indexedDB, IDBKeyRange });
+  const s = open();
+  const version = async () => (await s.list("")).version;
+  await putSkillFiles(s, { [key("a")]: md("a", "A."), [key("b")]: md("b", "B.") });
+  const seen = [await version()];
+  assert.match(seen[0], /^[0-9a-f]{16}:1$/);
+  for (const write of [
+    () => s.put(key("a"), md("a", "A, again.")),
+    () => s.delete(key("b")),
+    () => putSkillFiles(s, { [key("c")]: md("c", "C.") }),
+    () => deleteKeys(s, [key("c")]),
+  ]) {
+    await write();
+    seen.push(await version());
+  }
+  assert.equal(new Set(seen).size, seen.length, `each write a new version: ${seen}`);
+  assert.deepEqual(await s.list("", { unlessVersion: seen.at(-1) }), { entries: [], unchanged: true, version: seen.at(-1) });
+  assert.equal((await s.list("", { unlessVersion: seen[0] })).entries.length, 1);
+
+  // Another storage object over the same database shares the version.
+  const other = open();
+  assert.equal((await other.list("")).version, seen.at(-1));
+  other.close();
+
+  // Deleted and made again: the same count of writes, another id.
+  s.close();
+  await new Promise((resolve, reject) => {
+    const req = indexedDB.deleteDatabase("versions");
+    req.onsuccess = resolve;
+    req.onerror = () => reject(req.error);
+  });
+  const again = open();
+  await putSkillFiles(again, { [key("a")]: md("a", "A.") });
+  const fresh = (await again.list("")).version;
+  assert.match(fresh, /:1$/);
+  assert.notEqual(fresh, seen[0]);
+  again.close();
+});
+
+test("IndexedDB: a database from before the version store is upgraded and versioned from its next write", async () => {
+  const indexedDB = new IDBFactory();
+  // The two object stores an earlier adapter made, with one skill written the way it wrote them.
+  await new Promise((resolve, reject) => {
+    const req = indexedDB.open("older", 1);
+    req.onupgradeneeded = () => {
+      const db = req.result;
+      const bytes = new TextEncoder().encode(md("a", "A."));
+      db.createObjectStore("skills").put({ data: bytes, size: bytes.length, etag: "e1" }, key("a"));
+      db.createObjectStore("skills:meta").put({ size: bytes.length, etag: "e1" }, key("a"));
+    };
+    req.onsuccess = () => {
+      req.result.close();
+      resolve();
+    };
+    req.onerror = () => reject(req.error);
+  });
+  const s = indexedDbStorage({ dbName: "older", indexedDB, IDBKeyRange });
+  const first = await s.list("");
+  assert.deepEqual(first.entries.map((e) => e.key), [key("a")]);
+  assert.equal(first.version, undefined, "no version before a write");
+  const reg = await SkillRegistry.discover({ user: s });
+  assert.deepEqual(reg.names(), ["a"]);
+  await s.put(key("b"), md("b", "B."));
+  assert.match((await s.list("")).version, /:1$/);
+  assert.deepEqual((await reg.refresh()).added.map((r) => r.name), ["b"]);
+  let lists = 0;
+  const counted = { location: s.location, list: (p, o) => (lists++, s.list(p, o)), read: (k, o) => s.read(k, o) };
+  const reg2 = await SkillRegistry.discover({ user: counted });
+  lists = 0;
+  await reg2.refresh();
+  assert.equal(lists, 1, "versioned now: one call");
+  s.close();
 });

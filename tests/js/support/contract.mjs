@@ -355,6 +355,29 @@ export const CONTRACT = [
       eq(Object.prototype.toString.call(got), "[object Uint8Array]", "type of read(a/x)");
     },
   },
+  {
+    name: "a version, when the store keeps one, holds on every page and answers unchanged when named",
+    async run({ storage }) {
+      const { pages, entries } = await listAll(storage, "", { limit: 3 });
+      // An unknown version is no reason to answer less: the listing is whole.
+      const asked = await listAll(storage, "", { limit: 3, unlessVersion: "no-such-version" });
+      deepEq(keysOf(asked.entries), keysOf(entries), "keys listed with an unknown unlessVersion");
+      ok(asked.pages.every((p) => p.unchanged === undefined), "no unchanged for a version the store never gave");
+      const version = pages[0].version;
+      if (version === undefined) {
+        ok(pages.every((p) => p.version === undefined), "a store without versions gives none on any page");
+        return;
+      }
+      ok(typeof version === "string" && version !== "" && version.length <= 1024, `version ${show(version)}`);
+      ok(pages.every((p) => p.version === version), "every page carries the same version while nothing is written");
+      for (const prefix of ["", "a/", "skills/pdf/"]) {
+        const page = await storage.list(prefix, { unlessVersion: version });
+        eq(page.unchanged, true, `list(${show(prefix)}) named the store's version`);
+        deepEq(page.entries, [], `entries of list(${show(prefix)}) answered unchanged`);
+        eq(page.cursor, undefined, `cursor of list(${show(prefix)}) answered unchanged`);
+      }
+    },
+  },
 ];
 
 // --- the optional listSkillPrefixes ------------------------------------------------------------
