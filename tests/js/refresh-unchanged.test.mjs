@@ -7,6 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { importPkg } from "./helpers.mjs";
+import { agreesWithDiscovery } from "./support/refresh.mjs";
 
 const { SkillRegistry, memoryStorage } = await importPkg();
 
@@ -42,13 +43,8 @@ function store() {
   return s;
 }
 
-/** The registry's answers, to compare with a new discovery's. */
-const answers = (reg) => JSON.stringify([reg.names(), reg.listMetas(), reg.diagnostics()]);
-
-async function agrees(reg, s) {
-  const fresh = await SkillRegistry.discover({ user: s.inner });
-  assert.equal(answers(reg), answers(fresh));
-}
+/** Asserts that `reg` answers as a new discovery over the store under `s` does. */
+const agrees = (reg, s) => agreesWithDiscovery(reg, s.inner);
 
 test("a refresh reads nothing of a listing that is as it was, and everything of one that is not", async () => {
   const s = store();

@@ -7,6 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { importPkg } from "./helpers.mjs";
+import { agreesWithDiscovery } from "./support/refresh.mjs";
 
 const { SkillRegistry, memoryStorage, indexedDbStorage, putSkillFiles, deleteKeys } = await importPkg();
 
@@ -42,12 +43,8 @@ function store(page = (p) => p, ask = (v) => v) {
   return s;
 }
 
-const answers = (reg) => JSON.stringify([reg.names(), reg.listMetas(), reg.diagnostics()]);
-
-async function agrees(reg, s) {
-  const fresh = await SkillRegistry.discover({ user: s.inner });
-  assert.equal(answers(reg), answers(fresh));
-}
+/** Asserts that `reg` answers as a new discovery over the store under `s` does. */
+const agrees = (reg, s) => agreesWithDiscovery(reg, s.inner);
 
 /** The store's calls during `fn`: lists, reads, and the versions asked with. */
 async function calls(s, fn) {
