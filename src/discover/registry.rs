@@ -193,15 +193,15 @@ impl SkillRegistry {
         // those: a refresh that ran alongside may have installed others meanwhile.
         // (A discovery that found its records unchanged leaves the registry's records as they
         // are, whichever refresh installed them.)
+        let current = found.compared_with == scan::identity(&self.records);
         if found.unchanged {
             // The listings as found (a store's version may have moved since), when they were
             // found against the records the registry still holds: their ranges count those.
-            if found.compared_with == scan::identity(&self.records) {
+            if current {
                 self.listings = Rc::new(std::mem::take(&mut found.roots));
             }
             return self.apply_unchanged(found.diagnostics);
         }
-        let current = found.compared_with == scan::identity(&self.records);
         let old = std::mem::take(&mut self.records);
         let report = match found.reread.take().filter(|_| current) {
             Some(read) => self.install_reread(old, found, &read),

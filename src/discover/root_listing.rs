@@ -96,11 +96,12 @@ pub(super) async fn list_root(
     let mut holding = expected.is_some();
     let mut sum = Some(0u64);
     let mut first = Some(first);
-    let mut first_version: Option<Option<String>> = None;
+    // The store's version as the first page gave it.
+    let mut version: Option<String> = None;
     let mut cursor: Option<String> = None;
     loop {
         reader.pager.call(stats)?;
-        let asked_version = first.is_some() && unless_version.is_some();
+        let first_page = first.is_some();
         let page = match first.take() {
             Some(f) => f.await?,
             None => match storage.list_lines(root, cursor.as_deref(), page_size, hint, None) {
@@ -109,7 +110,7 @@ pub(super) async fn list_root(
             },
         };
         let next = match page {
-            ListedPage::Unchanged if asked_version => {
+            ListedPage::Unchanged if first_page && unless_version.is_some() => {
                 return Ok(Pages::Same { version: unless_version.map(str::to_string) })
             }
             ListedPage::Unchanged => {
@@ -117,8 +118,10 @@ pub(super) async fn list_root(
                     "the store answered 'unchanged' to a listing that named no version".to_string(),
                 ))
             }
-            ListedPage::Lines { text, version } => {
-                first_version.get_or_insert(version);
+            ListedPage::Lines { text, version: given } => {
+                if first_page {
+                    version = given;
+                }
                 let next = lines::cursor(&text).map(str::to_string);
                 reader.pager.cursor(next.as_deref())?;
                 sum = sum.map(|s| digest::mix(s, digest::bytes(0, text.as_bytes())));
@@ -154,13 +157,13 @@ pub(super) async fn list_root(
     }
     if sum.is_some() && sum == expected && !held.is_empty() {
         // The version moved (a change elsewhere in the store) but not this root's pages.
-        return Ok(Pages::Same { version: first_version.flatten() });
+        return Ok(Pages::Same { version });
     }
     reader.feed_all(&mut held)?;
     if reader.stopped || sum.is_none() {
         return Ok(Pages::Fed { digest: None, version: None });
     }
-    Ok(Pages::Fed { digest: sum, version: first_version.flatten() })
+    Ok(Pages::Fed { digest: sum, version })
 }
 
 /// Reads pages into entries and hands them on, until `each` says stop.

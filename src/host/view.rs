@@ -111,11 +111,6 @@ impl View {
         self.audience.iter().enumerate().filter(|(_, a)| a.model).map(|(k, _)| k)
     }
 
-    /// The skills the model is offered, by name (before a catalog budget drops any), built now.
-    pub fn model_metas(&self) -> Vec<SkillMeta> {
-        self.offered().filter_map(|k| self.metas.meta(k)).collect()
-    }
-
     /// How many skills the model is offered.
     pub fn model_count(&self) -> usize {
         self.offered().count()

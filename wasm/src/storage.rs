@@ -175,15 +175,20 @@ impl JsStorage {
         }
     }
 
-    /// Calls the store's `list(prefix, { cursor?, limit, skip? })` and waits for its answer.
+    /// Calls the store's `list(prefix, { cursor?, limit, skip?, unlessVersion? })` and waits for
+    /// its answer.
     async fn list_call(
         &self,
         prefix: &str,
         cursor: Option<&str>,
         limit: u32,
         skip: Option<&SkipHint>,
+        unless_version: Option<&str>,
     ) -> Result<JsValue, StorageError> {
         let opts = list_options(cursor, limit, skip);
+        if let Some(version) = unless_version {
+            let _ = Reflect::set(&opts, &"unlessVersion".into(), &JsValue::from_str(version));
+        }
         self.call(&format!("list({prefix:?})"), &self.list, &JsValue::from_str(prefix), &opts).await
     }
 }
@@ -419,7 +424,7 @@ impl Storage for JsStorage {
         cursor: Option<&'a str>,
         limit: u32,
     ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
-        Box::pin(async move { parse_page(&self.list_call(prefix, cursor, limit, None).await?) })
+        Box::pin(async move { parse_page(&self.list_call(prefix, cursor, limit, None, None).await?) })
     }
 
     /// As `list`, with the skip hint as `opts.skip` (see `ListSkip` in the types).
@@ -430,7 +435,7 @@ impl Storage for JsStorage {
         limit: u32,
         skip: &'a SkipHint,
     ) -> LocalFuture<'a, Result<ListPage, StorageError>> {
-        Box::pin(async move { parse_page(&self.list_call(prefix, cursor, limit, Some(skip)).await?) })
+        Box::pin(async move { parse_page(&self.list_call(prefix, cursor, limit, Some(skip), None).await?) })
     }
 
     /// As `list_skipping`, a page of the usual shape handed on as its lines, unread, with the
@@ -448,11 +453,7 @@ impl Storage for JsStorage {
             return None;
         }
         Some(Box::pin(async move {
-            let opts = list_options(cursor, limit, Some(skip));
-            if let Some(version) = unless_version {
-                let _ = Reflect::set(&opts, &"unlessVersion".into(), &JsValue::from_str(version));
-            }
-            let v = self.call(&format!("list({prefix:?})"), &self.list, &JsValue::from_str(prefix), &opts).await?;
+            let v = self.list_call(prefix, cursor, limit, Some(skip), unless_version).await?;
             if unless_version.is_some() && page_lines::unchanged(&v) {
                 return Ok(ListedPage::Unchanged);
             }
