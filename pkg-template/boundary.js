@@ -248,6 +248,12 @@ export function boundedJson(root, maxDepth, maxNodes, maxChars, holes, taken) {
 }
 
 /**
+ * The keys of a listing page the engine reads on its own (wasm/src/page_lines.rs: `version` and
+ * `unchanged`), left out of the text {@link pageJson} and {@link pageLines} write.
+ */
+const readApart = (k) => k === "version" || k === "unchanged";
+
+/**
  * The JSON text of a store's listing page, for the common shape only, or null (then the caller
  * reads it with {@link boundedJson}, which gives the same text for that shape and says what is
  * wrong with any other). The shape: a page whose own keys are `entries` (an array), `cursor` (a
@@ -271,7 +277,7 @@ export function pageJson(page, maxNodes, maxChars, heads, taken) {
       if (k === "entries") entries = page.entries;
       else if (k === "cursor") cursor = page.cursor;
       else if (k === "warnings") warnings = page.warnings;
-      else if (k !== "version" && k !== "unchanged") return null;
+      else if (!readApart(k)) return null;
     }
     if (!isArray(entries) || !(entries.length <= maxNodes)) return null;
     const out = [];
@@ -371,7 +377,7 @@ export function pageLines(page, maxEntries, maxChars, heads, taken) {
     for (const k of keysOf(page)) {
       if (k === "entries") entries = page.entries;
       else if (k === "cursor") cursor = page.cursor;
-      else if (k === "version" || k === "unchanged") continue;
+      else if (readApart(k)) continue;
       else if (k !== "warnings" || page.warnings !== undefined) return null;
     }
     if (!isArray(entries) || !(entries.length <= maxEntries)) return null;

@@ -38,6 +38,13 @@ const CASES = [
     "\na/SKILL.md\t3\te\nb/SKILL.md\t9\tf\t!gone\tfor good\nc\t1\tg",
   ],
   ["an empty head error", { entries: [{ key: "k", size: 1, etag: "e", headError: "" }] }, true, "\nk\t1\te\t!"],
+  ["a version and unchanged, left to the engine", { entries: [{ key: "k", size: 1, etag: "e" }], version: "v7", unchanged: true }, false, "\nk\t1\te"],
+  [
+    "a version whose getter throws, never read here",
+    Object.defineProperty({ entries: [{ key: "k", size: 1, etag: "e" }] }, "version", { enumerable: true, get() { throw new Error("no"); } }),
+    false,
+    "\nk\t1\te",
+  ],
   ["warnings", { entries: [], warnings: [{ key: "x", message: "m" }] }, false, null],
   ["a fractional size", { entries: [{ key: "k", size: 1.5, etag: "e" }] }, false, null],
   ["a size past 2^53", { entries: [{ key: "k", size: 2 ** 60, etag: "e" }] }, false, null],
