@@ -105,3 +105,27 @@ fn a_refresh_names_the_version_the_listing_gave_and_a_store_still_at_it_lists_no
     assert_eq!((report, reads), ((1, 0, 1), 1));
     assert_eq!(reg.names().len(), 30);
 }
+
+#[test]
+fn an_unchanged_refresh_that_ends_after_another_keeps_the_listings_of_the_other() {
+    let (mut reg, store) = discovered();
+    let key = format!("{ROOT}s04/SKILL.md");
+    let original = skill_md("s4", "A skill.");
+    // Refresh A lists while nothing has changed (one call, answered unchanged), and ends late.
+    let late = block_on(reg.refresh_inputs().discover());
+    assert!(late.unchanged);
+    // Meanwhile s4 is edited and refresh B installs it.
+    store.inner.put(key.clone(), skill_md("s4", "Edited."));
+    assert_eq!(refresh(&mut reg, &store).0, (0, 1, 0));
+    // A ends now. It found the records B replaced unchanged: it says nothing, and the registry
+    // keeps B's listings (A's have the version and the pages of before the edit).
+    let report = reg.apply(late);
+    assert!(report.added.is_empty() && report.changed.is_empty() && report.removed.is_empty());
+    assert_eq!(reg.get("s4").map(|m| m.skill.description.clone()), Some("Edited.".into()));
+    // The edit is undone: the pages are byte for byte those A listed. Told by B's listings, the
+    // refresh reads s4 again; told by A's, it would take the root as A found it and keep the edit.
+    store.inner.put(key, original);
+    let (report, _, reads) = refresh(&mut reg, &store);
+    assert_eq!((report, reads), ((0, 1, 0), 1));
+    assert_eq!(reg.get("s4").map(|m| m.skill.description.clone()), Some("A skill.".into()));
+}
