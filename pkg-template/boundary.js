@@ -817,21 +817,26 @@ function lazyBody(skill, buffer, start, end) {
   });
 }
 
-// The YAML parser of record lives in the second module (extra.js installs it here); the core
-// module asks it, through loadYaml, for frontmatter its fast path does not take. A call that
-// throws is caught on the Rust side and becomes the file's diagnostic.
-let yamlLoader = null;
+// Frontmatter beyond the core's fast path (YAML outside its subset, sloppy YAML to repair) is read
+// by the second module, which has serde_yaml and the repairs (extra.js installs it here); the core
+// module asks it through readFrontmatter. A call that throws is caught on the Rust side and
+// becomes the file's diagnostic.
+let frontmatterReader = null;
 
 /**
- * Installs the function loadYaml calls: text -> the second module's answer (bytes).
- * @param {(text: string) => Uint8Array} load
+ * Installs the function readFrontmatter calls: (text, firstLine, strict, invalid) -> the second
+ * module's answer (bytes).
+ * @param {(text: string, firstLine: number, strict: boolean, invalid: boolean) => Uint8Array} read
  */
-export function setYamlLoader(load) {
-  yamlLoader = load;
+export function setFrontmatterReader(read) {
+  frontmatterReader = read;
 }
 
-/** The YAML answer for `text` (see wasm/src/yaml.rs); throws when no parser is installed. */
-export function loadYaml(text) {
-  if (yamlLoader === null) throw new Error("no YAML parser is installed");
-  return yamlLoader(text);
+/**
+ * The second module's answer for frontmatter `text` whose first line is file line `firstLine`
+ * (see wasm/src/beyond.rs); throws when no reader is installed.
+ */
+export function readFrontmatter(text, firstLine, strict, invalid) {
+  if (frontmatterReader === null) throw new Error("no YAML parser is installed");
+  return frontmatterReader(text, firstLine, strict, invalid);
 }

@@ -20,11 +20,11 @@
 // publishRegistry run here over a registry's port (portOf): the core says what the registry
 // serves and reads its stores; the second module answers the MCP methods or publishes the index.
 //
-// serde_yaml, the YAML parser of record, is here too: the core asks it (through boundary.js's
-// loadYaml) for frontmatter its fast path does not take.
+// serde_yaml, the YAML parser of record, and the repairs of sloppy YAML are here too: the core
+// asks them (through boundary.js's readFrontmatter) for frontmatter its fast path refuses.
 import * as extraGlue from "./skillwasm_extra.js";
 import { checkLive, guardModule, instanceResets } from "./instance.js";
-import { setYamlLoader } from "./boundary.js";
+import { setFrontmatterReader } from "./boundary.js";
 
 // How to get the compiled second module synchronously (Node, workerd), until it is instantiated.
 let loader = null;
@@ -46,8 +46,9 @@ function ensure() {
 /** The second module's exports, guarded; instantiated on first use where a loader was given. */
 export const extra = guardModule(extraGlue, { ensure });
 
-// The core module parses the YAML its fast path does not take here (serde_yaml is in this module).
-setYamlLoader((text) => extra.__sw_loadYaml(text));
+// The core module reads frontmatter its fast path refuses here (serde_yaml and the repairs are in
+// this module).
+setFrontmatterReader((text, firstLine, strict, invalid) => extra.__sw_readFrontmatter(text, firstLine, strict, invalid));
 
 /**
  * How node.js and workerd.js provide the second module: `load()` returns its compiled

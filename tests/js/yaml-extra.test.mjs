@@ -1,7 +1,7 @@
-// The YAML parser of record (serde_yaml) lives in the package's second module: the core reads the
-// YAML subset nearly every frontmatter uses itself and asks the second module for the rest. These
-// tests parse frontmatter outside that subset through the built package: typed values, repairs,
-// errors with lines, the recursion limit, and batches that mix both paths.
+// The YAML parser of record (serde_yaml) and the repairs of sloppy YAML live in the package's second
+// module: the core reads the YAML subset nearly every frontmatter uses itself and asks the second
+// module for the rest. These tests parse frontmatter outside that subset through the built package:
+// typed values, repairs, errors with lines, the recursion limit, and batches that mix both paths.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -10,7 +10,7 @@ import { importPkg, PKG } from "./helpers.mjs";
 
 const { parseSkill, parseSkills, SkillRegistry, memoryStorage } = await importPkg();
 // The package's own module instances (the same URLs node.js imports).
-const { setYamlLoader } = await import(pathToFileURL(path.join(PKG, "boundary.js")).href);
+const { setFrontmatterReader } = await import(pathToFileURL(path.join(PKG, "boundary.js")).href);
 const { extra } = await import(pathToFileURL(path.join(PKG, "extra.js")).href);
 
 const flow = "---\nname: flow-map\ndescription: A skill.\nmetadata: {v: 1.10, n: 3, s: text}\n---\nbody\n";
@@ -32,6 +32,14 @@ test("YAML that does not parse is repaired, or refused with the parser's line", 
   const repaired = parseSkill("---\nname: a-b\ndescription: x\nfoo: [\n---\n");
   assert.ok(repaired.skill !== null);
   assert.deepEqual(repaired.diagnostics.map((d) => d.code), ["yaml-repair-indicator", "unknown-field"]);
+  // An unquoted `: ` in a value, the commonest mistake, is invalid on its face: repaired without
+  // asking serde_yaml first.
+  const colon = parseSkill("---\nname: colon\ndescription: Use when: asked\n---\n");
+  assert.equal(colon.skill?.description, "Use when: asked");
+  assert.deepEqual(colon.diagnostics.map((d) => [d.code, d.line]), [["yaml-repair-colon", 3]]);
+  const strictColon = parseSkill("---\nname: colon\ndescription: Use when: asked\n---\n", { mode: "strict" });
+  assert.equal(strictColon.skill, null);
+  assert.deepEqual(strictColon.diagnostics.map((d) => [d.code, d.line]), [["yaml-invalid", 3]]);
   const refused = parseSkill("---\nname: a-b\ndescription: x\nfoo: &x\n  - *y\n---\n", { mode: "strict" });
   assert.equal(refused.skill, null);
   const [d] = refused.diagnostics;
@@ -59,9 +67,10 @@ test("a batch mixes the fast path and the second module's parser, results in ord
   assert.deepEqual(out[5].skill.metadata, { v: "1.1", n: "3", s: "text" });
 });
 
-test("a YAML parser that throws, answers the wrong type or a damaged answer costs that file a diagnostic", () => {
-  const real = (text) => extra.__sw_loadYaml(text);
-  const answer = real("metadata: {v: 1}\n");
+const real = (text, firstLine, strict, invalid) => extra.__sw_readFrontmatter(text, firstLine, strict, invalid);
+
+test("a reader that throws, answers the wrong type or a damaged answer costs that file a diagnostic", () => {
+  const answer = real("metadata: {v: 1}\n", 2, false, false);
   const broken = {
     throws: () => {
       throw new Error("the second module is gone");
@@ -72,7 +81,7 @@ test("a YAML parser that throws, answers the wrong type or a damaged answer cost
   };
   try {
     for (const [what, loader] of Object.entries(broken)) {
-      setYamlLoader(loader);
+      setFrontmatterReader(loader);
       const out = parseSkills([flow, "---\nname: plain\ndescription: Plain.\n---\n"], { includeBody: false });
       assert.equal(out[0].skill, null, what);
       assert.equal(out[0].diagnostics[0].code, "yaml-parser-unavailable", what);
@@ -81,19 +90,18 @@ test("a YAML parser that throws, answers the wrong type or a damaged answer cost
       assert.match(out[0].diagnostics[0].message, /YAML parser/, what);
       assert.equal(out[0].diagnostics[0].line, 2, what);
       assert.equal(out[1].skill.name, "plain", `${what}: the fast path's file is parsed as ever`);
-      // An unquoted `: ` in a value is invalid on its face: repaired without asking any parser.
+      // The repairs are the second module's too: sloppy YAML is refused alike, not half read.
       const [colon] = parseSkills(["---\nname: colon\ndescription: Use when: asked\n---\n"], { includeBody: false });
-      assert.equal(colon.skill?.description, "Use when: asked", what);
-      assert.deepEqual(colon.diagnostics.map((d) => d.code), ["yaml-repair-colon"], what);
+      assert.equal(colon.skill, null, what);
+      assert.deepEqual(colon.diagnostics.map((d) => [d.code, d.line]), [["yaml-parser-unavailable", 2]], what);
     }
   } finally {
-    setYamlLoader(real);
+    setFrontmatterReader(real);
   }
   assert.equal(parseSkill(flow).skill.name, "flow-map", "the real parser again");
 });
 
 test("a skill no YAML parser could read is read again at the registry's next refresh, snapshot or not", async () => {
-  const real = (text) => extra.__sw_loadYaml(text);
   const store = memoryStorage();
   store.put(".agents/skills/flow-map/SKILL.md", flow);
   store.put(".agents/skills/plain/SKILL.md", "---\nname: plain\ndescription: Plain.\n---\n");
@@ -102,7 +110,7 @@ test("a skill no YAML parser could read is read again at the registry's next ref
   let reg;
   let snap;
   try {
-    setYamlLoader(() => {
+    setFrontmatterReader(() => {
       throw new Error("the second module is gone");
     });
     reg = await SkillRegistry.discover({ user: counted });
@@ -114,7 +122,7 @@ test("a skill no YAML parser could read is read again at the registry's next ref
     assert.deepEqual(await reg.refresh(), { added: [], changed: [], removed: [] });
     assert.equal(reads, 1);
   } finally {
-    setYamlLoader(real);
+    setFrontmatterReader(real);
   }
   for (const r of [reg, SkillRegistry.fromSnapshot(snap, { user: counted })]) {
     reads = 0;

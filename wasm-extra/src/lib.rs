@@ -4,7 +4,7 @@
 //! [`seam`]), user invocation and permissions over the core module's registries ([`invocation`]),
 //! argument substitution and skill-directory checks, the discovery index's reading,
 //! unpacking and publishing of files, the MCP client's checks, and serde_yaml for the core module's
-//! frontmatter outside its fast path ([`load_yaml`]). Conversion only, as in the
+//! frontmatter outside its fast path ([`read_frontmatter`]). Conversion only, as in the
 //! core's façade: the rules are the core's, and the bounded converter of caller values is the
 //! core façade's own file (`wasm/src/convert.rs`), compiled into this crate as well.
 
@@ -45,10 +45,14 @@ pub(crate) use common::{options_error, to_js};
 /// What the start function hands the core besides NFKC: nothing, serde_yaml is built in here.
 fn install_hooks() {}
 
-/// Parses `text` as YAML for the core module (which has no YAML parser of its own, see
-/// `wasm/src/yaml.rs`): the answer as `skillwasm::parse::yaml_wire` writes it. Internal to the
-/// package: not exported by its entry points.
-#[wasm_bindgen::prelude::wasm_bindgen(js_name = __sw_loadYaml)]
-pub fn load_yaml(text: &str) -> Vec<u8> {
-    skillwasm::parse::yaml_wire::encode(&skillwasm::parse::yaml::load(text))
+/// Reads frontmatter the core module's fast path refused (the core has no YAML parser of its own,
+/// see `wasm/src/beyond.rs`): `text` is the frontmatter, `first_line` the file line of its first
+/// line, `strict` the mode and `invalid` whether the fast path called it invalid. The answer as
+/// `skillwasm::parse::beyond_wire` writes it. Internal to the package: not exported by its entry
+/// points.
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = __sw_readFrontmatter)]
+pub fn read_frontmatter(text: &str, first_line: u32, strict: bool, invalid: bool) -> Vec<u8> {
+    use skillwasm::parse::{beyond, beyond_wire, Mode};
+    let mode = if strict { Mode::Strict } else { Mode::Lenient };
+    beyond_wire::encode(&beyond::read(text, first_line, mode, invalid))
 }

@@ -22,8 +22,8 @@ mod served;
 mod served_types;
 mod storage;
 mod tool;
-// The YAML parser, asked of the second module.
-mod yaml;
+// Frontmatter beyond the fast path, read by the second module.
+mod beyond;
 
 pub(crate) use common::{options_error, to_js};
 use convert::BytesError;
@@ -40,9 +40,9 @@ export interface SkillBatchItem { input: SkillInput; dirName?: string }
 "#;
 
 /// What the start function hands the core besides the host's NFKC and lowercase mappings: the
-/// YAML parser of the second module.
+/// second module's reader of frontmatter beyond the fast path.
 fn install_hooks() {
-    yaml::install();
+    beyond::install();
 }
 
 /// The result for an input above the cap: an error diagnostic, nothing parsed.

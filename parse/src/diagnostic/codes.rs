@@ -29,9 +29,10 @@ pub const FRONTMATTER_NOT_MAPPING: &str = "frontmatter-not-mapping";
 /// The YAML cannot be parsed, even after repair (strict mode does not repair), or it exceeds
 /// serde_yaml's recursion or repetition limit. Error: the skill is refused.
 pub const YAML_INVALID: &str = "yaml-invalid";
-/// The frontmatter is beyond the YAML subset the core reads itself and no YAML parser answered
-/// (the wasm package's second module could not be loaded, or it failed): nothing is known of the
-/// text. Error: the skill is refused, and a registry reads the file again at its next refresh.
+/// The frontmatter is beyond the YAML subset the core reads itself (or is sloppy YAML to repair)
+/// and no YAML parser answered (the wasm package's second module could not be loaded, or it
+/// failed): nothing is known of the text. Error: the skill is refused, and a registry reads the
+/// file again at its next refresh.
 pub const YAML_PARSER_UNAVAILABLE: &str = "yaml-parser-unavailable";
 /// Strict: a YAML flow collection (`[a, b]`, `{a: 1}`), which the reference's YAML reader
 /// refuses; lenient mode reads it. Error, strict only.

@@ -2,6 +2,8 @@
 //! lines), the frontmatter's YAML (a fast path for the common subset, serde_yaml for the rest),
 //! repair of sloppy YAML, and the specification's rules, lenient and strict.
 
+pub mod beyond;
+pub mod beyond_wire;
 pub mod extensions;
 pub mod fast;
 pub mod fence;
@@ -15,7 +17,6 @@ pub mod scan;
 mod types;
 pub mod validate;
 pub mod yaml;
-pub mod yaml_wire;
 
 pub use frontmatter::{parse_frontmatter, Field, MAX_FRONTMATTER_BYTES};
 pub use map::FieldMap;

@@ -1,11 +1,9 @@
 //! The YAML parser of record (serde_yaml), behind one function: [`load`] reads frontmatter the
 //! fast path does not take into a plain tree, [`Yaml`], or says why it cannot.
 //!
-//! With the `yaml` feature (on by default) serde_yaml is built in. Without it, a host installs
-//! the parser with [`set_loader`]: the wasm package's core module leaves serde_yaml out and asks
-//! the package's second module, which has it, over [`super::yaml_wire`].
-
-use std::sync::OnceLock;
+//! With the `yaml` feature (on by default) serde_yaml is built in. Without it nothing here parses:
+//! the wasm package's core module leaves serde_yaml out, with the rest of the path beyond the fast
+//! one ([`super::beyond`]), and asks the package's second module, which has it.
 
 /// A YAML value as the frontmatter rules read it: scalars typed by the YAML 1.2 core schema
 /// (numbers keep serde_yaml's text of them), sequences, and mappings in the order written. Tags
@@ -48,25 +46,10 @@ impl YamlError {
     }
 }
 
-/// A YAML parser a host installs with [`set_loader`].
-pub type YamlLoader = fn(&str) -> Result<Yaml, YamlError>;
-
-/// The parser a host installed with [`set_loader`].
-static LOADER: OnceLock<YamlLoader> = OnceLock::new();
-
-/// Installs the YAML parser [`load`] uses instead of the built-in one. The first installation
-/// wins; returns whether this one was taken.
-pub fn set_loader(loader: YamlLoader) -> bool {
-    LOADER.set(loader).is_ok()
-}
-
-/// Reads `src` as one YAML document: the installed parser ([`set_loader`]), else serde_yaml (the
-/// `yaml` feature), else an error that says no parser is there.
+/// Reads `src` as one YAML document with serde_yaml (the `yaml` feature), else an error that
+/// says no parser is there.
 pub fn load(src: &str) -> Result<Yaml, YamlError> {
-    match LOADER.get() {
-        Some(loader) => loader(src),
-        None => builtin(src),
-    }
+    builtin(src)
 }
 
 #[cfg(feature = "yaml")]
