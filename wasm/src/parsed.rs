@@ -1,7 +1,8 @@
 //! Parse results handed to JS a batch at a time. Building result objects field by field from wasm
 //! (one crossing per key and per value) was most of a metadata-only parse; here the results of a
-//! batch become one JSON text (written by `skillwasm::parse::result_json`: a compact array per
-//! result), which `boundary.js` reads with one `JSON.parse` and builds into the result objects.
+//! batch become one JSON text (written by `skillwasm::parse::result_json`: one flat array of every
+//! result's values), which `boundary.js` reads with one `JSON.parse` and builds into the result
+//! objects.
 //!
 //! The inputs of a `parseSkills` batch cross into wasm memory a run at a time, in one copy
 //! (`convert::skill_batch`): without bodies only their first bytes (the core's prefix-read policy

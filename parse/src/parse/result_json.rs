@@ -1,21 +1,24 @@
-//! A parse result as the JSON text `boundary.js` reads: a compact array that `takeResults` turns
-//! into the very object serde would write for [`ParseResult`] (the same keys in the same order,
-//! the same values). `JSON.parse` of the object's own text, every key and every empty map spelled
-//! out, took twice as long as reading the array and building the object with the keys in order.
-//! The writer lives in the core, built for speed, because it is on the hot path of every parse
-//! (the wasm façade is built for size). The result's fixed shape needs no generic serialiser:
-//! serde_json, built for size as every dependency is, was the largest part of a metadata-only
-//! parse in wasm. Only the free-form values (structured metadata, unknown keys) still go through
-//! serde_json, with the same formatter.
+//! Parse results as the JSON text `boundary.js` reads: the values of each result one after the
+//! other in one flat array for a whole batch, which `takeResults` turns into the very objects
+//! serde would write for [`ParseResult`] (the same keys in the same order, the same values).
+//! `JSON.parse` of the objects' own text, every key and every empty map spelled out, took twice as
+//! long as reading arrays and building the objects with the keys in order; one flat array rather
+//! than two arrays per result spares the collector two objects per result as well. The writer
+//! lives in the core, built for speed, because it is on the hot path of every parse (the wasm
+//! façade is built for size). The result's fixed shape needs no generic serialiser: serde_json,
+//! built for size as every dependency is, was the largest part of a metadata-only parse in wasm.
+//! Only the free-form values (structured metadata, unknown keys) still go through serde_json,
+//! with the same formatter.
 //!
-//! The array (the order `takeResults` reads; `0` is an empty map, list or diagnostics list, `null`
-//! an absent optional field):
+//! The values of a result (the order `takeResults` reads; `0` is an empty map, list or
+//! diagnostics list, `null` an absent optional field):
 //!
-//! - a result: `[skill or null, diagnostics]`, and a third item `1` when it is incomplete;
-//! - a skill: `[name, description, localizedDescriptions, license, compatibility, metadata,
-//!   metadataStructured, allowedTools, argumentHint, minTier, flags, context, agent, extra, body,
-//!   bodyLine]`, where `flags` is 1 for `disableModelInvocation` plus 2 for `userInvocable`;
-//! - a diagnostic: the object serde writes.
+//! - `flags`: 1 when there is a skill, plus 2 when the result is incomplete;
+//! - with a skill, its [`SKILL_VALUES`] values: name, description, localizedDescriptions,
+//!   license, compatibility, metadata, metadataStructured, allowedTools, argumentHint, minTier,
+//!   `flags` (1 for `disableModelInvocation` plus 2 for `userInvocable`), context, agent, extra,
+//!   body, bodyLine;
+//! - the diagnostics, each the object serde writes.
 //!
 //! Every character beyond ASCII is written as a `\u` escape (see [`AsciiJson`]).
 
@@ -24,28 +27,27 @@ use crate::parse::{scan, FieldMap};
 use crate::{Diagnostic, ParseResult, Skill};
 use serde_json::ser::Formatter;
 
-/// Appends `result` as its JSON array to `out`.
+/// How many values a skill takes in a result.
+pub const SKILL_VALUES: usize = 16;
+
+/// Appends the values of `result` to `out`, comma-separated (the caller writes the array's
+/// brackets, and a comma between results).
 pub fn write_result(out: &mut Vec<u8>, result: &ParseResult) -> Result<(), serde_json::Error> {
-    out.push(b'[');
-    match &result.skill {
-        Some(skill) => write_skill(out, skill)?,
-        None => out.extend_from_slice(b"null"),
-    }
+    out.push(b'0' + u8::from(result.skill.is_some()) + 2 * u8::from(result.incomplete));
     out.push(b',');
+    if let Some(skill) = &result.skill {
+        write_skill(out, skill)?;
+        out.push(b',');
+    }
     if result.diagnostics.is_empty() {
         out.push(b'0');
     } else {
         array(out, &result.diagnostics, write_diagnostic);
     }
-    if result.incomplete {
-        out.extend_from_slice(b",1");
-    }
-    out.push(b']');
     Ok(())
 }
 
 fn write_skill(out: &mut Vec<u8>, s: &Skill) -> Result<(), serde_json::Error> {
-    out.push(b'[');
     string(out, &s.name);
     out.push(b',');
     string(out, &s.description);
@@ -77,7 +79,6 @@ fn write_skill(out: &mut Vec<u8>, s: &Skill) -> Result<(), serde_json::Error> {
         Some(line) => number(out, line),
         None => out.extend_from_slice(b"null"),
     }
-    out.push(b']');
     Ok(())
 }
 

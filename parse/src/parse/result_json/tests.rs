@@ -1,25 +1,27 @@
-use super::{write_result, AsciiJson};
+use super::{write_result, AsciiJson, SKILL_VALUES};
 use crate::parse::FieldMap;
 use crate::{Diagnostic, ParseOptions, ParseResult, Skill};
 
 use serde_json::{Map, Value};
 
-/// The object `takeResults` (boundary.js) builds from a result's array, built the same way.
-fn object_of(wire: &Value) -> Value {
-    let items = wire.as_array().unwrap();
+/// The object `takeResults` (boundary.js) builds from a result's values, built the same way.
+fn object_of(values: &[Value]) -> Value {
+    let flags = values[0].as_u64().unwrap();
+    assert!(flags < 4, "{flags}");
     let mut result = Map::new();
-    result.insert("skill".into(), if items[0].is_null() { Value::Null } else { skill_of(&items[0]) });
-    result.insert("diagnostics".into(), or_empty(&items[1], Value::Array(Vec::new())));
-    if let Some(flag) = items.get(2) {
-        assert_eq!(flag, &Value::from(1));
+    let skill = if flags & 1 != 0 { Some(&values[1..=SKILL_VALUES]) } else { None };
+    result.insert("skill".into(), skill.map_or(Value::Null, skill_of));
+    let rest = &values[1 + skill.map_or(0, <[Value]>::len)..];
+    assert_eq!(rest.len(), 1, "the diagnostics end the result");
+    result.insert("diagnostics".into(), or_empty(&rest[0], Value::Array(Vec::new())));
+    if flags & 2 != 0 {
         result.insert("incomplete".into(), Value::Bool(true));
     }
     Value::Object(result)
 }
 
-fn skill_of(wire: &Value) -> Value {
-    let a = wire.as_array().unwrap();
-    assert_eq!(a.len(), 16);
+fn skill_of(a: &[Value]) -> Value {
+    assert_eq!(a.len(), SKILL_VALUES);
     let empty = || Value::Object(Map::new());
     let mut s = Map::new();
     let mut put = |key: &str, value: &Value, absent: Option<Value>| match absent {
@@ -65,7 +67,8 @@ fn assert_same(result: &ParseResult) {
     write_result(&mut mine, result).unwrap();
     assert!(mine.is_ascii(), "{}", String::from_utf8_lossy(&mine));
     let theirs = serde_json::to_string(result).unwrap();
-    let a = object_of(&serde_json::from_slice(&mine).unwrap());
+    let values: Vec<Value> = serde_json::from_slice(&[b"[", mine.as_slice(), b"]"].concat()).unwrap();
+    let a = object_of(&values);
     let b: serde_json::Value = serde_json::from_str(&theirs).unwrap();
     // preserve_order: the texts of the values read back compare the key order too.
     assert_eq!(a.to_string(), b.to_string());
