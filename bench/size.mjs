@@ -22,7 +22,8 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const TARGET = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(REPO, "target");
 const OUT = join(TARGET, "size");
 const TOOLS = join(TARGET, "tools");
-const TWIGGY_VERSION = "0.7.0";
+// 0.8.0 reads the SIMD instructions of the release builds (0.7.0 stops at the first one).
+const TWIGGY_VERSION = "0.8.0";
 const TWIGGY = join(TOOLS, "bin", "twiggy");
 const WASM_TARGET = "wasm32-unknown-unknown";
 
@@ -72,7 +73,8 @@ function gzip9(file) {
 }
 
 function ensureTwiggy() {
-  if (existsSync(TWIGGY)) return true;
+  const installed = existsSync(TWIGGY) ? spawnSync(TWIGGY, ["--version"], { encoding: "utf8" }).stdout ?? "" : "";
+  if (installed.trim().endsWith(` ${TWIGGY_VERSION}`)) return true;
   console.log(`installing twiggy ${TWIGGY_VERSION} under ${TOOLS}`);
   const r = spawnSync("cargo", ["install", "--locked", "--version", TWIGGY_VERSION, "twiggy", "--root", TOOLS], {
     cwd: REPO,
@@ -86,7 +88,7 @@ function ensureTwiggy() {
 // `serde_json::de`, or a kind of section (data segments, the function table, imports).
 function owner(name) {
   if (typeof name !== "string") return "(other)";
-  if (/^data\[\d+\]$/.test(name)) return "(data segments: .rodata, string literals, tables)";
+  if (/^data\[\d+\]$|^data segment/.test(name)) return "(data segments: .rodata, string literals, tables)";
   if (/^(type|table|elem|import|export|custom section)/.test(name) || /subsection$/.test(name)) return `(${name.replace(/\[\d+\]$/, "")})`;
   // Drop crate disambiguators (`core[c5930c85a12de822]::fmt`) and the leading `<` of trait impls.
   name = name.replace(/\[[0-9a-f]{8,}\]/g, "");
