@@ -45,18 +45,26 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A diagnostic without a line or a path.
+    #[cold]
+    #[inline(never)]
     pub fn new(severity: Severity, code: &str, message: impl Into<String>) -> Self {
         Diagnostic { severity, code: code.to_string(), message: message.into(), line: None, path: None }
     }
     /// An error: the skill or the operation is refused.
+    #[cold]
+    #[inline(never)]
     pub fn error(code: &str, message: impl Into<String>) -> Self {
         Self::new(Severity::Error, code, message)
     }
     /// A warning: something is wrong, the skill loads.
+    #[cold]
+    #[inline(never)]
     pub fn warning(code: &str, message: impl Into<String>) -> Self {
         Self::new(Severity::Warning, code, message)
     }
     /// A note.
+    #[cold]
+    #[inline(never)]
     pub fn info(code: &str, message: impl Into<String>) -> Self {
         Self::new(Severity::Info, code, message)
     }
