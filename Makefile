@@ -178,7 +178,6 @@ bench: build
 	$(NODE) bench/network.mjs --runs 3
 	$(NODE) bench/search.mjs
 	$(NODE) bench/mcp.mjs
-	$(NODE) bench/init.mjs
 
 clean:
 	rm -rf $(PKG)
