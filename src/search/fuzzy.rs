@@ -3,6 +3,7 @@
 //! confirms them. No pass compares every pair; a lookup touches only the postings of the
 //! query's trigrams.
 
+use super::tally::Tally;
 use std::collections::HashMap;
 
 /// Strings, and for each trigram the strings that contain it.
@@ -53,18 +54,18 @@ impl TrigramTable {
         grams(query, &mut buf);
         crate::sort::sort(&mut buf);
         buf.dedup();
-        let mut shared: HashMap<u32, u32> = HashMap::new();
+        let mut shared = Tally::new(self.items);
         let common = COMMON_FLOOR.max(self.items / 8);
         for g in &buf {
             if let Some(ids) = self.grams.get(g).filter(|ids| ids.len() <= common) {
                 for id in ids {
-                    *shared.entry(*id).or_insert(0) += 1;
+                    shared.add(*id, 1.0);
                 }
             }
         }
         let mut top = super::topk::TopK::new(limit);
-        for (id, n) in shared {
-            top.push(n as f32, id);
+        for (id, n) in shared.iter() {
+            top.push(n, id);
         }
         top.into_sorted().into_iter().map(|(n, id)| (id, n as u32)).collect()
     }

@@ -4,6 +4,7 @@
 //! keeps the best in a bounded heap; nothing is allocated per document.
 
 use super::fuzzy::{edit_distance, typo_allowance, Rows, TrigramTable};
+use super::tally::Tally;
 use super::tokenize::tokenize;
 use super::topk::TopK;
 use std::collections::{BTreeMap, HashMap};
@@ -197,8 +198,7 @@ impl SearchIndex {
         let n = self.names.len() as f32;
         let avg = self.derived.avg_len;
         let terms = self.query_terms(query);
-        let touched: usize = terms.iter().map(|(t, _)| self.postings(*t).len()).sum();
-        let mut scores: HashMap<u32, f32> = HashMap::with_capacity(touched.min(self.names.len()));
+        let mut scores = Tally::new(self.names.len());
         for (t, weight) in &terms {
             let df = self.postings(*t).len() as f32;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
@@ -206,20 +206,20 @@ impl SearchIndex {
                 let len = self.lens.get(d as usize).copied().unwrap_or(1) as f32;
                 let tf = f32::from(tf);
                 let s = idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg));
-                *scores.entry(d).or_insert(0.0) += weight * s;
+                scores.add(d, weight * s);
             }
         }
         // A name given as the query, exactly or nearly, goes first (a query of a few words can
         // be a name; a sentence is not).
-        let best = scores.values().copied().fold(0.0f32, f32::max);
+        let best = scores.iter().map(|(_, s)| s).fold(0.0f32, f32::max);
         let name_like = query.len() <= 64 && query.split_whitespace().count() <= 3;
         let named = if name_like { self.name_matches(query, 4) } else { Vec::new() };
         for (d, distance) in named {
             let bonus = best + 1.0 - distance as f32 * 0.1;
-            *scores.entry(d).or_insert(0.0) += bonus;
+            scores.add(d, bonus);
         }
         let mut top = TopK::new(limit);
-        for (d, s) in scores {
+        for (d, s) in scores.iter() {
             if s > 0.0 && allow(d) {
                 top.push(s, d);
             }

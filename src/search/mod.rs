@@ -8,6 +8,7 @@
 pub mod encode;
 pub mod fuzzy;
 mod index;
+mod tally;
 mod tokenize;
 mod topk;
 
