@@ -11,6 +11,7 @@ pub mod flow;
 mod frontmatter;
 mod map;
 pub mod node;
+#[cfg(feature = "yaml")]
 pub mod repair;
 pub mod result_json;
 pub mod scan;

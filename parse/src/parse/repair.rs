@@ -20,17 +20,12 @@ pub struct Repaired {
 
 /// Whether serde_yaml accepts `text`: the fast path answers first, since what it reads serde_yaml
 /// reads alike, what it calls invalid serde_yaml refuses, and most entries of a sloppy
-/// frontmatter are one or the other. Without a YAML parser loaded, text beyond the subset counts
-/// as parsing: what cannot be judged is not rewritten (and the caller refuses the file when the
-/// repaired text still needs the parser).
+/// frontmatter are one or the other.
 fn parses(text: &str) -> bool {
     match super::fast::read(text) {
         Ok(_) => true,
         Err(super::fast::Refusal::Invalid) => false,
-        Err(super::fast::Refusal::Beyond) => match super::yaml::load(text) {
-            Ok(_) => true,
-            Err(err) => err.unavailable,
-        },
+        Err(super::fast::Refusal::Beyond) => super::yaml::load(text).is_ok(),
     }
 }
 

@@ -1,9 +1,9 @@
 //! The YAML parser of record (serde_yaml), behind one function: [`load`] reads frontmatter the
 //! fast path does not take into a plain tree, [`Yaml`], or says why it cannot.
 //!
-//! With the `yaml` feature (on by default) serde_yaml is built in. Without it nothing here parses:
-//! the wasm package's core module leaves serde_yaml out, with the rest of the path beyond the fast
-//! one ([`super::beyond`]), and asks the package's second module, which has it.
+//! [`load`] exists with the `yaml` feature (on by default). Without it serde_yaml is not compiled,
+//! nor is the rest of the path beyond the fast one ([`super::beyond`]): the wasm package's core
+//! module asks the package's second module, which has them.
 
 /// A YAML value as the frontmatter rules read it: scalars typed by the YAML 1.2 core schema
 /// (numbers keep serde_yaml's text of them), sequences, and mappings in the order written. Tags
@@ -34,37 +34,17 @@ pub struct YamlError {
     /// The text is hostile or too deep (a recursion or repetition limit), not sloppy: no repair
     /// should paper over it.
     pub resource_limit: bool,
-    /// The parser itself could not answer (none installed, one that threw, or a damaged answer):
-    /// nothing is known about the text, so it is neither repaired nor read.
-    pub unavailable: bool,
 }
 
-impl YamlError {
-    /// An error that is not the text's: no parser, or a parser that failed.
-    pub fn unavailable(message: String) -> YamlError {
-        YamlError { message, line: None, resource_limit: false, unavailable: true }
-    }
-}
-
-/// Reads `src` as one YAML document with serde_yaml (the `yaml` feature), else an error that
-/// says no parser is there.
-pub fn load(src: &str) -> Result<Yaml, YamlError> {
-    builtin(src)
-}
-
+/// Reads `src` as one YAML document with serde_yaml.
 #[cfg(feature = "yaml")]
-fn builtin(src: &str) -> Result<Yaml, YamlError> {
+pub fn load(src: &str) -> Result<Yaml, YamlError> {
     serde_yaml::from_str::<serde_yaml::Value>(src).map(|v| from_serde(&v)).map_err(|err| {
         let message = err.to_string();
         let resource_limit =
             message.contains("recursion limit exceeded") || message.contains("repetition limit exceeded");
-        YamlError { line: err.location().map(|l| l.line() as u32), message, resource_limit, unavailable: false }
+        YamlError { line: err.location().map(|l| l.line() as u32), message, resource_limit }
     })
-}
-
-#[cfg(not(feature = "yaml"))]
-fn builtin(_src: &str) -> Result<Yaml, YamlError> {
-    Err(YamlError::unavailable("no YAML parser is installed".to_string()))
 }
 
 /// serde_yaml's tree as a [`Yaml`] (serde_yaml bounds its depth, so the recursion is bounded).
