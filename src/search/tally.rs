@@ -1,7 +1,9 @@
 //! Sums per document over a query's postings: a dense array indexed by document id and the list
-//! of the ids touched, where a hash map keyed by id would hash every posting. A search touches a
-//! share of the documents and reads the array once per posting; making the array costs a pass
-//! over the documents, which a hash map grown to the touched documents costs as well.
+//! of the ids touched, where a hash map keyed by id would hash every posting. Each posting is one
+//! index into the array. Making the arrays clears one entry per id (at 100,000 ids, half a
+//! megabyte, once per call), where a hash map pays only for the ids touched: a linear cost per
+//! search either way, and measured at 100,000 skills (bench/search.mjs) the tally is the faster,
+//! p50 34-38 ms against 49 ms and p95 71-75 ms against 123 ms.
 
 /// The sums of the ids below a bound, and the ids touched in the order first touched.
 pub struct Tally {
