@@ -1,11 +1,14 @@
-// Parse results as JS receives them: the core hands a batch over as one array per result, and
-// boundary.js builds each object. Every field must come out with serde's keys, in serde's order,
+// Parse results as JS receives them: the core hands a batch over as one flat array of every
+// result's values (parse/src/parse/result_json.rs), and boundary.js builds each object. Every field must come out with serde's keys, in serde's order,
 // absent optional fields absent, and every map and list a fresh object of its own.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { importPkg } from "./helpers.mjs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { importPkg, PKG } from "./helpers.mjs";
 
 const { parseSkill, parseSkills } = await importPkg();
+const { takeResults } = await import(pathToFileURL(path.join(PKG, "boundary.js")).href);
 
 const FULL = `---
 name: full
@@ -92,4 +95,29 @@ test("no skill, and a prefix that was not enough", () => {
   const cut = parseSkills(["---\nname: a\ndescr"], { partial: true })[0];
   assert.deepEqual(cut, { skill: null, diagnostics: [], incomplete: true });
   assert.deepEqual(Object.keys(cut), ["skill", "diagnostics", "incomplete"]);
+});
+
+test("a batch whose values and result count disagree is refused, not read askew", () => {
+  const NO = 0xffffffff;
+  // A skill's 16 values as result_json.rs writes them: name, description, the empty maps and
+  // lists as 0, absent fields as null, flags 2 (user-invocable).
+  const skill = ["n", "d", 0, null, null, 0, 0, 0, null, null, 2, null, null, 0, null, null];
+  // Two results: one with a skill and no diagnostics; one without a skill, incomplete.
+  const values = [1, ...skill, 0, 2, 0];
+  const take = (vals, results) => {
+    const out = [];
+    const ok = takeResults(JSON.stringify(vals), new Uint8Array(0), new Uint32Array(2 * results).fill(NO), out);
+    return [ok, out];
+  };
+  const [ok, out] = take(values, 2);
+  assert.equal(ok, true);
+  assert.deepEqual(out, [
+    { skill: { name: "n", description: "d", localizedDescriptions: {}, metadata: {}, metadataStructured: {}, allowedTools: [], disableModelInvocation: false, userInvocable: true, extra: {} }, diagnostics: [] },
+    { skill: null, diagnostics: [], incomplete: true },
+  ]);
+  // One result more, or one fewer, than the values hold; a skill one value short or one long.
+  assert.equal(take(values, 3)[0], false);
+  assert.equal(take(values, 1)[0], false);
+  assert.equal(take([1, ...skill.slice(1), 0, 2, 0], 2)[0], false);
+  assert.equal(take([1, ...skill, null, 0, 2, 0], 2)[0], false);
 });
