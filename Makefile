@@ -120,7 +120,7 @@ lint: setup
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p $(WASM_CRATE) --target $(WASM_TARGET) -- -D warnings
 	cargo clippy -p $(EXTRA_CRATE) --target $(WASM_TARGET) -- -D warnings
-	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p skillwasm -p skillwasm-parse
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p skillwasm -p skillwasm-parse -p skillwasm-boundary
 
 # node 20's --test does not expand directories of .mjs files: pass them explicitly.
 test: lint build

@@ -1,4 +1,4 @@
-// The boundary's reading side, imported by the wasm glue (wasm/src/convert.rs). Every value a
+// The boundary's reading side, imported by the wasm glue (wasm-boundary/src/convert.rs). Every value a
 // caller hands the engine (options, tool input, transcripts, store answers, batch items) is read
 // here, once, before any Rust state is touched: getters, Proxy traps, toJSON and thenables run
 // inside try/catch, so no JS exception ever unwinds through a Rust frame. What comes back to Rust
@@ -617,7 +617,7 @@ export function batchItems(inputs, maxItems) {
   }
 }
 
-// A parseSkills batch crosses into wasm memory in one copy (wasm/src/convert.rs, `skill_batch`):
+// A parseSkills batch crosses into wasm memory in one copy (wasm-boundary/src/convert.rs, `skill_batch`):
 // `batchPlan` reads every item once and keeps the bytes it found; `batchFill` copies a run of them
 // straight into the core's buffer. Nothing of the caller's runs between the two calls.
 const taSet = TypedArrayProto.set;
@@ -712,7 +712,7 @@ export function batchDone() {
   planned = null;
 }
 
-// Parse results (wasm/src/parsed.rs): a batch of them arrives as one JSON text, one flat array of
+// Parse results (wasm-boundary/src/parsed.rs): a batch of them arrives as one JSON text, one flat array of
 // every result's values in the order parse/src/parse/result_json.rs writes them.
 const parseJson = JSON.parse;
 const defineProperty = Object.defineProperty;

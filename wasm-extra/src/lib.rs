@@ -6,25 +6,15 @@
 //! unpacking and publishing of files, the MCP client's checks, and serde_yaml for the core module's
 //! frontmatter outside its fast path ([`read_frontmatter`]). Conversion only, as in the
 //! core's façade: the rules are the core's, and the bounded converter of caller values is the
-//! core façade's own file (`wasm/src/convert.rs`), compiled into this crate as well.
+//! one both façades share (`wasm-boundary/`).
 
-// The one bounded converter of caller values, shared with the core's façade; this module uses
-// only part of it.
-#[allow(dead_code)]
-#[path = "../../wasm/src/convert.rs"]
-mod convert;
+// The one bounded converter of caller values, shared with the core's façade (wasm-boundary/).
+pub(crate) use skillwasm_boundary::convert;
 
 // What this façade shares with the core's (results as JS values, the options TypeError, the NFKC
 // start function).
 #[path = "../../wasm/src/common.rs"]
 mod common;
-
-// The core façade's allocator, growing the memory in steps (see that file); this module makes
-// no room ahead of a decode (`reserve`).
-#[cfg(target_arch = "wasm32")]
-#[allow(dead_code)]
-#[path = "../../wasm/src/grow.rs"]
-mod grow;
 
 mod compact;
 mod invocation;

@@ -5,15 +5,7 @@
 mod commands;
 // What this façade and the package's second module (wasm-extra/) share.
 mod common;
-// The bounded converter of caller values; the package's second module (wasm-extra/) compiles this
-// same file, and uses the converters this module does not.
-#[allow(dead_code)]
-mod convert;
-// The allocator: the standard one, growing the memory in steps.
-#[cfg(target_arch = "wasm32")]
-mod grow;
 mod page_lines;
-mod parsed;
 mod registry;
 mod rules;
 mod seam;
@@ -26,9 +18,15 @@ mod tool;
 mod beyond;
 
 pub(crate) use common::{options_error, to_js};
+// The bounded converter of caller values and the parse results' handover, shared with the second
+// module's façade (wasm-extra/).
+pub(crate) use skillwasm_boundary::{convert, parsed};
+// The allocator (the standard one, growing the memory in steps) is the boundary crate's too.
 use convert::BytesError;
 use skillwasm::store::DEFAULT_MAX_OBJECT_BYTES;
 use skillwasm::{host, Diagnostic, ParseResult};
+#[cfg(target_arch = "wasm32")]
+pub(crate) use skillwasm_boundary::grow;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]

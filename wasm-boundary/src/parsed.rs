@@ -65,6 +65,12 @@ pub struct Results {
     ranges: Vec<u32>,
 }
 
+impl Default for Results {
+    fn default() -> Results {
+        Results::new()
+    }
+}
+
 impl Results {
     /// No results yet.
     pub fn new() -> Results {
@@ -146,7 +152,7 @@ impl Results {
     }
 }
 
-/// Parses every item of `batch`, a run of at most [`BATCH_BYTES`] of copied bytes (at least one
+/// Parses every item of `batch`, a run of at most `BATCH_BYTES` (8 MiB) of copied bytes (at least one
 /// item) at a time; `other` makes the result of an item without bytes.
 pub fn parse_batch(
     batch: &mut SkillBatch,

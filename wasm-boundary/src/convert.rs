@@ -49,7 +49,7 @@ extern "C" {
     fn bounded_bytes(v: &JsValue, max: u32, strict: bool) -> Result<JsValue, JsValue>;
     /// The length of `v` in UTF-16 units when it is a string, else -1.
     #[wasm_bindgen(js_name = stringLength)]
-    pub(crate) fn string_length(v: &JsValue) -> f64;
+    pub fn string_length(v: &JsValue) -> f64;
     #[wasm_bindgen(catch, js_name = callStore)]
     fn call_store_js(f: &Function, this: &JsValue, a: &JsValue, b: &JsValue, ms: u32) -> Result<JsValue, JsValue>;
 }

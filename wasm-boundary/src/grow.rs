@@ -59,7 +59,7 @@ fn after_allocation() {
 /// Makes room for `bytes` more at once, ahead of work whose size is known before it starts (a
 /// snapshot being decoded): one grow of the memory, one JS garbage collection, instead of one
 /// per step the work would take it through. What the work does not use stays free.
-pub(crate) fn reserve(bytes: usize) {
+pub fn reserve(bytes: usize) {
     if bytes == 0 {
         return;
     }

@@ -1,0 +1,18 @@
+//! The Rust half of `boundary.js`, the JS file shipped beside the wasm-bindgen glue: what both
+//! façades of the package (`wasm/`, the core module, and `wasm-extra/`, the second module) use to
+//! take values from callers and hand parse results back.
+//!
+//! - [`convert`]: every caller-supplied value read once, with bounds on depth, size and count, and
+//!   no JS exception unwinding through a Rust frame.
+//! - [`parsed`]: parse results handed to JS a batch at a time, as one JSON text and the body
+//!   ranges of the caller's own bytes.
+//! - `grow` (wasm32 only): the allocator of both modules, growing the memory in steps.
+//!
+//! A crate of its own, so that each façade links it instead of compiling these files again.
+
+#![warn(missing_docs)]
+
+pub mod convert;
+#[cfg(target_arch = "wasm32")]
+pub mod grow;
+pub mod parsed;
