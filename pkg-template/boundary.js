@@ -1,7 +1,7 @@
-// The boundary's reading side, imported by the wasm glue (wasm-boundary/src/convert.rs). Every value a
-// caller hands the engine (options, tool input, transcripts, store answers, batch items) is read
-// here, once, before any Rust state is touched: getters, Proxy traps, toJSON and thenables run
-// inside try/catch, so no JS exception ever unwinds through a Rust frame. What comes back to Rust
+// The boundary's reading side, imported by the wasm glue (wasm-boundary/src/convert.rs). Every
+// value a caller hands the engine (options, tool input, transcripts, store answers, batch items)
+// is read here, once, before any Rust state is touched: getters, Proxy traps, toJSON and thenables
+// run inside try/catch, so no JS exception ever unwinds through a Rust frame. What comes back to Rust
 // is JSON text or a tagged error (for data), a fresh Uint8Array view read through the intrinsic
 // typed-array getters (for bytes), or a promise that always settles (for store calls).
 //
@@ -617,9 +617,9 @@ export function batchItems(inputs, maxItems) {
   }
 }
 
-// A parseSkills batch crosses into wasm memory in one copy (wasm-boundary/src/convert.rs, `skill_batch`):
-// `batchPlan` reads every item once and keeps the bytes it found; `batchFill` copies a run of them
-// straight into the core's buffer. Nothing of the caller's runs between the two calls.
+// A parseSkills batch crosses into wasm memory in one copy (`skill_batch` in
+// wasm-boundary/src/convert.rs): `batchPlan` reads every item once and keeps the bytes it found;
+// `batchFill` copies a run of them straight into the core's buffer. Nothing of the caller's runs between the two calls.
 const taSet = TypedArrayProto.set;
 const encoder = new TextEncoder();
 // Item kinds, as convert.rs reads them.
@@ -712,8 +712,8 @@ export function batchDone() {
   planned = null;
 }
 
-// Parse results (wasm-boundary/src/parsed.rs): a batch of them arrives as one JSON text, one flat array of
-// every result's values in the order parse/src/parse/result_json.rs writes them.
+// Parse results (wasm-boundary/src/parsed.rs): a batch of them arrives as one JSON text, one flat
+// array of every result's values in the order parse/src/parse/result_json.rs writes them.
 const parseJson = JSON.parse;
 const defineProperty = Object.defineProperty;
 const arrayPush = Array.prototype.push;

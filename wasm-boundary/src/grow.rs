@@ -43,9 +43,15 @@ fn after_allocation() {
     if now == SEEN_PAGES.load(Ordering::Relaxed) {
         return;
     }
-    let step = (now.saturating_mul(PAGE) / STEP_DIVISOR).clamp(MIN_STEP, MAX_STEP);
-    if let Ok(layout) = Layout::from_size_align(step, 16) {
-        // SAFETY: a non-zero layout; the block is freed with the same layout and never read.
+    take_and_free((now.saturating_mul(PAGE) / STEP_DIVISOR).clamp(MIN_STEP, MAX_STEP));
+}
+
+/// Allocates one block of `bytes` and frees it at once: the memory grows once for all of it, and
+/// the block goes back to the allocator's top chunk for the allocations that follow.
+fn take_and_free(bytes: usize) {
+    if let Ok(layout) = Layout::from_size_align(bytes, 16) {
+        // SAFETY: a non-zero layout (every caller asks for at least one byte); the block is freed
+        // with the same layout and never read.
         unsafe {
             let block = System.alloc(layout);
             if !block.is_null() {
@@ -60,19 +66,9 @@ fn after_allocation() {
 /// snapshot being decoded): one grow of the memory, one JS garbage collection, instead of one
 /// per step the work would take it through. What the work does not use stays free.
 pub fn reserve(bytes: usize) {
-    if bytes == 0 {
-        return;
+    if bytes > 0 {
+        take_and_free(bytes);
     }
-    if let Ok(layout) = Layout::from_size_align(bytes, 16) {
-        // SAFETY: a non-zero layout; the block is freed with the same layout and never read.
-        unsafe {
-            let block = System.alloc(layout);
-            if !block.is_null() {
-                System.dealloc(block, layout);
-            }
-        }
-    }
-    SEEN_PAGES.store(pages(), Ordering::Relaxed);
 }
 
 // SAFETY: every call is the standard allocator's; the step only adds an allocation and its free.

@@ -57,7 +57,8 @@ fn first_for(opts: &ParseOptions) -> u32 {
 }
 
 /// Results in the making: JSON text and body ranges of the current handover, and the array of the
-/// objects already made.
+/// objects already made (none at first: `Results::default()`).
+#[derive(Default)]
 pub struct Results {
     out: Array,
     json: Vec<u8>,
@@ -65,18 +66,7 @@ pub struct Results {
     ranges: Vec<u32>,
 }
 
-impl Default for Results {
-    fn default() -> Results {
-        Results::new()
-    }
-}
-
 impl Results {
-    /// No results yet.
-    pub fn new() -> Results {
-        Results { out: Array::new(), json: Vec::new(), count: 0, ranges: Vec::new() }
-    }
-
     /// Parses one input whose bytes (all of them, or its first bytes, at most [`prefix_for`] of
     /// an input of `size`) are `buf[at..at + len]`, and adds its result. `more(n)` gives the first
     /// `n` bytes of the input (every byte for 0) when the first ones do not decide it.
@@ -160,7 +150,7 @@ pub fn parse_batch(
     other: impl Fn(&SkillItem) -> ParseResult,
 ) -> Result<Array, JsValue> {
     let prefix = first_for(opts);
-    let mut results = Results::new();
+    let mut results = Results::default();
     let mut buf = Vec::new();
     // One set of options for every item: an item's `dirName` is moved in, not copied.
     let mut item_opts = opts.clone();

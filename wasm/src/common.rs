@@ -8,7 +8,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// Results become plain objects (maps as objects, absent values as null, bytes as Uint8Array). Parse
-/// results, many to a call, go over as one JSON text instead (see the core façade's `parsed`):
+/// results, many to a call, go over as one JSON text instead (see `skillwasm_boundary::parsed`):
 /// measured on the corpus, that is faster once bodies are not in the text.
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
     let serializer =

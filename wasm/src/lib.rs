@@ -1,6 +1,7 @@
-//! The wasm-bindgen façade over the skillwasm core: the only code that knows about JsValue. Typed options in, typed
-//! results out (TypeScript declarations from tsify); bad skill input is a diagnostic, never an
-//! exception. Only a call with arguments of the wrong type (a programming error) throws.
+//! The wasm-bindgen façade over the skillwasm core: with `wasm-boundary/` (what it shares with the
+//! second module's façade), the only code of the core module that knows about JsValue. Typed
+//! options in, typed results out (TypeScript declarations from tsify); bad skill input is a
+//! diagnostic, never an exception. Only a call with arguments of the wrong type (a programming error) throws.
 
 mod commands;
 // What this façade and the package's second module (wasm-extra/) share.
@@ -21,12 +22,14 @@ pub(crate) use common::{options_error, to_js};
 // The bounded converter of caller values and the parse results' handover, shared with the second
 // module's façade (wasm-extra/).
 pub(crate) use skillwasm_boundary::{convert, parsed};
+
 // The allocator (the standard one, growing the memory in steps) is the boundary crate's too.
+#[cfg(target_arch = "wasm32")]
+pub(crate) use skillwasm_boundary::grow;
+
 use convert::BytesError;
 use skillwasm::store::DEFAULT_MAX_OBJECT_BYTES;
 use skillwasm::{host, Diagnostic, ParseResult};
-#[cfg(target_arch = "wasm32")]
-pub(crate) use skillwasm_boundary::grow;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -69,7 +72,7 @@ pub fn parse_skill(
 ) -> Result<JsValue, JsValue> {
     let (opts, _) =
         convert::options_by(&opts.unwrap_or_default(), "parseSkill: opts", &[], host::parse_options_from_json)?;
-    let mut results = parsed::Results::new();
+    let mut results = parsed::Results::default();
     let buf = match convert::bytes(&input, DEFAULT_MAX_OBJECT_BYTES) {
         Ok(bytes) => {
             let size = bytes.size();
