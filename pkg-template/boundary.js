@@ -826,11 +826,18 @@ function lazyBody(skill, buffer, start, end) {
   });
 }
 
-// Frontmatter beyond the core's fast path (YAML outside its subset, sloppy YAML to repair) is read
-// by the second module, which has serde_yaml and the repairs (extra.js installs it here); the core
-// module asks it through readFrontmatter. A call that throws is caught on the Rust side and
-// becomes the file's diagnostic.
-let frontmatterReader = null;
+// What the core module asks of the package's second module, which extra.js installs here:
+// frontmatter beyond the core's fast path (YAML outside its subset, sloppy YAML to repair: serde_yaml
+// and the repairs are there), and where a skill's body asks for commands when the host gave a
+// runner. A call that throws is caught on the Rust side and becomes that file's (or body's)
+// diagnostic.
+const secondModule = { readFrontmatter: null, findCommands: null };
+
+function installed(name) {
+  const f = secondModule[name];
+  if (f === null) throw new Error(`the second module's ${name} is not installed`);
+  return f;
+}
 
 /**
  * Installs the function readFrontmatter calls: (text, firstLine, strict, invalid) -> the second
@@ -838,7 +845,16 @@ let frontmatterReader = null;
  * @param {(text: string, firstLine: number, strict: boolean, invalid: boolean) => Uint8Array} read
  */
 export function setFrontmatterReader(read) {
-  frontmatterReader = read;
+  secondModule.readFrontmatter = read;
+}
+
+/**
+ * Installs the function findCommands calls: (body) -> the second module's spans (four numbers
+ * each, see wasm/src/commands.rs).
+ * @param {(body: string) => Uint32Array} find
+ */
+export function setCommandFinder(find) {
+  secondModule.findCommands = find;
 }
 
 /**
@@ -846,6 +862,10 @@ export function setFrontmatterReader(read) {
  * (see wasm/src/beyond.rs); throws when no reader is installed.
  */
 export function readFrontmatter(text, firstLine, strict, invalid) {
-  if (frontmatterReader === null) throw new Error("no YAML parser is installed");
-  return frontmatterReader(text, firstLine, strict, invalid);
+  return installed("readFrontmatter")(text, firstLine, strict, invalid);
+}
+
+/** The second module's spans of the commands in `body`; throws when no finder is installed. */
+export function findCommands(body) {
+  return installed("findCommands")(body);
 }

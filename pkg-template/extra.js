@@ -21,10 +21,12 @@
 // serves and reads its stores; the second module answers the MCP methods or publishes the index.
 //
 // serde_yaml, the YAML parser of record, and the repairs of sloppy YAML are here too: the core
-// asks them (through boundary.js's readFrontmatter) for frontmatter its fast path refuses.
+// asks them (through boundary.js's readFrontmatter) for frontmatter its fast path refuses. So is
+// the recognition of `!`command`` lines: the core asks it (findCommands) for the bodies it serves
+// when the host gave a command runner.
 import * as extraGlue from "./skillwasm_extra.js";
 import { checkLive, guardModule, instanceResets } from "./instance.js";
-import { setFrontmatterReader } from "./boundary.js";
+import { setCommandFinder, setFrontmatterReader } from "./boundary.js";
 
 // How to get the compiled second module synchronously (Node, workerd), until it is instantiated.
 let loader = null;
@@ -47,8 +49,9 @@ function ensure() {
 export const extra = guardModule(extraGlue, { ensure });
 
 // The core module reads frontmatter its fast path refuses here (serde_yaml and the repairs are in
-// this module).
+// this module), and finds the commands of the bodies a host's runner is to run.
 setFrontmatterReader((text, firstLine, strict, invalid) => extra.__sw_readFrontmatter(text, firstLine, strict, invalid));
+setCommandFinder((body) => extra.__sw_findCommands(body));
 
 /**
  * How node.js and workerd.js provide the second module: `load()` returns its compiled

@@ -4,11 +4,12 @@
 //! - **The skill directory placeholders** ([`resolve_skill_dir`]): `${CLAUDE_SKILL_DIR}` (Claude
 //!   Code), `{baseDir}` (OpenClaw) and `{{skill_dir}}` (written by published skills) become the
 //!   skill's directory as the model is shown it. Every other `${...}` stays as written.
-//! - **Command preprocessing** ([`find_commands`], [`run_commands`]): Claude Code's
-//!   `` !`command` `` (the `!` at the start of a line or after whitespace) and the fenced block
-//!   opened with ```` ```! ````. The library runs nothing: each command goes to the host's
+//! - **Command preprocessing** ([`run_commands`]): Claude Code's `` !`command` `` (the `!` at the
+//!   start of a line or after whitespace) and the fenced block opened with ```` ```! ````, found
+//!   by [`command_scan`]. The library runs nothing: each command goes to the host's
 //!   [`CommandRunner`], whose answer replaces it; without one the text stays as written.
 
+use super::command_scan::{self, CommandSpan};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::store::LocalFuture;
 use serde::{Deserialize, Serialize};
@@ -60,98 +61,6 @@ pub fn resolve_skill_dir<'a>(body: &'a str, dir: &str) -> Cow<'a, str> {
     Cow::Owned(out)
 }
 
-/// A command found in a body: the byte range it replaces and the command.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CommandSpan {
-    /// Where the `!` (or the block's opening fence) starts.
-    pub start: usize,
-    /// Just past the closing backtick (or the block's closing fence line).
-    pub end: usize,
-    /// The command.
-    pub command: String,
-}
-
-/// The fence a line opens or closes: its character, its length and what follows it.
-fn fence(line: &str) -> Option<(u8, usize, &str)> {
-    let t = line.trim_start_matches(' ');
-    if line.len() - t.len() > 3 {
-        return None;
-    }
-    let c = *t.as_bytes().first()?;
-    if c != b'`' && c != b'~' {
-        return None;
-    }
-    let n = t.bytes().take_while(|b| *b == c).count();
-    (n >= 3).then(|| (c, n, t.get(n..).unwrap_or("")))
-}
-
-/// The `` !`command` `` spans of one line outside code blocks: `!` at the start of the line or
-/// after whitespace, a single-backtick span, a command that is not blank.
-fn inline_commands(line: &str, offset: usize, out: &mut Vec<CommandSpan>) {
-    let b = line.as_bytes();
-    // A `!` inside an inline code span (`` !`x` ``, the syntax shown) is text.
-    let code = crate::text::code_ranges(line);
-    // The ranges are sorted and disjoint: the last one starting at or before `i`, if any, holds it.
-    let in_code = |i: usize| {
-        let at = code.partition_point(|(a, _)| *a <= i);
-        at > 0 && code.get(at - 1).is_some_and(|(_, z)| i < *z)
-    };
-    let mut i = 0;
-    while i + 1 < b.len() {
-        let starts = b.get(i) == Some(&b'!')
-            && !in_code(i)
-            && b.get(i + 1) == Some(&b'`')
-            && b.get(i + 2) != Some(&b'`')
-            && (i == 0 || b.get(i - 1).is_some_and(|c| c.is_ascii_whitespace()));
-        if starts {
-            if let Some(close) = line.get(i + 2..).and_then(|rest| rest.find('`')) {
-                let command = line.get(i + 2..i + 2 + close).unwrap_or("");
-                if !command.trim().is_empty() {
-                    out.push(CommandSpan {
-                        start: offset + i,
-                        end: offset + i + 3 + close,
-                        command: command.to_string(),
-                    });
-                }
-                i += 3 + close;
-                continue;
-            }
-        }
-        i += 1;
-    }
-}
-
-/// Every command of `body`, in order: inline `` !`command` `` outside code blocks and inline code,
-/// and ```` ```! ```` blocks (their lines, the fences left out). Linear in the body.
-pub fn find_commands(body: &str) -> Vec<CommandSpan> {
-    let mut out = Vec::new();
-    // (fence char, fence length, where the block starts, whether it is a command block)
-    let mut open: Option<(u8, usize, usize, bool)> = None;
-    let mut at = 0;
-    for line in body.split_inclusive('\n') {
-        let start = at;
-        at += line.len();
-        let text = line.trim_end_matches(['\n', '\r']);
-        match (open, fence(text)) {
-            (None, Some((c, n, info))) => open = Some((c, n, start, c == b'`' && info.trim() == "!")),
-            (Some((c, n, from, command)), Some((c2, n2, rest))) if c2 == c && n2 >= n && rest.trim().is_empty() => {
-                if command {
-                    let inner = body.get(from..start).and_then(|b| b.split_once('\n')).map(|(_, r)| r).unwrap_or("");
-                    let inner = inner.strip_suffix('\n').unwrap_or(inner);
-                    let inner = inner.strip_suffix('\r').unwrap_or(inner);
-                    if !inner.trim().is_empty() {
-                        out.push(CommandSpan { start: from, end: start + text.len(), command: inner.to_string() });
-                    }
-                }
-                open = None;
-            }
-            (None, None) if text.contains("!`") => inline_commands(text, start, &mut out),
-            _ => {}
-        }
-    }
-    out
-}
-
 /// What a command's output becomes in the body: on its own lines as given, cut at
 /// [`MAX_OUTPUT_CHARS`] with a note.
 fn bounded(output: &str) -> String {
@@ -176,10 +85,30 @@ pub async fn run_commands(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> String {
     let Some(runner) = runner else { return body.to_string() };
-    let spans = find_commands(body);
-    if spans.is_empty() {
-        return body.to_string();
-    }
+    run_found(body, command_scan::find(body), skill, dir, runner, diagnostics).await
+}
+
+/// [`run_commands`] over the commands found in `body` (or why none could be found: then the body
+/// is served as written, with a warning).
+async fn run_found(
+    body: &str,
+    found: Result<Vec<CommandSpan>, String>,
+    skill: &str,
+    dir: &str,
+    runner: &CommandRunner,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> String {
+    let spans = match found {
+        Ok(spans) if spans.is_empty() => return body.to_string(),
+        Ok(spans) => spans,
+        Err(why) => {
+            diagnostics.push(Diagnostic::warning(
+                codes::COMMAND_FAILED,
+                format!("the commands of skill '{skill}' could not be found ({why}); they were left as written"),
+            ));
+            return body.to_string();
+        }
+    };
     let mut out = String::with_capacity(body.len());
     let mut last = 0;
     for (i, span) in spans.iter().enumerate() {
@@ -196,7 +125,8 @@ pub async fn run_commands(
             out.push_str(written);
             continue;
         }
-        if span.command.len() > MAX_COMMAND_BYTES {
+        let command = body.get(span.command.clone()).unwrap_or_default();
+        if command.len() > MAX_COMMAND_BYTES {
             diagnostics.push(Diagnostic::warning(
                 codes::COMMAND_FAILED,
                 format!(
@@ -206,7 +136,7 @@ pub async fn run_commands(
             out.push_str(written);
             continue;
         }
-        let request = CommandRequest { command: span.command.clone(), skill: skill.to_string(), dir: dir.to_string() };
+        let request = CommandRequest { command: command.to_string(), skill: skill.to_string(), dir: dir.to_string() };
         match runner(request).await {
             Ok(output) => out.push_str(&bounded(&output)),
             Err(why) => {
@@ -240,10 +170,6 @@ pub async fn expand_body(
 mod tests {
     use super::*;
 
-    fn commands(body: &str) -> Vec<String> {
-        find_commands(body).into_iter().map(|s| s.command).collect()
-    }
-
     #[test]
     fn placeholders_resolve_and_others_stay() {
         let body = "run ${CLAUDE_SKILL_DIR}/a.sh, {baseDir}/b, {{skill_dir}}/c; ${CLAUDE_PLUGIN_ROOT} ${HOME} {base}";
@@ -255,29 +181,18 @@ mod tests {
     }
 
     #[test]
-    fn commands_are_recognised_as_claude_code_defines_them() {
-        assert_eq!(commands("Branch: !`git branch --show-current`\n!`date`"), ["git branch --show-current", "date"]);
-        assert_eq!(commands("KEY=!`cmd` and a!`b` stay"), Vec::<String>::new());
-        assert_eq!(commands("```\n!`inside a fence`\n```\n"), Vec::<String>::new());
-        assert_eq!(commands("``!`shown` ``"), Vec::<String>::new());
-        assert_eq!(commands("!`` ``  !` ` wow!"), Vec::<String>::new());
-        assert_eq!(commands("```!\necho a\necho b\n```\nafter !`x`"), ["echo a\necho b", "x"]);
-        let body = "a\n```!\necho hi\n```\nb";
-        let s = &find_commands(body)[0];
-        assert_eq!(body.get(s.start..s.end), Some("```!\necho hi\n```"));
-        // An unclosed span or block is text.
-        assert_eq!(commands("!`open\n```!\nnever closed"), Vec::<String>::new());
+    fn commands_that_cannot_be_found_stay_as_written() {
+        let runner: CommandRunner = Rc::new(|_| Box::pin(async { Ok("ran".to_string()) }));
+        let mut d = Vec::new();
+        let found = Err("the finder is gone".to_string());
+        let out = futures_executor::block_on(run_found("A !`x` B", found, "s", "/d", &runner, &mut d));
+        assert_eq!(out, "A !`x` B");
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].code, codes::COMMAND_FAILED);
+        assert!(d[0].message.contains("the finder is gone"), "{}", d[0].message);
     }
 
-    #[test]
-    fn recognition_is_linear_on_hostile_lines() {
-        // One long line of code spans that show the syntax, each `!` inside one; one of commands.
-        let spans = "`` !`a` `` ".repeat(100_000);
-        assert!(find_commands(&spans).is_empty());
-        let many = " !`a`".repeat(100_000);
-        assert_eq!(find_commands(&many).len(), 100_000);
-    }
-
+    #[cfg(feature = "commands")]
     #[test]
     fn runner_answers_replace_and_failures_are_marked() {
         let runner: CommandRunner = Rc::new(|r: CommandRequest| {

@@ -3,6 +3,8 @@
 //! skills the user invokes in a message, and the rules that come with an active skill:
 //! [`invoke`] (`/skill`, `$skill`, arguments, autocomplete) and [`permissions`] (`allowed-tools`).
 
+// Where bodies ask for commands; the recognition itself is the `commands` feature's.
+pub mod command_scan;
 mod expand;
 mod inject;
 mod input_json;

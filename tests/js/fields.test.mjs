@@ -1,7 +1,7 @@
 // Fields and substitutions other clients use, through the built package, over a memory store and a
 // real directory (nodeFsStorage): the skill directory placeholders, !`command` lines handed to the
 // host's `commands` runner (none, a good one, one that throws, rejects, answers with no string,
-// answers too much or never answers), context: fork plans with resources, and per-agent scoping
+// answers too much or never answers; the second module that finds them failing), context: fork plans with resources, and per-agent scoping
 // across the catalog, the tool's enum, search, /name and subagents. The table is
 // tests/cases/fields.json, also read by tests/fields.rs.
 import { test, after } from "node:test";
@@ -9,9 +9,14 @@ import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { importPkg, ROOT } from "./helpers.mjs";
+import { pathToFileURL } from "node:url";
+import { importPkg, PKG, ROOT } from "./helpers.mjs";
 
 const { SkillRegistry, SkillTool, renderCatalog, memoryStorage, nodeFsStorage } = await importPkg();
+// The package's own module instances (the same URLs node.js imports): the core asks the second
+// module where a body's commands are.
+const { setCommandFinder } = await import(pathToFileURL(path.join(PKG, "boundary.js")).href);
+const { extra } = await import(pathToFileURL(path.join(PKG, "extra.js")).href);
 const table = JSON.parse(readFileSync(path.join(ROOT, "tests", "cases", "fields.json"), "utf8"));
 const files = Object.fromEntries(Object.entries(table.files).map(([k, v]) => [`.agents/skills/${k}`, v]));
 
@@ -143,4 +148,44 @@ test("per-agent scoping: the catalog, the enum, search, /name and subagents foll
   assert.deepEqual([...reviewer.catalog().skills].sort(), table.agents.reviewer);
   assert.deepEqual([...renderCatalog(registry, { agent: "planner" }).skills].sort(), table.agents.planner);
   assert.equal(renderCatalog(registry).skills.length, table.agents[""].length);
+});
+
+test("commands the second module cannot find stay as written, with a warning; the rest is served", async () => {
+  const body = "Branch: !`git branch` and !`date`";
+  const storage = memoryStorage({ ".agents/skills/cmds/SKILL.md": `---\nname: cmds\ndescription: Commands.\n---\n${body}\n` });
+  const seen = [];
+  const commands = ({ command }) => {
+    seen.push(command);
+    return `<${command}>`;
+  };
+  const tool = new SkillTool(await discover(storage, { commands }));
+  const real = (text) => extra.__sw_findCommands(text);
+  const spans = Array.from(real(body));
+  assert.equal(spans.length, 9, "their number, then four numbers for each of the two");
+  const broken = {
+    throws: () => {
+      throw new Error("the second module is gone");
+    },
+    "answers a number": () => 42,
+    "answers nothing": () => new Uint32Array(0),
+    "answers spans cut short": () => new Uint32Array(spans.slice(0, 8)),
+    "answers a span past the body": () => new Uint32Array([1, 0, 10_000, 1, 2]),
+    "answers spans out of order": () => new Uint32Array([2, ...spans.slice(5), ...spans.slice(1, 5)]),
+  };
+  try {
+    for (const [what, finder] of Object.entries(broken)) {
+      setCommandFinder(finder);
+      const r = await activate(tool, "cmds");
+      assert.equal(r.isError, false, what);
+      assert.ok(r.content.includes(body), `${what}: ${r.content}`);
+      assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity]), [["command-failed", "warning"]], what);
+      assert.match(r.diagnostics[0].message, /could not be found/, what);
+    }
+    assert.deepEqual(seen, [], "no command ran");
+  } finally {
+    setCommandFinder(real);
+  }
+  const r = await activate(tool, "cmds");
+  assert.ok(r.content.includes("Branch: <git branch> and <date>"), r.content);
+  assert.deepEqual(seen, ["git branch", "date"]);
 });

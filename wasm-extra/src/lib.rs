@@ -46,3 +46,13 @@ pub fn read_frontmatter(text: &str, first_line: u32, strict: bool, invalid: bool
     let mode = if strict { Mode::Strict } else { Mode::Lenient };
     beyond_wire::encode(&beyond::read(text, first_line, mode, invalid))
 }
+
+/// Finds the `` !`command` `` lines of a skill's body for the core module, which leaves their
+/// recognition out (see `wasm/src/commands.rs`): the spans in the wire form of
+/// `skillwasm::activate::command_scan::encode`. Internal to the package: not exported by its entry
+/// points.
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = __sw_findCommands)]
+pub fn find_commands(body: &str) -> Vec<u32> {
+    use skillwasm::activate::command_scan;
+    command_scan::encode(&command_scan::find_commands(body))
+}

@@ -2,14 +2,37 @@
 //! it: a JS function called through the boundary's catching, time-bounded call, its answer read
 //! with a bound. A throw, a rejection, an answer that is no string or none in time is an error
 //! the core turns into `[command failed: ...]` and a diagnostic; nothing unwinds through Rust.
+//!
+//! The commands of a body are found by the package's second module (`__sw_findCommands`, through
+//! `findCommands` in boundary.js), only when the host gave a runner: a finder that throws (no
+//! second module) or answers damaged spans leaves that body's commands as written, with a
+//! warning.
 
 use super::convert::{self, StoreAnswer};
 use super::{options_error, to_js};
 use js_sys::{Function, JsString};
+use skillwasm::activate::command_scan::{self, CommandSpan};
 use skillwasm::activate::{CommandRequest, CommandRunner, MAX_OUTPUT_CHARS};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+#[wasm_bindgen(raw_module = "./boundary.js")]
+extern "C" {
+    #[wasm_bindgen(catch, js_name = findCommands)]
+    fn find_commands_js(body: &str) -> Result<Vec<u32>, JsValue>;
+}
+
+fn find(body: &str) -> Result<Vec<CommandSpan>, String> {
+    let wire = find_commands_js(body)
+        .map_err(|e| format!("the second module (skillwasm_extra_bg.wasm) failed: {}", convert::describe_error(e)))?;
+    command_scan::decode(body, &wire)
+}
+
+/// Makes the core find the commands of bodies through the second module.
+pub(crate) fn install_finder() {
+    command_scan::set_finder(find);
+}
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_COMMANDS: &'static str = r#"

@@ -41,9 +41,10 @@ export interface SkillBatchItem { input: SkillInput; dirName?: string }
 "#;
 
 /// What the start function hands the core besides the host's NFKC and lowercase mappings: the
-/// second module's reader of frontmatter beyond the fast path.
+/// second module's reader of frontmatter beyond the fast path and its finder of commands.
 fn install_hooks() {
     beyond::install();
+    commands::install_finder();
 }
 
 /// The result for an input above the cap: an error diagnostic, nothing parsed.
