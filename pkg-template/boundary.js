@@ -722,6 +722,41 @@ const NO_RANGE = 0xffffffff;
 // How many values a skill takes (result_json.rs's SKILL_VALUES).
 const SKILL_VALUES = 16;
 
+// Skills' metadata (wasm-boundary/src/metas.rs): a list arrives as JSON texts, each one flat
+// array of every meta's values in the order src/discover/metas_json.rs writes them.
+// How many values a meta takes (metas_json.rs's META_VALUES).
+const META_VALUES = SKILL_VALUES + 6;
+
+/**
+ * Appends the `count` metas of `json` to `out`, each the object serde writes for a SkillMeta (the
+ * skill's keys, then scope, location, path, directory, diagnostics and shadowedBy when there is
+ * one); false when the text does not hold them.
+ * @param {string} json
+ * @param {number} count
+ * @param {unknown[]} out
+ */
+export function takeMetas(json, count, out) {
+  try {
+    const w = parseJson(json);
+    if (!isArray(w) || w.length !== count * META_VALUES) return false;
+    for (let a = 0; a < w.length; a += META_VALUES) {
+      const m = skillOf(w, a);
+      const b = a + SKILL_VALUES;
+      m.scope = w[b];
+      m.location = w[b + 1];
+      m.path = w[b + 2];
+      m.directory = w[b + 3];
+      m.diagnostics = w[b + 4] === 0 ? [] : w[b + 4];
+      if (w[b + 5] !== null) m.shadowedBy = w[b + 5];
+      call(arrayPush, out, m);
+    }
+    return true;
+  } catch (e) {
+    rethrowTrap(e);
+    return false;
+  }
+}
+
 /**
  * Turns a batch of parse results (`json`, their values in one array) into objects and appends
  * them to `out`. `bytes` is a view of the batch's buffer in wasm memory, valid during this call

@@ -4,6 +4,7 @@
 
 mod gitignore;
 mod metas;
+pub mod metas_json;
 mod order;
 mod registry;
 mod report;

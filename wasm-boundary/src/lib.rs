@@ -6,6 +6,8 @@
 //!   no JS exception unwinding through a Rust frame.
 //! - [`parsed`]: parse results handed to JS a batch at a time, as one JSON text and the body
 //!   ranges of the caller's own bytes.
+//! - [`metas`]: a registry's lists of skills' metadata handed to JS the same way, a few MiB of
+//!   JSON text at a time.
 //! - `grow` (wasm32 only): the allocator of both modules, growing the memory in steps.
 //!
 //! A crate of its own, so that each façade links it instead of compiling these files again.
@@ -15,4 +17,5 @@
 pub mod convert;
 #[cfg(target_arch = "wasm32")]
 pub mod grow;
+pub mod metas;
 pub mod parsed;

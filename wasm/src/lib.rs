@@ -19,9 +19,9 @@ mod tool;
 mod beyond;
 
 pub(crate) use common::{options_error, to_js};
-// The bounded converter of caller values and the parse results' handover, shared with the second
-// module's façade (wasm-extra/).
-pub(crate) use skillwasm_boundary::{convert, parsed};
+// The bounded converter of caller values and the handover of parse results and of lists of
+// skills' metadata, shared with the second module's façade (wasm-extra/).
+pub(crate) use skillwasm_boundary::{convert, metas, parsed};
 
 // The allocator (the standard one, growing the memory in steps) is the boundary crate's too.
 #[cfg(target_arch = "wasm32")]

@@ -2,7 +2,7 @@
 //! keeps it borrowed across an await, so calls may overlap (a `readFile` during a `refresh`).
 
 use super::storage::JsStorage;
-use super::{convert, options_error, to_js};
+use super::{convert, metas, options_error, to_js};
 use js_sys::{Function, Promise};
 use serde_json::Value;
 use skillwasm::discover::SkillMeta;
@@ -230,13 +230,14 @@ impl JsSkillRegistry {
         #[wasm_bindgen(unchecked_optional_param_type = "string")] scope: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let scope = convert::opt_string(&scope.unwrap_or_default(), "SkillRegistry.listMetas: scope")?;
-        to_js(&self.inner.borrow().registry().list_metas(scope.as_deref())).map_err(JsValue::from)
+        // Up to one per skill: handed over as JSON text (see `skillwasm_boundary::metas`).
+        metas::to_js(&self.inner.borrow().registry().list_metas(scope.as_deref()))
     }
 
     /// Every loaded skill of every scope, shadowed ones too (with `shadowedBy`), in precedence order.
     #[wasm_bindgen(js_name = listMetasAcross, unchecked_return_type = "SkillMeta[]")]
-    pub fn list_metas_across(&self) -> Result<JsValue, JsError> {
-        to_js(&self.inner.borrow().registry().list_metas_across())
+    pub fn list_metas_across(&self) -> Result<JsValue, JsValue> {
+        metas::to_js(&self.inner.borrow().registry().list_metas_across())
     }
 
     /// The skill that wins `name`, or null.

@@ -39,15 +39,22 @@ pub fn write_result(out: &mut Vec<u8>, result: &ParseResult) -> Result<(), serde
         write_skill(out, skill)?;
         out.push(b',');
     }
-    if result.diagnostics.is_empty() {
-        out.push(b'0');
-    } else {
-        array(out, &result.diagnostics, write_diagnostic);
-    }
+    write_diagnostics(out, &result.diagnostics);
     Ok(())
 }
 
-fn write_skill(out: &mut Vec<u8>, s: &Skill) -> Result<(), serde_json::Error> {
+/// Appends `diagnostics` as a JSON array of the objects serde writes, or `0` when there are none.
+pub fn write_diagnostics(out: &mut Vec<u8>, diagnostics: &[Diagnostic]) {
+    if diagnostics.is_empty() {
+        out.push(b'0');
+    } else {
+        array(out, diagnostics, write_diagnostic);
+    }
+}
+
+/// Appends the [`SKILL_VALUES`] values of a skill, comma-separated (`takeResults` and
+/// `takeMetas` in `boundary.js` read them with `skillOf`).
+pub fn write_skill(out: &mut Vec<u8>, s: &Skill) -> Result<(), serde_json::Error> {
     string(out, &s.name);
     out.push(b',');
     string(out, &s.description);
@@ -166,9 +173,10 @@ fn value_map(out: &mut Vec<u8>, map: &FieldMap<serde_json::Value>) -> Result<(),
     serde::Serialize::serialize(map, &mut ser)
 }
 
-/// `s` as a JSON string, ASCII only: control characters, `"` and `\` escaped as serde_json
-/// escapes them, every other character beyond ASCII (and DEL) as `\u` escapes of its UTF-16 units.
-fn string(out: &mut Vec<u8>, s: &str) {
+/// Appends `s` as a JSON string, ASCII only: control characters, `"` and `\` escaped as
+/// serde_json escapes them, every other character beyond ASCII (and DEL) as `\u` escapes of its
+/// UTF-16 units.
+pub fn string(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let bytes = s.as_bytes();
     let mut run = 0;
