@@ -23,6 +23,7 @@ const isArray = Array.isArray;
 const keysOf = Object.keys;
 const stringify = JSON.stringify;
 const NativeU8 = Uint8Array;
+const NativeU32 = Uint32Array;
 const NativePromise = Promise;
 const toWellFormed = String.prototype.toWellFormed;
 const isWellFormed = String.prototype.isWellFormed;
@@ -900,7 +901,15 @@ export function readFrontmatter(text, firstLine, strict, invalid) {
   return installed("readFrontmatter")(text, firstLine, strict, invalid);
 }
 
-/** The second module's spans of the commands in `body`; throws when no finder is installed. */
+/**
+ * The second module's spans of the commands in `body`, a fresh Uint32Array copied by its own
+ * length (the glue sizes the copy into wasm memory by `length`, which an object may lie about);
+ * throws when no finder is installed or it answers anything else, or more numbers than a body of
+ * this length can have spans for (each span takes at least four characters).
+ */
 export function findCommands(body) {
-  return installed("findCommands")(body);
+  const spans = installed("findCommands")(body);
+  if (call(taTag, spans) !== "Uint32Array") throw new TypeError("the command finder did not answer a Uint32Array");
+  if (call(taLength, spans) > body.length + 1) throw new RangeError("the command finder answered more spans than the body holds");
+  return new NativeU32(spans);
 }

@@ -75,7 +75,8 @@ pub fn decode(body: &str, wire: &[u32]) -> Result<Vec<CommandSpan>, String> {
     let mut out = Vec::with_capacity(count as usize);
     let mut last = 0usize;
     for w in spans.chunks_exact(WIRE_WORDS) {
-        let [start, end, from, to] = [w[0], w[1], w[2], w[3]].map(|n| n as usize);
+        let &[start, end, from, to] = w else { continue };
+        let [start, end, from, to] = [start, end, from, to].map(|n| n as usize);
         let ordered = last <= start && start <= from && from < to && to <= end;
         if !ordered || body.get(start..end).is_none() || body.get(from..to).is_none() {
             return Err(format!("the span {start}..{end} (command {from}..{to}) is not one of this body"));

@@ -167,6 +167,8 @@ test("commands the second module cannot find stay as written, with a warning; th
       throw new Error("the second module is gone");
     },
     "answers a number": () => 42,
+    "answers a plain array": () => [...spans],
+    "answers more numbers than the body has room for": () => new Uint32Array(body.length + 2),
     "answers nothing": () => new Uint32Array(0),
     "answers spans cut short": () => new Uint32Array(spans.slice(0, 8)),
     "answers a span past the body": () => new Uint32Array([1, 0, 10_000, 1, 2]),
@@ -182,6 +184,15 @@ test("commands the second module cannot find stay as written, with a warning; th
       assert.match(r.diagnostics[0].message, /could not be found/, what);
     }
     assert.deepEqual(seen, [], "no command ran");
+    // An answer whose own `length` lies is copied by its real one: the spans are used as they are.
+    setCommandFinder((text) => {
+      const a = real(text);
+      Object.defineProperty(a, "length", { value: 2 ** 30 });
+      return a;
+    });
+    const lied = await activate(tool, "cmds");
+    assert.ok(lied.content.includes("Branch: <git branch> and <date>"), lied.content);
+    assert.deepEqual(seen.splice(0), ["git branch", "date"]);
   } finally {
     setCommandFinder(real);
   }

@@ -4,6 +4,7 @@
 //! `JSON.parse` and builds into the objects. Made field by field from wasm instead (one crossing
 //! per key and per value, each string decoded alone), a list of 100,000 skills took over a second.
 
+use crate::parsed::{closed_array, js_error};
 use js_sys::Array;
 use skillwasm::discover::{metas_json, SkillMeta};
 use wasm_bindgen::prelude::*;
@@ -17,18 +18,12 @@ extern "C" {
     fn take_metas(json: &str, count: u32, out: &Array) -> bool;
 }
 
-fn js_error(message: &str) -> JsValue {
-    JsError::new(message).into()
-}
-
 /// Hands the `count` metas written so far (`json`, an array without its closing bracket) to `out`.
 fn flush(json: &mut Vec<u8>, count: &mut u32, out: &Array) -> Result<(), JsValue> {
     if *count == 0 {
         return Ok(());
     }
-    json.push(b']');
-    let text = std::str::from_utf8(json).map_err(|e| js_error(&e.to_string()))?;
-    if !take_metas(text, *count, out) {
+    if !take_metas(closed_array(json)?, *count, out) {
         return Err(js_error("the skills could not be handed over"));
     }
     json.clear();

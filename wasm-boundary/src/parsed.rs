@@ -32,8 +32,16 @@ extern "C" {
     fn take_results(json: &str, bytes: &[u8], ranges: &[u32], out: &Array) -> bool;
 }
 
-fn js_error(message: &str) -> JsValue {
+/// An error for JS with `message`.
+pub(crate) fn js_error(message: &str) -> JsValue {
     JsError::new(message).into()
+}
+
+/// Closes the JSON array written so far in `json` (its values, after an opening bracket) and
+/// gives its text.
+pub(crate) fn closed_array(json: &mut Vec<u8>) -> Result<&str, JsValue> {
+    json.push(b']');
+    std::str::from_utf8(json).map_err(|e| js_error(&e.to_string()))
 }
 
 /// How much of each input is copied: its first bytes when only the frontmatter is needed (0: all).
@@ -124,8 +132,7 @@ impl Results {
         if self.count == 0 {
             return Ok(());
         }
-        self.json.push(b']');
-        let text = std::str::from_utf8(&self.json).map_err(|e| js_error(&e.to_string()))?;
+        let text = closed_array(&mut self.json)?;
         if !take_results(text, buf, &self.ranges, &self.out) {
             return Err(js_error("the parse results could not be handed over"));
         }
