@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Module size: each wasm module of the package built as `make build` builds it, raw and gzip -9,
 // and what takes its space. For each module it builds the façade crate for wasm32 (release, the
-// Makefile's flags), runs wasm-bindgen twice (once as shipped, without the name section; once
-// keeping the names) and reads the named build with twiggy: the top items by own size, the
-// dominator tree (what keeps what alive), and the own sizes summed per crate and module path.
+// Makefile's flags), runs wasm-bindgen twice (once as shipped, without the name section and then
+// through the Makefile's wasm-opt; once keeping the names) and reads the named build with twiggy:
+// the top items by own size, the dominator tree (what keeps what alive), and the own sizes summed
+// per crate and module path. The named build is wasm-bindgen's output before wasm-opt, so its
+// items add up to somewhat more than the shipped module.
 // twiggy is installed under target/tools when it is missing (a pinned version).
 //
 //   node bench/size.mjs [--top N] [--module core|extra]... [--no-twiggy]
@@ -67,6 +69,11 @@ const env = {
   // The Makefile's flags for the release wasm builds, so that the sizes are the shipped ones.
   RUSTFLAGS: run("make", ["-s", "--no-print-directory", "wasm-rustflags"]).trim(),
 };
+
+// The Makefile's wasm-opt and its flags: the sizes printed are those of the modules `make build` ships.
+const WASM_OPT = join(REPO, "node_modules", ".bin", "wasm-opt");
+const WASM_OPT_FLAGS = run("make", ["-s", "--no-print-directory", "wasm-opt-flags"]).trim().split(/\s+/);
+const shippedOf = (dir, out) => join(dir, "shipped", `${out}_bg.wasm`);
 
 function gzip9(file) {
   return spawnSync("gzip", ["-9c", file], { maxBuffer: 256 * 1024 * 1024 }).stdout.length;
@@ -133,8 +140,10 @@ for (const name of names) {
   copyFileSync(built, join(dir, "input.wasm"));
   const common = ["--remove-producers-section", "--experimental-reset-state-function", "--target", "web"];
   run("wasm-bindgen", ["--remove-name-section", ...common, "--out-dir", join(dir, "shipped"), "--out-name", out, join(dir, "input.wasm")], { env });
+  // As `make build` ships it: wasm-opt over wasm-bindgen's output.
+  run(WASM_OPT, [...WASM_OPT_FLAGS, shippedOf(dir, out), "-o", shippedOf(dir, out)], { env });
   run("wasm-bindgen", [...common, "--out-dir", join(dir, "names"), "--out-name", out, join(dir, "input.wasm")], { env });
-  const shipped = join(dir, "shipped", `${out}_bg.wasm`);
+  const shipped = shippedOf(dir, out);
   const raw = readFileSync(shipped).length;
   const gz = gzip9(shipped);
   results.push({ name, raw, gz });
