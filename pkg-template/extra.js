@@ -187,14 +187,8 @@ export function installInvocation(core) {
     },
     isToolAllowed(registry, activeSkills, tool, input, context) {
       checkArgument(registry, SkillRegistry, "isToolAllowed", "registry");
-      // The active skills the registry holds, in the order named: their `allowed-tools`, read
-      // with the registry's own `get` (a handful of skills, not a list of the registry).
-      const active = [];
-      for (const name of extra.__sw_activeNames(activeSkills)) {
-        const meta = registry.get(name);
-        if (meta !== null) active.push({ name: meta.name, allowedTools: meta.allowedTools });
-      }
-      return extra.__sw_isToolAllowed(JSON.stringify(active), tool, input, context);
+      const active = core.__sw_activeSkills(registry, activeSkills);
+      return extra.__sw_isToolAllowed(active, tool, input, context);
     },
   };
 }

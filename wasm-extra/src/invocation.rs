@@ -1,8 +1,7 @@
 //! User invocation and permissions over a registry, on the data the core's module hands over
 //! (see its `seam_invoke`): `parseMessage`, `autocomplete` and the message side of
 //! `SkillTool.invoke` read the skills the user may invoke, kept here once per visibility
-//! ([`Invocables`]); `isToolAllowed` reads the active skills' `allowed-tools` (extra.js gets
-//! them with the registry's public `get`); a slash
+//! ([`Invocables`]); `isToolAllowed` reads the active skills' `allowed-tools`; a slash
 //! invocation's arguments are substituted into a body here. The rules are the core's, run as they
 //! are; internal to the package: not exported by its entry points (extra.js puts the public
 //! functions together).
@@ -77,23 +76,8 @@ pub fn autocomplete(skills: &Invocables, partial: JsValue, limit: JsValue) -> Re
     to_js(&invoke::autocomplete(&partial, &skills.skills, limit)).map_err(JsValue::from)
 }
 
-/// Most names `isToolAllowed` may call active (one per skill of a registry, at most).
-const MAX_ACTIVE: usize = 1_000_000;
-
-/// `isToolAllowed`'s `activeSkills`, checked: an array of strings, within the bound. extra.js
-/// looks each up with the registry's `get` and hands over what it holds of them.
-#[wasm_bindgen(js_name = __sw_activeNames)]
-pub fn active_names(active_skills: JsValue) -> Result<Vec<String>, JsValue> {
-    let names = convert::string_array(&active_skills, "isToolAllowed: activeSkills")?;
-    if names.len() > MAX_ACTIVE {
-        return Err(convert::type_error("isToolAllowed: activeSkills: too many names"));
-    }
-    Ok(names)
-}
-
-/// Whether one of the active skills (`active`: `[{ name, allowedTools }]` as JSON text, those of
-/// the checked names the registry holds, in their order) pre-approves this call of `tool` (and
-/// which entry).
+/// Whether one of the active skills (`active`: the core module's `[{ name, allowedTools }]` JSON
+/// text) pre-approves this call of `tool` (and which entry).
 #[wasm_bindgen(js_name = __sw_isToolAllowed)]
 pub fn is_tool_allowed(active: &str, tool: JsValue, input: JsValue, context: JsValue) -> Result<JsValue, JsValue> {
     #[derive(Deserialize)]

@@ -1,10 +1,9 @@
-//! What the package's second module needs of a registry or a skill tool for user invocation, as
-//! plain data: the skills the user may invoke (for `parseMessage`, `autocomplete` and
-//! `SkillTool.invoke`, handed over once per visibility: the second module keeps them) and the
-//! skill tool's side of `invoke` (reading, wrapping and recording the skills a message the second
-//! module read names). The rules run in the second module; internal to the package: not exported
-//! by its entry points. (`isToolAllowed` needs nothing of its own here: extra.js reads the active
-//! skills with the registry's public `get`.)
+//! What the package's second module needs of a registry or a skill tool for user invocation and
+//! permissions, as plain data: the skills the user may invoke (for `parseMessage`, `autocomplete`
+//! and `SkillTool.invoke`, handed over once per visibility: the second module keeps them), the
+//! active skills' `allowed-tools` (for `isToolAllowed`), and the skill tool's side of `invoke`
+//! (reading, wrapping and recording the skills a message the second module read names). The rules
+//! run in the second module; internal to the package: not exported by its entry points.
 
 use super::registry::JsSkillRegistry;
 use super::tool::{promise, JsSkillTool};
@@ -16,6 +15,9 @@ use skillwasm::diagnostic::codes;
 use skillwasm::host::View;
 use skillwasm::{Diagnostic, Skill};
 use wasm_bindgen::prelude::*;
+
+/// Most names `isToolAllowed` may call active (one per skill of a registry, at most).
+const MAX_ACTIVE: usize = 1_000_000;
 
 /// One skill the user may invoke, with the fields the invocation rules read.
 #[derive(Serialize)]
@@ -56,6 +58,27 @@ pub fn registry_invocables(registry: &JsSkillRegistry, known: JsValue) -> Result
 #[wasm_bindgen(js_name = __sw_toolInvocables)]
 pub fn tool_invocables(tool: &JsSkillTool, known: JsValue) -> Result<JsValue, JsValue> {
     invocables(&tool.inner.user_view(), &known)
+}
+
+/// The active skills of `isToolAllowed` that the registry holds, in the order named, as JSON
+/// text: `[{ name, allowedTools }]`.
+#[wasm_bindgen(js_name = __sw_activeSkills)]
+pub fn active_skills(registry: &JsSkillRegistry, active_skills: JsValue) -> Result<String, JsValue> {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Active<'a> {
+        name: &'a str,
+        allowed_tools: &'a [String],
+    }
+    let names = convert::string_array(&active_skills, "isToolAllowed: activeSkills")?;
+    if names.len() > MAX_ACTIVE {
+        return Err(convert::type_error("isToolAllowed: activeSkills: too many names"));
+    }
+    let host = registry.inner.borrow();
+    let metas: Vec<_> = names.iter().filter_map(|n| host.registry().get(n)).collect();
+    let active: Vec<Active> =
+        metas.iter().map(|m| Active { name: &m.skill.name, allowed_tools: &m.skill.allowed_tools }).collect();
+    serde_json::to_string(&active).map_err(|e| options_error(&e.to_string()))
 }
 
 /// What the argument substitution of a skill reads besides the body: `{ argumentHint, arguments }`
