@@ -174,6 +174,9 @@ pub fn parse_batch(
         }
         // A zeroed allocation (one `memory.fill`, or none for fresh pages), not `resize`: built
         // for size, `resize` zeroes the run a byte at a time, most of what a batch with bodies cost.
+        // The previous run's buffer (its results handed over) is freed first, so that two runs'
+        // bytes are never held at once: wasm memory never shrinks.
+        drop(std::mem::take(&mut buf));
         buf = vec![0; span];
         batch.fill(&mut buf, from, to, prefix).map_err(|e| js_error(&e))?;
         let mut at = 0;
