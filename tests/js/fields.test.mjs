@@ -1,9 +1,9 @@
 // Fields and substitutions other clients use, through the built package, over a memory store and a
 // real directory (nodeFsStorage): the skill directory placeholders, !`command` lines handed to the
 // host's `commands` runner (none, a good one, one that throws, rejects, answers with no string,
-// answers too much or never answers; the second module that finds them failing), context: fork plans with resources, and per-agent scoping
-// across the catalog, the tool's enum, search, /name and subagents. The table is
-// tests/cases/fields.json, also read by tests/fields.rs.
+// answers too much or never answers; the second module that finds them failing), context: fork
+// plans with resources, and per-agent scoping across the catalog, the tool's enum, search, /name
+// and subagents. The table is tests/cases/fields.json, also read by tests/fields.rs.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, realpathSync } from "node:fs";
