@@ -4,10 +4,7 @@
 // the memory is the one this batch alone grows.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { assertBuilt, PKG } from "./helpers.mjs";
+import { assertBuilt, runFreshModule } from "./helpers.mjs";
 
 assertBuilt();
 
@@ -29,14 +26,7 @@ console.log(JSON.stringify({
 `;
 
 test("a batch of large files holds one run's bytes at a time", () => {
-  const env = {
-    PATH: process.env.PATH,
-    PKG_NODE: pathToFileURL(path.join(PKG, "node.js")).href,
-    PKG_GLUE: pathToFileURL(path.join(PKG, "skillwasm.js")).href,
-  };
-  const r = spawnSync(process.execPath, ["--input-type=module", "-e", SCRIPT], { env, encoding: "utf8" });
-  assert.equal(r.status, 0, r.stderr);
-  const { before, after, names, bodies } = JSON.parse(r.stdout.trim().split("\n").pop());
+  const { before, after, names, bodies } = runFreshModule(SCRIPT);
   assert.deepEqual(names, ["s0", "s1", "s2", "s3"]);
   assert.deepEqual(bodies, [0, 1, 2, 3].map(() => 7 * 1024 * 1024));
   const mib = 1024 * 1024;

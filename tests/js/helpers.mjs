@@ -35,3 +35,21 @@ export function runCli(args, opts = {}) {
   if (r.error) throw r.error;
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
+
+/**
+ * Runs `script` (an ES module's source) in a fresh Node process, so that what it measures of the
+ * package (its wasm memory, say) is its own: `PKG_NODE` and `PKG_GLUE` in its environment are the
+ * URLs of the built package's entry point and of the core module's glue. The last line it prints,
+ * read as JSON; throws with its stderr when it fails.
+ */
+export function runFreshModule(script) {
+  const env = {
+    PATH: process.env.PATH,
+    PKG_NODE: pathToFileURL(path.join(PKG, "node.js")).href,
+    PKG_GLUE: pathToFileURL(path.join(PKG, "skillwasm.js")).href,
+  };
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { env, encoding: "utf8", timeout: 120_000 });
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`the script failed (status ${r.status}, signal ${r.signal}):\n${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split("\n").pop());
+}

@@ -4,10 +4,7 @@
 // the memory is the one this snapshot alone grows.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { assertBuilt, PKG } from "./helpers.mjs";
+import { assertBuilt, runFreshModule } from "./helpers.mjs";
 
 assertBuilt();
 
@@ -28,14 +25,7 @@ console.log(JSON.stringify({ before, after: memory(), refused, again: SkillRegis
 `;
 
 test("a snapshot that is refused does not grow the memory for the registry it would hold", () => {
-  const env = {
-    PATH: process.env.PATH,
-    PKG_NODE: pathToFileURL(path.join(PKG, "node.js")).href,
-    PKG_GLUE: pathToFileURL(path.join(PKG, "skillwasm.js")).href,
-  };
-  const r = spawnSync(process.execPath, ["--input-type=module", "-e", SCRIPT], { env, encoding: "utf8" });
-  assert.equal(r.status, 0, r.stderr);
-  const { before, after, refused, again } = JSON.parse(r.stdout.trim().split("\n").pop());
+  const { before, after, refused, again } = runFreshModule(SCRIPT);
   assert.match(refused, /^snapshot-invalid: /);
   const mib = 1024 * 1024;
   // The bytes themselves are copied in (32 MiB); room for a registry would be 64 MiB more.
