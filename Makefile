@@ -2,7 +2,8 @@
 #
 #   make setup   tools: wasm32 target, wasm-bindgen-cli (pinned), npm dev dependencies, chromium,
 #                Node 22 under target/node22 (for the tests that differ by Node version)
-#   make build   cargo (the wasm/ façade, wasm32, release) -> wasm-bindgen --target web -> wasm-opt -> pkg/
+#   make build   cargo (the wasm/ façade, wasm32, release) -> wasm-bindgen --target web -> wasm-opt ->
+#                the core split by a profile (cold-split/) -> pkg/
 #                (+ pkg-template/)
 #   make pack    build, then npm pack: target/pack/skillwasm-<version>.tgz (what `npm publish` would upload)
 #   make lint    cargo fmt --check; clippy (native, the workspace; wasm32, the façade); rustdoc; warnings denied
@@ -30,6 +31,10 @@ WASM_IN := $(CARGO_TARGET_DIR)/$(WASM_TARGET)/release/$(subst -,_,$(WASM_CRATE))
 # invocation of its own, so that its features of the core do not reach the core module.
 EXTRA_CRATE := skillwasm-extra
 EXTRA_IN := $(CARGO_TARGET_DIR)/$(WASM_TARGET)/release/$(subst -,_,$(EXTRA_CRATE)).wasm
+# The build tool that splits the core module in two by a profile (cold-split/), built natively.
+COLD_SPLIT_CRATE := skillwasm-cold-split
+COLD_SPLIT := $(CARGO_TARGET_DIR)/debug/$(COLD_SPLIT_CRATE)
+COLD_DIR := $(CARGO_TARGET_DIR)/cold
 PKG := pkg
 NODE ?= node
 CLI := $(NODE) $(PKG)/cli.js
@@ -114,7 +119,16 @@ build: setup
 	cp -R pkg-template/. $(PKG)/
 	cp README.md LICENSE-MIT LICENSE-APACHE $(PKG)/
 	chmod +x $(PKG)/cli.js
-	@for m in skillwasm skillwasm_extra; do \
+	@# The core module split by a profile of the work every host does (cold-split/): what that work
+	@# runs stays in skillwasm_bg.wasm; the rest moves to skillwasm_cold_bg.wasm, loaded on first use.
+	cargo build -q -p $(COLD_SPLIT_CRATE)
+	mkdir -p $(COLD_DIR)
+	line=$$($(COLD_SPLIT) instrument $(PKG)/skillwasm_bg.wasm $(COLD_DIR)/instrumented.wasm) && \
+	  $(NODE) cold-split/profile-run.mjs $(PKG) $(COLD_DIR)/instrumented.wasm $(COLD_DIR)/profile.txt "$$line"
+	$(COLD_SPLIT) split $(PKG)/skillwasm_bg.wasm $(COLD_DIR)/profile.txt $(PKG)/skillwasm_bg.wasm $(PKG)/skillwasm_cold_bg.wasm
+	$(WASM_OPT) $(WASM_OPT_FLAGS) $(PKG)/skillwasm_bg.wasm -o $(PKG)/skillwasm_bg.wasm
+	$(WASM_OPT) $(WASM_OPT_FLAGS) $(PKG)/skillwasm_cold_bg.wasm -o $(PKG)/skillwasm_cold_bg.wasm
+	@for m in skillwasm skillwasm_cold skillwasm_extra; do \
 	  size=$$(wc -c < $(PKG)/$${m}_bg.wasm); gz=$$(gzip -9c $(PKG)/$${m}_bg.wasm | wc -c); \
 	  echo "wasm size ($${m}_bg.wasm): $$size bytes ($$((size / 1024)) KiB), gzip -9: $$gz bytes ($$((gz / 1024)) KiB)"; \
 	done
@@ -139,12 +153,12 @@ lint: setup
 
 # node 20's --test does not expand directories of .mjs files: pass them explicitly.
 test: lint build
-	cargo test -p skillwasm -p skillwasm-parse
+	cargo test -p skillwasm -p skillwasm-parse -p $(COLD_SPLIT_CRATE)
 	$(NODE) --test tests/js/*.test.mjs
 
 # Quick loops without the build step (they use whatever pkg/ holds).
 test-rust:
-	cargo test -p skillwasm -p skillwasm-parse
+	cargo test -p skillwasm -p skillwasm-parse -p $(COLD_SPLIT_CRATE)
 
 test-js:
 	$(NODE) --test tests/js/*.test.mjs

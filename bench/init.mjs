@@ -25,7 +25,7 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PKG = join(REPO, "pkg");
 const i = process.argv.indexOf("--runs");
 const RUNS = Math.max(3, Number(i === -1 ? 10 : process.argv[i + 1]) | 0);
-const MODULES = ["skillwasm_bg.wasm", "skillwasm_extra_bg.wasm"];
+const MODULES = ["skillwasm_bg.wasm", "skillwasm_cold_bg.wasm", "skillwasm_extra_bg.wasm"];
 
 for (const f of ["node.js", "workerd.js", ...MODULES]) {
   if (!existsSync(join(PKG, f))) {

@@ -10,9 +10,11 @@
 //
 //   node bench/size.mjs [--top N] [--module core|extra]... [--no-twiggy]
 //
-// `core` and `extra` are the two modules of the package: the core is what a host that parses,
-// discovers, renders catalogs and answers the skill tool needs. A script that prints numbers; it is
-// not part of make test.
+// `core` and `extra` are the two modules the crates build: the core is what a host that parses,
+// discovers, renders catalogs and answers the skill tool needs. `make build` then splits the core
+// by a profile of that work (cold-split/) into the module every host loads and the core's cold
+// code; the last table gives the three modules as pkg/ holds them. A script that prints numbers;
+// it is not part of make test.
 
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -164,3 +166,24 @@ for (const name of names) {
 console.log("\n| module | raw bytes | gzip -9 bytes |");
 console.log("|---|---|---|");
 for (const r of results) console.log(`| ${r.name} | ${r.raw} (${kib(r.raw)}) | ${r.gz} (${kib(r.gz)}) |`);
+
+// `make build` then splits the core by the profile of the usual work (cold-split/): the module a
+// host loads and the cold one, as pkg/ holds them.
+const PKG = join(REPO, "pkg");
+const shippedFiles = [
+  ["core as shipped (the split's primary)", "skillwasm_bg.wasm"],
+  ["the core's cold code", "skillwasm_cold_bg.wasm"],
+  ["extra as shipped", "skillwasm_extra_bg.wasm"],
+].filter(([, f]) => existsSync(join(PKG, f)));
+if (shippedFiles.length > 0) {
+  console.log("\n| pkg/ (make build) | raw bytes | gzip -9 bytes |");
+  console.log("|---|---|---|");
+  for (const [label, f] of shippedFiles) {
+    const path = join(PKG, f);
+    const raw = readFileSync(path).length;
+    const gz = gzip9(path);
+    console.log(`| ${label} | ${raw} (${kib(raw)}) | ${gz} (${kib(gz)}) |`);
+  }
+} else {
+  console.log("\n(pkg/ is not built: run make build for the split core's sizes)");
+}

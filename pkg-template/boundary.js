@@ -913,3 +913,6 @@ export function findCommands(body) {
   if (call(taLength, spans) > body.length + 1) throw new RangeError("the command finder answered more spans than the body holds");
   return new NativeU32(spans);
 }
+
+// The core module loads its cold code through this import (see cold.js).
+export { loadColdCode } from "./cold.js";

@@ -4,9 +4,11 @@
 // second module (skillwasm_extra_bg.wasm: transcripts, remote indexes, MCP client checks) is
 // compiled at the same time, from `{ extra }` when given (the same kinds of input), else from the
 // file next to this module; when it cannot be had, init() still resolves and its functions throw
-// why.
+// why. The core's cold code (skillwasm_cold_bg.wasm, what parsing, discovery, catalogs and the
+// skill tool never run) likewise, from `{ cold }` or the file next to this module.
 import { initSync } from "./exports.js";
 import { settleExtra } from "./extra.js";
+import { provideCold } from "./cold.js";
 
 export * from "./exports.js";
 
@@ -21,14 +23,24 @@ let ready;
 export function init(input) {
   if (ready === undefined) {
     const extraInput = input !== null && typeof input === "object" && Object.getPrototypeOf(input) === Object.prototype ? input.extra : undefined;
+    const coldInput = input !== null && typeof input === "object" && Object.getPrototypeOf(input) === Object.prototype ? input.cold : undefined;
     ready = Promise.all([
       load(input, "./skillwasm_bg.wasm"),
+      load(coldInput, "./skillwasm_cold_bg.wasm").then(
+        (value) => ({ status: "fulfilled", value }),
+        (reason) => ({ status: "rejected", reason }),
+      ),
       load(extraInput, "./skillwasm_extra_bg.wasm").then(
         (value) => ({ status: "fulfilled", value }),
         (reason) => ({ status: "rejected", reason }),
       ),
     ]).then(
-      ([module, extraOutcome]) => {
+      ([module, coldOutcome, extraOutcome]) => {
+        // Like the second module's, a cold module that cannot be fetched fails only what needs it.
+        provideCold(() => {
+          if (coldOutcome.status === "rejected") throw coldOutcome.reason;
+          return coldOutcome.value;
+        });
         initSync({ module });
         settleExtra(extraOutcome);
       },
@@ -49,7 +61,12 @@ async function load(input, file) {
   source = await source;
   if (source === undefined || source === null) {
     // Spelled out for bundlers, which copy the files a `new URL(literal, import.meta.url)` names.
-    source = file === "./skillwasm_bg.wasm" ? new URL("./skillwasm_bg.wasm", import.meta.url) : new URL("./skillwasm_extra_bg.wasm", import.meta.url);
+    source =
+      file === "./skillwasm_bg.wasm"
+        ? new URL("./skillwasm_bg.wasm", import.meta.url)
+        : file === "./skillwasm_cold_bg.wasm"
+          ? new URL("./skillwasm_cold_bg.wasm", import.meta.url)
+          : new URL("./skillwasm_extra_bg.wasm", import.meta.url);
   }
   if (source instanceof WebAssembly.Module) return source;
   if (typeof source === "string" || source instanceof URL || (typeof Request === "function" && source instanceof Request)) {

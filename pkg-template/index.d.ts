@@ -137,10 +137,16 @@ declare global {
  * Make the wasm module ready. In Node and Cloudflare Workers the module is instantiated at import
  * and this resolves immediately. In browsers it fetches `skillwasm_bg.wasm` next to the package's
  * JS, or instantiates what you pass: a `WebAssembly.Module`, a `Response`, a URL, or the bytes.
- * Calling it again returns the same promise.
+ * The core's cold code (`skillwasm_cold_bg.wasm`, what parsing, discovery, catalogs and the skill
+ * tool never run) and the second module (`skillwasm_extra_bg.wasm`) are fetched beside it, or
+ * taken from `cold` and `extra` when given (the same kinds of input). Calling it again returns the
+ * same promise.
  */
 export function init(
-  input?: InitInput | Promise<InitInput> | { module_or_path: InitInput | Promise<InitInput> },
+  input?:
+    | InitInput
+    | Promise<InitInput>
+    | { module_or_path: InitInput | Promise<InitInput>; cold?: InitInput | Promise<InitInput>; extra?: InitInput | Promise<InitInput> },
 ): Promise<void>;
 
 // ---------------------------------------------------------------------------------------------

@@ -21,6 +21,8 @@
 // `queueMicrotask` imports, and instantiation goes through `new WebAssembly.Instance` (initSync
 // and the reset). tests/js/instance-reset.test.mjs pins all three.
 
+import { coreInstantiated } from "./cold.js";
+
 /**
  * A message as Error would turn it into text, except that a symbol (which Error refuses) is named
  * and a value too deep to convert (a nested array) is not recursed into until the stack overflows.
@@ -273,7 +275,10 @@ export function guardModule(glue, options) {
   function instantiating(gen, instantiate) {
     const Native = WebAssembly.Instance;
     function Instance(module, imports) {
-      return new Native(module, imports === undefined ? imports : guardImports(imports, gen));
+      const instance = new Native(module, imports === undefined ? imports : guardImports(imports, gen));
+      // The core's cold code is loaded over the instance in use (see cold.js).
+      coreInstantiated(instance.exports);
+      return instance;
     }
     Instance.prototype = Native.prototype;
     try {
@@ -410,7 +415,9 @@ export function guardModule(glue, options) {
       };
     } else if (name === "initSync") {
       out[name] = function initSync(module) {
-        return instantiating(generation, () => glue.initSync(module));
+        const exports = instantiating(generation, () => glue.initSync(module));
+        coreInstantiated(exports);
+        return exports;
       };
     } else if (isClass(value)) {
       out[name] = guardClass(value);

@@ -6,7 +6,10 @@
 import { readFileSync } from "node:fs";
 import { initSync } from "./exports.js";
 import { provideExtra } from "./extra.js";
+import { provideCold } from "./cold.js";
 
+// The core's cold code first: the core module may call it from its start.
+provideCold(() => new WebAssembly.Module(readFileSync(new URL("./skillwasm_cold_bg.wasm", import.meta.url))));
 initSync({ module: new WebAssembly.Module(readFileSync(new URL("./skillwasm_bg.wasm", import.meta.url))) });
 provideExtra(() => new WebAssembly.Module(readFileSync(new URL("./skillwasm_extra_bg.wasm", import.meta.url))));
 

@@ -4,9 +4,12 @@
 // one of its functions.
 import wasmModule from "./skillwasm_bg.wasm";
 import extraModule from "./skillwasm_extra_bg.wasm";
+import coldModule from "./skillwasm_cold_bg.wasm";
 import { initSync } from "./exports.js";
 import { provideExtra } from "./extra.js";
+import { provideCold } from "./cold.js";
 
+provideCold(() => coldModule);
 initSync({ module: wasmModule });
 provideExtra(() => extraModule);
 

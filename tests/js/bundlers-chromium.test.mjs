@@ -90,10 +90,10 @@ describe("bundlers: the README's recipes in Chromium", { skip }, () => {
     assertLoaded(await load(path.join(dir, "dist")));
   });
 
-  test("esbuild: the two .wasm files through the file loader, their URLs passed to init", async () => {
+  test("esbuild: the three .wasm files through the file loader, their URLs passed to init", async () => {
     const esbuild = await import("esbuild");
     const dir = project({
-      "main.js": `import { init, parseSkill, SkillRegistry, memoryStorage, renderCatalog, substituteArguments, version } from "skillwasm";\nimport wasmUrl from "skillwasm/skillwasm_bg.wasm";\nimport extraUrl from "skillwasm/skillwasm_extra_bg.wasm";\nawait init({ module_or_path: wasmUrl, extra: extraUrl });\n${APP_BODY}\nwindow.__result.substituted = substituteArguments("x $0", "y");\n`,
+      "main.js": `import { init, parseSkill, SkillRegistry, memoryStorage, renderCatalog, substituteArguments, version } from "skillwasm";\nimport wasmUrl from "skillwasm/skillwasm_bg.wasm";\nimport coldUrl from "skillwasm/skillwasm_cold_bg.wasm";\nimport extraUrl from "skillwasm/skillwasm_extra_bg.wasm";\nawait init({ module_or_path: wasmUrl, cold: coldUrl, extra: extraUrl });\n${APP_BODY}\nwindow.__result.substituted = substituteArguments("x $0", "y");\n`,
       "dist/index.html": `<!doctype html><meta charset="utf-8"><title>app</title><script type="module" src="/main.js"></script>`,
     });
     dirs.push(dir);
@@ -107,7 +107,7 @@ describe("bundlers: the README's recipes in Chromium", { skip }, () => {
       loader: { ".wasm": "file" },
       logLevel: "silent",
     });
-    assert.equal(readdirSync(path.join(dir, "dist")).filter((f) => f.endsWith(".wasm")).length, 2, "esbuild copied both .wasm files");
+    assert.equal(readdirSync(path.join(dir, "dist")).filter((f) => f.endsWith(".wasm")).length, 3, "esbuild copied the three .wasm files");
     const seen = await load(path.join(dir, "dist"));
     assertLoaded(seen);
     assert.equal(seen.result.substituted, "x y", "the second module was loaded");

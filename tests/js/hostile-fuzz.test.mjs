@@ -27,6 +27,7 @@ import {
 import { SPECS, fixtures, prepare } from "./support/hostile-cases.mjs";
 
 const { guardModule } = await import(pathToFileURL(path.join(PKG, "instance.js")).href);
+const { coreInstantiated } = await import(pathToFileURL(path.join(PKG, "cold.js")).href);
 const { installInvocation, installServing, installTranscriptMethods } = await import(pathToFileURL(path.join(PKG, "extra.js")).href);
 
 const RUNS = Number(process.env.SKILLWASM_FUZZ_RUNS ?? 40);
@@ -44,6 +45,8 @@ let copies = 0;
 async function freshPackage() {
   const glue = await import(`${pathToFileURL(path.join(PKG, "skillwasm.js")).href}?fuzz=${copies++}`);
   const exports = glue.initSync({ module: wasmModule });
+  // Its cold code is loaded over it when it needs it, as for the package's own instances.
+  coreInstantiated(exports);
   // Guarded as the package guards its own glue (exports.js): that is what callers get.
   const core = guardModule(glue);
   // The transcript methods of the fresh classes, user invocation and permissions, SkillsMcp and

@@ -20,7 +20,7 @@ export function workerSources() {
 
 /** The package files a Worker bundle holds: [{ path, type }]. */
 export function packageFiles() {
-  const files = ["skillwasm_bg.wasm", "skillwasm_extra_bg.wasm"].map((f) => ({ path: path.join(PKG, f), type: "CompiledWasm" }));
+  const files = ["skillwasm_bg.wasm", "skillwasm_cold_bg.wasm", "skillwasm_extra_bg.wasm"].map((f) => ({ path: path.join(PKG, f), type: "CompiledWasm" }));
   for (const f of readdirSync(PKG).sort()) {
     if (f.endsWith(".js") && !["node.js", "cli.js", "browser.js"].includes(f) && !f.startsWith("__test_")) {
       files.push({ path: path.join(PKG, f), type: "ESModule" });
@@ -63,7 +63,7 @@ function modules() {
     });
     return [
       { type: "ESModule", path: path.join(dir, "worker.bundle.js"), contents: out.outputFiles[0].text },
-      ...["skillwasm_bg.wasm", "skillwasm_extra_bg.wasm"].map((f) => ({ type: "CompiledWasm", path: path.join(dir, f), contents: readFileSync(path.join(PKG, f)) })),
+      ...["skillwasm_bg.wasm", "skillwasm_cold_bg.wasm", "skillwasm_extra_bg.wasm"].map((f) => ({ type: "CompiledWasm", path: path.join(dir, f), contents: readFileSync(path.join(PKG, f)) })),
     ];
   })();
   return bundling;

@@ -19,6 +19,7 @@ function packageModules(script, support = []) {
     { type: "ESModule", path: path.join(PKG, `__test_${path.basename(script, ".js")}.js`), contents: readFileSync(source, "utf8") },
     { type: "CompiledWasm", path: path.join(PKG, "skillwasm_bg.wasm") },
     { type: "CompiledWasm", path: path.join(PKG, "skillwasm_extra_bg.wasm") },
+    { type: "CompiledWasm", path: path.join(PKG, "skillwasm_cold_bg.wasm") },
     ...support.map((f) => ({ type: "ESModule", path: path.join(PKG, `__test_${f}`), contents: readFileSync(path.join(SUPPORT, f), "utf8") })),
   ];
   // The package's own modules, as a Worker bundle would have them (Node- and CLI-only ones left out).

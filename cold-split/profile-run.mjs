@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// The profile the core module is split by (see src/main.rs): runs the work every host does on
+// the instrumented core module, in the built pkg/, and writes which functions ran. That work is
+// parsing, discovering, rendering catalogs and answering the skill tool, over the repository's
+// example skills and a set of frontmatter shapes the fast path reads. What it never runs is moved
+// to the cold module, loaded on its first call.
+//
+//   node cold-split/profile-run.mjs PKG INSTRUMENTED.wasm PROFILE "MODULE LINE"
+//
+// Only the repository's own files are read, so the same build makes the same profile.
+
+import { readFileSync, readdirSync, writeFileSync, existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const [pkgDir, instrumented, profileOut, moduleLine] = process.argv.slice(2);
+if (!moduleLine) {
+  console.error("usage: profile-run.mjs PKG INSTRUMENTED.wasm PROFILE MODULE_LINE");
+  process.exit(2);
+}
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const PKG = resolve(pkgDir);
+
+// The instrumented module reports each function the first time it runs.
+const ran = new Set();
+const Native = WebAssembly.Instance;
+WebAssembly.Instance = function Instance(module, imports) {
+  const withProfile = { ...imports, __sw_profile: { hit: (i) => ran.add(i) } };
+  return new Native(module, withProfile);
+};
+WebAssembly.Instance.prototype = Native.prototype;
+
+const sw = await import(pathToFileURL(join(PKG, "exports.js")).href);
+const { provideExtra } = await import(pathToFileURL(join(PKG, "extra.js")).href);
+const { nodeFsStorage } = await import(pathToFileURL(join(PKG, "storage/node-fs.js")).href);
+sw.initSync({ module: new WebAssembly.Module(readFileSync(instrumented)) });
+provideExtra(() => new WebAssembly.Module(readFileSync(join(PKG, "skillwasm_extra_bg.wasm"))));
+
+// Every SKILL.md of the examples, and frontmatter the fast path reads in its other shapes.
+const EXAMPLES = join(REPO, "examples");
+const files = [];
+(function walk(dir) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory() && e.name !== "node_modules") walk(p);
+    else if (e.name === "SKILL.md") files.push(p);
+  }
+})(EXAMPLES);
+const shapes = [
+  `---\nname: plain-skill\ndescription: Plain words, no quotes.\n---\n# Body\n\nText.\n`,
+  `---\nname: "quoted-skill"\ndescription: 'Single ''quoted'' text'\nlicense: MIT\ncompatibility: "Needs git"\n---\nBody\n`,
+  `---\nname: folded\ndescription: >\n  Folded text\n  over lines.\nallowed-tools: Read Grep Bash(git:*)\nmetadata:\n  author: someone\n  version: "1.0"\n---\n\nBody with \`!\`echo hi\`\` and [a link](ref.md).\n`,
+  `---\nname: literal\ndescription: |\n  Literal text.\n  Second line.\nallowed-tools: [Read, Write]\nuser-invocable: true\nargument-hint: "[file]"\ndisable-model-invocation: false\n---\nUse $ARGUMENTS.\n`,
+  `---\nname: Bad Name\ndescription: ""\nunknown-field: 1\n---\n`,
+  `---\nname: flow\ndescription: {a: 1}\nmetadata: {k: v, n: "2"}\n---\nBody\n`,
+  `---\r\nname: crlf\r\ndescription: Windows line ends.\r\n---\r\nBody\r\n`,
+  `\uFEFF---\nname: bom-skill\ndescription: "Unicode \\u00e9 \u00e9t\u00e9 \u{1F600}"\n---\n`,
+  `no frontmatter at all\n`,
+  `---\nname: unclosed\ndescription: never ends\n`,
+  `---\nname: anchors\ndescription: &d text\nother: *d\n---\n`,
+  `---\nname: nested-list\ndescription: Lists.\nmetadata:\n  tags:\n    - one\n    - two\n---\n`,
+  `---\nname: nested-map\ndescription: Maps in maps.\nmetadata:\n  owner:\n    team: docs\n    since: 2024\n  flags: {a: true, b: null}\nhooks:\n  pre: [x, y]\n---\n`,
+  `---\nname: dup\ndescription: Twice.\ndescription: Again.\nname: dup\n---\n`,
+  `---\nname: many-keys\ndescription: Many.\n${Array.from({ length: 40 }, (_, i) => `k${i}: v${i}`).join("\n")}\n---\n`,
+  // A description over the limit, and frontmatter longer than the prefix a metadata parse reads.
+  `---\nname: long-text\ndescription: "${"Long words \u2014 caf\u00e9 ".repeat(120)}"\nwhen_to_use: "${"When. ".repeat(900)}"\n---\nBody\n`,
+  `---\nname: comma-tools\ndescription: "Uses \`code\` \u2014 and 'quotes'"\nallowed-tools: Bash, Read, Write, Edit, Task\nsource_book: A Book \u2014 Someone\n---\n`,
+  `---\nname: unknown-fields\ndescription: |\n  A scenario \u00d7 lever table. Use for 'achieve X%', 'set the KPIs'.\nsource_book: B\nsource_chapter: "C"\nsource_language: en\ntags: [a, b]\nrelated_skills:\n  - slug: s\n    relation: r\nversion: 2\n---\n`,
+  `---\nname: beyond-fast-path\ndescription: |\n  Block text with 'quotes' \u00d7 signs.\nsource_book: B \u2014 A\nsource_chapter: "Chapter 10 (x + y); Chapter 12"\ntags: [a, b]\nrelated_skills:\n  - slug: s\n    relation: r\n# v0.6.0 (2026-05-13): a comment with \`code\`\n# and a second line.\n---\n`,
+  `---\nname: commented\ndescription: |\n  Text.\nrelated:\n  - slug: other\n    relation: depends-on\n  - slug: third\n    relation: [a, b]\n# a comment line\n# another\ntags: [x, y]\n---\n`,
+];
+const inputs = [...files.map((f) => readFileSync(f)), ...shapes.map((s) => new TextEncoder().encode(s))];
+
+for (const includeBody of [false, true]) {
+  for (const mode of [undefined, "strict"]) {
+    for (const r of sw.parseSkills(inputs, { includeBody, mode })) void [r.skill, r.body, r.diagnostics];
+  }
+}
+// Batch items as { input, dirName }, as discovery hands them, matching and not.
+sw.parseSkills(inputs.map((input, i) => ({ input, dirName: i % 2 ? "plain-skill" : `dir-${i}` })), { includeBody: false });
+for (const s of shapes) sw.parseSkill(s);
+for (const b of inputs) sw.parseSkill(b, { includeBody: false });
+
+// Discovery over a directory and over memory, then what a host does with a registry.
+const memory = {};
+files.forEach((f, i) => (memory[`skills/s${i}/SKILL.md`] = readFileSync(f)));
+shapes.forEach((s, i) => (memory[`skills/shape${i}/SKILL.md`] = s));
+memory["skills/s0/references/guide.md"] = "# Guide\n";
+memory["skills/nested/inner/SKILL.md"] = shapes[0].replace("plain-skill", "inner-skill");
+memory["skills/nested/SKILL.md"] = shapes[0].replace("plain-skill", "outer-skill");
+const stores = [
+  { scopes: [{ name: "project", storage: nodeFsStorage(EXAMPLES), roots: ["skills/", "extended/", "broken/"], trusted: true }] },
+  {
+    scopes: [
+      { name: "project", storage: sw.memoryStorage(memory), roots: ["skills/"], trusted: true },
+      { name: "user", storage: sw.memoryStorage({ "skills/s0/SKILL.md": shapes[0] }), roots: ["skills/"] },
+      { name: "org", storage: sw.memoryStorage({ "skills/o/SKILL.md": shapes[1] }), roots: ["skills/"], trusted: false },
+    ],
+  },
+];
+for (const options of stores) {
+  const registry = await sw.SkillRegistry.discover(options);
+  const names = registry.names();
+  registry.listMetas();
+  registry.diagnostics();
+  registry.stats();
+  for (const name of names) registry.get(name);
+  registry.get("no-such-skill");
+  for (const format of ["xml", "reference", "json", "markdown"]) {
+    sw.renderCatalog(registry, { format });
+    sw.renderCatalog(registry, { format, budgetChars: 300 });
+    sw.renderCatalog(registry, { format, budgetTokens: 80 });
+  }
+  const tool = new sw.SkillTool(registry);
+  tool.definition();
+  tool.catalog();
+  for (const name of names) {
+    await tool.execute({ name });
+    await tool.execute({ name });
+    await tool.executeCall("skill", JSON.stringify({ name, force: true }));
+    await tool.execute({ name, path: "references/guide.md" });
+    await registry.readFile(name);
+  }
+  await tool.execute({ name: "no-such-skill" });
+  await tool.executeCall("skill", "{not json");
+  tool.session.activations();
+}
+
+const lines = [moduleLine, ...[...ran].sort((a, b) => a - b).map(String)];
+writeFileSync(profileOut, lines.join("\n") + "\n");
+console.log(`profile: ${ran.size} functions ran`);
+if (!existsSync(profileOut)) process.exit(1);

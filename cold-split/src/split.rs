@@ -1,0 +1,344 @@
+//! The split itself. Both outputs start as the whole module, parsed twice: the cold module keeps
+//! the moved functions and turns everything else it uses into imports from the primary; the
+//! primary keeps everything, with each moved function's body replaced by a stub that loads the
+//! cold module on first use and calls the function through the table.
+
+use std::collections::{HashMap, HashSet};
+use walrus::ir::{UnaryOp, Value};
+use walrus::{
+    ConstExpr, ElementItems, ElementKind, ExportItem, FunctionBuilder, FunctionKind, GlobalKind, ImportKind,
+    ImportedFunction, LocalFunction, Module, RefType, TableId,
+};
+
+/// The namespace the cold module imports the primary's exports from.
+pub const CORE_NAMESPACE: &str = "__sw_core";
+/// The JS module and function a stub calls to load the cold module: the wasm-bindgen glue hands
+/// the primary `./boundary.js` as a whole, so a function exported there is found by name.
+pub const LOADER_MODULE: &str = "./boundary.js";
+/// See [`LOADER_MODULE`].
+pub const LOADER_NAME: &str = "loadColdCode";
+/// The primary's exported global that tells its stubs the cold module is in (set by the loader).
+pub const LOADED_GLOBAL: &str = "__sw_cold_loaded";
+
+/// The primary's exported global that is 1 while its stub calls the loader.
+pub const CALLING_GLOBAL: &str = "__sw_cold_calling";
+
+/// Both modules and what moved.
+pub struct Split {
+    /// The module every host loads.
+    pub primary: Vec<u8>,
+    /// The functions the profile did not see run.
+    pub cold: Vec<u8>,
+    /// Functions defined in the input.
+    pub functions: usize,
+    /// Defined functions the profile names.
+    pub kept: usize,
+    /// Functions moved to the cold module.
+    pub moved: usize,
+    /// Moved functions the primary still names, each with a stub there.
+    pub stubbed: usize,
+}
+
+fn parse(bytes: &[u8]) -> Result<Module, String> {
+    Module::from_buffer(bytes).map_err(|e| format!("not a wasm module: {e}"))
+}
+
+/// Whether `func` reads or drops a data or element segment: those stay with the segments.
+fn uses_segments(func: &LocalFunction) -> bool {
+    struct Finder(bool);
+    impl<'a> walrus::ir::Visitor<'a> for Finder {
+        fn visit_memory_init(&mut self, _: &walrus::ir::MemoryInit) {
+            self.0 = true;
+        }
+        fn visit_data_drop(&mut self, _: &walrus::ir::DataDrop) {
+            self.0 = true;
+        }
+        fn visit_table_init(&mut self, _: &walrus::ir::TableInit) {
+            self.0 = true;
+        }
+        fn visit_elem_drop(&mut self, _: &walrus::ir::ElemDrop) {
+            self.0 = true;
+        }
+    }
+    let mut finder = Finder(false);
+    walrus::ir::dfs_in_order(&mut finder, func, func.entry_block());
+    finder.0
+}
+
+/// The one table of functions (the one `call_indirect` goes through).
+fn function_table(m: &Module) -> Result<TableId, String> {
+    let mut tables = m.tables.iter().filter(|t| t.element_ty == RefType::FUNCREF);
+    match (tables.next(), tables.next()) {
+        (Some(t), None) => Ok(t.id()),
+        _ => Err("the module must have exactly one table of functions".to_string()),
+    }
+}
+
+/// Makes room for `n` functions at the end of the function table; returns where they start.
+fn grow_table(m: &mut Module, n: u64) -> Result<(TableId, u64), String> {
+    let id = function_table(m)?;
+    let t = m.tables.get_mut(id);
+    let base = t.initial;
+    t.initial += n;
+    if let Some(max) = &mut t.maximum {
+        *max += n;
+    }
+    Ok((id, base))
+}
+
+/// Splits `bytes`: the defined functions whose index `keep` holds stay in the primary module.
+pub fn split(bytes: &[u8], keep: &HashSet<usize>) -> Result<Split, String> {
+    let mut primary = parse(bytes)?;
+    let mut cold = parse(bytes)?;
+    let functions = primary.funcs.iter_local().count();
+    let kept = primary.funcs.iter_local().filter(|(id, _)| keep.contains(&id.index())).count();
+    let moved: Vec<usize> = primary
+        .funcs
+        .iter_local()
+        .filter(|(id, f)| !keep.contains(&id.index()) && Some(*id) != primary.start && !uses_segments(f))
+        .map(|(id, _)| id.index())
+        .collect();
+    // Only a moved function the primary still names (a kept function calls it, an export or the
+    // table holds it) needs a stub and a slot; the others are called from cold code alone.
+    let named = named_by_primary(&primary, &moved.iter().copied().collect());
+    let stubbed: Vec<usize> = moved.iter().copied().filter(|i| named.contains(i)).collect();
+    let n = u64::try_from(stubbed.len()).map_err(|_| "too many functions")?;
+    let (table, base) = grow_table(&mut primary, n)?;
+    let _ = grow_table(&mut cold, n)?;
+    build_cold(&mut cold, &moved, &stubbed, base)?;
+    let cold_bytes = cold.emit_wasm();
+    stub_primary(&mut primary, &moved, &stubbed, table, base)?;
+    export_for_cold(&mut primary, &cold)?;
+    walrus::passes::gc::run(&mut primary);
+    Ok(Split {
+        primary: primary.emit_wasm(),
+        cold: cold_bytes,
+        functions,
+        kept,
+        moved: moved.len(),
+        stubbed: stubbed.len(),
+    })
+}
+
+/// The moved functions (indices in `moved`) that kept functions call or reference, that are
+/// exported, or that an element segment holds.
+fn named_by_primary(m: &Module, moved: &HashSet<usize>) -> HashSet<usize> {
+    struct Refs<'s> {
+        moved: &'s HashSet<usize>,
+        found: HashSet<usize>,
+    }
+    impl Refs<'_> {
+        fn add(&mut self, f: walrus::FunctionId) {
+            if self.moved.contains(&f.index()) {
+                self.found.insert(f.index());
+            }
+        }
+    }
+    impl<'a> walrus::ir::Visitor<'a> for Refs<'_> {
+        fn visit_call(&mut self, instr: &walrus::ir::Call) {
+            self.add(instr.func);
+        }
+        fn visit_ref_func(&mut self, instr: &walrus::ir::RefFunc) {
+            self.add(instr.func);
+        }
+        fn visit_return_call(&mut self, instr: &walrus::ir::ReturnCall) {
+            self.add(instr.func);
+        }
+    }
+    let mut refs = Refs { moved, found: HashSet::new() };
+    for (id, func) in m.funcs.iter_local() {
+        if !moved.contains(&id.index()) {
+            walrus::ir::dfs_in_order(&mut refs, func, func.entry_block());
+        }
+    }
+    for e in m.exports.iter() {
+        if let ExportItem::Function(f) = e.item {
+            refs.add(f);
+        }
+    }
+    for e in m.elements.iter() {
+        match &e.items {
+            ElementItems::Functions(fs) => fs.iter().for_each(|f| refs.add(*f)),
+            ElementItems::Expressions(_, exprs) => {
+                for expr in exprs {
+                    if let ConstExpr::RefFunc(f) = expr {
+                        refs.add(*f);
+                    }
+                }
+            }
+        }
+    }
+    refs.found
+}
+
+/// Turns the cold copy into the module of the moved functions: every other function, global,
+/// table and memory is imported from the primary (named `__sw_` and `f`, `g`, `t` or `m` and
+/// its index; shorter names made the primary larger gzip'd), the
+/// segments and exports are gone, and one element segment puts the stubbed functions into the
+/// function table from `base` on, in order.
+fn build_cold(m: &mut Module, moved: &[usize], stubbed: &[usize], base: u64) -> Result<(), String> {
+    let moved_set: HashSet<usize> = moved.iter().copied().collect();
+    let funcs: Vec<_> = m.funcs.iter().map(|f| (f.id(), f.ty(), matches!(f.kind, FunctionKind::Local(_)))).collect();
+    let mut by_index = HashMap::new();
+    for (id, ty, local) in funcs {
+        by_index.insert(id.index(), id);
+        if moved_set.contains(&id.index()) {
+            continue;
+        }
+        let name = format!("__sw_f{}", id.index());
+        if local {
+            let import = m.imports.add(CORE_NAMESPACE, &name, ImportKind::Function(id));
+            m.funcs.get_mut(id).kind = FunctionKind::Import(ImportedFunction { import, ty });
+        } else if let FunctionKind::Import(f) = &m.funcs.get(id).kind {
+            let i = m.imports.get_mut(f.import);
+            i.module = CORE_NAMESPACE.to_string();
+            i.name = name;
+        }
+    }
+    let globals: Vec<_> = m
+        .globals
+        .iter()
+        .map(|g| (g.id(), if let GlobalKind::Import(import) = g.kind { Some(import) } else { None }))
+        .collect();
+    for (id, import) in globals {
+        let name = format!("__sw_g{}", id.index());
+        match import {
+            None => {
+                let import = m.imports.add(CORE_NAMESPACE, &name, ImportKind::Global(id));
+                m.globals.get_mut(id).kind = GlobalKind::Import(import);
+            }
+            Some(import) => rename(m, import, name),
+        }
+    }
+    let tables: Vec<_> = m.tables.iter().map(|t| (t.id(), t.import)).collect();
+    for (id, import) in tables {
+        let name = format!("__sw_t{}", id.index());
+        match import {
+            None => {
+                let import = m.imports.add(CORE_NAMESPACE, &name, ImportKind::Table(id));
+                let t = m.tables.get_mut(id);
+                t.import = Some(import);
+                t.init = None;
+            }
+            Some(import) => rename(m, import, name),
+        }
+        m.tables.get_mut(id).elem_segments.clear();
+    }
+    let memories: Vec<_> = m.memories.iter().map(|t| (t.id(), t.import)).collect();
+    for (id, import) in memories {
+        let name = format!("__sw_m{}", id.index());
+        match import {
+            None => {
+                let import = m.imports.add(CORE_NAMESPACE, &name, ImportKind::Memory(id));
+                m.memories.get_mut(id).import = Some(import);
+            }
+            Some(import) => rename(m, import, name),
+        }
+        m.memories.get_mut(id).data_segments.clear();
+    }
+    let data: Vec<_> = m.data.iter().map(|d| d.id()).collect();
+    for id in data {
+        m.data.delete(id);
+    }
+    let elements: Vec<_> = m.elements.iter().map(|e| e.id()).collect();
+    for id in elements {
+        m.elements.delete(id);
+    }
+    let exports: Vec<_> = m.exports.iter().map(|e| e.id()).collect();
+    for id in exports {
+        m.exports.delete(id);
+    }
+    m.start = None;
+    let table = function_table(m)?;
+    let offset = i32::try_from(base).map_err(|_| "the function table is too large")?;
+    let items = stubbed.iter().filter_map(|i| by_index.get(i).copied()).collect();
+    let segment = m.elements.add(
+        ElementKind::Active { table, offset: ConstExpr::Value(Value::I32(offset)) },
+        ElementItems::Functions(items),
+    );
+    m.tables.get_mut(table).elem_segments.insert(segment);
+    walrus::passes::gc::run(m);
+    Ok(())
+}
+
+fn rename(m: &mut Module, import: walrus::ImportId, name: String) {
+    let i = m.imports.get_mut(import);
+    i.module = CORE_NAMESPACE.to_string();
+    i.name = name;
+}
+
+/// Replaces each stubbed function's body with its stub: load the cold module unless it is in,
+/// then call the function at its slot of the table with the same arguments.
+fn stub_primary(m: &mut Module, moved: &[usize], stubbed: &[usize], table: TableId, base: u64) -> Result<(), String> {
+    let loaded = m.globals.add_local(walrus::ValType::I32, true, false, ConstExpr::Value(Value::I32(0)));
+    m.exports.add(LOADED_GLOBAL, loaded);
+    // Set while the loader runs: tells it which of the core instances in the realm asks.
+    let calling = m.globals.add_local(walrus::ValType::I32, true, false, ConstExpr::Value(Value::I32(0)));
+    m.exports.add(CALLING_GLOBAL, calling);
+    let load_ty = m.types.add(&[], &[]);
+    let (load, _) = m.add_import_func(LOADER_MODULE, LOADER_NAME, load_ty);
+    // One function makes sure the cold module is in; each stub calls it (smaller than the check
+    // in every stub).
+    let mut ensure = FunctionBuilder::new(&mut m.types, &[], &[]);
+    ensure.func_body().global_get(loaded).unop(UnaryOp::I32Eqz).if_else(
+        None,
+        |then| {
+            then.i32_const(1).global_set(calling).call(load).i32_const(0).global_set(calling);
+        },
+        |_| {},
+    );
+    let ensure = ensure.finish(Vec::new(), &mut m.funcs);
+    let by_index: HashMap<usize, _> = m.funcs.iter().map(|f| (f.id().index(), f.id())).collect();
+    // A moved function without a stub is named by cold code alone: its body goes, and with no
+    // caller left in the primary, the collection that follows removes it.
+    let stubbed_set: HashSet<usize> = stubbed.iter().copied().collect();
+    for index in moved.iter().filter(|i| !stubbed_set.contains(i)) {
+        let Some(&id) = by_index.get(index) else { continue };
+        let ty = m.funcs.get(id).ty();
+        let (params, results) = (m.types.params(ty).to_vec(), m.types.results(ty).to_vec());
+        let mut builder = FunctionBuilder::new(&mut m.types, &params, &results);
+        let args: Vec<_> = params.iter().map(|t| m.locals.add(*t)).collect();
+        builder.func_body().unreachable();
+        m.funcs.get_mut(id).kind = FunctionKind::Local(builder.local_func(args));
+    }
+    for (k, index) in stubbed.iter().enumerate() {
+        let Some(&id) = by_index.get(index) else { continue };
+        let ty = m.funcs.get(id).ty();
+        let (params, results) = (m.types.params(ty).to_vec(), m.types.results(ty).to_vec());
+        let slot = i32::try_from(base + k as u64).map_err(|_| "the function table is too large")?;
+        let mut builder = FunctionBuilder::new(&mut m.types, &params, &results);
+        let args: Vec<_> = params.iter().map(|t| m.locals.add(*t)).collect();
+        let mut body = builder.func_body();
+        body.call(ensure);
+        for a in &args {
+            body.local_get(*a);
+        }
+        body.i32_const(slot).call_indirect(ty, table);
+        m.funcs.get_mut(id).kind = FunctionKind::Local(builder.local_func(args));
+    }
+    Ok(())
+}
+
+/// Exports from the primary whatever the cold module imports from it, under the import's name.
+fn export_for_cold(primary: &mut Module, cold: &Module) -> Result<(), String> {
+    let funcs: HashMap<usize, _> = primary.funcs.iter().map(|f| (f.id().index(), f.id())).collect();
+    let globals: HashMap<usize, _> = primary.globals.iter().map(|g| (g.id().index(), g.id())).collect();
+    let tables: HashMap<usize, _> = primary.tables.iter().map(|t| (t.id().index(), t.id())).collect();
+    let memories: HashMap<usize, _> = primary.memories.iter().map(|t| (t.id().index(), t.id())).collect();
+    let taken: HashSet<String> = primary.exports.iter().map(|e| e.name.clone()).collect();
+    for import in cold.imports.iter().filter(|i| i.module == CORE_NAMESPACE) {
+        if taken.contains(&import.name) {
+            return Err(format!("the primary exports {} already", import.name));
+        }
+        let missing = || format!("the cold module imports {} that the primary lacks", import.name);
+        let item: ExportItem = match import.kind {
+            ImportKind::Function(f) => ExportItem::Function(*funcs.get(&f.index()).ok_or_else(missing)?),
+            ImportKind::Global(g) => ExportItem::Global(*globals.get(&g.index()).ok_or_else(missing)?),
+            ImportKind::Table(t) => ExportItem::Table(*tables.get(&t.index()).ok_or_else(missing)?),
+            ImportKind::Memory(mem) => ExportItem::Memory(*memories.get(&mem.index()).ok_or_else(missing)?),
+            ImportKind::Tag(_) => return Err("exception tags are not supported".to_string()),
+        };
+        primary.exports.add(&import.name, item);
+    }
+    Ok(())
+}

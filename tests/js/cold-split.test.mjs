@@ -1,0 +1,72 @@
+// The core module split in two (cold-split/): the work every host does runs without the cold
+// module, which is loaded once, on the first call of a function the work never runs, and then
+// shares the core instance's state. Each case runs in a fresh process, so the count of loads
+// starts at zero.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { PKG, ROOT, assertBuilt, runFreshModule } from "./helpers.mjs";
+
+assertBuilt();
+const COLD = pathToFileURL(path.join(PKG, "cold.js")).href;
+const EXAMPLES = path.join(ROOT, "examples");
+
+// Parse, discover, render catalogs and answer the skill tool, as a host does; then `after`.
+const script = (after) => `
+  const sw = await import(process.env.PKG_NODE);
+  const { coldLoads } = await import(${JSON.stringify(COLD)});
+  const { readFileSync } = await import("node:fs");
+  const out = {};
+  const text = readFileSync(${JSON.stringify(path.join(EXAMPLES, "skills", "commit-message", "SKILL.md"))});
+  out.parsed = sw.parseSkills([text, "---\\nname: x\\ndescription: y\\n---\\n"], { includeBody: true }).map((r) => r.skill?.name ?? null);
+  const options = { scopes: [{ name: "project", storage: sw.nodeFsStorage(${JSON.stringify(EXAMPLES)}), roots: ["skills/"], trusted: true }] };
+  const registry = await sw.SkillRegistry.discover(options);
+  out.names = registry.names();
+  out.catalog = sw.renderCatalog(registry).text.includes("commit-message") && sw.renderCatalog(registry, { budgetTokens: 2000 }).text !== null;
+  const tool = new sw.SkillTool(registry);
+  out.tool = (await tool.execute({ name: out.names[0] })).isError !== true;
+  out.loadsAfterUsualWork = coldLoads();
+  ${after}
+  console.log(JSON.stringify(out));
+`;
+
+test("parsing, discovery, catalogs and the skill tool run without the cold module", () => {
+  const out = runFreshModule(script(""));
+  assert.deepEqual(out.parsed, ["commit-message", "x"]);
+  assert.ok(out.names.includes("commit-message"), out.names.join(", "));
+  assert.equal(out.catalog, true);
+  assert.equal(out.tool, true);
+  assert.equal(out.loadsAfterUsualWork, 0, "the cold module was loaded by the usual work");
+});
+
+test("a function of the cold module runs on the core's state, and loads it once", () => {
+  const out = runFreshModule(
+    script(`
+    const again = sw.SkillRegistry.fromSnapshot(registry.snapshot(), options);
+    out.restored = again.names();
+    out.hits = registry.search("commit").map((h) => h.name);
+    out.loads = coldLoads();
+  `),
+  );
+  assert.equal(out.loadsAfterUsualWork, 0);
+  assert.deepEqual(out.restored, out.names, "the snapshot, written by cold code, holds the registry");
+  assert.ok(out.hits.includes("commit-message"), out.hits.join(", "));
+  assert.equal(out.loads, 1);
+});
+
+test("without the cold module, what needs it fails as a trap does, and the usual work goes on", () => {
+  const out = runFreshModule(
+    script(`
+    const { provideCold } = await import(${JSON.stringify(COLD)});
+    provideCold(() => { throw new Error("the file is gone"); });
+    try { registry.snapshot(); out.snapshot = "returned"; } catch (e) { out.snapshot = [e.constructor.name, e.message]; }
+    out.after = sw.parseSkill("---\\nname: after\\ndescription: d\\n---\\n").skill?.name ?? null;
+    out.resets = sw.instanceResets();
+  `),
+  );
+  assert.equal(out.snapshot[0], "RuntimeError");
+  assert.match(out.snapshot[1], /cold code \(skillwasm_cold_bg\.wasm\) is not available: the file is gone/);
+  assert.equal(out.after, "after", "the next call runs on a new instance");
+  assert.equal(out.resets, 1);
+});
