@@ -342,3 +342,80 @@ fn export_for_cold(primary: &mut Module, cold: &Module) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use walrus::{FunctionBuilder, Module, ModuleConfig, ValType};
+
+    /// A module with a memory, a table, a mutable global and three exported functions: `hot`
+    /// calls `helper`; `rare` calls `helper` too and is the one left out of the profile.
+    fn module() -> (Vec<u8>, usize, usize) {
+        let mut m = Module::with_config(ModuleConfig::new());
+        let memory = m.memories.add_local(false, false, 1, None, None);
+        m.exports.add("memory", memory);
+        m.tables.add_local(false, 1, Some(1), walrus::RefType::FUNCREF);
+        let global = m.globals.add_local(ValType::I32, true, false, ConstExpr::Value(Value::I32(7)));
+        let mut helper = FunctionBuilder::new(&mut m.types, &[ValType::I32], &[ValType::I32]);
+        let x = m.locals.add(ValType::I32);
+        helper.func_body().local_get(x).global_get(global).binop(walrus::ir::BinaryOp::I32Add);
+        let helper = helper.finish(vec![x], &mut m.funcs);
+        let mut ids = Vec::new();
+        for name in ["hot", "rare"] {
+            let mut f = FunctionBuilder::new(&mut m.types, &[], &[ValType::I32]);
+            f.func_body().i32_const(1).call(helper);
+            let id = f.finish(vec![], &mut m.funcs);
+            m.exports.add(name, id);
+            ids.push(id);
+        }
+        (m.emit_wasm(), helper.index(), ids[0].index())
+    }
+
+    #[test]
+    fn a_function_out_of_the_profile_moves_and_leaves_a_stub() {
+        let (bytes, helper, hot) = module();
+        let out = split(&bytes, &HashSet::from([helper, hot])).unwrap();
+        assert_eq!((out.functions, out.kept, out.moved, out.stubbed), (3, 2, 1, 1));
+
+        // Both outputs parse (walrus validates them).
+        let primary = Module::from_buffer(&out.primary).unwrap();
+        let cold = Module::from_buffer(&out.cold).unwrap();
+
+        // The primary loads the cold module through boundary.js and says when it has.
+        assert!(primary.imports.iter().any(|i| i.module == LOADER_MODULE && i.name == LOADER_NAME));
+        assert!(primary.exports.iter().any(|e| e.name == LOADED_GLOBAL));
+        assert!(primary.exports.iter().any(|e| e.name == CALLING_GLOBAL));
+        // `rare` is still exported from the primary (its stub), and the table has a slot for it.
+        assert!(primary.exports.iter().any(|e| e.name == "rare"));
+        assert_eq!(primary.tables.iter().next().unwrap().initial, 2);
+
+        // The cold module defines `rare` alone and imports what it uses from the primary, which
+        // exports each of them under the import's name.
+        // (indices are the output's own: `rare` is the one function of its type, `[] -> [i32]`).
+        let defined: Vec<_> = cold.funcs.iter_local().map(|(_, f)| f.ty()).collect();
+        assert_eq!(defined.len(), 1);
+        assert!(cold.types.params(defined[0]).is_empty() && cold.types.results(defined[0]) == [ValType::I32]);
+        assert!(cold.exports.iter().next().is_none());
+        let imported: Vec<&str> = cold.imports.iter().map(|i| i.name.as_str()).collect();
+        assert!(cold.imports.iter().all(|i| i.module == CORE_NAMESPACE), "{imported:?}");
+        assert!(imported.contains(&format!("__sw_f{helper}").as_str()), "{imported:?}");
+        assert!(imported.iter().any(|n| n.starts_with("__sw_t")), "the table: {imported:?}");
+        for name in &imported {
+            assert!(primary.exports.iter().any(|e| e.name == *name), "the primary does not export {name}");
+        }
+        // Its element segment writes `rare` into the slot after the table's own.
+        let segment = cold.elements.iter().next().unwrap();
+        match &segment.kind {
+            ElementKind::Active { offset: ConstExpr::Value(Value::I32(1)), .. } => {}
+            other => panic!("unexpected segment {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_module_without_a_table_of_functions_is_refused() {
+        let mut m = Module::with_config(ModuleConfig::new());
+        let f = FunctionBuilder::new(&mut m.types, &[], &[]).finish(vec![], &mut m.funcs);
+        m.exports.add("f", f);
+        assert!(split(&m.emit_wasm(), &HashSet::new()).is_err());
+    }
+}
