@@ -2,14 +2,19 @@
 // The profile the core module is split by (see src/main.rs): runs the work every host does on
 // the instrumented core module, in the built pkg/, and writes which functions ran. That work is
 // parsing, discovering, rendering catalogs and answering the skill tool, over the repository's
-// example skills and a set of frontmatter shapes the fast path reads. What it never runs is moved
-// to the cold module, loaded on its first call.
+// example skills, a set of frontmatter shapes the fast path reads, and generated trees of hundreds
+// of skills shaped like real ones (sizes past the small-collection paths, names out of listing
+// order, repeated and nested names, skills hidden from the model or the user). What it never runs
+// is moved to the cold module, loaded on its first call. tests/js/cold-split.test.mjs checks that
+// the work over the test corpus loads none of it; a path that test finds belongs here.
 //
 //   node cold-split/profile-run.mjs PKG INSTRUMENTED.wasm PROFILE "MODULE LINE"
 //
-// Only the repository's own files are read, so the same build makes the same profile.
+// Only the repository's own files are read (and a temporary directory written from them), so the
+// same build makes the same profile.
 
-import { readFileSync, readdirSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -66,7 +71,8 @@ const shapes = [
   `---\nname: long-text\ndescription: "${"Long words \u2014 caf\u00e9 ".repeat(120)}"\nwhen_to_use: "${"When. ".repeat(900)}"\n---\nBody\n`,
   `---\nname: comma-tools\ndescription: "Uses \`code\` \u2014 and 'quotes'"\nallowed-tools: Bash, Read, Write, Edit, Task\nsource_book: A Book \u2014 Someone\n---\n`,
   `---\nname: unknown-fields\ndescription: |\n  A scenario \u00d7 lever table. Use for 'achieve X%', 'set the KPIs'.\nsource_book: B\nsource_chapter: "C"\nsource_language: en\ntags: [a, b]\nrelated_skills:\n  - slug: s\n    relation: r\nversion: 2\n---\n`,
-  `---\nname: beyond-fast-path\ndescription: |\n  Block text with 'quotes' \u00d7 signs.\nsource_book: B \u2014 A\nsource_chapter: "Chapter 10 (x + y); Chapter 12"\ntags: [a, b]\nrelated_skills:\n  - slug: s\n    relation: r\n# v0.6.0 (2026-05-13): a comment with \`code\`\n# and a second line.\n---\n`,
+  `---\nname: beyond-fast-path\ndescription: |\n  Block text with 'quotes' \u00d7 signs.\nsource_book: B \u2014 A\nsource_chapter: "Chapter 10 (3\u00d7N + y); Chapter 12 \u2014 z"\ntags: [a, b]\nrelated_skills:\n  - slug: s\n    relation: r\n# v0.6.0 (2026-05-13): a comment with \`code\`\n# and a second line.\n---\n`,
+  `---\nname: listed-triggers\ndescription: One unknown field, a list.\nallowed-tools: Bash, Read\ntriggers:\n  - one\n  - two\n---\n`,
   `---\nname: commented\ndescription: |\n  Text.\nrelated:\n  - slug: other\n    relation: depends-on\n  - slug: third\n    relation: [a, b]\n# a comment line\n# another\ntags: [x, y]\n---\n`,
 ];
 const inputs = [...files.map((f) => readFileSync(f)), ...shapes.map((s) => new TextEncoder().encode(s))];
@@ -88,7 +94,58 @@ shapes.forEach((s, i) => (memory[`skills/shape${i}/SKILL.md`] = s));
 memory["skills/s0/references/guide.md"] = "# Guide\n";
 memory["skills/nested/inner/SKILL.md"] = shapes[0].replace("plain-skill", "inner-skill");
 memory["skills/nested/SKILL.md"] = shapes[0].replace("plain-skill", "outer-skill");
+// Hundreds of skills, as a real host has: sorts, hash tables and listings past their small sizes,
+// skills of one name in two scopes (shadowed) and skills nested in others.
+const many = {};
+const body = readFileSync(files[0]);
+for (let i = 0; i < 600; i++) {
+  // Parents in another order than the names, as in a real tree, and names that repeat.
+  const name = i % 7 === 0 ? `nested-${i}` : i % 10 === 3 ? `dup-${i % 20}` : `gen-${(i * 7919) % 600}-${i}`;
+  const dir = i % 7 === 0 ? `skills/group-${i % 5}/${name}` : `skills/p${(i * 31) % 17}/${name}`;
+  many[`${dir}/SKILL.md`] = new TextEncoder().encode(
+    `---\nname: ${name}\ndescription: Generated skill ${i} for the profile.\n` +
+      (i % 9 === 4 ? "disable-model-invocation: true\n" : i % 11 === 5 ? "user-invocable: false\n" : "") +
+      "---\n" +
+      new TextDecoder().decode(body).slice(0, 400),
+  );
+  if (i % 50 === 0) many[`${dir}/references/r.md`] = "reference\n";
+}
+// Names that prefix one another ("a1", "a1-b"): a directory's listing order and the order of
+// their paths differ, as in real trees.
+for (let i = 0; i < 60; i++) {
+  for (const name of [`a${i}`, `a${i}-b`]) many[`skills/q/${name}/SKILL.md`] = `---\nname: ${name}\ndescription: Prefixed.\n---\n`;
+}
+for (let g = 0; g < 5; g++) many[`skills/group-${g}/SKILL.md`] = `---\nname: group-${g}\ndescription: A skill holding others.\n---\n`;
+// The same tree on disk, with what real directories hold besides: skipped directories, a deep
+// nesting, an empty SKILL.md, a link that leads nowhere (a temporary directory, removed after).
+const disk = mkdtempSync(join(tmpdir(), "skillwasm-profile-"));
+process.on("exit", () => rmSync(disk, { recursive: true, force: true }));
+const oddities = {
+  "skills/.git/SKILL.md": shapes[0],
+  "skills/node_modules/x/SKILL.md": shapes[0],
+  "skills/empty/SKILL.md": "",
+  ...Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`skills/p0/many-files/refs/f${(i * 13) % 40}.md`, "x\n"])),
+  "skills/p0/many-files/SKILL.md": `---\nname: many-files\ndescription: Files.\n---\n`,
+  [`skills/${Array.from({ length: 12 }, (_, i) => `d${i}`).join("/")}/SKILL.md`]: shapes[0],
+};
+for (const [key, bytes] of Object.entries({ ...many, ...oddities })) {
+  mkdirSync(dirname(join(disk, key)), { recursive: true });
+  writeFileSync(join(disk, key), bytes);
+}
+try {
+  symlinkSync(join(disk, "nowhere"), join(disk, "skills", "dangling"));
+} catch {
+  // A file system without links: the rest of the tree stands.
+}
+const shadow = Object.fromEntries(Object.entries(many).filter(([k]) => k.startsWith("skills/p1/")));
 const stores = [
+  { scopes: [{ name: "project", storage: nodeFsStorage(disk), roots: ["skills/"], trusted: true }] },
+  {
+    scopes: [
+      { name: "project", storage: sw.memoryStorage(many), roots: ["skills/"], trusted: true },
+      { name: "user", storage: sw.memoryStorage(shadow), roots: ["skills/"], trusted: true },
+    ],
+  },
   { scopes: [{ name: "project", storage: nodeFsStorage(EXAMPLES), roots: ["skills/", "extended/", "broken/"], trusted: true }] },
   {
     scopes: [
@@ -129,4 +186,3 @@ for (const options of stores) {
 const lines = [moduleLine, ...[...ran].sort((a, b) => a - b).map(String)];
 writeFileSync(profileOut, lines.join("\n") + "\n");
 console.log(`profile: ${ran.size} functions ran`);
-if (!existsSync(profileOut)) process.exit(1);

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { PKG, ROOT, assertBuilt, runFreshModule } from "./helpers.mjs";
+import { PKG, ROOT, SHARED, assertBuilt, runFreshModule } from "./helpers.mjs";
 
 assertBuilt();
 const COLD = pathToFileURL(path.join(PKG, "cold.js")).href;
@@ -69,4 +69,37 @@ test("without the cold module, what needs it fails as a trap does, and the usual
   assert.match(out.snapshot[1], /cold code \(skillwasm_cold_bg\.wasm\) is not available: the file is gone/);
   assert.equal(out.after, "after", "the next call runs on a new instance");
   assert.equal(out.resets, 1);
+});
+
+test("the shared corpus (776 real skills) is parsed, discovered, listed and served without the cold module", () => {
+  const corpus = path.join(SHARED, "corpus");
+  const out = runFreshModule(`
+    const sw = await import(process.env.PKG_NODE);
+    const { coldLoads } = await import(${JSON.stringify(COLD)});
+    const { readFileSync, readdirSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const files = [];
+    (function walk(d) {
+      for (const e of readdirSync(d, { withFileTypes: true })) {
+        const p = join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (e.name === "SKILL.md") files.push(p);
+      }
+    })(${JSON.stringify(path.join(corpus, "skills"))});
+    const inputs = files.map((f) => readFileSync(f));
+    const out = { files: files.length };
+    for (const opts of [{ includeBody: false }, { includeBody: true }, { mode: "strict" }]) {
+      for (const r of sw.parseSkills(inputs, opts)) void r.body;
+    }
+    const registry = await sw.SkillRegistry.discover({ scopes: [{ name: "builtin", storage: sw.nodeFsStorage(${JSON.stringify(corpus)}), roots: ["skills/"] }] });
+    out.names = registry.names().length;
+    registry.listMetas();
+    for (const format of ["xml", "json", "markdown"]) sw.renderCatalog(registry, { format, budgetTokens: 4000 });
+    const tool = new sw.SkillTool(registry);
+    for (const name of registry.names()) await tool.execute({ name });
+    out.loads = coldLoads();
+    console.log(JSON.stringify(out));
+  `);
+  assert.ok(out.files > 700 && out.names > 400, JSON.stringify(out));
+  assert.equal(out.loads, 0, "the usual work over the corpus loaded the cold module: cold-split/profile-run.mjs misses a path it takes");
 });
