@@ -75,7 +75,8 @@ test("package.json: exports conditions, and every file they name exists", () => 
     assert.ok(existsSync(path.join(PKG, rel)), `package.json names ${rel}, which is not in pkg/`);
   }
   assert.equal(pkg.exports["./skillwasm_extra_bg.wasm"], "./skillwasm_extra_bg.wasm", "the second module can be imported too");
-  for (const generated of ["skillwasm.js", "skillwasm.d.ts", "skillwasm_bg.wasm", "skillwasm_extra.js", "skillwasm_extra.d.ts", "skillwasm_extra_bg.wasm", "extra.js"]) {
+  assert.equal(pkg.exports["./skillwasm_cold_bg.wasm"], "./skillwasm_cold_bg.wasm", "the core's cold code can be imported too");
+  for (const generated of ["skillwasm.js", "skillwasm.d.ts", "skillwasm_bg.wasm", "skillwasm_cold_bg.wasm", "skillwasm_extra.js", "skillwasm_extra.d.ts", "skillwasm_extra_bg.wasm", "extra.js", "cold.js"]) {
     assert.ok(pkg.files.includes(generated), `files must ship ${generated}`);
   }
   assert.match(readFileSync(path.join(PKG, "cli.js"), "utf8"), /^#!\/usr\/bin\/env node\n/);
@@ -284,7 +285,7 @@ test("the tarball npm would publish holds the module, types, CLI, README and lic
   assert.equal(r.status, 0, r.stderr);
   const [info] = JSON.parse(r.stdout);
   const files = info.files.map((f) => f.path).sort();
-  for (const need of ["README.md", "LICENSE-MIT", "LICENSE-APACHE", "package.json", "skillwasm_bg.wasm", "skillwasm.js", "skillwasm_extra_bg.wasm", "skillwasm_extra.js", "extra.js", "index.d.ts", "cli.js", "node.js", "browser.js", "workerd.js", "tools.js"]) {
+  for (const need of ["README.md", "LICENSE-MIT", "LICENSE-APACHE", "package.json", "skillwasm_bg.wasm", "skillwasm_cold_bg.wasm", "cold.js", "skillwasm.js", "skillwasm_extra_bg.wasm", "skillwasm_extra.js", "extra.js", "index.d.ts", "cli.js", "node.js", "browser.js", "workerd.js", "tools.js"]) {
     assert.ok(files.includes(need), `the tarball lacks ${need} (has ${files.join(", ")})`);
   }
   assert.ok(!files.some((f) => f.startsWith("src/") || f.endsWith(".rs")), "no sources of the build in the tarball");
