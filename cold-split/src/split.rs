@@ -190,9 +190,8 @@ fn build_cold(m: &mut Module, moved: &[usize], stubbed: &[usize], base: u64) -> 
             let import = m.imports.add(CORE_NAMESPACE, &name, ImportKind::Function(id));
             m.funcs.get_mut(id).kind = FunctionKind::Import(ImportedFunction { import, ty });
         } else if let FunctionKind::Import(f) = &m.funcs.get(id).kind {
-            let i = m.imports.get_mut(f.import);
-            i.module = CORE_NAMESPACE.to_string();
-            i.name = name;
+            let import = f.import;
+            rename(m, import, name);
         }
     }
     let globals: Vec<_> = m
@@ -201,40 +200,28 @@ fn build_cold(m: &mut Module, moved: &[usize], stubbed: &[usize], base: u64) -> 
         .map(|g| (g.id(), if let GlobalKind::Import(import) = g.kind { Some(import) } else { None }))
         .collect();
     for (id, import) in globals {
-        let name = format!("__sw_g{}", id.index());
-        match import {
-            None => {
-                let import = m.imports.add(CORE_NAMESPACE, &name, ImportKind::Global(id));
-                m.globals.get_mut(id).kind = GlobalKind::Import(import);
-            }
-            Some(import) => rename(m, import, name),
+        if let Some(import) = import_from_core(m, import, format!("__sw_g{}", id.index()), ImportKind::Global(id)) {
+            m.globals.get_mut(id).kind = GlobalKind::Import(import);
         }
     }
     let tables: Vec<_> = m.tables.iter().map(|t| (t.id(), t.import)).collect();
     for (id, import) in tables {
-        let name = format!("__sw_t{}", id.index());
-        match import {
-            None => {
-                let import = m.imports.add(CORE_NAMESPACE, &name, ImportKind::Table(id));
-                let t = m.tables.get_mut(id);
-                t.import = Some(import);
-                t.init = None;
-            }
-            Some(import) => rename(m, import, name),
+        let new = import_from_core(m, import, format!("__sw_t{}", id.index()), ImportKind::Table(id));
+        let t = m.tables.get_mut(id);
+        if new.is_some() {
+            t.import = new;
+            t.init = None;
         }
-        m.tables.get_mut(id).elem_segments.clear();
+        t.elem_segments.clear();
     }
     let memories: Vec<_> = m.memories.iter().map(|t| (t.id(), t.import)).collect();
     for (id, import) in memories {
-        let name = format!("__sw_m{}", id.index());
-        match import {
-            None => {
-                let import = m.imports.add(CORE_NAMESPACE, &name, ImportKind::Memory(id));
-                m.memories.get_mut(id).import = Some(import);
-            }
-            Some(import) => rename(m, import, name),
+        let new = import_from_core(m, import, format!("__sw_m{}", id.index()), ImportKind::Memory(id));
+        let memory = m.memories.get_mut(id);
+        if new.is_some() {
+            memory.import = new;
         }
-        m.memories.get_mut(id).data_segments.clear();
+        memory.data_segments.clear();
     }
     let data: Vec<_> = m.data.iter().map(|d| d.id()).collect();
     for id in data {
@@ -265,6 +252,23 @@ fn rename(m: &mut Module, import: walrus::ImportId, name: String) {
     let i = m.imports.get_mut(import);
     i.module = CORE_NAMESPACE.to_string();
     i.name = name;
+}
+
+/// An item of the cold copy taken from the primary as `name`: an import already is renamed
+/// (none returned); a defined one gets a new import, returned for the caller to attach.
+fn import_from_core(
+    m: &mut Module,
+    existing: Option<walrus::ImportId>,
+    name: String,
+    kind: ImportKind,
+) -> Option<walrus::ImportId> {
+    match existing {
+        Some(import) => {
+            rename(m, import, name);
+            None
+        }
+        None => Some(m.imports.add(CORE_NAMESPACE, &name, kind)),
+    }
 }
 
 /// Replaces each stubbed function's body with its stub: load the cold module unless it is in,
