@@ -103,3 +103,23 @@ test("the shared corpus (776 real skills) is parsed, discovered, listed and serv
   assert.ok(out.files > 700 && out.names > 400, JSON.stringify(out));
   assert.equal(out.loads, 0, "the usual work over the corpus loaded the cold module: cold-split/profile-run.mjs misses a path it takes");
 });
+
+test("after a trap, the new core instance loads the cold module for itself", () => {
+  const out = runFreshModule(
+    script(`
+    const { trapInputs } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, "tests", "js", "support", "instance-reset.mjs")).href)});
+    registry.snapshot();
+    out.loadsBefore = coldLoads();
+    try { sw.parseSkill("---\\nname: t\\n---\\n", trapInputs.getter(sw)); } catch (e) { out.trapped = e instanceof WebAssembly.RuntimeError; }
+    const again = await sw.SkillRegistry.discover(options);
+    out.resets = sw.instanceResets();
+    out.restored = sw.SkillRegistry.fromSnapshot(again.snapshot(), options).names();
+    out.loadsAfter = coldLoads();
+  `),
+  );
+  assert.equal(out.loadsBefore, 1);
+  assert.equal(out.trapped, true);
+  assert.equal(out.resets, 1, "the trap replaced the instance");
+  assert.deepEqual(out.restored, out.names, "cold code ran on the new instance's state");
+  assert.equal(out.loadsAfter, 2, "the cold module was instantiated again, for the new instance");
+});
