@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// Init time of the package's two modules, in Node and in workerd (through miniflare).
+// Init time of the package's modules, in Node and in workerd (through miniflare).
 //
 //   node bench/init.mjs [--runs N]
 //
 // Node: fresh processes, each timing `await import("pkg/node.js")` (the core module compiled and
-// instantiated at import), then the first call of a second-module function (that module compiled
-// and instantiated on first use), then a second such call (the module already there).
+// instantiated at import), the first call of a second-module function (that module compiled and
+// instantiated on first use), then a second such call (the module already there), then the first
+// and second call of the core's cold code (a snapshot: the cold module compiled and instantiated
+// over the core on first use).
 // workerd: a Worker that imports the package's workerd entry, started N times; from outside
 // (clocks inside a Worker do not advance while it runs), the time from `new Miniflare` to the
 // answer of a first request that parses a skill, and of one that also calls a second-module
@@ -60,9 +62,17 @@ sw.detectTranscriptFormat([]);
 const t3 = performance.now();
 sw.detectTranscriptFormat([]);
 const t4 = performance.now();
-console.log(JSON.stringify({ core: t1 - t0, parse: t2 - t1, extra: t3 - t2, again: t4 - t3 }));
+// The core's cold code (skillwasm_cold_bg.wasm): a snapshot is never taken by the usual work.
+const storage = sw.memoryStorage({ "skills/a/SKILL.md": "---\\nname: a\\ndescription: d\\n---\\n" });
+const registry = await sw.SkillRegistry.discover({ scopes: [{ name: "p", storage, roots: ["skills/"], trusted: true }] });
+const t5 = performance.now();
+registry.snapshot();
+const t6 = performance.now();
+registry.snapshot();
+const t7 = performance.now();
+console.log(JSON.stringify({ core: t1 - t0, parse: t2 - t1, extra: t3 - t2, again: t4 - t3, cold: t6 - t5, coldAgain: t7 - t6 }));
 `;
-const node = { core: [], parse: [], extra: [], again: [] };
+const node = { core: [], parse: [], extra: [], again: [], cold: [], coldAgain: [] };
 for (let r = 0; r < RUNS; r++) {
   const out = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
   if (out.status !== 0) {
@@ -77,6 +87,8 @@ console.log(`  import pkg/node.js (core module compiled + instantiated): ${fmt(n
 console.log(`  first parseSkill:                                        ${fmt(node.parse)}`);
 console.log(`  first second-module call (compiled + instantiated):      ${fmt(node.extra)}`);
 console.log(`  next second-module call:                                 ${fmt(node.again)}`);
+console.log(`  first cold-code call (snapshot; compiled + instantiated): ${fmt(node.cold)}`);
+console.log(`  next cold-code call:                                     ${fmt(node.coldAgain)}`);
 
 // ---------------------------------------------------------------------------------------------
 // workerd
