@@ -104,10 +104,15 @@ wasm-opt-flags:
 	@echo '$(WASM_OPT_FLAGS)'
 
 build: setup
-	RUSTFLAGS="$(WASM_RUSTFLAGS)" cargo build -p $(WASM_CRATE) --target $(WASM_TARGET) --release
+	@# The core is linked with --emit-relocs: the linker's record of where each piece of data lies
+	@# and what names it becomes the data map (cold-split/), and the module goes on without it.
+	RUSTFLAGS="$(WASM_RUSTFLAGS)" cargo rustc -p $(WASM_CRATE) --target $(WASM_TARGET) --release -- -C link-arg=--emit-relocs
 	RUSTFLAGS="$(WASM_RUSTFLAGS)" cargo build -p $(EXTRA_CRATE) --target $(WASM_TARGET) --release
+	cargo build -q -p $(COLD_SPLIT_CRATE)
+	mkdir -p $(COLD_DIR)
+	$(COLD_SPLIT) datamap $(WASM_IN) $(COLD_DIR)/datamap.txt $(COLD_DIR)/core.wasm
 	rm -rf $(PKG)
-	wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function --target web --out-dir $(PKG) --out-name skillwasm $(WASM_IN)
+	wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function --target web --out-dir $(PKG) --out-name skillwasm $(COLD_DIR)/core.wasm
 	wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function --target web --out-dir $(PKG) --out-name skillwasm_extra $(EXTRA_IN)
 	$(WASM_OPT) $(WASM_OPT_FLAGS) $(PKG)/skillwasm_bg.wasm -o $(PKG)/skillwasm_bg.wasm
 	$(WASM_OPT) $(WASM_OPT_FLAGS) $(PKG)/skillwasm_extra_bg.wasm -o $(PKG)/skillwasm_extra_bg.wasm
@@ -120,12 +125,11 @@ build: setup
 	cp README.md LICENSE-MIT LICENSE-APACHE $(PKG)/
 	chmod +x $(PKG)/cli.js
 	@# The core module split by a profile of the work every host does (cold-split/): what that work
-	@# runs stays in skillwasm_bg.wasm; the rest moves to skillwasm_cold_bg.wasm, loaded on first use.
-	cargo build -q -p $(COLD_SPLIT_CRATE)
-	mkdir -p $(COLD_DIR)
+	@# runs stays in skillwasm_bg.wasm; the rest moves to skillwasm_cold_bg.wasm, loaded on first use,
+	@# with the read-only data only that code names (by the data map).
 	line=$$($(COLD_SPLIT) instrument $(PKG)/skillwasm_bg.wasm $(COLD_DIR)/instrumented.wasm) && \
 	  $(NODE) cold-split/profile-run.mjs $(PKG) $(COLD_DIR)/instrumented.wasm $(COLD_DIR)/profile.txt "$$line"
-	$(COLD_SPLIT) split $(PKG)/skillwasm_bg.wasm $(COLD_DIR)/profile.txt $(PKG)/skillwasm_bg.wasm $(PKG)/skillwasm_cold_bg.wasm
+	$(COLD_SPLIT) split $(PKG)/skillwasm_bg.wasm $(COLD_DIR)/profile.txt $(PKG)/skillwasm_bg.wasm $(PKG)/skillwasm_cold_bg.wasm $(COLD_DIR)/datamap.txt
 	$(WASM_OPT) $(WASM_OPT_FLAGS) $(PKG)/skillwasm_bg.wasm -o $(PKG)/skillwasm_bg.wasm
 	$(WASM_OPT) $(WASM_OPT_FLAGS) $(PKG)/skillwasm_cold_bg.wasm -o $(PKG)/skillwasm_cold_bg.wasm
 	@for m in skillwasm skillwasm_cold skillwasm_extra; do \

@@ -37,6 +37,8 @@ pub struct Split {
     pub moved: usize,
     /// Moved functions the primary still names, each with a stub there.
     pub stubbed: usize,
+    /// The read-only data that moved with them (none without a data map).
+    pub data: crate::data::MovedData,
 }
 
 fn parse(bytes: &[u8]) -> Result<Module, String> {
@@ -87,7 +89,8 @@ fn grow_table(m: &mut Module, n: u64) -> Result<(TableId, u64), String> {
 }
 
 /// Splits `bytes`: the defined functions whose index `keep` holds stay in the primary module.
-pub fn split(bytes: &[u8], keep: &HashSet<usize>) -> Result<Split, String> {
+/// With the linker's data map, the read-only data only moved functions name moves too.
+pub fn split(bytes: &[u8], keep: &HashSet<usize>, map: Option<&crate::datamap::DataMap>) -> Result<Split, String> {
     let mut primary = parse(bytes)?;
     let mut cold = parse(bytes)?;
     let functions = primary.funcs.iter_local().count();
@@ -106,8 +109,14 @@ pub fn split(bytes: &[u8], keep: &HashSet<usize>) -> Result<Split, String> {
     let (table, base) = grow_table(&mut primary, n)?;
     let _ = grow_table(&mut cold, n)?;
     build_cold(&mut cold, &moved, &stubbed, base)?;
-    let cold_bytes = cold.emit_wasm();
     stub_primary(&mut primary, &moved, &stubbed, table, base)?;
+    let data = match map {
+        Some(map) => crate::data::move_data(&mut primary, &mut cold, map)?,
+        None => crate::data::MovedData::default(),
+    };
+    // What the cold module no longer uses goes (after the data, which keeps its memory).
+    walrus::passes::gc::run(&mut cold);
+    let cold_bytes = cold.emit_wasm();
     export_for_cold(&mut primary, &cold)?;
     walrus::passes::gc::run(&mut primary);
     Ok(Split {
@@ -117,6 +126,7 @@ pub fn split(bytes: &[u8], keep: &HashSet<usize>) -> Result<Split, String> {
         kept,
         moved: moved.len(),
         stubbed: stubbed.len(),
+        data,
     })
 }
 
@@ -175,7 +185,7 @@ fn named_by_primary(m: &Module, moved: &HashSet<usize>) -> HashSet<usize> {
 /// table and memory is imported from the primary (named `__sw_` and `f`, `g`, `t` or `m` and
 /// its index; shorter names made the primary larger gzip'd), the
 /// segments and exports are gone, and one element segment puts the stubbed functions into the
-/// function table from `base` on, in order.
+/// function table from `base` on, in order. What it no longer uses is collected by the caller.
 fn build_cold(m: &mut Module, moved: &[usize], stubbed: &[usize], base: u64) -> Result<(), String> {
     let moved_set: HashSet<usize> = moved.iter().copied().collect();
     let funcs: Vec<_> = m.funcs.iter().map(|f| (f.id(), f.ty(), matches!(f.kind, FunctionKind::Local(_)))).collect();
@@ -244,7 +254,6 @@ fn build_cold(m: &mut Module, moved: &[usize], stubbed: &[usize], base: u64) -> 
         ElementItems::Functions(items),
     );
     m.tables.get_mut(table).elem_segments.insert(segment);
-    walrus::passes::gc::run(m);
     Ok(())
 }
 
@@ -378,7 +387,7 @@ mod tests {
     #[test]
     fn a_function_out_of_the_profile_moves_and_leaves_a_stub() {
         let (bytes, helper, hot) = module();
-        let out = split(&bytes, &HashSet::from([helper, hot])).unwrap();
+        let out = split(&bytes, &HashSet::from([helper, hot]), None).unwrap();
         assert_eq!((out.functions, out.kept, out.moved, out.stubbed), (3, 2, 1, 1));
 
         // Both outputs parse (walrus validates them).
@@ -420,6 +429,6 @@ mod tests {
         let mut m = Module::with_config(ModuleConfig::new());
         let f = FunctionBuilder::new(&mut m.types, &[], &[]).finish(vec![], &mut m.funcs);
         m.exports.add("f", f);
-        assert!(split(&m.emit_wasm(), &HashSet::new()).is_err());
+        assert!(split(&m.emit_wasm(), &HashSet::new(), None).is_err());
     }
 }

@@ -4,6 +4,7 @@
 // starts at zero.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { PKG, ROOT, SHARED, assertBuilt, runFreshModule } from "./helpers.mjs";
@@ -122,4 +123,41 @@ test("after a trap, the new core instance loads the cold module for itself", () 
   assert.equal(out.resets, 1, "the trap replaced the instance");
   assert.deepEqual(out.restored, out.names, "cold code ran on the new instance's state");
   assert.equal(out.loadsAfter, 2, "the cold module was instantiated again, for the new instance");
+});
+
+test("read-only data only cold code names ships in the cold module and is in memory when that code runs", () => {
+  // Two messages only cold code writes: a snapshot's mismatch, and fromSnapshot's type check.
+  const mismatch = "the snapshot was taken with other scopes, roots or trust than these; discover afresh";
+  const typeCheck = "SkillRegistry.fromSnapshot: bytes must be a Uint8Array (a snapshot), not a string";
+  const primary = readFileSync(path.join(PKG, "skillwasm_bg.wasm"));
+  const cold = readFileSync(path.join(PKG, "skillwasm_cold_bg.wasm"));
+  for (const text of [mismatch, "SkillRegistry.fromSnapshot: bytes must be a Uint8Array (a snapshot), not "]) {
+    assert.equal(primary.includes(text), false, `the primary still holds ${text}`);
+    assert.equal(cold.includes(text), true, `the cold module lacks ${text}`);
+  }
+  const out = runFreshModule(
+    script(`
+    const { trapInputs } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, "tests", "js", "support", "instance-reset.mjs")).href)});
+    const untrusted = { scopes: [{ ...options.scopes[0], trusted: false }] };
+    const attempt = (from) => {
+      const errors = [];
+      try { sw.SkillRegistry.fromSnapshot(from.snapshot(), untrusted); } catch (e) { errors.push(e.message); }
+      try { sw.SkillRegistry.fromSnapshot("nope", options); } catch (e) { errors.push([e.constructor.name, e.message]); }
+      return errors;
+    };
+    out.first = attempt(registry);
+    // On a new instance (after a trap) the cold module writes the data into the new memory.
+    try { sw.parseSkill("---\\nname: t\\n---\\n", trapInputs.getter(sw)); } catch {}
+    out.resets = sw.instanceResets();
+    out.second = attempt(await sw.SkillRegistry.discover(options));
+    out.loads = coldLoads();
+  `),
+  );
+  assert.equal(out.loadsAfterUsualWork, 0);
+  for (const errors of [out.first, out.second]) {
+    assert.equal(errors[0], `snapshot-mismatch: ${mismatch}`);
+    assert.deepEqual(errors[1], ["TypeError", typeCheck]);
+  }
+  assert.equal(out.resets, 1);
+  assert.equal(out.loads, 2);
 });
