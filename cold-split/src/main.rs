@@ -20,6 +20,7 @@
 //! was taken of: a profile of another build is refused, never applied; so is a data map whose
 //! read-only bytes differ from the module's.
 
+mod calls;
 mod data;
 mod datamap;
 mod profile;

@@ -105,10 +105,15 @@ pub fn split(bytes: &[u8], keep: &HashSet<usize>, map: Option<&crate::datamap::D
     // table holds it) needs a stub and a slot; the others are called from cold code alone.
     let named = named_by_primary(&primary, &moved.iter().copied().collect());
     let stubbed: Vec<usize> = moved.iter().copied().filter(|i| named.contains(i)).collect();
-    let n = u64::try_from(stubbed.len()).map_err(|_| "too many functions")?;
+    // The functions cold code calls get slots after the stubs' (see calls.rs).
+    let called = crate::calls::called_from_cold(&primary, &moved.iter().copied().collect());
+    let n = u64::try_from(stubbed.len() + called.len()).map_err(|_| "too many functions")?;
     let (table, base) = grow_table(&mut primary, n)?;
-    let _ = grow_table(&mut cold, n)?;
+    let (cold_table, _) = grow_table(&mut cold, n)?;
     build_cold(&mut cold, &moved, &stubbed, base)?;
+    let called_base = base + stubbed.len() as u64;
+    crate::calls::call_through_table(&mut cold, &called, cold_table, called_base)?;
+    crate::calls::fill_slots(&mut primary, &called, table, called_base)?;
     stub_primary(&mut primary, &moved, &stubbed, table, base)?;
     let data = match map {
         Some(map) => crate::data::move_data(&mut primary, &mut cold, map)?,
@@ -398,20 +403,33 @@ mod tests {
         assert!(primary.imports.iter().any(|i| i.module == LOADER_MODULE && i.name == LOADER_NAME));
         assert!(primary.exports.iter().any(|e| e.name == LOADED_GLOBAL));
         assert!(primary.exports.iter().any(|e| e.name == CALLING_GLOBAL));
-        // `rare` is still exported from the primary (its stub), and the table has a slot for it.
+        // `rare` is still exported from the primary (its stub); the table has a slot for it and
+        // one for `helper`, which cold code calls, put there by the primary's element segment.
         assert!(primary.exports.iter().any(|e| e.name == "rare"));
-        assert_eq!(primary.tables.iter().next().unwrap().initial, 2);
+        assert_eq!(primary.tables.iter().next().unwrap().initial, 3);
+        let slots: Vec<_> = primary
+            .elements
+            .iter()
+            .filter_map(|e| match (&e.kind, &e.items) {
+                (ElementKind::Active { offset: ConstExpr::Value(Value::I32(at)), .. }, ElementItems::Functions(f)) => {
+                    Some((*at, f.iter().map(|f| primary.funcs.get(*f).ty()).collect::<Vec<_>>()))
+                }
+                _ => None,
+            })
+            .collect();
+        // (`helper` is the one function of its type, `[i32] -> [i32]`.)
+        let [(2, tys)] = slots.as_slice() else { panic!("{slots:?}") };
+        assert!(tys.len() == 1 && primary.types.params(tys[0]) == [ValType::I32], "{slots:?}");
 
-        // The cold module defines `rare` alone and imports what it uses from the primary, which
-        // exports each of them under the import's name.
-        // (indices are the output's own: `rare` is the one function of its type, `[] -> [i32]`).
+        // The cold module defines `rare` and the function that calls `helper`'s slot, and
+        // imports the rest from the primary, which exports each under the import's name; no
+        // function is imported.
         let defined: Vec<_> = cold.funcs.iter_local().map(|(_, f)| f.ty()).collect();
-        assert_eq!(defined.len(), 1);
-        assert!(cold.types.params(defined[0]).is_empty() && cold.types.results(defined[0]) == [ValType::I32]);
+        assert_eq!(defined.len(), 2);
         assert!(cold.exports.iter().next().is_none());
         let imported: Vec<&str> = cold.imports.iter().map(|i| i.name.as_str()).collect();
         assert!(cold.imports.iter().all(|i| i.module == CORE_NAMESPACE), "{imported:?}");
-        assert!(imported.contains(&format!("__sw_f{helper}").as_str()), "{imported:?}");
+        assert!(!imported.iter().any(|n| n.starts_with("__sw_f")), "{imported:?}");
         assert!(imported.iter().any(|n| n.starts_with("__sw_t")), "the table: {imported:?}");
         for name in &imported {
             assert!(primary.exports.iter().any(|e| e.name == *name), "the primary does not export {name}");
