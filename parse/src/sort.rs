@@ -5,8 +5,13 @@
 //!
 //! Every sort here is stable (where the standard library's unstable sort was used before, the
 //! order of equal elements was unspecified, so a stable order is one of those it allowed). The
-//! cost stays n log n comparisons, each one indirect call, plus one list of `n` indices per sort;
-//! nothing is allocated per comparison.
+//! cost stays n log n comparisons, each one indirect call, plus two lists of `n` indices per sort;
+//! nothing is allocated per comparison. [`order`] is a merge sort of its own rather than the
+//! standard library's stable sort over the indices: that one took about 6 KB of the module every
+//! host loads (2.5 KB gzip'd), this one a few hundred bytes, for the same n log n comparisons.
+//! Measured natively on 100,000 indices of random strings it takes 1.8 times as long as the
+//! standard library's (which reuses each pivot and splits out runs of equal items), the same on
+//! input already in order.
 
 use std::cmp::Ordering;
 
@@ -15,8 +20,79 @@ use std::cmp::Ordering;
 #[inline(never)]
 pub fn order(n: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..n).collect();
-    idx.sort_by(|&a, &b| cmp(a, b));
+    let mut scratch = vec![0usize; n];
+    merge_sort(&mut idx, &mut scratch, cmp);
     idx
+}
+
+/// Sorts `v` stably, top-down (each half whole before the merge, so a part of a large input is
+/// sorted while its items are still in the cache): runs of up to [`RUN`] items by insertion,
+/// longer ones by sorting each half and merging them through `scratch` (as long as `v`). The
+/// recursion is as deep as `log2(v.len() / RUN)`: under 64 levels for any length.
+fn merge_sort(v: &mut [usize], scratch: &mut [usize], cmp: &dyn Fn(usize, usize) -> Ordering) {
+    if v.len() <= RUN {
+        insertion_sort(v, cmp);
+        return;
+    }
+    let mid = v.len() / 2;
+    {
+        let (left, right) = v.split_at_mut(mid);
+        let (left_scratch, right_scratch) = scratch.split_at_mut(mid);
+        merge_sort(left, left_scratch, cmp);
+        merge_sort(right, right_scratch, cmp);
+    }
+    let Some(copy) = scratch.get_mut(..v.len()) else { return };
+    copy.copy_from_slice(v);
+    let (a, b) = copy.split_at(mid);
+    merge(a, b, v, cmp);
+}
+
+/// The length of the runs [`order`] sorts by insertion before it merges.
+const RUN: usize = 16;
+
+/// Sorts a short `run` of indices by insertion, stably.
+fn insertion_sort(run: &mut [usize], cmp: &dyn Fn(usize, usize) -> Ordering) {
+    for i in 1..run.len() {
+        let mut j = i;
+        while j > 0 {
+            match (run.get(j - 1), run.get(j)) {
+                (Some(&x), Some(&y)) if cmp(x, y) == Ordering::Greater => run.swap(j - 1, j),
+                _ => break,
+            }
+            j -= 1;
+        }
+    }
+}
+
+/// Merges the sorted runs `a` and `b` into `out` (as long as both), stably: an item of `b` goes
+/// first only when it is less than the item of `a`. Runs already in order are copied as they are.
+fn merge(a: &[usize], b: &[usize], out: &mut [usize], cmp: &dyn Fn(usize, usize) -> Ordering) {
+    let in_order = match (a.last(), b.first()) {
+        (Some(&x), Some(&y)) => cmp(x, y) != Ordering::Greater,
+        _ => true,
+    };
+    if in_order {
+        for (slot, &v) in out.iter_mut().zip(a.iter().chain(b)) {
+            *slot = v;
+        }
+        return;
+    }
+    let (mut i, mut j) = (0, 0);
+    for slot in out.iter_mut() {
+        let take_b = match (a.get(i), b.get(j)) {
+            (Some(&x), Some(&y)) => cmp(x, y) == Ordering::Greater,
+            (None, Some(_)) => true,
+            _ => false,
+        };
+        let next = if take_b { b.get(j) } else { a.get(i) };
+        let Some(&v) = next else { break };
+        *slot = v;
+        if take_b {
+            j += 1;
+        } else {
+            i += 1;
+        }
+    }
 }
 
 /// Moves the items of `v` into `order` (a permutation of `0..v.len()` as [`order`] gives it),
@@ -77,7 +153,19 @@ mod tests {
 
     #[test]
     fn agrees_with_the_standard_stable_sort() {
-        for (n, modulo) in [(0, 1), (1, 1), (2, 2), (3, 3), (17, 5), (1000, 7), (1000, 1_000_000), (20_000, 100)] {
+        for (n, modulo) in [
+            (0, 1),
+            (1, 1),
+            (2, 2),
+            (3, 3),
+            (15, 4),
+            (16, 4),
+            (17, 5),
+            (33, 3),
+            (1000, 7),
+            (1000, 1_000_000),
+            (20_000, 100),
+        ] {
             let keys = numbers(n, n as u64 + modulo, modulo);
             // Pairs (key, position): equal keys must keep their positions' order.
             let mut ours: Vec<(u64, usize)> = keys.iter().copied().zip(0..).collect();
