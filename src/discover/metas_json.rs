@@ -16,8 +16,8 @@ pub const META_VALUES: usize = SKILL_VALUES + 6;
 
 /// Appends the values of `meta` to `out`, comma-separated (the caller writes the array's
 /// brackets, and a comma between metas).
-pub fn write_meta(out: &mut Vec<u8>, meta: &SkillMeta) -> Result<(), serde_json::Error> {
-    result_json::write_skill(out, &meta.skill)?;
+pub fn write_meta(out: &mut Vec<u8>, meta: &SkillMeta) {
+    result_json::write_skill(out, &meta.skill);
     for field in [&meta.scope, &meta.location, &meta.path, &meta.directory] {
         out.push(b',');
         result_json::string(out, field);
@@ -29,7 +29,6 @@ pub fn write_meta(out: &mut Vec<u8>, meta: &SkillMeta) -> Result<(), serde_json:
         Some(by) => result_json::string(out, by),
         None => out.extend_from_slice(b"null"),
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -117,7 +116,7 @@ mod tests {
             if i > 0 {
                 out.push(b',');
             }
-            write_meta(&mut out, m).expect("written");
+            write_meta(&mut out, m);
         }
         out.push(b']');
         assert!(out.is_ascii());

@@ -38,7 +38,7 @@ pub fn to_js(metas: &[SkillMeta]) -> Result<JsValue, JsValue> {
     let mut count = 0u32;
     for meta in metas {
         json.push(if count == 0 { b'[' } else { b',' });
-        metas_json::write_meta(&mut json, meta).map_err(|e| js_error(&e.to_string()))?;
+        metas_json::write_meta(&mut json, meta);
         count += 1;
         if json.len() >= CHUNK_JSON {
             flush(&mut json, &mut count, &out)?;

@@ -114,7 +114,7 @@ impl Results {
     /// Adds a result; `range` is where its body is in `buf`, the bytes of the current run.
     pub fn push(&mut self, result: &ParseResult, range: Option<(usize, usize)>, buf: &[u8]) -> Result<(), JsValue> {
         self.json.push(if self.count == 0 { b'[' } else { b',' });
-        skillwasm::parse::result_json::write_result(&mut self.json, result).map_err(|e| js_error(&e.to_string()))?;
+        skillwasm::parse::result_json::write_result(&mut self.json, result);
         self.count += 1;
         let (start, end) = match range {
             Some((s, e)) => (u32::try_from(s).unwrap_or(NO_RANGE), u32::try_from(e).unwrap_or(NO_RANGE)),

@@ -7,8 +7,8 @@
 //! lives in the core, built for speed, because it is on the hot path of every parse (the wasm
 //! façade is built for size). The result's fixed shape needs no generic serialiser: serde_json,
 //! built for size as every dependency is, was the largest part of a metadata-only parse in wasm.
-//! Only the free-form values (structured metadata, unknown keys) still go through serde_json,
-//! with the same formatter.
+//! The free-form values (structured metadata, unknown keys) are written by [`value`], as
+//! serde_json writes them.
 //!
 //! The values of a result (the order `takeResults` reads; `0` is an empty map, list or
 //! diagnostics list, `null` an absent optional field):
@@ -20,27 +20,29 @@
 //!   body, bodyLine;
 //! - the diagnostics, each the object serde writes.
 //!
-//! Every character beyond ASCII is written as a `\u` escape (see [`AsciiJson`]).
+//! Every character beyond ASCII is written as a `\u` escape (see [`string`]): the text then
+//! crosses into JS as a one-byte string, which `TextDecoder` makes several times faster than one
+//! with a few non-ASCII characters (measured on the corpus: 0.5 ms against 1.5 ms for its 500 KB),
+//! and `JSON.parse` reads no slower.
 
 use crate::diagnostic::Severity;
 use crate::parse::{scan, FieldMap};
 use crate::{Diagnostic, ParseResult, Skill};
-use serde_json::ser::Formatter;
+use serde_json::Value;
 
 /// How many values a skill takes in a result.
 pub const SKILL_VALUES: usize = 16;
 
 /// Appends the values of `result` to `out`, comma-separated (the caller writes the array's
 /// brackets, and a comma between results).
-pub fn write_result(out: &mut Vec<u8>, result: &ParseResult) -> Result<(), serde_json::Error> {
+pub fn write_result(out: &mut Vec<u8>, result: &ParseResult) {
     out.push(b'0' + u8::from(result.skill.is_some()) + 2 * u8::from(result.incomplete));
     out.push(b',');
     if let Some(skill) = &result.skill {
-        write_skill(out, skill)?;
+        write_skill(out, skill);
         out.push(b',');
     }
     write_diagnostics(out, &result.diagnostics);
-    Ok(())
 }
 
 /// Appends `diagnostics` as a JSON array of the objects serde writes, or `0` when there are none.
@@ -54,7 +56,7 @@ pub fn write_diagnostics(out: &mut Vec<u8>, diagnostics: &[Diagnostic]) {
 
 /// Appends the [`SKILL_VALUES`] values of a skill, comma-separated (`takeResults` and
 /// `takeMetas` in `boundary.js` read them with `skillOf`).
-pub fn write_skill(out: &mut Vec<u8>, s: &Skill) -> Result<(), serde_json::Error> {
+pub fn write_skill(out: &mut Vec<u8>, s: &Skill) {
     string(out, &s.name);
     out.push(b',');
     string(out, &s.description);
@@ -65,7 +67,7 @@ pub fn write_skill(out: &mut Vec<u8>, s: &Skill) -> Result<(), serde_json::Error
     out.push(b',');
     string_map(out, &s.metadata);
     out.push(b',');
-    value_map(out, &s.metadata_structured)?;
+    value_map(out, &s.metadata_structured);
     out.push(b',');
     if s.allowed_tools.is_empty() {
         out.push(b'0');
@@ -79,14 +81,13 @@ pub fn write_skill(out: &mut Vec<u8>, s: &Skill) -> Result<(), serde_json::Error
     optional(out, s.context.as_deref());
     optional(out, s.agent.as_deref());
     out.push(b',');
-    value_map(out, &s.extra)?;
+    value_map(out, &s.extra);
     optional(out, s.body.as_deref());
     out.push(b',');
     match s.body_line {
         Some(line) => number(out, line),
         None => out.extend_from_slice(b"null"),
     }
-    Ok(())
 }
 
 fn write_diagnostic(out: &mut Vec<u8>, d: &Diagnostic) {
@@ -164,13 +165,60 @@ fn string_map(out: &mut Vec<u8>, map: &FieldMap<String>) {
 }
 
 /// `map` as a JSON object, or `0` when it is empty.
-fn value_map(out: &mut Vec<u8>, map: &FieldMap<serde_json::Value>) -> Result<(), serde_json::Error> {
+fn value_map(out: &mut Vec<u8>, map: &FieldMap<Value>) {
     if map.is_empty() {
         out.push(b'0');
-        return Ok(());
+        return;
     }
-    let mut ser = serde_json::Serializer::with_formatter(&mut *out, AsciiJson);
-    serde::Serialize::serialize(map, &mut ser)
+    out.push(b'{');
+    for (i, (k, v)) in map.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        string(out, k);
+        out.push(b':');
+        value(out, v, 0);
+    }
+    out.push(b'}');
+}
+
+/// How deep [`value`] writes nested lists and maps; deeper ones are `null`. The parsers stop at
+/// 16 levels, so no value they make reaches it: it keeps the recursion bounded for any caller.
+const MAX_VALUE_DEPTH: usize = 64;
+
+/// Appends `v` as serde_json writes it (compact, object keys in their order), every character
+/// beyond ASCII escaped as [`string`] does.
+pub fn value(out: &mut Vec<u8>, v: &Value, depth: usize) {
+    match v {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        // Its `Display` is the serializer's text (integers as they are, floats shortest).
+        Value::Number(n) => out.extend_from_slice(n.to_string().as_bytes()),
+        Value::String(s) => string(out, s),
+        Value::Array(items) if depth < MAX_VALUE_DEPTH => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                value(out, item, depth + 1);
+            }
+            out.push(b']');
+        }
+        Value::Object(map) if depth < MAX_VALUE_DEPTH => {
+            out.push(b'{');
+            for (i, (k, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                string(out, k);
+                out.push(b':');
+                value(out, item, depth + 1);
+            }
+            out.push(b'}');
+        }
+        Value::Array(_) | Value::Object(_) => out.extend_from_slice(b"null"),
+    }
 }
 
 /// Appends `s` as a JSON string, ASCII only: control characters, `"` and `\` escaped as
@@ -217,34 +265,6 @@ fn unit(out: &mut Vec<u8>, u: u16) {
     out.extend_from_slice(b"\\u");
     for shift in [12, 8, 4, 0] {
         out.push(HEX[usize::from((u >> shift) & 0xf)]);
-    }
-}
-
-/// JSON with every character beyond ASCII written as a `\u` escape: the text then crosses into JS
-/// as a one-byte string, which `TextDecoder` makes several times faster than one with a few
-/// non-ASCII characters (measured on the corpus: 0.5 ms against 1.5 ms for its 500 KB), and
-/// `JSON.parse` reads no slower.
-pub struct AsciiJson;
-
-impl Formatter for AsciiJson {
-    fn write_string_fragment<W: ?Sized + std::io::Write>(
-        &mut self,
-        writer: &mut W,
-        fragment: &str,
-    ) -> std::io::Result<()> {
-        let mut rest = fragment;
-        while let Some(i) = rest.bytes().position(|b| !b.is_ascii()) {
-            let (ascii, tail) = rest.split_at(i);
-            writer.write_all(ascii.as_bytes())?;
-            let mut chars = tail.chars();
-            let Some(c) = chars.next() else { break };
-            let mut units = [0u16; 2];
-            for unit in c.encode_utf16(&mut units) {
-                write!(writer, "\\u{unit:04x}")?;
-            }
-            rest = chars.as_str();
-        }
-        writer.write_all(rest.as_bytes())
     }
 }
 

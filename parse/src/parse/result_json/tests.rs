@@ -1,4 +1,4 @@
-use super::{write_result, AsciiJson, SKILL_VALUES};
+use super::{value, write_result, SKILL_VALUES};
 use crate::parse::FieldMap;
 use crate::{Diagnostic, ParseOptions, ParseResult, Skill};
 
@@ -64,7 +64,7 @@ fn or_empty(value: &Value, empty: Value) -> Value {
 /// same keys in the same order and the same values.
 fn assert_same(result: &ParseResult) {
     let mut mine = Vec::new();
-    write_result(&mut mine, result).unwrap();
+    write_result(&mut mine, result);
     assert!(mine.is_ascii(), "{}", String::from_utf8_lossy(&mine));
     let theirs = serde_json::to_string(result).unwrap();
     let values: Vec<Value> = serde_json::from_slice(&[b"[", mine.as_slice(), b"]"].concat()).unwrap();
@@ -138,6 +138,35 @@ fn the_corpus_reads_back_as_serde_writes_it() {
 }
 
 #[test]
+fn free_form_values_are_the_text_serde_json_writes() {
+    let values = [
+        serde_json::json!(null),
+        serde_json::json!(true),
+        serde_json::json!([false, 0, -1, u64::MAX, i64::MIN, 1.5, -0.0, 0.1, 1e300, 2.5e-8, 12345678.9]),
+        serde_json::json!({ "d": "a — b 😀 c\u{7f}\u{80}\u{0}\n\"\\/", "k—": ["é", "plain", {}], "e": [], "z": { "a": { "b": [null] } } }),
+        serde_json::json!("only text"),
+    ];
+    for v in &values {
+        let mut ours = Vec::new();
+        value(&mut ours, v, 0);
+        let mut theirs = Vec::new();
+        serde::Serialize::serialize(v, &mut serde_json::Serializer::with_formatter(&mut theirs, AsciiJson)).unwrap();
+        // The one difference: DEL is escaped here too (as `string` writes every text).
+        let theirs = String::from_utf8(theirs).unwrap().replace('\u{7f}', "\\u007f");
+        assert_eq!(String::from_utf8(ours).unwrap(), theirs);
+    }
+    // Past the depth bound a list or map is null, and the writer does not recurse further.
+    let mut deep = serde_json::json!(1);
+    for _ in 0..100 {
+        deep = serde_json::json!([deep]);
+    }
+    let mut out = Vec::new();
+    value(&mut out, &deep, 0);
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with(&"[".repeat(64)) && text.contains("null") && !text.contains('1'), "{text}");
+}
+
+#[test]
 fn ascii_json_escapes_beyond_ascii_and_reads_back_the_same() {
     let value = serde_json::json!({ "d": "a — b 😀 c\u{7f}\u{80}\n\"", "k—": ["é", "plain"] });
     let mut out = Vec::new();
@@ -146,4 +175,30 @@ fn ascii_json_escapes_beyond_ascii_and_reads_back_the_same() {
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("\\u2014") && text.contains("\\ud83d\\ude00"), "{text}");
     assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), value);
+}
+
+/// serde_json's own writer with every character beyond ASCII written as a `\u` escape: the
+/// oracle the writer's free-form values are checked against.
+struct AsciiJson;
+
+impl serde_json::ser::Formatter for AsciiJson {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut rest = fragment;
+        while let Some(i) = rest.bytes().position(|b| !b.is_ascii()) {
+            let (ascii, tail) = rest.split_at(i);
+            writer.write_all(ascii.as_bytes())?;
+            let mut chars = tail.chars();
+            let Some(c) = chars.next() else { break };
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                write!(writer, "\\u{unit:04x}")?;
+            }
+            rest = chars.as_str();
+        }
+        writer.write_all(rest.as_bytes())
+    }
 }
