@@ -22,6 +22,8 @@ use wasmparser::{
 /// The first word of a data map.
 const HEADER: &str = "skillwasm-datamap";
 const VERSION: u32 = 1;
+/// The most read-only data a module may span (the core's is about 50 KB).
+const MAX_READONLY_BYTES: u32 = 256 << 20;
 /// A data map larger than this is refused (a map of the core is about 100 KB).
 const MAX_MAP_BYTES: usize = 64 << 20;
 
@@ -155,16 +157,21 @@ pub fn read(bytes: &[u8]) -> Result<DataMap, String> {
             if !names_memory(r.ty) {
                 continue;
             }
-            let Some(&symbol) = symbol_of.get(&r.index) else { continue };
+            // Every address in code or data must name a defined data symbol: one the map cannot
+            // place would let data it names look unnamed, so such a module has no map.
+            let Some(&symbol) = symbol_of.get(&r.index) else {
+                return Err(format!("a relocation names symbol {}, which is not defined data", r.index));
+            };
             let value = (i64::from(map.symbols[symbol as usize].0) + r.addend) as u32;
             if Some(*section) == code_section {
                 map.code.push((value, symbol));
             } else if *section == data_index {
-                // The word's address: the segment whose bytes hold the relocated offset.
+                // The word's address: the segment whose bytes hold the relocated offset (the
+                // segments lie in the section in order).
                 let at = r.offset as usize;
-                let Some(seg) = segments.iter().find(|s| at >= s.section_offset && at < s.section_offset + s.len)
-                else {
-                    continue;
+                let k = segments.partition_point(|s| s.section_offset + s.len <= at);
+                let Some(seg) = segments.get(k).filter(|s| at >= s.section_offset) else {
+                    return Err(format!("a pointer at offset {at} of the data section is in no segment"));
                 };
                 map.pointers.push((seg.address + (at - seg.section_offset) as u32, symbol));
             }
@@ -173,13 +180,21 @@ pub fn read(bytes: &[u8]) -> Result<DataMap, String> {
     map.code.sort_unstable();
     map.code.dedup();
     map.pointers.sort_unstable();
-    map.hash = readonly_hash(&map.readonly, |a| {
-        segments
-            .iter()
-            .zip(&segment_data)
-            .find(|(s, _)| a >= s.address && ((a - s.address) as usize) < s.len)
-            .map_or(0, |(s, d)| d[(a - s.address) as usize])
-    });
+    // The read-only bytes as memory holds them, laid out once, then hashed in address order.
+    let lo = map.readonly.iter().map(|r| r.0).min().unwrap_or(0);
+    let hi = map.readonly.iter().map(|r| r.1).max().unwrap_or(0);
+    if hi - lo > MAX_READONLY_BYTES {
+        return Err("the module's read-only data is too large".to_string());
+    }
+    let mut image = vec![0u8; (hi - lo) as usize];
+    for (seg, data) in segments.iter().zip(&segment_data) {
+        for (k, b) in data.iter().enumerate() {
+            if let Some(slot) = (seg.address as usize + k).checked_sub(lo as usize).and_then(|i| image.get_mut(i)) {
+                *slot = *b;
+            }
+        }
+    }
+    map.hash = readonly_hash(&map.readonly, |a| image.get((a - lo) as usize).copied().unwrap_or(0));
     Ok(map)
 }
 
