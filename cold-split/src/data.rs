@@ -37,6 +37,15 @@ pub struct MovedData {
     pub unknown: usize,
 }
 
+/// Visitor methods that take the offset of an instruction's memory argument as a value.
+macro_rules! offsets {
+    ($($method:ident: $instr:ident),* $(,)?) => {
+        $(fn $method(&mut self, i: &walrus::ir::$instr) {
+            self.wide(i.arg.offset);
+        })*
+    };
+}
+
 /// Every value the primary's code and globals could use as an address.
 fn candidate_values(m: &Module) -> Vec<u32> {
     struct Values(Vec<u32>);
@@ -59,26 +68,15 @@ fn candidate_values(m: &Module) -> Vec<u32> {
                 Value::F32(_) | Value::F64(_) => {}
             }
         }
-        fn visit_load(&mut self, i: &walrus::ir::Load) {
-            self.wide(i.arg.offset);
-        }
-        fn visit_store(&mut self, i: &walrus::ir::Store) {
-            self.wide(i.arg.offset);
-        }
-        fn visit_load_simd(&mut self, i: &walrus::ir::LoadSimd) {
-            self.wide(i.arg.offset);
-        }
-        fn visit_atomic_rmw(&mut self, i: &walrus::ir::AtomicRmw) {
-            self.wide(i.arg.offset);
-        }
-        fn visit_cmpxchg(&mut self, i: &walrus::ir::Cmpxchg) {
-            self.wide(i.arg.offset);
-        }
-        fn visit_atomic_notify(&mut self, i: &walrus::ir::AtomicNotify) {
-            self.wide(i.arg.offset);
-        }
-        fn visit_atomic_wait(&mut self, i: &walrus::ir::AtomicWait) {
-            self.wide(i.arg.offset);
+        // Every instruction with a memory argument: its offset may be an address.
+        offsets! {
+            visit_load: Load,
+            visit_store: Store,
+            visit_load_simd: LoadSimd,
+            visit_atomic_rmw: AtomicRmw,
+            visit_cmpxchg: Cmpxchg,
+            visit_atomic_notify: AtomicNotify,
+            visit_atomic_wait: AtomicWait,
         }
     }
     let mut values = Values(Vec::new());
@@ -180,10 +178,16 @@ pub fn move_data(primary: &mut Module, cold: &mut Module, map: &DataMap) -> Resu
     let mut unknown = 0;
     for v in candidate_values(primary) {
         let first = map.code.partition_point(|c| c.0 < v);
-        let named: Vec<u32> = map.code[first..].iter().take_while(|c| c.0 == v).map(|c| c.1).collect();
-        if !named.is_empty() {
-            named.into_iter().for_each(|s| keep(s, &mut work));
-        } else if v >= lo.saturating_sub(MARGIN_AFTER) && v < hi.saturating_add(MARGIN_BEFORE) {
+        let named = map.code.get(first..).unwrap_or_default().iter().take_while(|c| c.0 == v);
+        let mut relocated = false;
+        for &(_, s) in named {
+            relocated = true;
+            keep(s, &mut work);
+        }
+        if relocated {
+            continue;
+        }
+        if v >= lo.saturating_sub(MARGIN_AFTER) && v < hi.saturating_add(MARGIN_BEFORE) {
             unknown += 1;
             let (a, b) = (v.saturating_sub(MARGIN_BEFORE), v.saturating_add(MARGIN_AFTER));
             index.overlapping(map, a, b, |s| keep(s, &mut work));

@@ -44,14 +44,7 @@ pub struct DataMap {
 
 /// FNV-1a over the bytes of `ranges` in `image` (address → byte; absent bytes are zero).
 pub fn readonly_hash(ranges: &[(u32, u32)], byte_at: impl Fn(u32) -> u8) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &(start, end) in ranges {
-        for a in start..end {
-            h ^= u64::from(byte_at(a));
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    h
+    crate::profile::fnv1a(ranges.iter().flat_map(|&(start, end)| start..end).map(byte_at))
 }
 
 /// An active segment's start address, when its offset is a constant.

@@ -11,13 +11,13 @@ use walrus::{ConstExpr, FunctionKind, Module, ValType};
 pub const PROFILE_NAMESPACE: &str = "__sw_profile";
 
 /// FNV-1a, 64 bits: enough to tell one build of a module from another.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+pub fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// The line that identifies the module a profile was taken of.
 pub fn module_line(bytes: &[u8]) -> String {
-    format!("module {} {:016x}", bytes.len(), fnv1a(bytes))
+    format!("module {} {:016x}", bytes.len(), fnv1a(bytes.iter().copied()))
 }
 
 /// A copy of the module whose every defined function calls `__sw_profile.hit(index)` the first

@@ -3,6 +3,7 @@
 //! primary keeps everything, with each moved function's body replaced by a stub that loads the
 //! cold module on first use and calls the function through the table.
 
+use crate::calls;
 use std::collections::{HashMap, HashSet};
 use walrus::ir::{UnaryOp, Value};
 use walrus::{
@@ -103,17 +104,18 @@ pub fn split(bytes: &[u8], keep: &HashSet<usize>, map: Option<&crate::datamap::D
         .collect();
     // Only a moved function the primary still names (a kept function calls it, an export or the
     // table holds it) needs a stub and a slot; the others are called from cold code alone.
-    let named = named_by_primary(&primary, &moved.iter().copied().collect());
+    let moved_set: HashSet<usize> = moved.iter().copied().collect();
+    let named = named_by_primary(&primary, &moved_set);
     let stubbed: Vec<usize> = moved.iter().copied().filter(|i| named.contains(i)).collect();
     // The functions cold code calls get slots after the stubs' (see calls.rs).
-    let called = crate::calls::called_from_cold(&primary, &moved.iter().copied().collect());
+    let called = calls::called_from_cold(&primary, &moved_set);
     let n = u64::try_from(stubbed.len() + called.len()).map_err(|_| "too many functions")?;
     let (table, base) = grow_table(&mut primary, n)?;
     let (cold_table, _) = grow_table(&mut cold, n)?;
-    build_cold(&mut cold, &moved, &stubbed, base)?;
+    build_cold(&mut cold, &moved_set, &stubbed, base)?;
     let called_base = base + stubbed.len() as u64;
-    crate::calls::call_through_table(&mut cold, &called, cold_table, called_base)?;
-    crate::calls::fill_slots(&mut primary, &called, table, called_base)?;
+    calls::call_through_table(&mut cold, &called, cold_table, called_base)?;
+    calls::fill_slots(&mut primary, &called, table, called_base)?;
     stub_primary(&mut primary, &moved, &stubbed, table, base)?;
     let data = match map {
         Some(map) => crate::data::move_data(&mut primary, &mut cold, map)?,
@@ -138,52 +140,31 @@ pub fn split(bytes: &[u8], keep: &HashSet<usize>, map: Option<&crate::datamap::D
 /// The moved functions (indices in `moved`) that kept functions call or reference, that are
 /// exported, or that an element segment holds.
 fn named_by_primary(m: &Module, moved: &HashSet<usize>) -> HashSet<usize> {
-    struct Refs<'s> {
-        moved: &'s HashSet<usize>,
-        found: HashSet<usize>,
-    }
-    impl Refs<'_> {
-        fn add(&mut self, f: walrus::FunctionId) {
-            if self.moved.contains(&f.index()) {
-                self.found.insert(f.index());
-            }
+    let mut found: HashSet<usize> =
+        calls::functions_referenced(m, |i| !moved.contains(&i)).into_iter().filter(|i| moved.contains(i)).collect();
+    let mut add = |f: walrus::FunctionId| {
+        if moved.contains(&f.index()) {
+            found.insert(f.index());
         }
-    }
-    impl<'a> walrus::ir::Visitor<'a> for Refs<'_> {
-        fn visit_call(&mut self, instr: &walrus::ir::Call) {
-            self.add(instr.func);
-        }
-        fn visit_ref_func(&mut self, instr: &walrus::ir::RefFunc) {
-            self.add(instr.func);
-        }
-        fn visit_return_call(&mut self, instr: &walrus::ir::ReturnCall) {
-            self.add(instr.func);
-        }
-    }
-    let mut refs = Refs { moved, found: HashSet::new() };
-    for (id, func) in m.funcs.iter_local() {
-        if !moved.contains(&id.index()) {
-            walrus::ir::dfs_in_order(&mut refs, func, func.entry_block());
-        }
-    }
+    };
     for e in m.exports.iter() {
         if let ExportItem::Function(f) = e.item {
-            refs.add(f);
+            add(f);
         }
     }
     for e in m.elements.iter() {
         match &e.items {
-            ElementItems::Functions(fs) => fs.iter().for_each(|f| refs.add(*f)),
+            ElementItems::Functions(fs) => fs.iter().for_each(|f| add(*f)),
             ElementItems::Expressions(_, exprs) => {
                 for expr in exprs {
                     if let ConstExpr::RefFunc(f) = expr {
-                        refs.add(*f);
+                        add(*f);
                     }
                 }
             }
         }
     }
-    refs.found
+    found
 }
 
 /// Turns the cold copy into the module of the moved functions: every other function, global,
@@ -191,13 +172,11 @@ fn named_by_primary(m: &Module, moved: &HashSet<usize>) -> HashSet<usize> {
 /// its index; shorter names made the primary larger gzip'd), the
 /// segments and exports are gone, and one element segment puts the stubbed functions into the
 /// function table from `base` on, in order. What it no longer uses is collected by the caller.
-fn build_cold(m: &mut Module, moved: &[usize], stubbed: &[usize], base: u64) -> Result<(), String> {
-    let moved_set: HashSet<usize> = moved.iter().copied().collect();
+fn build_cold(m: &mut Module, moved: &HashSet<usize>, stubbed: &[usize], base: u64) -> Result<(), String> {
+    let by_index = calls::function_ids(m);
     let funcs: Vec<_> = m.funcs.iter().map(|f| (f.id(), f.ty(), matches!(f.kind, FunctionKind::Local(_)))).collect();
-    let mut by_index = HashMap::new();
     for (id, ty, local) in funcs {
-        by_index.insert(id.index(), id);
-        if moved_set.contains(&id.index()) {
+        if moved.contains(&id.index()) {
             continue;
         }
         let name = format!("__sw_f{}", id.index());
@@ -252,10 +231,9 @@ fn build_cold(m: &mut Module, moved: &[usize], stubbed: &[usize], base: u64) -> 
     }
     m.start = None;
     let table = function_table(m)?;
-    let offset = i32::try_from(base).map_err(|_| "the function table is too large")?;
     let items = stubbed.iter().filter_map(|i| by_index.get(i).copied()).collect();
     let segment = m.elements.add(
-        ElementKind::Active { table, offset: ConstExpr::Value(Value::I32(offset)) },
+        ElementKind::Active { table, offset: ConstExpr::Value(Value::I32(calls::slot(base, 0)?)) },
         ElementItems::Functions(items),
     );
     m.tables.get_mut(table).elem_segments.insert(segment);
@@ -306,7 +284,7 @@ fn stub_primary(m: &mut Module, moved: &[usize], stubbed: &[usize], table: Table
         |_| {},
     );
     let ensure = ensure.finish(Vec::new(), &mut m.funcs);
-    let by_index: HashMap<usize, _> = m.funcs.iter().map(|f| (f.id().index(), f.id())).collect();
+    let by_index = calls::function_ids(m);
     // A moved function without a stub is named by cold code alone: its body goes, and with no
     // caller left in the primary, the collection that follows removes it.
     let stubbed_set: HashSet<usize> = stubbed.iter().copied().collect();
@@ -320,26 +298,16 @@ fn stub_primary(m: &mut Module, moved: &[usize], stubbed: &[usize], table: Table
         m.funcs.get_mut(id).kind = FunctionKind::Local(builder.local_func(args));
     }
     for (k, index) in stubbed.iter().enumerate() {
-        let Some(&id) = by_index.get(index) else { continue };
-        let ty = m.funcs.get(id).ty();
-        let (params, results) = (m.types.params(ty).to_vec(), m.types.results(ty).to_vec());
-        let slot = i32::try_from(base + k as u64).map_err(|_| "the function table is too large")?;
-        let mut builder = FunctionBuilder::new(&mut m.types, &params, &results);
-        let args: Vec<_> = params.iter().map(|t| m.locals.add(*t)).collect();
-        let mut body = builder.func_body();
-        body.call(ensure);
-        for a in &args {
-            body.local_get(*a);
+        if let Some(&id) = by_index.get(index) {
+            calls::call_slot(m, id, table, calls::slot(base, k)?, Some(ensure));
         }
-        body.i32_const(slot).call_indirect(ty, table);
-        m.funcs.get_mut(id).kind = FunctionKind::Local(builder.local_func(args));
     }
     Ok(())
 }
 
 /// Exports from the primary whatever the cold module imports from it, under the import's name.
 fn export_for_cold(primary: &mut Module, cold: &Module) -> Result<(), String> {
-    let funcs: HashMap<usize, _> = primary.funcs.iter().map(|f| (f.id().index(), f.id())).collect();
+    let funcs = calls::function_ids(primary);
     let globals: HashMap<usize, _> = primary.globals.iter().map(|g| (g.id().index(), g.id())).collect();
     let tables: HashMap<usize, _> = primary.tables.iter().map(|t| (t.id().index(), t.id())).collect();
     let memories: HashMap<usize, _> = primary.memories.iter().map(|t| (t.id().index(), t.id())).collect();
