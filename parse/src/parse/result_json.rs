@@ -146,40 +146,40 @@ fn array<T>(out: &mut Vec<u8>, items: &[T], write: impl Fn(&mut Vec<u8>, &T)) {
     out.push(b']');
 }
 
-/// `map` as a JSON object, or `0` when it is empty.
-fn string_map(out: &mut Vec<u8>, map: &FieldMap<String>) {
-    if map.is_empty() {
-        out.push(b'0');
-        return;
-    }
+/// The entries of a map as a JSON object, each value written by `write`.
+fn object<'a, V: 'a>(
+    out: &mut Vec<u8>,
+    entries: impl Iterator<Item = (&'a String, &'a V)>,
+    write: impl Fn(&mut Vec<u8>, &V),
+) {
     out.push(b'{');
-    for (i, (k, v)) in map.iter().enumerate() {
+    for (i, (k, v)) in entries.enumerate() {
         if i > 0 {
             out.push(b',');
         }
         string(out, k);
         out.push(b':');
-        string(out, v);
+        write(out, v);
     }
     out.push(b'}');
+}
+
+/// `map` as a JSON object, or `0` when it is empty.
+fn string_map(out: &mut Vec<u8>, map: &FieldMap<String>) {
+    if map.is_empty() {
+        out.push(b'0');
+    } else {
+        object(out, map.iter(), |out, v| string(out, v));
+    }
 }
 
 /// `map` as a JSON object, or `0` when it is empty.
 fn value_map(out: &mut Vec<u8>, map: &FieldMap<Value>) {
     if map.is_empty() {
         out.push(b'0');
-        return;
+    } else {
+        object(out, map.iter(), |out, v| value(out, v, 0));
     }
-    out.push(b'{');
-    for (i, (k, v)) in map.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        string(out, k);
-        out.push(b':');
-        value(out, v, 0);
-    }
-    out.push(b'}');
 }
 
 /// How deep [`value`] writes nested lists and maps; deeper ones are `null`. The parsers stop at
@@ -195,27 +195,9 @@ pub fn value(out: &mut Vec<u8>, v: &Value, depth: usize) {
         // Its `Display` is the serializer's text (integers as they are, floats shortest).
         Value::Number(n) => out.extend_from_slice(n.to_string().as_bytes()),
         Value::String(s) => string(out, s),
-        Value::Array(items) if depth < MAX_VALUE_DEPTH => {
-            out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                value(out, item, depth + 1);
-            }
-            out.push(b']');
-        }
+        Value::Array(items) if depth < MAX_VALUE_DEPTH => array(out, items, |out, item| value(out, item, depth + 1)),
         Value::Object(map) if depth < MAX_VALUE_DEPTH => {
-            out.push(b'{');
-            for (i, (k, item)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                string(out, k);
-                out.push(b':');
-                value(out, item, depth + 1);
-            }
-            out.push(b'}');
+            object(out, map.iter(), |out, item| value(out, item, depth + 1))
         }
         Value::Array(_) | Value::Object(_) => out.extend_from_slice(b"null"),
     }
