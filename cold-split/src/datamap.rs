@@ -348,6 +348,105 @@ mod tests {
         assert_eq!(names, ["keep.me"]);
     }
 
+    /// Appends `v` as an unsigned LEB128.
+    fn leb(mut v: u32, out: &mut Vec<u8>) {
+        loop {
+            let b = (v & 0x7f) as u8;
+            v >>= 7;
+            out.push(if v == 0 { b } else { b | 0x80 });
+            if v == 0 {
+                break;
+            }
+        }
+    }
+
+    /// A custom section named `name` holding `body`.
+    fn custom(name: &str, body: &[u8]) -> Vec<u8> {
+        let mut contents = Vec::new();
+        leb(name.len() as u32, &mut contents);
+        contents.extend_from_slice(name.as_bytes());
+        contents.extend_from_slice(body);
+        let mut out = vec![0];
+        leb(contents.len() as u32, &mut out);
+        out.extend(contents);
+        out
+    }
+
+    /// A module as a linker with `--emit-relocs` writes it: a `.rodata` segment of eight bytes at
+    /// 1024 (data symbol 0), a function (symbol 1), a code relocation naming symbol `code_symbol`
+    /// at 1024 + 2, and a pointer word in the segment's bytes naming symbol 0 at 1024 + 4.
+    fn linked(code_symbol: u32) -> Vec<u8> {
+        let mut m = Module::with_config(ModuleConfig::new());
+        let memory = m.memories.add_local(false, false, 1, None, None);
+        let offset = walrus::ConstExpr::Value(walrus::ir::Value::I32(1024));
+        m.data.add(walrus::DataKind::Active { memory, offset }, b"DDDDDDDD".to_vec());
+        let mut f = walrus::FunctionBuilder::new(&mut m.types, &[], &[]);
+        f.func_body().i32_const(1026).drop();
+        let f = f.finish(vec![], &mut m.funcs);
+        m.exports.add("f", f);
+        let mut bytes = m.emit_wasm();
+        // The indices of the code and data sections, and where the segment's bytes start in the
+        // data section's contents.
+        let (mut at, mut index, mut code, mut data, mut in_data) = (8, 0u32, 0, 0, 0);
+        while at < bytes.len() {
+            let (size, contents) = leb_u32(&bytes, at + 1).unwrap();
+            match bytes[at] {
+                10 => code = index,
+                11 => {
+                    data = index;
+                    in_data = bytes[contents..].windows(8).position(|w| w == b"DDDDDDDD").unwrap();
+                }
+                _ => {}
+            }
+            index += 1;
+            at = contents + size as usize;
+        }
+        let mut linking = vec![2]; // version
+        let mut segments = vec![1, 7];
+        segments.extend_from_slice(b".rodata");
+        segments.extend([0, 0]); // alignment, flags
+        linking.push(5);
+        leb(segments.len() as u32, &mut linking);
+        linking.extend(segments);
+        let symbols = [&[2u8, 1, 0, 1, b'd', 0, 0, 8][..], &[0, 0, 0, 1, b'f']].concat(); // data d; function f
+        linking.push(8);
+        leb(symbols.len() as u32, &mut linking);
+        linking.extend(symbols);
+        let mut reloc_code = Vec::new();
+        leb(code, &mut reloc_code);
+        reloc_code.extend([1, 4, 3]); // one MemoryAddrSleb at offset 3
+        leb(code_symbol, &mut reloc_code);
+        reloc_code.push(2); // addend
+        let mut reloc_data = Vec::new();
+        leb(data, &mut reloc_data);
+        reloc_data.extend([1, 5]); // one MemoryAddrI32
+        leb(in_data as u32 + 4, &mut reloc_data);
+        reloc_data.extend([0, 0]); // symbol 0, addend 0
+        for (name, body) in [("linking", linking), ("reloc.CODE", reloc_code), ("reloc.DATA", reloc_data)] {
+            bytes.extend(custom(name, &body));
+        }
+        bytes
+    }
+
+    #[test]
+    fn the_linker_sections_become_the_map() {
+        let bytes = linked(0);
+        let map = read(&bytes).unwrap();
+        assert_eq!(map.readonly, [(1024, 1032)]);
+        assert_eq!(map.symbols, [(1024, 1032)]);
+        assert_eq!(map.code, [(1026, 0)], "the address code writes, with its symbol");
+        assert_eq!(map.pointers, [(1028, 0)], "the pointer word's address, with the symbol it names");
+        assert_eq!(map.hash, readonly_hash(&map.readonly, |_| b'D'));
+        // The module goes on without the linker's sections, and yields no map then.
+        assert!(read(&strip(&bytes).unwrap()).is_err());
+    }
+
+    #[test]
+    fn a_relocation_naming_what_is_not_defined_data_is_refused() {
+        let err = read(&linked(1)).err().unwrap();
+        assert!(err.contains("not defined data"), "{err}");
+    }
+
     #[test]
     fn a_module_linked_without_relocations_has_no_map() {
         let mut m = Module::with_config(ModuleConfig::new());
