@@ -475,7 +475,7 @@ pub fn read_arguments(args: &CallArguments) -> Result<ToolInput, String> {
     let value = match args {
         CallArguments::Json(text) if text.trim().is_empty() => return Ok(ToolInput::default()),
         CallArguments::Json(text) => {
-            parsed = serde_json::from_str(text).map_err(|e| format!("the tool arguments are not JSON: {e}"))?;
+            parsed = crate::json::from_str(text).map_err(|e| format!("the tool arguments are not JSON: {e}"))?;
             &parsed
         }
         CallArguments::Value(v) => v,

@@ -40,7 +40,7 @@ pub(super) struct Analysis {
 
 pub(super) fn input_object(input: Option<&Value>) -> Option<Value> {
     match input? {
-        Value::String(s) => serde_json::from_str::<Value>(s).ok().filter(Value::is_object),
+        Value::String(s) => crate::json::from_str(s).ok().filter(Value::is_object),
         v @ Value::Object(_) => Some(v.clone()),
         _ => None,
     }

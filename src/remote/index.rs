@@ -84,7 +84,7 @@ pub fn parse_index(bytes: &[u8], index_url: &str) -> ParsedIndex {
     if url::resolve(index_url, "").is_none() {
         return invalid(format!("the index URL '{index_url}' is not absolute"));
     }
-    let value: Value = match serde_json::from_slice(bytes) {
+    let value = match crate::json::from_slice(bytes) {
         Ok(v) => v,
         Err(e) => return invalid(format!("the index at {index_url} is not JSON: {e}")),
     };

@@ -1,7 +1,7 @@
 //! Bounded conversion of every caller-supplied value, once, at the top of each export, before any
 //! Rust state is borrowed. The reading itself happens in `boundary.js` (shipped beside the glue):
 //! getters, Proxy traps, `toJSON` and thenables run there inside try/catch with an explicit stack,
-//! so no JS exception ever unwinds through a Rust frame. Rust gets JSON text (then `serde_json`),
+//! so no JS exception ever unwinds through a Rust frame. Rust gets JSON text (then [`skillwasm::json`]),
 //! a fresh Uint8Array view read through the intrinsic typed-array getters, or a tagged error.
 //!
 //! The bounds, for every value read this way:
@@ -123,7 +123,7 @@ pub fn json(v: &JsValue, holes: &[&str]) -> Result<(Value, Taken), Unreadable> {
     let Some(body) = text.strip_prefix('J') else {
         return Err(Unreadable::from_tagged(text.get(1..).unwrap_or_default()));
     };
-    let value: Value = serde_json::from_str(body).map_err(|e| Unreadable::Unsupported(format!("\u{0}{e}")))?;
+    let value = skillwasm::json::from_str(body).map_err(|e| Unreadable::Unsupported(format!("\u{0}{e}")))?;
     Ok((value, taken_pairs(&taken_list)))
 }
 
@@ -146,7 +146,7 @@ pub fn page(v: &JsValue, heads: bool) -> Result<(Value, Taken), Unreadable> {
     let taken_list = Array::new();
     let fast = page_json(v, MAX_NODES, MAX_JSON_CHARS, heads, &taken_list).map_err(pass_traps);
     if let Some(text) = fast.ok().and_then(|t| t.as_string()) {
-        if let Ok(value) = serde_json::from_str::<Value>(&text) {
+        if let Ok(value) = skillwasm::json::from_str(&text) {
             return Ok((value, taken_pairs(&taken_list)));
         }
     }
@@ -566,8 +566,7 @@ pub fn skill_batch(inputs: &JsValue, max_items: u32, max: u32) -> Result<SkillBa
     let info: js_sys::Float64Array = pair.get(0).unchecked_into();
     let info = info.to_vec();
     // An array of strings and nulls, made by boundary.js.
-    let texts =
-        serde_json::from_str::<Value>(&pair.get(1).as_string().unwrap_or_default()).map_err(|e| e.to_string())?;
+    let texts = skillwasm::json::from_str(&pair.get(1).as_string().unwrap_or_default()).map_err(|e| e.to_string())?;
     let Value::Array(texts) = texts else { return Err("was read inconsistently".to_string()) };
     let texts: Vec<Option<String>> = texts
         .into_iter()

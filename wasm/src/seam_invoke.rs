@@ -102,7 +102,9 @@ fn substitution_fields(skill: &Skill) -> String {
 /// rejects once started (a substitution that throws costs its skill a `tool-failed` error).
 #[wasm_bindgen(js_name = __sw_toolInvoke)]
 pub fn tool_invoke(tool: &JsSkillTool, parsed: &str, substitute: Function) -> Promise {
-    let parsed = serde_json::from_str::<serde_json::Value>(parsed).and_then(|v| ParsedMessage::from_json(&v));
+    let parsed = skillwasm::json::from_str(parsed)
+        .map_err(|e| e.to_string())
+        .and_then(|v| ParsedMessage::from_json(&v).map_err(|e| e.to_string()));
     let parsed = match parsed {
         Ok(p) => p,
         Err(e) => return Promise::reject(&options_error(&format!("SkillTool.invoke: {e}"))),
