@@ -12,6 +12,7 @@ mod root_listing;
 mod root_scan;
 mod rules;
 mod scan;
+mod scan_notes;
 mod types;
 
 pub use gitignore::Gitignore;

@@ -16,10 +16,11 @@
 //! then keys in lexicographic order. The first skill of a name wins across all scopes; every other
 //! one is reported as shadowed, with both locations.
 
-use super::gitignore::{self, GITIGNORE};
+use super::gitignore::GITIGNORE;
 use super::root_listing::{list_root, Pages, RootListing};
 use super::root_scan::RootScan;
 use super::rules::{skill_file_names, skip_hint};
+use super::scan_notes as notes;
 use super::types::DiscoverOptions;
 use crate::diagnostic::{codes, Diagnostic};
 use crate::parse::{parse_skill, ParseOptions, Skill};
@@ -277,19 +278,7 @@ pub async fn discover(
                     // candidates again, reused below when their record is unchanged.
                     let before: Vec<&SkillRecord> =
                         previous.iter().filter(|r| r.scope == scope.name && r.root == ri).collect();
-                    let kept = if before.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; the {} skill(s) it held before are kept until a listing succeeds", before.len())
-                    };
-                    out.diagnostics.push(scope_diag(
-                        Diagnostic::error(
-                            codes::STORAGE_LIST_FAILED,
-                            format!("listing {root:?} in scope '{}' failed: {e}{kept}", scope.name),
-                        ),
-                        &scope.name,
-                        root,
-                    ));
+                    out.diagnostics.push(notes::listing_failed(&scope.name, root, &e, before.len()));
                     if scope.trusted {
                         candidates.extend(before.into_iter().map(|r| Candidate::again(si, ri, r)));
                     }
@@ -297,47 +286,15 @@ pub async fn discover(
                     continue;
                 }
             };
-            for (key, message) in warnings {
-                // A warning about the whole root (it does not exist, it is not a directory) names
-                // the scope and the root; an empty key adds nothing to the message.
-                let text = if key.is_empty() || key == *root {
-                    let what = if root.is_empty() { "the store's root".to_string() } else { format!("root {root:?}") };
-                    format!("listing {what} in scope '{}': {message}", scope.name)
-                } else {
-                    format!("{key}: {message}")
-                };
-                out.diagnostics.push(scope_diag(Diagnostic::warning(codes::STORAGE_SKIPPED, text), &scope.name, &key));
+            if !warnings.is_empty() {
+                notes::skipped(&mut out.diagnostics, warnings, &scope.name, root);
             }
-            if scan.cap_hit {
-                out.diagnostics.push(scope_diag(
-                    Diagnostic::warning(
-                        codes::SCAN_DIRECTORY_CAP,
-                        format!(
-                            "stopped scanning {root:?} in scope '{}' after {} directories; skills beyond them were not found",
-                            scope.name, opts.max_directories
-                        ),
-                    ),
-                    &scope.name,
-                    root,
-                ));
-            }
-            if let Some(first) = scan.too_deep.first() {
-                out.diagnostics.push(scope_diag(
-                    Diagnostic::warning(
-                        codes::SCAN_DEPTH_LIMIT,
-                        format!(
-                            "{} SKILL.md file(s) deeper than {} directories below {root:?} were not loaded (first: {first})",
-                            scan.too_deep.len(),
-                            opts.max_depth
-                        ),
-                    ),
-                    &scope.name,
-                    first,
-                ));
+            if scan.cap_hit || !scan.too_deep.is_empty() {
+                notes::bounds_met(&mut out.diagnostics, &scan, &scope.name, root, opts);
             }
             scope_found += scan.found.len();
             if opts.respect_gitignore && scope.trusted && !scan.found.is_empty() {
-                drop_gitignored(&mut out, scope, root, &mut scan, opts, stats).await;
+                notes::drop_gitignored(&mut out, scope, root, &mut scan, opts, stats).await;
             }
             let found = scan.found.len();
             if scope.trusted {
@@ -363,15 +320,7 @@ pub async fn discover(
             });
         }
         if !scope.trusted {
-            // Skills the host may have meant to use are a warning; an untrusted scope without
-            // any is only worth a note.
-            let message =
-                format!("scope '{}' is not trusted, so it was not read: it holds {scope_found} skill(s)", scope.name);
-            out.diagnostics.push(if scope_found > 0 {
-                Diagnostic::warning(codes::SCOPE_UNTRUSTED, message)
-            } else {
-                Diagnostic::info(codes::SCOPE_UNTRUSTED, message)
-            });
+            out.diagnostics.push(notes::untrusted(&scope.name, scope_found));
         }
     }
 
@@ -594,49 +543,6 @@ fn compare(candidates: &[Candidate], scopes: &[ScopeHandle], previous: &[SkillRe
         unchanged = unchanged && r.unchanged(c.size, c.etag.as_deref());
     }
     (true, unchanged)
-}
-
-/// Drops the skills of a root that its `.gitignore` files ignore, and says how many.
-async fn drop_gitignored(
-    out: &mut Discovery,
-    scope: &ScopeHandle,
-    root: &str,
-    scan: &mut RootScan<'_>,
-    opts: &DiscoverOptions,
-    stats: &CallStats,
-) {
-    let skill_dirs: Vec<&str> = scan.found.iter().map(|f| f.directory()).collect();
-    let dirs = gitignore::directories_to_read(root, &skill_dirs, &scan.gitignores);
-    let (mut rules, problems) = gitignore::load(&*scope.storage, dirs, opts.concurrency as usize, stats).await;
-    for (key, d) in problems {
-        out.diagnostics.push(scope_diag(d, &scope.name, &key));
-    }
-    let mut ignored = Vec::new();
-    scan.found.retain(|super::root_scan::Found { location, .. }| {
-        let drop = rules.is_ignored(location);
-        if drop {
-            ignored.push(location.clone());
-        }
-        !drop
-    });
-    if let Some(first) = ignored.first() {
-        out.diagnostics.push(scope_diag(
-            Diagnostic::info(
-                codes::SCAN_GITIGNORED,
-                format!(
-                    "{} SKILL.md file(s) below {root:?} are ignored by .gitignore and were not loaded (first: {first})",
-                    ignored.len()
-                ),
-            ),
-            &scope.name,
-            first,
-        ));
-    }
-}
-
-fn scope_diag(mut d: Diagnostic, scope: &str, path: &str) -> Diagnostic {
-    d.path = Some(format!("{scope}:{path}"));
-    d
 }
 
 /// A record slot's content while its record is being read (no allocation).
