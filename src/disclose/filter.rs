@@ -112,21 +112,8 @@ pub fn audiences<I: FilterItem>(
 ) -> Audiences {
     let tiers: Vec<String> =
         opts.tiers.clone().unwrap_or_else(|| DEFAULT_TIERS.iter().map(|t| t.to_string()).collect());
-    let rank = |t: &str| tiers.iter().position(|x| x.eq_ignore_ascii_case(t.trim()));
     let mut out = Audiences::default();
-    let model_rank = match opts.model_tier.as_deref() {
-        Some(t) => {
-            let r = rank(t);
-            if r.is_none() {
-                out.diagnostics.push(Diagnostic::warning(
-                    codes::TIER_UNKNOWN,
-                    format!("the model tier '{t}' is not one of {}; min_tier is not applied", tiers.join(", ")),
-                ));
-            }
-            r
-        }
-        None => None,
-    };
+    let model_rank = opts.model_tier.as_deref().and_then(|t| model_rank(t, &tiers, &mut out.diagnostics));
     let host = opts.host_version.as_deref().and_then(parse_version);
     let disabled: std::collections::HashSet<&str> = opts.disabled.iter().map(String::as_str).collect();
     for item in items {
@@ -135,42 +122,17 @@ pub fn audiences<I: FilterItem>(
         let hidden_by_host = if disabled.contains(s.name.as_str()) {
             Some(("disabled", "switched off by the host".to_string()))
         } else {
+            // Each rule in a function of its own, called only when the host or the skill sets
+            // what it reads: most hosts set none of them.
             let mut found = None;
             if let Some(min) = s.min_tier.as_deref() {
-                match (rank(min), model_rank) {
-                    (None, _) => out.diagnostics.push(Diagnostic::warning(
-                        codes::TIER_UNKNOWN,
-                        format!(
-                            "skill '{}' asks for min_tier '{min}', which is not one of {}",
-                            s.name,
-                            tiers.join(", ")
-                        ),
-                    )),
-                    (Some(need), Some(have)) if need > have => {
-                        found = Some(("tier", format!("needs a {min} model or better")));
-                    }
-                    _ => {}
-                }
+                found = tier_rule(s, min, &tiers, model_rank, &mut out.diagnostics);
             }
-            if found.is_none() {
-                if let (Some(range), Some(host)) = (s.compatibility.as_deref().and_then(parse_range), host.as_ref()) {
-                    if !range.iter().all(|(op, v)| op.holds(host, v)) {
-                        found = Some((
-                            "compatibility",
-                            format!(
-                                "compatibility '{}' excludes host version {}",
-                                s.compatibility.as_deref().unwrap_or(""),
-                                opts.host_version.as_deref().unwrap_or("")
-                            ),
-                        ));
-                    }
-                }
+            if let (None, Some(range), Some(host)) = (&found, s.compatibility.as_deref(), host.as_deref()) {
+                found = version_rule(range, host, opts);
             }
             if let (None, Some(agent)) = (&found, opts.agent.as_deref()) {
-                if !offered_to_agent(s, agent) {
-                    let names = skill_agents(s).unwrap_or_default().join(", ");
-                    found = Some(("agent", format!("offered only to the agents {names}, not to '{agent}'")));
-                }
+                found = agent_rule(s, agent);
             }
             let refused = || permitted.is_some_and(|p| item.meta().is_none_or(|m| !p(&m)));
             if found.is_none() && (own.model || own.user) && refused() {
@@ -194,6 +156,66 @@ pub fn audiences<I: FilterItem>(
         out.audience.push(audience);
     }
     out
+}
+
+/// Why a skill is hidden from everyone, and what to tell: a reason code and a message.
+type Hidden = Option<(&'static str, String)>;
+
+/// The rank of the model's tier among `tiers`; a tier not among them is a warning, and no
+/// `min_tier` applies.
+#[inline(never)]
+fn model_rank(tier: &str, tiers: &[String], diags: &mut Vec<Diagnostic>) -> Option<usize> {
+    let rank = tier_rank(tier, tiers);
+    if rank.is_none() {
+        diags.push(Diagnostic::warning(
+            codes::TIER_UNKNOWN,
+            format!("the model tier '{tier}' is not one of {}; min_tier is not applied", tiers.join(", ")),
+        ));
+    }
+    rank
+}
+
+fn tier_rank(tier: &str, tiers: &[String]) -> Option<usize> {
+    tiers.iter().position(|x| x.eq_ignore_ascii_case(tier.trim()))
+}
+
+/// A skill's `min_tier` against the model's tier (a tier not among `tiers` is a warning).
+#[inline(never)]
+fn tier_rule(s: &Skill, min: &str, tiers: &[String], model: Option<usize>, diags: &mut Vec<Diagnostic>) -> Hidden {
+    match (tier_rank(min, tiers), model) {
+        (None, _) => {
+            diags.push(Diagnostic::warning(
+                codes::TIER_UNKNOWN,
+                format!("skill '{}' asks for min_tier '{min}', which is not one of {}", s.name, tiers.join(", ")),
+            ));
+            None
+        }
+        (Some(need), Some(have)) if need > have => Some(("tier", format!("needs a {min} model or better"))),
+        _ => None,
+    }
+}
+
+/// A skill's `compatibility`, when it is a version range, against the host's version.
+#[inline(never)]
+fn version_rule(compatibility: &str, host: &[u64], opts: &CatalogOptions) -> Hidden {
+    let range = parse_range(compatibility)?;
+    if range.iter().all(|(op, v)| op.holds(host, v)) {
+        return None;
+    }
+    Some((
+        "compatibility",
+        format!("compatibility '{compatibility}' excludes host version {}", opts.host_version.as_deref().unwrap_or("")),
+    ))
+}
+
+/// A skill's `agent` list against the agent the options are for.
+#[inline(never)]
+fn agent_rule(s: &Skill, agent: &str) -> Hidden {
+    if offered_to_agent(s, agent) {
+        return None;
+    }
+    let names = skill_agents(s).unwrap_or_default().join(", ");
+    Some(("agent", format!("offered only to the agents {names}, not to '{agent}'")))
 }
 
 /// Splits skills into the ones the catalog shows and the ones it hides, in the order given.
