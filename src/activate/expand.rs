@@ -85,7 +85,11 @@ pub async fn run_commands(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> String {
     let Some(runner) = runner else { return body.to_string() };
-    run_found(body, command_scan::find(body), skill, dir, runner, diagnostics).await
+    // Boxed: the runner is off by default, and its loop's state is then no part of every
+    // activation's.
+    let run: LocalFuture<'_, String> =
+        Box::pin(run_found(body, command_scan::find(body), skill, dir, runner, diagnostics));
+    run.await
 }
 
 /// [`run_commands`] over the commands found in `body` (or why none could be found: then the body

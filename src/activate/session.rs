@@ -5,7 +5,7 @@
 use super::inject::Injection;
 use super::tool::ToolResult;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 #[cfg(feature = "tsify")]
 use tsify::Tsify;
@@ -47,7 +47,7 @@ pub struct SkillSession {
     pub activations: Vec<Activation>,
     /// Skill name -> index of the activation whose instructions the conversation holds now.
     #[serde(default)]
-    live: BTreeMap<String, u32>,
+    live: HashMap<String, u32>,
 }
 
 impl SkillSession {
@@ -110,6 +110,7 @@ impl SkillSession {
                 change.restored.push(a.name.clone());
             }
         }
+        crate::sort::sort(&mut change.forgotten);
         crate::sort::sort(&mut change.restored);
         change
     }
