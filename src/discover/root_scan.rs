@@ -3,7 +3,7 @@
 //! that come in key order.
 
 use super::gitignore::GITIGNORE;
-use super::rules::{is_skipped_dir, skill_file_kind};
+use super::rules::{is_skipped_dir_bytes, skill_file_kind};
 use super::scan::directory_of;
 use super::types::DiscoverOptions;
 use crate::store::{digest, ListEntry};
@@ -113,12 +113,12 @@ impl<'a> RootScan<'a> {
         let directories = directories.into_iter().map(|key| ListEntry { key, size: None, etag: None });
         for e in merged(entries, directories) {
             let Some(rel) = e.key.strip_prefix(self.root) else { continue };
-            let file = rel.rsplit('/').next().unwrap_or_default();
-            let parent = rel.get(..rel.len() - file.len()).unwrap_or_default();
+            let file_start = rel.as_bytes().iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
+            let (parent, file) = rel.split_at_checked(file_start).unwrap_or_default();
             // Keys come in order, so most share the directory of the key before: its directories
             // were checked and counted already.
             if parent != self.last_parent {
-                self.last_parent_skipped = parent.split_terminator('/').any(is_skipped_dir);
+                self.last_parent_skipped = parent.as_bytes().split(|&b| b == b'/').any(is_skipped_dir_bytes);
                 if !self.last_parent_skipped && self.count_directories(parent) {
                     return true;
                 }
@@ -144,7 +144,8 @@ impl<'a> RootScan<'a> {
     /// Counts every directory of `parent` (a key's directories below the root, each followed by
     /// its `/`), so that the cap bounds the work done; true when the cap is hit.
     fn count_directories(&mut self, parent: &str) -> bool {
-        for (end, _) in parent.match_indices('/') {
+        let slashes = parent.bytes().enumerate().filter(|&(_, b)| b == b'/').map(|(end, _)| end);
+        for end in slashes {
             let path = hash_dir(parent.get(..end).unwrap_or_default());
             if !self.dirs.contains(&path) {
                 if self.dirs.len() >= self.opts.max_directories as usize {

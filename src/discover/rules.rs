@@ -17,7 +17,12 @@ pub const LOWERCASE_SKILL_FILE_NAME: &str = "skill.md";
 /// Directories discovery does not enter, and whose files are not a skill's: `.git/`,
 /// `node_modules/` and every other dot-directory.
 pub fn is_skipped_dir(segment: &str) -> bool {
-    segment.starts_with('.') || SKIPPED_DIRECTORY_NAMES.contains(&segment)
+    is_skipped_dir_bytes(segment.as_bytes())
+}
+
+/// [`is_skipped_dir`] of a segment's bytes (for a listing's keys, split byte by byte).
+pub fn is_skipped_dir_bytes(segment: &[u8]) -> bool {
+    segment.first() == Some(&b'.') || SKIPPED_DIRECTORY_NAMES.iter().any(|n| n.as_bytes() == segment)
 }
 
 /// The skip rule as data, for stores that can leave those directories out of a listing.

@@ -19,19 +19,31 @@ pub fn bytes(seed: u64, bytes: &[u8]) -> u64 {
     let mut h = mix(seed, bytes.len() as u64);
     let mut chunks = bytes.chunks_exact(8);
     for c in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(c);
-        h = mix(h, u64::from_le_bytes(word));
+        h = mix(h, le_word(c));
     }
-    let mut word = [0u8; 8];
-    word[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    h = mix(h, u64::from_le_bytes(word));
+    h = mix(h, le_word(chunks.remainder()));
     h ^ (h >> 29)
+}
+
+/// Up to eight bytes as a little-endian word, the missing high bytes zero (what
+/// `u64::from_le_bytes` of them zero-padded gives), without a copy into a buffer.
+fn le_word(bytes: &[u8]) -> u64 {
+    bytes.iter().rev().fold(0, |word, &b| (word << 8) | u64::from(b))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_are_little_endian_and_zero_padded() {
+        let text: Vec<u8> = (1..=8u8).collect();
+        for n in 0..=8 {
+            let mut word = [0u8; 8];
+            word[..n].copy_from_slice(&text[..n]);
+            assert_eq!(le_word(&text[..n]), u64::from_le_bytes(word), "{n} bytes");
+        }
+    }
 
     #[test]
     fn one_changed_byte_or_length_changes_the_digest() {
