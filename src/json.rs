@@ -122,18 +122,21 @@ impl Reader<'_> {
     }
 
     fn word(&mut self, word: &[u8], value: Value) -> Read<Value> {
-        for &want in word {
-            match self.bytes.get(self.at) {
-                None => return Err("EOF while parsing a value"),
-                Some(&b) => {
-                    self.at += 1;
-                    if b != want {
-                        return Err("expected ident");
-                    }
-                }
+        self.exact(word, "expected ident", "EOF while parsing a value")?;
+        Ok(value)
+    }
+
+    /// The bytes `want`, one by one with no whitespace between: `wrong` at the first that
+    /// differs, `eof` when the text ends first.
+    fn exact(&mut self, want: &[u8], wrong: &'static str, eof: &'static str) -> Read<()> {
+        for &w in want {
+            let Some(&b) = self.bytes.get(self.at) else { return Err(eof) };
+            self.at += 1;
+            if b != w {
+                return Err(wrong);
             }
         }
-        Ok(value)
+        Ok(())
     }
 
     /// The items after `[`, through `]`.
@@ -149,73 +152,60 @@ impl Reader<'_> {
         }
         loop {
             items.push(self.value()?);
-            match self.peek() {
-                Some(b',') => {
-                    self.at += 1;
-                    if self.peek() == Some(b']') {
-                        self.at += 1;
-                        return Err("trailing comma");
-                    }
-                }
-                Some(b']') => {
-                    self.at += 1;
-                    return Ok(Value::Array(items));
-                }
-                Some(_) => {
-                    self.at += 1;
-                    return Err("expected `,` or `]`");
-                }
-                None => return Err("EOF while parsing a list"),
+            if self.after_item(b']', "expected `,` or `]`", "EOF while parsing a list")? {
+                return Ok(Value::Array(items));
             }
         }
     }
 
     /// The members after `{`, through `}`.
     fn object(&mut self) -> Read<Value> {
+        const EOF: &str = "EOF while parsing an object";
         let mut map = Map::new();
         if self.peek() == Some(b'}') {
             self.at += 1;
             return Ok(Value::Object(map));
         }
         loop {
-            match self.peek() {
-                Some(b'"') => self.at += 1,
-                Some(_) => {
-                    self.at += 1;
-                    return Err("key must be a string");
-                }
-                None => return Err("EOF while parsing an object"),
-            }
+            self.expect(b'"', "key must be a string", EOF)?;
             let key = self.string()?;
-            match self.peek() {
-                Some(b':') => self.at += 1,
-                Some(_) => {
-                    self.at += 1;
-                    return Err("expected `:`");
-                }
-                None => return Err("EOF while parsing an object"),
-            }
+            self.expect(b':', "expected `:`", EOF)?;
             let value = self.value()?;
             map.insert(key, value);
-            match self.peek() {
-                Some(b',') => {
-                    self.at += 1;
-                    if self.peek() == Some(b'}') {
-                        self.at += 1;
-                        return Err("trailing comma");
-                    }
-                }
-                Some(b'}') => {
-                    self.at += 1;
-                    return Ok(Value::Object(map));
-                }
-                Some(_) => {
-                    self.at += 1;
-                    return Err("expected `,` or `}`");
-                }
-                None => return Err("EOF while parsing an object"),
+            if self.after_item(b'}', "expected `,` or `}`", EOF)? {
+                return Ok(Value::Object(map));
             }
         }
+    }
+
+    /// The byte `want` next (after whitespace), consumed; `wrong` when another byte is there,
+    /// `eof` when none is.
+    fn expect(&mut self, want: u8, wrong: &'static str, eof: &'static str) -> Read<()> {
+        let Some(b) = self.peek() else { return Err(eof) };
+        self.at += 1;
+        if b == want {
+            Ok(())
+        } else {
+            Err(wrong)
+        }
+    }
+
+    /// What follows an item of an array or object: `,` and another item (false), or `close`
+    /// (true). A `,` right before `close` is a trailing comma.
+    fn after_item(&mut self, close: u8, wrong: &'static str, eof: &'static str) -> Read<bool> {
+        let Some(b) = self.peek() else { return Err(eof) };
+        self.at += 1;
+        if b == close {
+            return Ok(true);
+        }
+        if b != b',' {
+            return Err(wrong);
+        }
+        if self.peek() == Some(close) {
+            self.at += 1;
+            return Err("trailing comma");
+        }
+        Ok(false)
     }
 
     /// The text after an opening `"`, through the closing one.
@@ -267,17 +257,7 @@ impl Reader<'_> {
         if high >= 0xDC00 {
             return Err("lone leading surrogate in hex escape");
         }
-        for want in [b'\\', b'u'] {
-            match self.bytes.get(self.at) {
-                None => return Err("EOF while parsing a string"),
-                Some(&b) => {
-                    self.at += 1;
-                    if b != want {
-                        return Err("unexpected end of hex escape");
-                    }
-                }
-            }
-        }
+        self.exact(b"\\u", "unexpected end of hex escape", "EOF while parsing a string")?;
         let low = self.hex4()?;
         if !(0xDC00..0xE000).contains(&low) {
             return Err("lone leading surrogate in hex escape");
