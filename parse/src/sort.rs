@@ -41,6 +41,12 @@ fn merge_sort(v: &mut [usize], scratch: &mut [usize], cmp: &dyn Fn(usize, usize)
         merge_sort(left, left_scratch, cmp);
         merge_sort(right, right_scratch, cmp);
     }
+    // Halves already in order (input that was sorted, or nearly) need no merge.
+    if let (Some(&x), Some(&y)) = (v.get(mid - 1), v.get(mid)) {
+        if cmp(x, y) != Ordering::Greater {
+            return;
+        }
+    }
     let Some(copy) = scratch.get_mut(..v.len()) else { return };
     copy.copy_from_slice(v);
     let (a, b) = copy.split_at(mid);
@@ -65,18 +71,8 @@ fn insertion_sort(run: &mut [usize], cmp: &dyn Fn(usize, usize) -> Ordering) {
 }
 
 /// Merges the sorted runs `a` and `b` into `out` (as long as both), stably: an item of `b` goes
-/// first only when it is less than the item of `a`. Runs already in order are copied as they are.
+/// first only when it is less than the item of `a`.
 fn merge(a: &[usize], b: &[usize], out: &mut [usize], cmp: &dyn Fn(usize, usize) -> Ordering) {
-    let in_order = match (a.last(), b.first()) {
-        (Some(&x), Some(&y)) => cmp(x, y) != Ordering::Greater,
-        _ => true,
-    };
-    if in_order {
-        for (slot, &v) in out.iter_mut().zip(a.iter().chain(b)) {
-            *slot = v;
-        }
-        return;
-    }
     let (mut i, mut j) = (0, 0);
     for slot in out.iter_mut() {
         let take_b = match (a.get(i), b.get(j)) {
