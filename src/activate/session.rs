@@ -156,4 +156,17 @@ mod tests {
         s.clear();
         assert!(s.activations.is_empty() && s.loaded("a").is_none());
     }
+
+    #[test]
+    fn forgotten_names_come_in_order() {
+        let mut s = SkillSession::default();
+        let names: Vec<String> = (0..50).map(|i| format!("skill-{:02}", (i * 37) % 50)).collect();
+        for (i, n) in names.iter().enumerate() {
+            s.record(n, None, i as f64, 1);
+        }
+        let change = s.observe(&HashSet::from(["skill-07"]));
+        let mut want: Vec<String> = names.iter().filter(|n| *n != "skill-07").cloned().collect();
+        want.sort();
+        assert_eq!(change.forgotten, want);
+    }
 }

@@ -113,7 +113,7 @@ pub fn audiences<I: FilterItem>(
     let tiers: Vec<String> =
         opts.tiers.clone().unwrap_or_else(|| DEFAULT_TIERS.iter().map(|t| t.to_string()).collect());
     let mut out = Audiences::default();
-    let model_rank = opts.model_tier.as_deref().and_then(|t| model_rank(t, &tiers, &mut out.diagnostics));
+    let model_rank = opts.model_tier.as_deref().and_then(|t| model_tier_rank(t, &tiers, &mut out.diagnostics));
     let host = opts.host_version.as_deref().and_then(parse_version);
     let disabled: std::collections::HashSet<&str> = opts.disabled.iter().map(String::as_str).collect();
     for item in items {
@@ -164,7 +164,7 @@ type Hidden = Option<(&'static str, String)>;
 /// The rank of the model's tier among `tiers`; a tier not among them is a warning, and no
 /// `min_tier` applies.
 #[inline(never)]
-fn model_rank(tier: &str, tiers: &[String], diags: &mut Vec<Diagnostic>) -> Option<usize> {
+fn model_tier_rank(tier: &str, tiers: &[String], diags: &mut Vec<Diagnostic>) -> Option<usize> {
     let rank = tier_rank(tier, tiers);
     if rank.is_none() {
         diags.push(Diagnostic::warning(
