@@ -25,7 +25,7 @@
 // the recognition of `!`command`` lines: the core asks it (findCommands) for the bodies it serves
 // when the host gave a command runner.
 import * as extraGlue from "./skillwasm_extra.js";
-import { checkLive, guardModule, instanceResets } from "./instance.js";
+import { checkLive, className, guardModule, instanceResets } from "./instance.js";
 import { setCommandFinder, setFrontmatterReader } from "./boundary.js";
 
 // How to get the compiled second module synchronously (Node, workerd), until it is instantiated.
@@ -80,7 +80,7 @@ export function settleExtra(outcome) {
 }
 
 function checkThis(self, C, what) {
-  if (!(self instanceof C)) throw new TypeError(`${what}: this is not a ${C.name}`);
+  if (!(self instanceof C)) throw new TypeError(`${what}: this is not a ${className(C)}`);
 }
 
 // The result of a transcript operation; the tool's session follows what it holds in full.
@@ -152,7 +152,7 @@ function invocablesOf(owner, handOver) {
 }
 
 function checkArgument(value, C, what, role) {
-  if (!(value instanceof C)) throw new TypeError(`${what}: expected a ${C.name} (the ${role} argument)`);
+  if (!(value instanceof C)) throw new TypeError(`${what}: expected a ${className(C)} (the ${role} argument)`);
 }
 
 /**

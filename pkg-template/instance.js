@@ -107,6 +107,16 @@ const ASYNC_MEMBERS = new Set([
   "__sw_publishServed",
 ]);
 
+// The name each class is exported under. Messages and the tables above name classes by it, never
+// by `C.name`: a minifier renames classes (Vite's and esbuild's output calls SkillTool `dA`), but
+// not the names a module exports.
+const classNames = new WeakMap();
+
+/** The name the package exports class `C` (or the guard around it) under. */
+export function className(C) {
+  return classNames.get(C) ?? "object";
+}
+
 // Objects of the module's classes must be live: a freed one (or an object made from a prototype,
 // with no Rust value behind it) would hand wasm a null pointer, which the glue answers by throwing
 // through Rust frames. Checked here, before the call.
@@ -116,7 +126,7 @@ export function checkLive(classes, value, what, role) {
     if (value instanceof C) {
       const ptr = value.__wbg_ptr;
       if (typeof ptr !== "number" || ptr === 0) {
-        throw new TypeError(`${what}: ${role} is a ${C.name} that was freed or never made by the package`);
+        throw new TypeError(`${what}: ${role} is a ${className(C)} that was freed or never made by the package`);
       }
       return;
     }
@@ -216,7 +226,7 @@ export function guardModule(glue, options) {
     if (noteTrap(error)) return error;
     if (error instanceof Error && /stale object from previous Wasm instance/.test(error.message)) {
       const stale = [self, ...args].find(isStale);
-      return staleError(stale?.constructor?.name ?? "object");
+      return staleError(stale === undefined ? "object" : className(stale.constructor));
     }
     const expected = error instanceof Error && !(error instanceof TypeError) ? /^expected instance of (\w+)$/.exec(error.message) : null;
     if (expected !== null) return new TypeError(`${what}: expected a ${expected[1]} (the ${paramName(expected[1])} argument)`);
@@ -334,15 +344,14 @@ export function guardModule(glue, options) {
     };
   }
 
-  function guardMethod(fn, C, key) {
-    const className = C.name;
-    const what = `${className}#${String(key)}`;
+  function guardMethod(fn, C, name, key) {
+    const what = `${name}#${String(key)}`;
     return function guardedMethod(...args) {
       return run(what, () => {
         ensure();
         if (lost !== null) replace(glue);
-        if (!(this instanceof C)) throw new TypeError(`${what}: this is not a ${className}`);
-        if (isStale(this)) throw staleError(className);
+        if (!(this instanceof C)) throw new TypeError(`${what}: this is not a ${name}`);
+        if (isStale(this)) throw staleError(name);
         checkLive(classes, this, what, "this");
         args.forEach((a, i) => checkLive(classes, a, what, `argument ${i + 1}`));
         try {
@@ -354,14 +363,15 @@ export function guardModule(glue, options) {
     };
   }
 
-  function guardClass(C) {
+  function guardClass(C, name) {
+    classNames.set(C, name);
     const proto = C.prototype;
     for (const key of Reflect.ownKeys(proto)) {
       if (key === "constructor" || key === "__destroy_into_raw" || key === "free" || key === Symbol.dispose) continue;
       const d = Object.getOwnPropertyDescriptor(proto, key);
-      if (typeof d.value === "function") d.value = guardMethod(d.value, C, key);
-      if (typeof d.get === "function") d.get = guardMethod(d.get, C, key);
-      if (typeof d.set === "function") d.set = guardMethod(d.set, C, key);
+      if (typeof d.value === "function") d.value = guardMethod(d.value, C, name, key);
+      if (typeof d.get === "function") d.get = guardMethod(d.get, C, name, key);
+      if (typeof d.set === "function") d.set = guardMethod(d.set, C, name, key);
       Object.defineProperty(proto, key, d);
     }
     // free() of an object whose instance is gone only detaches it: its memory went with the
@@ -369,12 +379,12 @@ export function guardModule(glue, options) {
     const generatedFree = proto.free;
     if (typeof generatedFree === "function") {
       const guardedFree = function free() {
-        if (!(this instanceof C)) throw new TypeError(`${C.name}#free: this is not a ${C.name}`);
+        if (!(this instanceof C)) throw new TypeError(`${name}#free: this is not a ${name}`);
         if (lost !== null || isStale(this)) {
           this.__destroy_into_raw();
           return;
         }
-        checkLive(classes, this, `${C.name}#free`, "this");
+        checkLive(classes, this, `${name}#free`, "this");
         return generatedFree.call(this);
       };
       proto.free = guardedFree;
@@ -384,26 +394,33 @@ export function guardModule(glue, options) {
       if (key === "prototype" || key === "length" || key === "name" || key === "__wrap") continue;
       const d = Object.getOwnPropertyDescriptor(C, key);
       if (typeof d.value !== "function") continue;
-      d.value = guardFunction(d.value, `${C.name}.${String(key)}`);
+      d.value = guardFunction(d.value, `${name}.${String(key)}`);
       Object.defineProperty(C, key, d);
     }
-    // A class whose Rust side has no constructor is made only by the package (discover, ...).
-    const constructible = /^class\s[^{]*\{[\s\S]*?\bconstructor\s*\(/.test(Function.prototype.toString.call(C));
     // The constructor: the same class (instanceof, the glue's own checks and its __wrap keep
-    // working), constructed after the instance is live.
-    return new Proxy(C, {
+    // working), constructed after the instance is live. A class whose Rust side has no constructor
+    // is made only by the package (discover, ...): the glue's class then has no constructor of its
+    // own, so `new` makes an object with no Rust value behind it, which is refused here. Decided by
+    // what construction made, not by reading the class's source, which minifiers rewrite.
+    const guarded = new Proxy(C, {
       construct(target, args, newTarget) {
-        if (!constructible) throw new TypeError(`${C.name} has no public constructor: use its static methods`);
         ensure();
         if (lost !== null) replace(glue);
-        args.forEach((a, i) => checkLive(classes, a, `new ${C.name}`, `argument ${i + 1}`));
+        args.forEach((a, i) => checkLive(classes, a, `new ${name}`, `argument ${i + 1}`));
+        let made;
         try {
-          return Reflect.construct(target, args, newTarget);
+          made = Reflect.construct(target, args, newTarget);
         } catch (error) {
-          throw failure(error, undefined, args, `new ${C.name}`);
+          throw failure(error, undefined, args, `new ${name}`);
         }
+        if (typeof made.__wbg_ptr !== "number" || made.__wbg_ptr === 0) {
+          throw new TypeError(`${name} has no public constructor: use its static methods`);
+        }
+        return made;
       },
     });
+    classNames.set(guarded, name);
+    return guarded;
   }
 
   const out = {};
@@ -420,7 +437,7 @@ export function guardModule(glue, options) {
         return exports;
       };
     } else if (isClass(value)) {
-      out[name] = guardClass(value);
+      out[name] = guardClass(value, name);
     } else if (typeof value === "function") {
       out[name] = guardFunction(value, name);
     } else {
