@@ -8,7 +8,8 @@
 #   make pack    build, then npm pack: target/pack/skillwasm-<version>.tgz (what `npm publish` would upload)
 #   make lint    cargo fmt --check; clippy (native, the workspace; wasm32, the façade); rustdoc; warnings denied
 #   make test    lint, native cargo tests, then the JS tests (node --test) against the built pkg/
-#   make demo    the CLI on the bundled example skills
+#   make demo    the main job on the bundled example skills (build output in target/demo-build.log),
+#                then the playground
 #   make bench   the benchmark scripts in bench/ (parse, discovery, the skip hint, catalog + activation, R2, scale, search, MCP,
 #                init times of the two modules); `node bench/size.mjs` prints what takes each module's space (twiggy)
 #   make clean
@@ -174,34 +175,30 @@ test-rust:
 test-js:
 	$(NODE) --test tests/js/*.test.mjs
 
-# The CLI on the bundled examples. Invalid examples are part of the show: their non-zero exit
-# codes are reported, not fatal.
-demo: build
-	@skill_dirs() { for d in "$$1"/*/; do \
-	    if [ -f "$$d/SKILL.md" ] || [ -f "$$d/skill.md" ]; then printf '%s\n' "$${d%/}"; fi; \
-	  done; }; \
-	mapfile -t dirs < <(skill_dirs examples/skills); \
-	mapfile -t extended < <(skill_dirs examples/extended); \
-	mapfile -t broken < <(skill_dirs examples/broken); \
-	if [ $${#broken[@]} -eq 0 ] && [ -f examples/broken/SKILL.md ]; then broken=(examples/broken/SKILL.md); fi; \
-	echo "=== catalog: skillwasm to-prompt examples/skills/* ($${#dirs[@]} skills) ==="; \
-	if [ $${#dirs[@]} -eq 0 ]; then echo "(no example skills found in examples/skills/)"; fi; \
-	$(CLI) to-prompt "$${dirs[@]}" || echo "(to-prompt exited $$?)"; \
-	echo; \
-	target="$${broken[0]:-$${extended[0]:-$${dirs[0]:-}}}"; \
-	if [ -n "$$target" ]; then \
-	  echo "=== parse (lenient: repairs and diagnostics): skillwasm parse $$target --no-body ==="; \
-	  $(CLI) parse "$$target" --no-body || echo "(parse exited $$?)"; \
-	  echo; \
+# make demo tells the main job's story on the bundled examples. The build (and setup's npm ci, whose
+# EBADENGINE warnings on Node 20 are about dev dependencies only) writes to $(DEMO_LOG), shown when
+# it fails; then the story's steps, then the playground until Ctrl-C.
+DEMO_LOG ?= $(CARGO_TARGET_DIR)/demo-build.log
+DEMO_BUILD ?= $(MAKE) --no-print-directory build
+
+demo:
+	@mkdir -p $(dir $(DEMO_LOG))
+	@echo "make demo: building the package (cargo, wasm-bindgen, wasm-opt; npm ci when needed): output in $(DEMO_LOG)"
+	@start=$$SECONDS; \
+	if ! $(DEMO_BUILD) > $(DEMO_LOG) 2>&1; then \
+	  echo "make demo: the build failed. The last lines of $(DEMO_LOG):"; \
+	  tail -n 80 $(DEMO_LOG); \
+	  exit 1; \
 	fi; \
-	for d in "$${dirs[@]}" "$${extended[@]}" "$${broken[@]}"; do \
-	  echo "=== validate (strict, the reference's rules): skillwasm validate $$d ==="; \
-	  $(CLI) validate "$$d" 2>&1 || echo "(validate exited $$?)"; \
-	  echo; \
-	done
-	$(NODE) examples/demo.mjs
-	@if [ -f www-demo/serve.mjs ]; then \
-	  if [ -n "$${CI:-}" ]; then echo "(CI: the playground is not served)"; else $(NODE) www-demo/serve.mjs; fi; \
+	echo "make demo: built in $$((SECONDS - start)) s"
+	@$(NODE) examples/demo.mjs
+	@echo
+	@echo "The CLI on the same skills: node $(PKG)/cli.js validate examples/skills/* (more in examples/README.md)."
+	@if [ -n "$${CI:-}" ]; then \
+	  echo "(CI: the playground is not served)"; \
+	else \
+	  echo "The playground, in a browser:"; \
+	  $(NODE) www-demo/serve.mjs; \
 	fi
 
 # Scripts that print ratios against peers measured in the same run; they never fail on a slow machine.

@@ -5,7 +5,7 @@
 import os from "node:os";
 import path from "node:path";
 import { SkillRegistry, SkillTool, nodeFsStorage, renderCatalog } from "./node.js";
-import { progress, stylesFor } from "./cli-style.js";
+import { diagnosticLine, progress, stylesFor } from "./cli-style.js";
 import { watch } from "./watch.js";
 
 /** A usage error (exit 2); the dispatcher prints it with the command's synopsis. */
@@ -99,6 +99,17 @@ async function printListing(found, flags, render) {
   });
 }
 
+/**
+ * Diagnostics on stderr, one line each, naming the file (the project's or the user's directory
+ * joined with the skill's key) and the line where the core knows it.
+ */
+export function printDiagnostics(found, diagnostics) {
+  const roots = { project: found.project.root };
+  if (found.user) roots.user = found.user.root;
+  const style = stylesFor(process.stderr);
+  for (const d of diagnostics) process.stderr.write(`${diagnosticLine(d, roots, style)}\n`);
+}
+
 function print(text) {
   process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
 }
@@ -108,8 +119,8 @@ export async function cmdList(args) {
   const { flags, rest } = readFlags(args, LISTING_FLAGS);
   if (rest.length > 1) throw new UsageError("expected at most one directory");
   const out = stylesFor(process.stdout);
-  const errOut = stylesFor(process.stderr);
-  return printListing(await discoverFor(rest[0], flags), flags, (registry) => {
+  const found = await discoverFor(rest[0], flags);
+  return printListing(found, flags, (registry) => {
     const metas = registry.listMetasAcross();
     const diagnostics = registry.diagnostics();
     if (flags.json) {
@@ -122,7 +133,7 @@ export async function cmdList(args) {
       print(`${out.bold(m.name)}\t${m.scope}${shadowed}\t${out.dim(m.path ?? m.location)}`);
       print(`  ${m.description}`);
     }
-    for (const d of diagnostics) process.stderr.write(`${errOut.severity(d.severity)}: ${d.code}: ${d.message}\n`);
+    printDiagnostics(found, diagnostics);
   });
 }
 
@@ -149,8 +160,14 @@ export async function cmdCatalog(args) {
   catalogOf(found.registry); // a bad --format is a usage error before anything is printed
   return printListing(found, flags, (registry) => {
     const catalog = catalogOf(registry);
-    if (flags.json) print(JSON.stringify(catalog, null, 2));
-    else print([catalog.instructions, catalog.text].filter(Boolean).join("\n\n"));
+    if (flags.json) {
+      print(JSON.stringify(catalog, null, 2));
+      return;
+    }
+    // The JSON format is for programs: the catalog's JSON alone, which any JSON reader takes (the
+    // instructions are in --json's object). The others are shown as the model sees them.
+    print(opts.format === "json" ? catalog.text : [catalog.instructions, catalog.text].filter(Boolean).join("\n\n"));
+    printDiagnostics(found, [...registry.diagnostics(), ...catalog.diagnostics]);
   });
 }
 

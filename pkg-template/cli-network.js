@@ -3,17 +3,22 @@
 // the artifacts and the MCP methods are the core's (publishWellKnown, skillsMcpServer).
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { UsageError, discoverFor, readFlags } from "./cli-agent.js";
-import { nodeFsStorage, publishWellKnown } from "./node.js";
+import { UsageError, discoverFor, printDiagnostics, readFlags } from "./cli-agent.js";
+import { diagnosticLine, stylesFor } from "./cli-style.js";
+import { SkillTool, nodeFsStorage, publishWellKnown } from "./node.js";
 
 export const NETWORK_USAGE = `  publish <dir> --out <dir> [--base-url <url>]
                                      Write the skills of <dir> (its directories holding a
                                      SKILL.md) as <out>/.well-known/agent-skills/index.json
                                      and its artifacts.
-  mcp [dir] [--client NAME] [--no-user] [--no-trust] [--page-size N] [--tool]
+  mcp [dir] [--client NAME] [--no-user] [--no-trust] [--page-size N] [--no-tool]
                                      Serve the skills an agent in [dir] would find over MCP
-                                     on stdio (the Skills extension; --tool also offers the
-                                     skill tool). Needs @modelcontextprotocol/sdk installed.
+                                     on stdio: the Skills extension (skills/list, skills/get,
+                                     skill:// resources) and, for clients that do not speak
+                                     it, the skill tool (tools/list, with the catalog in the
+                                     server's instructions). --no-tool serves the extension
+                                     alone: a client without it then sees no tools.
+                                     Needs @modelcontextprotocol/sdk installed.
 `;
 
 /** A publish that could not be written: the message on stderr, exit code 1. */
@@ -40,7 +45,9 @@ export async function cmdPublish(args) {
       writeFileSync(file, a.bytes);
     }
     for (const d of published.diagnostics) {
-      process.stderr.write(`${d.severity}: ${d.path ?? ""}: ${d.code}: ${d.message}\n`);
+      // The index's paths are relative to <dir>: the line names the file under it.
+      const file = typeof d.path === "string" && d.path !== "" ? { ...d, path: path.join(dir, d.path) } : d;
+      process.stderr.write(`${diagnosticLine(file, {}, stylesFor(process.stderr))}\n`);
     }
     process.stdout.write(`${JSON.stringify({
       index: path.join(root, "index.json"),
@@ -53,11 +60,17 @@ export async function cmdPublish(args) {
   }
 }
 
-/** `skillwasm mcp [dir]`: the skills `list` would find, served over stdio until stdin ends. */
+/**
+ * `skillwasm mcp [dir]`: the skills `list` would find, served over stdio until stdin ends. The
+ * skill tool is offered unless --no-tool: few MCP clients speak the Skills extension yet, and one
+ * that does not would otherwise see a server with nothing to call. (--tool, the default, is
+ * accepted.)
+ */
 export async function cmdMcp(args) {
   const { flags, rest } = readFlags(args, {
-    "--client": "string", "--no-user": "bool", "--no-trust": "bool", "--page-size": "string", "--tool": "bool",
+    "--client": "string", "--no-user": "bool", "--no-trust": "bool", "--page-size": "string", "--tool": "bool", "--no-tool": "bool",
   });
+  if (flags.tool && flags["no-tool"]) throw new UsageError("--tool and --no-tool together");
   if (rest.length > 1) throw new UsageError("expected at most one directory");
   const pageSize = flags["page-size"] === undefined ? undefined : Number(flags["page-size"]);
   if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 1000)) {
@@ -71,10 +84,17 @@ export async function cmdMcp(args) {
     process.stderr.write(`skillwasm mcp: needs @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk): ${e?.message ?? e}\n`);
     return 1;
   }
-  const { registry } = await discoverFor(rest[0], flags);
+  const found = await discoverFor(rest[0], flags);
+  const { registry } = found;
   // stdout carries the protocol: everything else goes to stderr.
-  for (const d of registry.diagnostics()) process.stderr.write(`${d.severity}: ${d.code}: ${d.message}\n`);
-  const server = mcp.skillsMcpServer(registry, { pageSize, tool: flags.tool === true });
+  printDiagnostics(found, registry.diagnostics());
+  const tool = flags["no-tool"] !== true;
+  const server = mcp.skillsMcpServer(registry, { pageSize, tool });
+  const skills = registry.listMetas().length;
+  const toolName = tool ? new SkillTool(registry).definition()?.name : undefined;
+  process.stderr.write(`skillwasm mcp: serving ${skills} skill${skills === 1 ? "" : "s"} from ${found.project.root} on stdio: ` +
+    `the Skills extension (skills/list, skills/get, skill:// resources)${toolName ? ` and the tool '${toolName}' (tools/list)` : ""}` +
+    `${tool ? "" : "; --no-tool: a client that does not speak the extension sees no tools"}\n`);
   const closed = new Promise((resolve) => {
     server.onclose = resolve;
     process.stdin.once("end", resolve);

@@ -55,3 +55,23 @@ export function progress({ wanted, large }, stream = process.stderr) {
     },
   };
 }
+
+/**
+ * A diagnostic as a line for a person, compiler style: `<file>:<line>: <severity>: <code>:
+ * <message>`. The core names a skill's file `<scope>:<key>`; `roots` maps a scope to the
+ * directory its store reads, so that the file is named as a path the user can open. A path of
+ * another scope is shown as the core gives it; a diagnostic without a path has no file part.
+ * @param {{ severity: string, code: string, message: string, path?: string, line?: number }} d
+ * @param {Record<string, string>} roots
+ * @param {ReturnType<typeof stylesFor>} [style]
+ */
+export function diagnosticLine(d, roots = {}, style = stylesFor({})) {
+  let file = typeof d.path === "string" && d.path !== "" ? d.path : null;
+  if (file !== null) {
+    const colon = file.indexOf(":");
+    const root = colon > 0 && Object.hasOwn(roots, file.slice(0, colon)) ? roots[file.slice(0, colon)] : undefined;
+    if (root !== undefined) file = `${root.replace(/\/+$/, "")}/${file.slice(colon + 1)}`;
+  }
+  const where = file === null ? "" : `${file}${Number.isInteger(d.line) && d.line > 0 ? `:${d.line}` : ""}: `;
+  return `${where}${style.severity(d.severity)}: ${d.code}: ${d.message}`;
+}

@@ -27,7 +27,11 @@ Commands:
 As an agent sees a project (its .agents/skills, and the user's ~/.agents/skills):
   list [dir]                         The skills found, by scope, shadowing and diagnostics.
   catalog [dir] [--format F] [--budget N]
-                                     The catalog the model is shown (xml, markdown, json).
+                                     The catalog the model is shown (xml, markdown, json),
+                                     with its instructions; --format json prints the JSON
+                                     alone, --json the whole result (instructions, budget).
+  list and catalog name each diagnostic's file and line on stderr (file:line: severity:
+  code: message).
   list and catalog take --watch (print again on every change, until Ctrl-C) and
   --progress (discovery on stderr; shown on a terminal anyway, never on stdout).
   activate <name> [dir]              The skill tool's answer: the skill's instructions.
@@ -364,7 +368,7 @@ const COMMANDS = {
   activate: { run: cmdActivate, usage: "activate <name> [dir] [--client NAME] [--no-user] [--no-trust]" },
   read: { run: cmdRead, usage: "read <name> <path> [dir] [--client NAME] [--no-user] [--no-trust]" },
   publish: { run: cmdPublish, usage: "publish <dir> --out <dir> [--base-url <url>]" },
-  mcp: { run: cmdMcp, usage: "mcp [dir] [--client NAME] [--no-user] [--no-trust] [--page-size N] [--tool]" },
+  mcp: { run: cmdMcp, usage: "mcp [dir] [--client NAME] [--no-user] [--no-trust] [--page-size N] [--no-tool]" },
 };
 
 async function main(argv) {

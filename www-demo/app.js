@@ -8,6 +8,7 @@ import { wireChat } from "./ui/chat.js";
 import { renderCompactionChoices, wireCompaction } from "./ui/compaction.js";
 import { $, busy, h, plural, showTab, toast } from "./ui/dom.js";
 import { addFiles, addFromList, clearAll, listAll, loadExamples, walkEntry } from "./ui/files.js";
+import { skillEntries } from "./ui/diagnostics.js";
 import { renderSkillList, renderStatus, wireSkills } from "./ui/skills.js";
 import { renderSkillDetail } from "./ui/source.js";
 import { DB, ROOT, TOOL_NAME, hooks, state, timings } from "./ui/state.js";
@@ -35,7 +36,14 @@ async function reload({ changed = false } = {}) {
   state.catalog.budget = null;
   renderAll();
   if (changed && report) {
-    const parts = ["added", "changed", "removed"].filter((k) => report[k].length > 0).map((k) => `${report[k].length} ${k}`);
+    // Counted as the header counts: a SKILL.md the core refused is not an added skill.
+    const refused = new Set(skillEntries().entries.filter((e) => e.kind === "refused").map((e) => e.location));
+    const parts = [];
+    for (const k of ["added", "changed", "removed"]) {
+      const bad = k === "removed" ? 0 : report[k].filter((r) => refused.has(r.location)).length;
+      if (report[k].length - bad > 0) parts.push(`${report[k].length - bad} ${k}`);
+      if (bad > 0) parts.push(`${bad} refused`);
+    }
     if (parts.length > 0) $("#status").append(h("span", { class: "pill", text: `refresh: ${parts.join(", ")}` }));
   }
 }

@@ -194,7 +194,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exit(1);
   }
   startPlayground({ port, pkgDir }).then(
-    ({ url }) => console.log(`skillwasm playground: ${url}`),
+    ({ url }) => console.log(`skillwasm playground: ${url} (Ctrl-C to stop)`),
     (err) => {
       console.error(`serve.mjs: ${err.message}`);
       process.exit(1);

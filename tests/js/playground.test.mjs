@@ -5,7 +5,7 @@
 // skills again. Screenshots go to a temporary directory; any console error fails the test.
 // Prints the time from page load to the first catalog for the examples and for 500 corpus skills.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -219,6 +219,49 @@ describe("the browser playground in Chromium", { skip }, () => {
     await context.close();
   });
 
+  test("an empty first visit has no warning; a folder with a refused SKILL.md is counted the same everywhere", async () => {
+    const { context, page, errors } = await openPage();
+    await gotoReady(page);
+    // The first visit: an empty database is "No skills yet", not a warning.
+    assert.match(await page.textContent("#skill-list"), /No skills yet/);
+    assert.equal(await page.$$eval(".diag", (els) => els.length), 0, await page.textContent("#registry-notes"));
+    assert.doesNotMatch(await page.textContent("body"), /storage-skipped|holds nothing/);
+
+    // A folder of 20 skill directories, one of whose SKILL.md the core refuses.
+    const folder = path.join(mkdtempSync(path.join(os.tmpdir(), "skillwasm-playground-folder-")), "team-skills");
+    for (let i = 1; i <= 20; i++) {
+      const name = `skill-${String(i).padStart(2, "0")}`;
+      mkdirSync(path.join(folder, name), { recursive: true });
+      writeFileSync(path.join(folder, name, "SKILL.md"), i === 7 ? "No frontmatter at all.\n" : `---\nname: ${name}\ndescription: Skill number ${i}.\n---\nDo ${i}.\n`);
+    }
+    await page.setInputFiles("#folder-input", folder);
+    await page.waitForFunction(() => /^Added/.test(document.querySelector("#toast")?.textContent ?? ""));
+    const toastText = await page.textContent("#toast");
+    const status = await page.textContent("#status");
+    const count = await page.textContent("#skill-count");
+    const items = await page.$$eval("#skill-list .skill-item", (els) => els.map((e) => e.classList.contains("refused")));
+    const catalogSkills = await page.evaluate(() => window.playground.state.registry.names().length);
+    // One number for "skills" (what the core loaded, what the catalog can offer): 19.
+    assert.equal(catalogSkills, 19);
+    assert.match(toastText, /^Added 19 skills, 1 SKILL\.md refused \(20 files\) from the folder/);
+    assert.match(status, /(^|\D)19 skills/);
+    assert.match(status, /1 refused SKILL\.md/);
+    assert.match(status, /refresh: 19 added, 1 refused/);
+    assert.equal(count, "19 · 1 refused");
+    assert.deepEqual([items.filter((r) => !r).length, items.filter((r) => r).length], [19, 1], "listed: 19 skills and the refused one");
+    for (const text of [toastText, status, count]) assert.doesNotMatch(text, /20 skills/, text);
+    await shot(page, "10-refused-counted");
+
+    // After Clear the database is empty again: still no warning.
+    await page.click("#clear");
+    await page.waitForFunction(() => document.querySelectorAll("#skill-list .skill-item").length === 0);
+    assert.equal(await page.$$eval(".diag", (els) => els.length), 0);
+    await gotoReady(page);
+    assert.equal(await page.$$eval(".diag", (els) => els.length), 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   test("imports follow the package's rules: skipped directories inside a skill, SKILL.md names, the fences", async () => {
     const { context, page, errors } = await openPage();
     await gotoReady(page);
@@ -233,7 +276,7 @@ describe("the browser playground in Chromium", { skip }, () => {
         { path: "repo/.git/config", data: "[core]\n" },
       ]),
     );
-    assert.deepEqual({ skills: added.skills, files: added.files }, { skills: 1, files: 2 });
+    assert.deepEqual({ folders: added.folders, skills: added.skills, refused: added.refused, files: added.files }, { folders: 1, skills: 1, refused: 0, files: 2 });
     assert.deepEqual(await skillNames(page), ["tidy"]);
     await page.click('#skill-list .skill-item[data-name="tidy"]');
     await page.waitForSelector("#skill-detail .src-line");
@@ -259,8 +302,11 @@ describe("the browser playground in Chromium", { skip }, () => {
       const r = await window.playground.addFiles(list.map((e) => ({ path: e.path, data: fromBase64(e.b64) })));
       return { ...r, ms: performance.now() - t0 };
     }, entries);
-    assert.equal(added.skills, CORPUS_COUNT);
+    assert.equal(added.folders, CORPUS_COUNT);
     assert.equal(added.files, CORPUS_COUNT);
+    // Every folder is a loaded skill or a refused SKILL.md (two folders with one name, say).
+    assert.equal(added.skills + added.refused, CORPUS_COUNT, JSON.stringify(added.skipped));
+    assert.ok(added.skills >= CORPUS_COUNT * 0.9, `${added.skills} loaded`);
 
     const loadMs = await gotoReady(page);
     await page.waitForFunction(() => window.playground.timings.firstCatalogMs !== undefined);
@@ -273,6 +319,7 @@ describe("the browser playground in Chromium", { skip }, () => {
         `page ready in ${loadMs} ms by the test's clock); storing them through the page took ${added.ms.toFixed(0)} ms`,
     );
     assert.ok(listed >= CORPUS_COUNT * 0.9, `${listed} listed`);
+    assert.match(status, new RegExp(`(^|\\D)${added.skills} skills`), "the header counts what the import said");
     assert.ok(t.firstCatalogSkills >= CORPUS_COUNT * 0.8, `${t.firstCatalogSkills} in the catalog`);
     assert.match(status, /500 files in IndexedDB/);
     await page.fill("#skill-filter", "pdf");

@@ -1,7 +1,10 @@
 // Diagnostics as the views show them: which belong to a skill, to a refused SKILL.md or to the
 // registry itself, how many of each kind, and the list that links each to its line.
 import { h } from "./dom.js";
-import { REPAIRS, isSkillFile, state } from "./state.js";
+import { REPAIRS, ROOT, isSkillFile, state } from "./state.js";
+
+// The registry's skill root in the page's one store (discovered as the user scope).
+const ROOT_PATH = `user:${ROOT}`;
 
 /** Skills and refused SKILL.md files, with their diagnostics; and the notes about neither. */
 export function skillEntries() {
@@ -16,6 +19,9 @@ export function skillEntries() {
       const location = d.path.replace(/^[^:]*:/, "");
       if (!refused.has(location)) refused.set(location, []);
       refused.get(location).push(d);
+    } else if (d.code === "storage-skipped" && d.path === ROOT_PATH && state.keys.length === 0) {
+      // The store holds nothing yet: a first visit, or after Clear. The page's own listing of it
+      // succeeded (state.keys), so this is not a store that failed; the list says "No skills yet".
     } else if (!d.path || !known.has(d.path)) {
       notes.push(d);
     }
@@ -26,6 +32,23 @@ export function skillEntries() {
   }
   out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { entries: out, notes };
+}
+
+/**
+ * The one count of skills the page shows (header, list, toasts): a skill is a SKILL.md the core
+ * loaded, as the catalog and the skill tool see it; a SKILL.md the core refused is listed, marked
+ * refused and counted apart, never as a skill. With `prefixes`, only entries under one of them.
+ * @param {{ kind: string, location: string }[]} entries
+ * @param {string[]} [prefixes]
+ */
+export function skillCounts(entries, prefixes) {
+  const c = { skills: 0, refused: 0 };
+  for (const e of entries) {
+    if (prefixes && !prefixes.some((p) => e.location.startsWith(p))) continue;
+    if (e.kind === "refused") c.refused++;
+    else c.skills++;
+  }
+  return c;
 }
 
 export function counts(diags) {

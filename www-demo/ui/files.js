@@ -2,6 +2,7 @@
 // (through the package's putSkillFiles and deleteKeys), and the bundled examples are fetched.
 import * as sw from "/pkg/browser.js";
 import { plural, toast } from "./dom.js";
+import { skillCounts, skillEntries } from "./diagnostics.js";
 import { MAX_FILE_BYTES, ROOT, hooks, isSkillFile, state } from "./state.js";
 
 // What archives and file managers add beside a skill's files (an import rule, not discovery's).
@@ -53,7 +54,8 @@ function safeSegment(s) {
  * Store files as skills: every directory holding a SKILL.md becomes `.agents/skills/<its name>/`
  * with the files beneath it (a nested skill takes its own files). A skill already stored under
  * that name is replaced. `entries`: [{ path: "folder/SKILL.md", data: Uint8Array | string }].
- * Returns { skills, files, skipped }.
+ * Returns { folders, files, skipped } and, once the registry is refreshed (`refresh`), the
+ * { skills, refused } among them as the page counts them (skillCounts).
  */
 export async function addFiles(entries, { refresh = true } = {}) {
   const files = [];
@@ -117,9 +119,12 @@ export async function addFiles(entries, { refresh = true } = {}) {
     if (stale.length > 0) await sw.deleteKeys(state.storage, stale);
     await sw.putSkillFiles(state.storage, puts);
   }
-  const result = { skills: targets.size, files: puts.size, skipped };
-  if (refresh) await hooks.reload({ changed: true });
-  return result;
+  const result = { folders: targets.size, files: puts.size, skipped };
+  if (!refresh) return result;
+  await hooks.reload({ changed: true });
+  // What came of the folders, counted as the list and the header count: loaded skills, and
+  // SKILL.md files the core refused.
+  return { ...result, ...skillCounts(skillEntries().entries, [...targets.values()].map((n) => `${ROOT}${n}/`)) };
 }
 
 /** Deletes every key; resolves to how many there were. */
@@ -148,7 +153,7 @@ export async function loadExamples() {
     ),
   );
   const r = await addFiles(entries);
-  toast(`Loaded ${plural(r.skills, "example skill")} (${plural(r.files, "file")})`);
+  toast(`Loaded ${plural(r.skills, "example skill")}${refusedText(r)} (${plural(r.files, "file")})`);
 }
 
 // Drag and drop: folders are walked with the entries API; zips are unpacked.
@@ -203,6 +208,11 @@ export async function addFromList(list, what) {
   const entries = await filesToEntries(list);
   const r = await addFiles(entries);
   const extra = r.skipped.length > 0 ? `; skipped ${r.skipped.length}: ${r.skipped.slice(0, 3).join("; ")}` : "";
-  if (r.skills === 0) toast(`No SKILL.md in ${what}${extra}`, "error");
-  else toast(`Added ${plural(r.skills, "skill")} (${plural(r.files, "file")}) from ${what}${extra}`);
+  if (r.folders === 0) toast(`No SKILL.md in ${what}${extra}`, "error");
+  else toast(`Added ${plural(r.skills, "skill")}${refusedText(r)} (${plural(r.files, "file")}) from ${what}${extra}`, r.skills === 0 ? "error" : undefined);
+}
+
+/** ", 1 SKILL.md refused" when the core refused some of what was added. */
+function refusedText(r) {
+  return r.refused > 0 ? `, ${r.refused} SKILL.md refused` : "";
 }

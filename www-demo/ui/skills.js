@@ -1,18 +1,18 @@
 // The skills column and the header: every skill the registry found, shadowed ones, SKILL.md files
 // the core refused, their diagnostic counts, and the registry's own notes.
 import * as sw from "/pkg/browser.js";
-import { counts, diagList, skillEntries } from "./diagnostics.js";
+import { counts, diagList, skillCounts, skillEntries } from "./diagnostics.js";
 import { $, h, plural, put, showTab } from "./dom.js";
 import { renderSkillDetail } from "./source.js";
 import { state } from "./state.js";
 
 /** The header: skills, files, what discovery cost, the package version. */
 export function renderStatus() {
-  const reg = state.registry;
-  const names = reg.names();
+  const { skills, refused } = skillCounts(skillEntries().entries);
   const { ms, stats } = state.discover;
   put($("#status"),
-    h("span", { class: "pill strong", text: plural(names.length, "skill") }),
+    h("span", { class: "pill strong", text: plural(skills, "skill") }),
+    refused > 0 ? h("span", { class: "pill error", text: `${refused} refused SKILL.md` }) : null,
     h("span", { class: "pill", text: `${plural(state.keys.length, "file")} in IndexedDB` }),
     h("span", { class: "pill", text: `${state.discover.report ? "refresh" : "discovery"} ${ms.toFixed(0)} ms · ${plural(stats.listCalls, "list")} · ${plural(stats.readCalls, "read")}` }),
     h("span", { class: "pill muted", text: `skillwasm ${sw.version()}` }),
@@ -23,7 +23,8 @@ export function renderStatus() {
 export function renderSkillList() {
   const { entries, notes } = skillEntries();
   const list = $("#skill-list");
-  $("#skill-count").textContent = entries.length ? String(entries.length) : "";
+  const { skills, refused } = skillCounts(entries);
+  $("#skill-count").textContent = entries.length ? `${skills}${refused > 0 ? ` · ${refused} refused` : ""}` : "";
   if (entries.length === 0) {
     put(list, h("li", { class: "empty", text: "No skills yet. Load the bundled examples, or drop a folder with a SKILL.md." }));
   } else {
