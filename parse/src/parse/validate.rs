@@ -158,21 +158,31 @@ pub fn build_skill(
                 )),
             },
             "metadata" => read_metadata(f, &mut skill, diags),
-            "allowed-tools" => match &f.value {
-                Node::Scalar { text, .. } => skill.allowed_tools = split_tools(text),
-                Node::Seq(items) => {
-                    skill.allowed_tools = items
-                        .iter()
-                        .filter_map(|i| i.as_text().map(str::trim))
-                        .filter(|t| !t.is_empty())
-                        .map(str::to_string)
-                        .collect()
+            "allowed-tools" => {
+                match &f.value {
+                    Node::Scalar { text, .. } => skill.allowed_tools = split_tools(text),
+                    Node::Seq(items) => {
+                        skill.allowed_tools = items
+                            .iter()
+                            .filter_map(|i| i.as_text().map(str::trim))
+                            .filter(|t| !t.is_empty())
+                            .map(str::to_string)
+                            .collect()
+                    }
+                    Node::Map(_) => diags.push(lenient_warning(
+                        codes::ALLOWED_TOOLS_INVALID,
+                        "'allowed-tools' is a mapping; it was ignored".into(),
+                    )),
                 }
-                Node::Map(_) => diags.push(lenient_warning(
-                    codes::ALLOWED_TOOLS_INVALID,
-                    "'allowed-tools' is a mapping; it was ignored".into(),
-                )),
-            },
+                // An entry whose parentheses do not pair swallowed the entries after it: it
+                // allows nothing (the permission check refuses it), and the author is told here.
+                for entry in skill.allowed_tools.iter().filter(|e| e.matches('(').count() != e.matches(')').count()) {
+                    diags.push(lenient_warning(
+                        codes::ALLOWED_TOOLS_INVALID,
+                        format!("allowed-tools entry '{entry}' has unbalanced parentheses; it allows nothing"),
+                    ));
+                }
+            }
             "argument-hint" => match &f.value {
                 Node::Scalar { text, .. } => skill.argument_hint = Some(text.clone()),
                 Node::Seq(items) => {
@@ -580,5 +590,17 @@ mod tests {
         assert_eq!(super::split_tools(" Read,Write , Bash(a, b) "), ["Read", "Write", "Bash(a, b)"]);
         assert_eq!(super::split_tools(""), Vec::<String>::new());
         assert_eq!(super::split_tools("Bash(unclosed Read"), ["Bash(unclosed Read"]);
+    }
+
+    #[test]
+    fn unbalanced_allowed_tools_entries_are_reported_with_their_line() {
+        let r = run(
+            "---\nname: s\ndescription: d\nallowed-tools: Bash(git:* Read WebFetch(example.com)\n---\n",
+            None,
+            Mode::Lenient,
+        );
+        let d = r.diagnostics.iter().find(|d| d.code == "allowed-tools-invalid").expect("a diagnostic");
+        assert_eq!(d.line, Some(4));
+        assert!(d.message.contains("unbalanced"), "{}", d.message);
     }
 }

@@ -3,6 +3,7 @@
 use super::command::*;
 use super::path::*;
 use super::pattern::*;
+use super::shell;
 use super::url::*;
 use super::*;
 use crate::parse::Skill;
@@ -16,12 +17,14 @@ pub fn is_tool_allowed(active: &[&Skill], tool: &str, input: Option<&serde_json:
 /// Whether one of the `active` skills pre-approves a call of `tool` with `input`.
 ///
 /// - An entry that allows every call of the tool wins at once.
-/// - `Bash`: the input's `command` is split on the shell's `&&`, `||`, `;`, `|`, `|&`, `&` and
-///   newlines (outside quotes), and every part must be allowed by some entry of some active
-///   skill: `Bash(git:*)` does not allow `git status && rm -rf /`. A command with `$(...)`,
-///   backticks or `<(...)`/`>(...)` outside single quotes runs commands no entry can see, so only
-///   an entry that allows every command allows it. Whitespace runs count as one space.
-///   Redirections stay part of their command (`git log > out.txt` is a `git` command).
+/// - `Bash`: the input's `command` is read as bash reads it (see the `shell` module): it must be
+///   a list of simple commands (joined by `&&`, `||`, `;`, `|`, `|&` or newlines) whose words are
+///   literal after quote removal, with no expansion, substitution, glob, assignment, background
+///   job, compound command or redirection other than `2>&1`-style duplicates and `/dev/null`.
+///   Anything else is denied with the reason, unless an entry allows every command. Each simple
+///   command must be allowed by some entry of some active skill, word by word (`Bash(git:*)`
+///   does not allow `git status && rm -rf /`), and an option or program that makes it run
+///   another program (git's `-c`, `find -exec`, `xargs`, `sh`, ...) must be named by the entry.
 /// - File tools: `Read`, `Edit`, `Write`, `MultiEdit` check `file_path`; `NotebookEdit` and
 ///   `NotebookRead` `notebook_path`; `Grep`, `Glob` and `LS` check `path` (the working directory
 ///   when absent) and are allowed only when the pattern covers that whole directory (it matches
@@ -29,8 +32,9 @@ pub fn is_tool_allowed(active: &[&Skill], tool: &str, input: Option<&serde_json:
 ///   and is not a path; `Glob`'s `pattern` must not be absolute nor contain `..`. Paths are
 ///   normalised lexically (see [`normalize_path`]); a path with `..` above its start, NUL or
 ///   percent-encoded dots and slashes is never allowed.
-/// - `WebFetch`: the host of the input's `url` (http or https; user info, port, a trailing dot
-///   and case ignored; `\` ends the host as in browsers).
+/// - `WebFetch`: the host of the input's `url` (http or https; port, a trailing dot and case
+///   ignored). A URL that parsers read differently is denied: one with user info or `@` in its
+///   authority, a backslash, whitespace or a control character anywhere.
 /// - `Tool(param:value)`: the input field `param`.
 /// - Skills are tried in order, entries in order; the first that allows the call is reported.
 pub fn is_tool_allowed_with(
@@ -73,33 +77,61 @@ pub fn is_tool_allowed_with(
         })
         .collect();
     if !command_grants.is_empty() {
-        match str_field("command") {
-            None => return deny(format!("the {tool} call has no command to check against the skills' patterns")),
-            Some(cmd) => match split_command(cmd) {
-                Err(why) => return deny(format!("the command {why}; only an entry allowing every command allows it")),
-                Ok(parts) if parts.is_empty() => return deny("the command is empty".to_string()),
-                Ok(parts) => {
-                    let mut first: Option<&(&str, ToolPattern)> = None;
-                    for part in &parts {
-                        match command_grants.iter().find(|(_, p)| command_matches(p, part)) {
-                            Some(g) => {
-                                first.get_or_insert(g);
-                            }
-                            None => {
-                                return deny(format!("no active skill allows the command '{}'", truncate(part, 200)))
-                            }
-                        }
+        let Some(cmd) = str_field("command") else {
+            return deny(format!("the {tool} call has no command to check against the skills' patterns"));
+        };
+        let commands = match shell::read(cmd, shell::Mode::Command) {
+            Err(why) => {
+                return deny(format!("the command {why}; only an entry allowing every command allows it"));
+            }
+            Ok(c) if c.is_empty() => return deny("the command is empty".to_string()),
+            Ok(c) => c,
+        };
+        let patterns: Vec<(&str, &ToolPattern, CommandPattern)> = command_grants
+            .iter()
+            .filter_map(|(s, p)| {
+                let arg = p.argument.as_deref()?;
+                Some((*s, p, CommandPattern::new(p.kind, arg).ok()?))
+            })
+            .collect();
+        let mut first: Option<(&str, &ToolPattern)> = None;
+        for words in &commands {
+            let words: Vec<String> = words.iter().map(|w| shell::text(w)).collect();
+            let shown = truncate(&words.join(" "), 200);
+            let mut hazard: Option<String> = None;
+            let mut allowed_by = None;
+            for (s, p, cp) in &patterns {
+                match cp.verdict(&words) {
+                    Verdict::Allows => {
+                        allowed_by = Some((*s, *p));
+                        break;
                     }
-                    if let Some((s, p)) = first {
-                        let reason = if parts.len() == 1 {
-                            format!("'{}' of skill '{}' allows the command", p.raw, s)
-                        } else {
-                            format!("each of the {} commands is allowed by an active skill ('{}' of skill '{}' allows the first)", parts.len(), p.raw, s)
-                        };
-                        return allow(s, p, reason);
+                    Verdict::Hazard(why) => {
+                        hazard.get_or_insert(format!("{why} ('{}' of skill '{s}')", p.raw));
                     }
+                    Verdict::NoMatch => {}
                 }
-            },
+            }
+            match (allowed_by, hazard) {
+                (Some(g), _) => {
+                    first.get_or_insert(g);
+                }
+                (None, Some(why)) => return deny(format!("the command '{shown}' is not allowed: {why}")),
+                (None, None) => return deny(format!("no active skill allows the command '{shown}'")),
+            }
+        }
+        if let Some((s, p)) = first {
+            let reason = if commands.len() == 1 {
+                format!("'{}' of skill '{}' allows the command", p.raw, s)
+            } else {
+                format!(
+                    "each of the {} commands is allowed by an active skill ('{}' of skill '{}' allows the first)",
+                    commands.len(),
+                    p.raw,
+                    s
+                )
+            };
+            return allow(s, p, reason);
         }
     }
 
@@ -143,8 +175,12 @@ pub fn is_tool_allowed_with(
     let domain_grants: Vec<&(&str, ToolPattern)> =
         grants.iter().filter(|(_, p)| p.kind == PatternKind::Domain).collect();
     if !domain_grants.is_empty() {
-        let Some(host) = str_field("url").and_then(url_host) else {
-            return deny(format!("the {tool} call has no http(s) URL with a host"));
+        let Some(url) = str_field("url") else {
+            return deny(format!("the {tool} call has no URL"));
+        };
+        let host = match url_host(url) {
+            Ok(host) => host,
+            Err(why) => return deny(format!("the URL '{}' {why}", truncate(url, 200))),
         };
         for (s, p) in &domain_grants {
             if domain_matches(p.argument.as_deref().unwrap_or(""), &host) {

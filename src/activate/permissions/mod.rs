@@ -29,8 +29,10 @@
 
 mod command;
 mod decide;
+mod hazards;
 mod path;
 mod pattern;
+mod shell;
 mod url;
 
 pub use decide::{is_tool_allowed, is_tool_allowed_with};

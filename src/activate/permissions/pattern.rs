@@ -1,6 +1,7 @@
 //! Reading `allowed-tools` entries into patterns.
 
 use super::command::*;
+use super::shell;
 use super::*;
 use crate::diagnostic::{codes, Diagnostic};
 
@@ -14,6 +15,12 @@ impl ToolPattern {
         }
         if raw.contains('\0') {
             return Err(invalid(raw, "contains a NUL character"));
+        }
+        if raw.matches('(').count() != raw.matches(')').count() {
+            return Err(invalid(
+                raw,
+                "has unbalanced parentheses (entries are separated by spaces or commas outside parentheses)",
+            ));
         }
         let (name, spec) = match raw.find('(') {
             Some(open) => {
@@ -77,10 +84,17 @@ impl ToolPattern {
                 if prefix.is_empty() {
                     return Ok(make(PatternKind::Any, None));
                 }
+                CommandPattern::new(PatternKind::CommandPrefix, &prefix)
+                    .map_err(|why| invalid(raw, &format!("has a command the matcher cannot read: it {why}")))?;
                 return Ok(make(PatternKind::CommandPrefix, Some(&prefix)));
             }
             let cmd = collapse_ws(spec);
-            let kind = if has_unescaped_star(&cmd) { PatternKind::CommandGlob } else { PatternKind::CommandExact };
+            let words = shell::read(&cmd, shell::Mode::Pattern)
+                .map_err(|why| invalid(raw, &format!("has a command the matcher cannot read: it {why}")))?;
+            let star = words.iter().flatten().flatten().any(|c| c.c == '*' && !c.quoted);
+            let kind = if star { PatternKind::CommandGlob } else { PatternKind::CommandExact };
+            CommandPattern::new(kind, &cmd)
+                .map_err(|why| invalid(raw, &format!("has a command the matcher cannot read: it {why}")))?;
             return Ok(make(kind, Some(&cmd)));
         }
         if is_file_tool(&tool) {
