@@ -66,20 +66,25 @@ export async function cmdMcp(args) {
   let mcp, stdio;
   try {
     mcp = await import("./mcp-server.js");
-    stdio = await import("@modelcontextprotocol/sdk/server/stdio.js");
+    stdio = await import("@modelcontextprotocol/server/stdio");
   } catch (e) {
-    process.stderr.write(`skillwasm mcp: needs @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk): ${e?.message ?? e}\n`);
+    process.stderr.write(`skillwasm mcp: needs @modelcontextprotocol/server (npm install @modelcontextprotocol/server): ${e?.message ?? e}\n`);
     return 1;
   }
   const { registry } = await discoverFor(rest[0], flags);
   // stdout carries the protocol: everything else goes to stderr.
   for (const d of registry.diagnostics()) process.stderr.write(`${d.severity}: ${d.code}: ${d.message}\n`);
-  const server = mcp.skillsMcpServer(registry, { pageSize, tool: flags.tool === true });
-  const closed = new Promise((resolve) => {
-    server.onclose = resolve;
-    process.stdin.once("end", resolve);
+  const options = { pageSize, tool: flags.tool === true };
+  // The connection's opening exchange picks the protocol era (2026-07-28, or a 2025 `initialize`);
+  // the SDK's entry serves it with a server of its own from this factory.
+  const handle = stdio.serveStdio(() => mcp.skillsMcpServer(registry, options), {
+    onerror: (e) => process.stderr.write(`skillwasm mcp: ${e?.message ?? e}\n`),
   });
-  await server.connect(new stdio.StdioServerTransport());
+  const closed = new Promise((resolve) => {
+    process.stdin.once("end", resolve);
+    process.stdin.once("close", resolve);
+  });
   await closed;
+  await handle.close();
   return 0;
 }
