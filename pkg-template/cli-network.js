@@ -79,9 +79,9 @@ export async function cmdMcp(args) {
   let mcp, stdio;
   try {
     mcp = await import("./mcp-server.js");
-    stdio = await import("@modelcontextprotocol/sdk/server/stdio.js");
+    stdio = await import("@modelcontextprotocol/server/stdio");
   } catch (e) {
-    process.stderr.write(`skillwasm mcp: needs @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk): ${e?.message ?? e}\n`);
+    process.stderr.write(`skillwasm mcp: needs @modelcontextprotocol/server (npm install @modelcontextprotocol/server): ${e?.message ?? e}\n`);
     return 1;
   }
   const found = await discoverFor(rest[0], flags);
@@ -89,17 +89,22 @@ export async function cmdMcp(args) {
   // stdout carries the protocol: everything else goes to stderr.
   printDiagnostics(found, registry.diagnostics());
   const tool = flags["no-tool"] !== true;
-  const server = mcp.skillsMcpServer(registry, { pageSize, tool });
+  const options = { pageSize, tool };
   const skills = registry.listMetas().length;
   const toolName = tool ? new SkillTool(registry).definition()?.name : undefined;
   process.stderr.write(`skillwasm mcp: serving ${skills} skill${skills === 1 ? "" : "s"} from ${found.project.root} on stdio: ` +
     `the Skills extension (skills/list, skills/get, skill:// resources)${toolName ? ` and the tool '${toolName}' (tools/list)` : ""}` +
     `${tool ? "" : "; --no-tool: a client that does not speak the extension sees no tools"}\n`);
-  const closed = new Promise((resolve) => {
-    server.onclose = resolve;
-    process.stdin.once("end", resolve);
+  // The connection's opening exchange picks the protocol era (2026-07-28, or a 2025 `initialize`);
+  // the SDK's entry serves it with a server of its own from this factory.
+  const handle = stdio.serveStdio(() => mcp.skillsMcpServer(registry, options), {
+    onerror: (e) => process.stderr.write(`skillwasm mcp: ${e?.message ?? e}\n`),
   });
-  await server.connect(new stdio.StdioServerTransport());
+  const closed = new Promise((resolve) => {
+    process.stdin.once("end", resolve);
+    process.stdin.once("close", resolve);
+  });
   await closed;
+  await handle.close();
   return 0;
 }

@@ -1,7 +1,7 @@
 // Types of `skillwasm/mcp`: the MCP Skills extension (SEP-2640) on a server of the official
-// TypeScript SDK. `@modelcontextprotocol/sdk` is an optional peer dependency of skillwasm.
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// TypeScript SDK, v2 (`@modelcontextprotocol/server`, an optional peer dependency of skillwasm),
+// which serves MCP 2026-07-28 beside the 2025 revisions.
+import type { McpHttpHandler, McpServer, Server } from "@modelcontextprotocol/server";
 import type { SkillRegistry, SkillToolOptions } from "./index.js";
 
 /** `"io.modelcontextprotocol/skills"`, the key the extension is declared under. */
@@ -9,7 +9,7 @@ export declare const SKILLS_EXTENSION: "io.modelcontextprotocol/skills";
 
 /** The options of {@link skillsMcpServer}. */
 export interface SkillsMcpServerOptions {
-  /** Register on this server (before it is connected) instead of a new one. */
+  /** Register on this server (before it is connected) instead of a new one. Not taken by {@link skillsMcpHandler}. */
   server?: Server | McpServer;
   /** The new server's name (default "skillwasm"). */
   name?: string;
@@ -40,3 +40,12 @@ export interface SkillsMcpServerOptions {
  * file or directory is JSON-RPC -32602.
  */
 export declare function skillsMcpServer(registry: SkillRegistry, options?: SkillsMcpServerOptions): Server;
+
+/**
+ * The skills over Streamable HTTP, both protocol eras on one endpoint: the SDK's
+ * `createMcpHandler` with a server from {@link skillsMcpServer} for each request. A 2026-07-28
+ * request is served on the modern path (`server/discover`, the per-request `_meta` envelope); a
+ * 2025 one through the stateless fallback (`initialize` answered, no session). Serve it with
+ * `handler.fetch(request)` (Workers, Deno, Bun) or the SDK's Node adapter.
+ */
+export declare function skillsMcpHandler(registry: SkillRegistry, options?: Omit<SkillsMcpServerOptions, "server">): McpHttpHandler;

@@ -1,17 +1,12 @@
 // Skills over MCP, the publishing side: the MCP Skills extension (SEP-2640,
-// `io.modelcontextprotocol/skills`) registered on a server of the official TypeScript SDK. The
-// methods, their results and their errors are the core's (SkillsMcp); this module declares the
-// capabilities, registers the handlers and turns the core's error values into JSON-RPC errors.
-// The SDK is an optional peer dependency: only `skillwasm/mcp` imports it.
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
-import * as z from "zod/v4";
+// `io.modelcontextprotocol/skills`) registered on a server of the official TypeScript SDK (v2,
+// `@modelcontextprotocol/server`), which speaks both protocol eras: 2026-07-28 (`server/discover`,
+// the per-request `_meta` envelope, no session) and the 2025 revisions (the `initialize`
+// handshake). The methods, their results and their errors are the core's (SkillsMcp); this module
+// declares the capabilities, registers the handlers, turns the core's error values into JSON-RPC
+// errors, and gives the SDK's two serving entries (HTTP per request, stdio per connection) a
+// server per serving unit. The SDK is an optional peer dependency: only `skillwasm/mcp` imports it.
+import { Server, createMcpHandler } from "@modelcontextprotocol/server";
 import { SkillRegistry, SkillTool, SkillsMcp, version } from "./exports.js";
 import { optionsObject, show } from "./storage/keys.js";
 
@@ -20,23 +15,21 @@ export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 
 const INVALID_PARAMS = -32602;
 
-// The custom methods' requests. Params are checked here, not by the schema, so that a bad one
-// is -32602 with a message naming it (a schema failure would be an internal error).
-const request = (method) => z.object({ method: z.literal(method), params: z.unknown().optional() });
-const SkillsListRequestSchema = request("skills/list");
-const SkillsGetRequestSchema = request("skills/get");
-const ResourcesDirectoryReadRequestSchema = request("resources/directory/read");
+// The custom methods' params, as the SDK wants a schema (Standard Schema): any object passes.
+// Each value is checked by `param`, so that a bad one is -32602 with a message naming it.
+const ANY_PARAMS = Object.freeze({
+  "~standard": Object.freeze({ version: 1, vendor: "skillwasm", validate: (value) => ({ value }) }),
+});
 
 function rpcError(code, message) {
   return Object.assign(new Error(message), { code });
 }
 
-function param(req, key, required) {
-  const params = req.params;
+function param(method, params, key, required) {
   const value = params !== null && typeof params === "object" ? params[key] : undefined;
   if (value === undefined && !required) return undefined;
   if (typeof value !== "string") {
-    throw rpcError(INVALID_PARAMS, `${req.method}: params.${key} must be a string, got ${show(value)}`);
+    throw rpcError(INVALID_PARAMS, `${method}: params.${key} must be a string, got ${show(value)}`);
   }
   return value;
 }
@@ -108,11 +101,12 @@ export function skillsMcpServer(registry, options = {}) {
     extensions: { [SKILLS_EXTENSION]: directoryRead ? { directoryRead: true } : {} },
     ...(tool ? { tools: {} } : {}),
   });
-  server.setRequestHandler(SkillsListRequestSchema, async (req) => settle(await core.listSkills(param(req, "cursor", false))));
-  server.setRequestHandler(SkillsGetRequestSchema, async (req) => settle(await core.getSkill(param(req, "uri", true))));
-  server.setRequestHandler(ReadResourceRequestSchema, async (req) => settle(await core.readResource(req.params.uri)));
-  server.setRequestHandler(ListResourcesRequestSchema, (req) => settle(core.listResources(req.params?.cursor)));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  const custom = (method, handle) => server.setRequestHandler(method, { params: ANY_PARAMS }, (params) => handle(params));
+  custom("skills/list", async (p) => settle(await core.listSkills(param("skills/list", p, "cursor", false))));
+  custom("skills/get", async (p) => settle(await core.getSkill(param("skills/get", p, "uri", true))));
+  server.setRequestHandler("resources/read", async (req) => settle(await core.readResource(req.params.uri)));
+  server.setRequestHandler("resources/list", (req) => settle(core.listResources(req.params?.cursor)));
+  server.setRequestHandler("resources/templates/list", () => ({
     resourceTemplates: [
       {
         uriTemplate: "skill://{name}/{+path}",
@@ -122,18 +116,38 @@ export function skillsMcpServer(registry, options = {}) {
     ],
   }));
   if (directoryRead) {
-    server.setRequestHandler(ResourcesDirectoryReadRequestSchema, async (req) =>
-      settle(await core.readDirectory(param(req, "uri", true), param(req, "cursor", false))),
+    custom("resources/directory/read", async (p) =>
+      settle(await core.readDirectory(param("resources/directory/read", p, "uri", true), param("resources/directory/read", p, "cursor", false))),
     );
   }
   if (tool) {
-    server.setRequestHandler(ListToolsRequestSchema, () => {
+    server.setRequestHandler("tools/list", () => {
       const d = tool.definition();
       return { tools: d === null ? [] : [{ name: d.name, description: d.description, inputSchema: d.inputSchema }] };
     });
-    server.setRequestHandler(CallToolRequestSchema, async (req) =>
+    server.setRequestHandler("tools/call", async (req) =>
       toolResult(await tool.executeCall(req.params.name, req.params.arguments ?? {})),
     );
   }
   return server;
+}
+
+/**
+ * The skills over Streamable HTTP, both protocol eras on one endpoint: a fetch-shaped handler
+ * (the SDK's `createMcpHandler`) that builds a server with `skillsMcpServer(registry, options)`
+ * for each request. A 2026-07-28 request (its `_meta` envelope and `MCP-Protocol-Version`
+ * header) is served on the modern path; a 2025 one through the stateless fallback (`initialize`
+ * answered, no session). `options.server` is refused: each request needs a server of its own.
+ *
+ * @param {import("./index.js").SkillRegistry} registry
+ * @param {import("./mcp-server.js").SkillsMcpServerOptions} [options]
+ */
+export function skillsMcpHandler(registry, options = {}) {
+  options = optionsObject(options, "skillsMcpHandler");
+  if (options.server !== undefined) {
+    throw new TypeError("skillsMcpHandler: options.server is not taken: every request is served by a server of its own");
+  }
+  // Built once here, so that a bad option throws now rather than on the first request.
+  skillsMcpServer(registry, options);
+  return createMcpHandler(() => skillsMcpServer(registry, options));
 }

@@ -14,8 +14,13 @@ const DEFAULT_MAX_PAGES = 10_000;
 const OPTION_KEYS = new Set(["server", "dynamic", "timeoutMs", "maxPages", "maxObjectBytes"]);
 
 // The SDK checks every result against a schema. The core reads these results with its own bounds
-// and rules, so the schema passed lets any value through (the SDK's zod-v3-compatible shape).
-const ANY_RESULT = Object.freeze({ safeParse: (data) => ({ success: true, data }) });
+// and rules, so the schema passed lets any value through, in both shapes the SDK's two lines take:
+// `safeParse` (zod-compatible, `@modelcontextprotocol/sdk` 1.x) and Standard Schema
+// (`@modelcontextprotocol/client` 2.x, which speaks 2026-07-28 as well as the 2025 revisions).
+const ANY_RESULT = Object.freeze({
+  safeParse: (data) => ({ success: true, data }),
+  "~standard": Object.freeze({ version: 1, vendor: "skillwasm", validate: (value) => ({ value }) }),
+});
 
 const failure = codedError;
 const positive = (value, name, fallback) => positiveOption(value, name, fallback, "mcpStorage", 0x7fffffff);

@@ -1,8 +1,8 @@
 // examples/cloudflare-worker in workerd (miniflare, a real R2 binding persisted to a temp dir):
 // skills from ../shared/corpus uploaded through its multipart and zip endpoint, the catalog in
 // every format, the skill tool, diagnostics, refused uploads (traversal, oversized, zip bombs, no
-// skill), an MCP session at /mcp (the SDK's Client over Streamable HTTP, every file read checked
-// against R2), and a restarted Worker that answers after exactly one R2 call (the snapshot get).
+// skill), MCP sessions at /mcp (the SDK's v1 Client at 2025-11-25 and v2's at 2026-07-28 under
+// mcpStorage, over Streamable HTTP, every file read checked against R2), and a restarted Worker that answers after exactly one R2 call (the snapshot get).
 // Prints the bundle size and the start-up times.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { bundleSize, startExample } from "./support/worker-example.mjs";
 import { zip } from "./support/zip.mjs";
 
-const { parseSkill, SkillRegistry, wellKnownStorage } = await importPkg();
+const { mcpStorage, parseSkill, SkillRegistry, wellKnownStorage } = await importPkg();
 const MiB = 1024 * 1024;
 const SKILLS = 5;
 const skip = !existsSync(CORPUS_SKILLS) && `no ${path.relative(process.cwd(), CORPUS_SKILLS)}`;
@@ -443,6 +443,36 @@ describe("the Cloudflare Worker example in workerd over a real R2 binding", { sk
     });
     assert.equal(big.status, 413);
     assert.equal((await worker.fetch("/mcp", { method: "GET", anonymous: true })).status, 405);
+  });
+
+  test("/mcp at MCP 2026-07-28: the SDK's v2 Client negotiates the modern era, mcpStorage reads every skill verified", async () => {
+    const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+    const transport = new StreamableHTTPClientTransport(new URL("http://worker/mcp"), {
+      fetch: (url, init) => worker.fetch(new URL(url).pathname, { ...init, anonymous: true }),
+    });
+    const client = new Client({ name: "worker-modern", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(transport);
+    try {
+      assert.equal(client.getProtocolEra(), "modern");
+      assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
+      assert.equal(client.getServerVersion()?.name, "skillwasm-skills");
+      const storage = mcpStorage(client);
+      const registry = await SkillRegistry.discover({ scopes: [{ name: storage.server, storage, roots: [""], trusted: true }] });
+      assert.deepEqual(registry.names().sort(), skills.map((s) => s.name).sort());
+      const bucket = await worker.mf.getR2Bucket("SKILLS");
+      for (const s of skills) {
+        for (const f of s.files) {
+          const got = await storage.read(`${s.name}/${f.rel}`);
+          const stored = Buffer.from(await (await bucket.get(`skills/${s.dir}/${f.rel}`)).arrayBuffer());
+          assert.deepEqual(Buffer.from(got), stored, `${s.name}/${f.rel}`);
+        }
+      }
+      assert.equal(storage.stats().mismatches, 0);
+      const activated = await registry.readFile(skills[0].name);
+      assert.equal(activated.error, undefined);
+    } finally {
+      await client.close();
+    }
   });
 
   test("DELETE /skills/<dir> removes a skill; POST /refresh picks up changes made to R2 directly", async () => {

@@ -1,9 +1,10 @@
 // The Worker's MCP endpoint: the registry's skills over the MCP Skills extension
-// (skillwasm/mcp), Streamable HTTP through the SDK's web-standard transport, stateless (a server
-// and a transport per request, JSON responses). Read-only: nothing here writes to the bucket.
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+// (skillwasm/mcp), Streamable HTTP through the SDK's per-request entry, stateless: a 2026-07-28
+// request (server/discover, the per-request _meta envelope) and a 2025 one (initialize, no
+// session) are each served by a server of their own, JSON responses. Read-only: nothing here
+// writes to the bucket.
 import { version } from "skillwasm";
-import { skillsMcpServer } from "skillwasm/mcp";
+import { skillsMcpHandler } from "skillwasm/mcp";
 
 /** A JSON-RPC error answered without a server (a bad method or body). */
 export function mcpRefused(status, code, message) {
@@ -18,13 +19,11 @@ export async function serveMcp(registry, request, body, toolName) {
   } catch {
     return mcpRefused(400, -32700, "the body is not JSON");
   }
-  const server = skillsMcpServer(registry, {
+  const handler = skillsMcpHandler(registry, {
     name: "skillwasm-skills",
     version: version(),
     cacheScope: "public",
     tool: { toolName },
   });
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
-  return transport.handleRequest(request, { parsedBody: message });
+  return handler.fetch(request, { parsedBody: message });
 }
