@@ -194,8 +194,10 @@ impl SkillTool {
 
     #[cfg(feature = "invocation")]
     /// The skills a user's message invokes (`/name args`) or mentions (`$name`), among those the
-    /// user may invoke, wrapped for the conversation and recorded at `now`.
-    pub async fn invoke(&self, message: &str, now: f64) -> Injection {
+    /// user may invoke, wrapped for the conversation and recorded at `now`. A skill whose
+    /// instructions the conversation holds already (loaded by the model or the user) gets the
+    /// pointer a repeated activation gets, unless `force`.
+    pub async fn invoke(&self, message: &str, force: bool, now: f64) -> Injection {
         let offer = self.offer();
         let parsed = crate::activate::invoke::parse_message(message, offer.view.user_skills());
         let substitute = |skill: &crate::parse::Skill, body: &str, arguments: &str| {
@@ -203,14 +205,21 @@ impl SkillTool {
             let opts = crate::activate::invoke::SubstituteOptions::default();
             Ok(crate::activate::invoke::substitute_arguments_with(body, arguments, &names, &opts))
         };
-        self.invoke_parsed(parsed, &substitute, now).await
+        self.invoke_parsed(parsed, &substitute, force, now).await
     }
 
     /// [`SkillTool::invoke`] for a message already read (`parsed`, found among the skills of
     /// [`SkillTool::user_view`]) with the argument substitution given: the package's second
-    /// module runs both rules.
-    pub async fn invoke_parsed(&self, parsed: ParsedMessage, substitute: &Substitute<'_>, now: f64) -> Injection {
+    /// module runs both rules. `force` as for [`SkillTool::invoke`].
+    pub async fn invoke_parsed(
+        &self,
+        parsed: ParsedMessage,
+        substitute: &Substitute<'_>,
+        force: bool,
+        now: f64,
+    ) -> Injection {
         let plan = activate::plan_parsed_injection(self.host.borrow().registry(), parsed)
+            .repeating(&self.session.borrow(), force)
             .with_commands(self.config().commands.clone());
         let injection = activate::run_injection_with(plan, &self.config().tool_options(), substitute).await;
         self.session.borrow_mut().record_injection(&injection, now);
