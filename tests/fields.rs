@@ -124,7 +124,9 @@ fn commands_stay_as_written_without_a_runner_and_go_to_the_host_with_one() {
     assert_eq!(got, strings(&t["commands"]));
     assert!(seen.borrow().iter().all(|r| r.skill == "dirs" && r.dir == "/srv/p/.agents/skills/dirs"));
     // The same preprocessing for /name and subagents.
-    assert!(block_on(tool.invoke("/dirs", true, 0.0)).injected[0].content.contains("[git branch --show-current @ dirs]"));
+    assert!(block_on(tool.invoke("/dirs", true, 0.0)).injected[0]
+        .content
+        .contains("[git branch --show-current @ dirs]"));
     assert!(block_on(tool.subagent_prompt("dirs", "x")).unwrap().contains("[echo one\necho two @ dirs]"));
 }
 

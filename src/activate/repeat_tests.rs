@@ -82,10 +82,16 @@ fn a_file_read_reaches_the_model_and_the_ui_stream_gets_a_stub() {
         }
     );
     let json = serde_json::to_value(&r.client).unwrap_or_default();
-    assert_eq!(json, serde_json::json!({ "skillName": "pdf", "path": "references/guide.md", "content": "File read.", "size": GUIDE.len() }));
+    assert_eq!(
+        json,
+        serde_json::json!({ "skillName": "pdf", "path": "references/guide.md", "content": "File read.", "size": GUIDE.len() })
+    );
     // An activation's stub is as it was: no size.
     let a = call(&reg, &mut session, "pdf", None, false);
-    assert_eq!(serde_json::to_value(&a.client).unwrap_or_default(), serde_json::json!({ "skillName": "pdf", "path": null, "content": "Skill activated." }));
+    assert_eq!(
+        serde_json::to_value(&a.client).unwrap_or_default(),
+        serde_json::json!({ "skillName": "pdf", "path": null, "content": "Skill activated." })
+    );
 }
 
 #[test]

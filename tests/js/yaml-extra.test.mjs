@@ -35,7 +35,7 @@ test("YAML that does not parse is repaired, or refused with the parser's line", 
   // An open `[` is a broken list, not the text a repair is for: refused, not loaded as "[".
   const open = parseSkill("---\nname: a-b\ndescription: x\nfoo: [\n---\n");
   assert.equal(open.skill, null);
-  assert.deepEqual(open.diagnostics.map((d) => [d.code, d.severity, d.line]), [["yaml-invalid", "error", 4]]);
+  assert.deepEqual(open.diagnostics.map((d) => [d.code, d.severity, d.line]), [["yaml-invalid", "error", 5]]); // where the parser found the list unclosed
   // An unquoted `: ` in a value, the commonest mistake, is invalid on its face: repaired without
   // asking serde_yaml first.
   const colon = parseSkill("---\nname: colon\ndescription: Use when: asked\n---\n");
@@ -70,7 +70,7 @@ test("YAML no repair explains is skipped with an error, never reaches the catalo
   assert.ok(!text.includes("[a, b") && !text.includes(": : :"), text);
   assert.ok(text.includes("Use when: the logs [all of them] break"), text);
   const errors = registry.diagnostics().filter((d) => d.severity === "error").map((d) => [d.code, d.path]);
-  assert.deepEqual(errors, [["yaml-invalid", ".agents/skills/junk/SKILL.md"], ["yaml-invalid", ".agents/skills/junk2/SKILL.md"]]);
+  assert.deepEqual(errors, [["yaml-invalid", "user:.agents/skills/junk/SKILL.md"], ["yaml-invalid", "user:.agents/skills/junk2/SKILL.md"]]);
 });
 
 test("nesting past serde_yaml's recursion limit is refused, not repaired", () => {
