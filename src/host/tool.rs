@@ -126,7 +126,7 @@ impl SkillTool {
             }
             Some(config) => {
                 let view = host.view_for(config);
-                let catalog = Rc::new(view.render(config));
+                let catalog = Rc::new(host.noting_pending(view.render(config), config));
                 Offer { generation, offered: view.model_count(), view, catalog }
             }
         };
@@ -154,6 +154,11 @@ impl SkillTool {
     /// Runs one call (`input` is the error when the arguments were not `{ name, path?, force? }`)
     /// and records what it loaded at `now`. Never fails: a refusal is an error result.
     pub async fn execute(&self, input: Result<ToolInput, String>, now: f64) -> activate::ToolResult {
+        if let Ok(i) = &input {
+            if self.needs_pending(i) {
+                SkillHost::list_pending_shared(&self.host).await;
+            }
+        }
         let offer = self.offer();
         let opts = self.config().tool_options();
         let input = match input {
@@ -180,6 +185,16 @@ impl SkillTool {
         let result = activate::run(plan, &opts).await;
         self.session.borrow_mut().record_result(&result, now);
         result
+    }
+
+    /// Whether a call needs the lazy scopes not listed yet: a search, or a skill the tool does
+    /// not offer now (it may be one of theirs).
+    fn needs_pending(&self, input: &ToolInput) -> bool {
+        if self.host.borrow().registry().pending_scopes().is_empty() {
+            return false;
+        }
+        let name = input.name.trim();
+        name.is_empty() || !self.offer().view.offers(name)
     }
 
     /// Runs a call as a model API hands it over: the tool it names (a call of another tool is an
