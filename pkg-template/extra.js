@@ -164,11 +164,11 @@ export function installInvocation(core) {
   const { SkillRegistry, SkillTool } = core;
   const substitute = (body, args, fields) => extra.__sw_substituteInvocation(body, args, fields);
   Object.defineProperty(SkillTool.prototype, "invoke", {
-    value: async function invoke(message) {
+    value: async function invoke(message, options) {
       checkThis(this, SkillTool, "SkillTool#invoke");
       const skills = invocablesOf(this, core.__sw_toolInvocables);
       const parsed = extra.__sw_parseMessage(skills, message, "SkillTool.invoke: message", true);
-      return core.__sw_toolInvoke(this, parsed, substitute);
+      return core.__sw_toolInvoke(this, parsed, substitute, options);
     },
     writable: true,
     configurable: true,

@@ -57,7 +57,7 @@ export type {
   ToolDecision,
 } from "./skillwasm_extra.js";
 import type { PermissionContext, Suggestion, ToolDecision } from "./skillwasm_extra.js";
-import type { Injection, ParsedMessage } from "./skillwasm.js";
+import type { Injection, InvokeOptions, ParsedMessage } from "./skillwasm.js";
 /**
  * The `/name args` at the start of a message and the `$name` mentions in it (outside code),
  * among the skills the registry's configuration lets the user invoke.
@@ -423,8 +423,10 @@ export interface SkillToolInputSchema {
 export interface ReducedToolOutput {
   skillName: string;
   path: string | null;
-  /** "Skill activated." for activations; the whole file for path reads. */
+  /** "Skill activated." for activations, "File read." for path reads (the file goes to the model only). */
   content: string;
+  /** Bytes of the file, for path reads. */
+  size?: number;
   isError: boolean;
 }
 
@@ -581,9 +583,12 @@ declare module "./skillwasm.js" {
     /**
      * Handles a user's message: the skills it invokes (`/name args`, arguments substituted) or
      * mentions (`$name`) among those the user may invoke, wrapped for the conversation and
-     * recorded in the session, and the text to send on. Never rejects.
+     * recorded in the session, and the text to send on. A skill whose instructions the
+     * conversation holds already (loaded by the model or by an earlier `/name`) gets the short
+     * pointer a repeated activation gets (`alreadyLoaded: true`), unless `force` is set. Rejects
+     * only on arguments of the wrong type (a `TypeError`, unknown option keys included).
      */
-    invoke(message: string): Promise<Injection>;
+    invoke(message: string, options?: InvokeOptions): Promise<Injection>;
     compactSkillContent<M>(transcript: readonly M[], options?: CompactOptions): CompactResult<M>;
     dedupeSkillContent<M>(transcript: readonly M[], options?: CompactOptions): CompactResult<M>;
     pruneTranscript<M>(transcript: readonly M[], budgetTokens: number, options?: CompactOptions): CompactResult<M>;

@@ -57,8 +57,8 @@ function reduced(result) {
 /**
  * A Vercel AI SDK tool (`tools: { [definition.name]: aiSdkTool(skillTool, { jsonSchema }) }`).
  * Pass the SDK's `jsonSchema` to wrap the input schema. `execute` resolves to the client-reduced
- * output (`{ skillName, path, content: "Skill activated." }` for activations, the whole file for
- * path reads), which is what the UI stream carries; `toModelOutput` gives the model the full
+ * output (`{ skillName, path, content: "Skill activated." }` for activations, `{ skillName, path,
+ * content: "File read.", size }` for path reads), which is what the UI stream carries; `toModelOutput` gives the model the full
  * result, reading it again when the output was rebuilt from the UI messages of an earlier turn.
  * Null when no skill is visible (offer no tool).
  * @param {SkillTool} tool

@@ -217,7 +217,8 @@ fn path_reads_refusals_and_unknown_skills() {
         ))
     };
     let r = call("pdf", Some("references/forms.md"), &mut session);
-    assert_eq!((r.content.as_str(), r.client.content.as_str(), r.is_error), ("# Forms\n", "# Forms\n", false));
+    assert_eq!((r.content.as_str(), r.client.content.as_str(), r.is_error), ("# Forms\n", "File read.", false));
+    assert_eq!(r.client.size, Some(8), "the UI stream gets the file's size, not the file");
     let r = call("pdf", Some("logo.png"), &mut session);
     assert_eq!(r.content, "logo.png is a binary file (image/png, 5 bytes); its content is not shown.");
     let r = call("pdf", Some("scripts/fill.py"), &mut session);

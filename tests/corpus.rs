@@ -70,3 +70,39 @@ fn corpus_parses_and_the_fast_path_agrees_with_serde_yaml() {
     // Most real skills load in lenient mode.
     assert!(skills * 100 >= files.len() * 90, "only {skills} of {} loaded", files.len());
 }
+
+/// The repairs on real text: every corpus description that is quoted because it holds `: ` (or
+/// starts with a bracketed word) is written unquoted, the fault the repairs are for, and must load
+/// with the same description, each repair reported; none of the corpus's skills loads otherwise.
+#[test]
+fn corpus_descriptions_unquoted_are_repaired_to_the_same_text() {
+    let Some(shared) = common::shared_dir() else {
+        eprintln!("../shared is not beside the repository; corpus test skipped");
+        return;
+    };
+    let (mut tried, mut repaired) = (0, 0);
+    for path in common::skill_files(&shared.join("corpus/skills")) {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let dir = path.parent().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned());
+        let opts = ParseOptions { dir_name: dir, ..Default::default() };
+        let Some(before) = skillwasm::parse_skill(text.as_bytes(), &opts).skill else { continue };
+        // A one-line description in double quotes, without escapes, that needs its quotes.
+        let Some(line) = text.lines().find(|l| l.starts_with("description: \"") && l.ends_with('"')) else { continue };
+        let inner = &line["description: \"".len()..line.len() - 1];
+        let needs_quotes = inner.contains(": ") || inner.starts_with('[');
+        if inner.contains(['"', '\\', '#']) || !needs_quotes || inner.ends_with(':') {
+            continue;
+        }
+        tried += 1;
+        let sloppy = text.replacen(line, &format!("description: {inner}"), 1);
+        let r = skillwasm::parse_skill(sloppy.as_bytes(), &opts);
+        let after = r.skill.as_ref().unwrap_or_else(|| panic!("{}: {:?}", path.display(), r.diagnostics));
+        assert_eq!(after.description, before.description, "{}", path.display());
+        if r.diagnostics.iter().any(|d| d.code.starts_with("yaml-repair-")) {
+            repaired += 1;
+        }
+    }
+    println!("corpus: {tried} quoted descriptions written unquoted, {repaired} repaired, all loaded as before");
+    assert!(tried >= 10, "only {tried} descriptions to try");
+    assert_eq!(repaired, tried);
+}

@@ -74,7 +74,7 @@ fn placeholders_resolve_where_bodies_are_served() {
         let expected: Vec<String> = strings(&t["resolved"]).iter().map(|l| l.replace("<DIR>", dir)).collect();
         let served = [
             activate(&tool, "dirs").content,
-            block_on(tool.invoke("/dirs", 0.0)).injected[0].content.clone(),
+            block_on(tool.invoke("/dirs", true, 0.0)).injected[0].content.clone(),
             block_on(tool.subagent_prompt("dirs", "run it")).unwrap(),
         ];
         for (i, content) in served.iter().enumerate() {
@@ -124,7 +124,9 @@ fn commands_stay_as_written_without_a_runner_and_go_to_the_host_with_one() {
     assert_eq!(got, strings(&t["commands"]));
     assert!(seen.borrow().iter().all(|r| r.skill == "dirs" && r.dir == "/srv/p/.agents/skills/dirs"));
     // The same preprocessing for /name and subagents.
-    assert!(block_on(tool.invoke("/dirs", 0.0)).injected[0].content.contains("[git branch --show-current @ dirs]"));
+    assert!(block_on(tool.invoke("/dirs", true, 0.0)).injected[0]
+        .content
+        .contains("[git branch --show-current @ dirs]"));
     assert!(block_on(tool.subagent_prompt("dirs", "x")).unwrap().contains("[echo one\necho two @ dirs]"));
 }
 
@@ -145,7 +147,7 @@ fn a_failing_or_huge_runner_answer_is_contained() {
     assert!(r.content.contains(&format!("[output cut at {MAX_OUTPUT_CHARS} characters]")));
     assert!(r.content.len() < MAX_OUTPUT_CHARS + 4096);
     assert_eq!(r.diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), ["command-failed"]);
-    let inj = block_on(tool.invoke("/cmds", 0.0));
+    let inj = block_on(tool.invoke("/cmds", true, 0.0));
     assert_eq!(inj.diagnostics.len(), 1);
 }
 
@@ -181,7 +183,7 @@ fn context_fork_and_agent_feed_the_subagent_plan() {
     assert!(skillwasm::content::answer(&r.content).is_some_and(|b| b.is_written_by_tool(&r.content)));
     assert!(activate(&tool, "dirs").fork.is_none());
     assert_eq!(
-        block_on(tool.invoke("/forked", 0.0)).injected[0].fork.as_ref().map(|f| f.agent.clone()),
+        block_on(tool.invoke("/forked", false, 0.0)).injected[0].fork.as_ref().map(|f| f.agent.clone()),
         Some(Some("Explore".into()))
     );
 }
@@ -206,7 +208,7 @@ fn per_agent_scoping_follows_one_visibility() {
             let offered = want.iter().any(|w| w == name);
             assert_eq!(!activate(&tool, name).is_error, offered, "{agent}: tool {name}");
             assert_eq!(
-                block_on(tool.invoke(&format!("/{name}"), 0.0)).injected.len() == 1,
+                block_on(tool.invoke(&format!("/{name}"), false, 0.0)).injected.len() == 1,
                 offered,
                 "{agent}: /{name}"
             );

@@ -68,7 +68,7 @@ fn one_visibility_for_catalog_tool_invocation_and_autocomplete() {
         assert_eq!(h.parse_message(&format!("see ${name} here")).invocations.len() == 1, user, "{name}: $name");
         assert_eq!(h.autocomplete(name, 0).iter().any(|x| x.name == name), user, "{name}: autocomplete");
         drop(h);
-        let injected = block_on(tool.invoke(&format!("/{name}"), 0.0));
+        let injected = block_on(tool.invoke(&format!("/{name}"), false, 0.0));
         assert_eq!(injected.injected.len() == 1, user, "{name}: injected");
         let hidden = catalog.hidden.iter().find(|h| h.name == name).map(|h| h.reason.as_str());
         assert_eq!(hidden, s["reason"].as_str(), "{name}: reason");
@@ -97,8 +97,8 @@ fn per_call_and_per_tool_overrides() {
         block_on(tool.execute(Ok(skillwasm::activate::ToolInput { name: "plain".into(), ..Default::default() }), 0.0))
             .is_error
     );
-    assert!(block_on(tool.invoke("/plain", 0.0)).injected.is_empty());
-    assert_eq!(block_on(tool.invoke("/free-text", 0.0)).injected.len(), 1);
+    assert!(block_on(tool.invoke("/plain", false, 0.0)).injected.is_empty());
+    assert_eq!(block_on(tool.invoke("/free-text", false, 0.0)).injected.len(), 1);
 }
 
 fn small_tool(tool_name: &str) -> SkillTool {

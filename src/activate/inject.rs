@@ -3,8 +3,9 @@
 
 use super::expand::{expand_body, CommandRunner};
 use super::invoke;
+use super::session::{Activation, SkillSession};
 use super::subagent::{fork_of, Fork};
-use super::tool::{display_directory, wrap_activation, ToolOptions};
+use super::tool::{already_loaded, display_directory, wrap_activation, ToolOptions};
 use crate::diagnostic::Diagnostic;
 use crate::discover::{FileRequest, FilesRequest, SkillMeta, SkillRegistry};
 use crate::parse::Skill;
@@ -27,14 +28,29 @@ pub struct Injected {
     pub kind: invoke::InvocationKind,
     /// The arguments after a `/name` (empty for a mention).
     pub arguments: String,
-    /// The instructions, wrapped in `<skill_content>`, arguments substituted.
+    /// The instructions, wrapped in `<skill_content>`, arguments substituted; or, when the
+    /// conversation holds them already, the short pointer a repeated activation gets.
     pub content: String,
-    /// Bytes of the SKILL.md read.
+    /// Bytes of the SKILL.md read (0 for a pointer given without a read).
     pub size: u64,
+    /// The instructions were loaded earlier in this conversation (by the model or the user) and
+    /// `content` is a short pointer to that load (see [`SkillSession::repeat_of`]).
+    pub already_loaded: bool,
     /// Set when the skill says `context: fork`: the host may run it in a subagent instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub fork: Option<Fork>,
+}
+
+/// How a user's message is handled (`SkillTool.invoke(message, options)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase", default)]
+pub struct InvokeOptions {
+    /// Inject the instructions in full even when the conversation holds them already (as the
+    /// tool's `force`); otherwise such a skill gets the short pointer a repeated activation gets.
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub force: bool,
 }
 
 /// What a user's message asks for: the skills to inject and the text to send on.
@@ -59,11 +75,30 @@ pub struct Injection {
 /// A planned injection (see [`super::plan`] for why plans exist).
 pub struct InjectionPlan {
     parsed: invoke::ParsedMessage,
-    reads: Vec<(invoke::Invocation, SkillMeta, FileRequest, Option<FilesRequest>)>,
+    reads: Vec<PlannedRead>,
     commands: Option<CommandRunner>,
 }
 
+/// One skill of a planned injection.
+struct PlannedRead {
+    invocation: invoke::Invocation,
+    meta: SkillMeta,
+    file: FileRequest,
+    files: Option<FilesRequest>,
+    /// The earlier load the conversation holds, when this one repeats it.
+    earlier: Option<Activation>,
+}
+
 impl InjectionPlan {
+    /// The plan for a conversation whose loads `session` records: a skill whose instructions it
+    /// holds already gets the pointer the tool gives a repeated activation, unless `force`.
+    pub fn repeating(mut self, session: &SkillSession, force: bool) -> InjectionPlan {
+        for r in &mut self.reads {
+            r.earlier = session.repeat_of(&r.invocation.name, force).cloned();
+        }
+        self
+    }
+
     /// The plan with the host's runner for `` !`command` `` preprocessing.
     pub fn with_commands(mut self, runner: Option<CommandRunner>) -> InjectionPlan {
         self.commands = runner;
@@ -100,10 +135,21 @@ pub fn plan_parsed_injection(registry: &SkillRegistry, parsed: invoke::ParsedMes
         .filter_map(|inv| {
             let meta = registry.get(&inv.name)?;
             let file = registry.file_request(&inv.name, None).ok()?;
-            Some((inv.clone(), meta, file, registry.files_request(&inv.name)))
+            let files = registry.files_request(&inv.name);
+            Some(PlannedRead { invocation: inv.clone(), meta, file, files, earlier: None })
         })
         .collect();
     InjectionPlan { parsed, reads, commands: None }
+}
+
+/// Whether `substituted` (the body with a slash invocation's arguments) is the body without
+/// arguments followed by the appended `ARGUMENTS:` line: the arguments fill no placeholder, so
+/// the instructions are the same whatever they are.
+fn arguments_only_appended(skill: &Skill, body: &str, substituted: &str, substitute: &Substitute<'_>) -> bool {
+    match substitute(skill, body, "") {
+        Ok(bare) => substituted.strip_prefix(bare.as_str()).is_some_and(|rest| rest.starts_with("\n\nARGUMENTS: ")),
+        Err(_) => false,
+    }
 }
 
 /// Reads what [`plan_injection`] planned and wraps each skill's instructions.
@@ -125,7 +171,22 @@ pub type Substitute<'a> = dyn Fn(&Skill, &str, &str) -> Result<String, Diagnosti
 /// A skill whose substitution fails is not injected; its diagnostic is among the errors.
 pub async fn run_injection_with(plan: InjectionPlan, opts: &ToolOptions, substitute: &Substitute<'_>) -> Injection {
     let mut out = Injection { remaining: plan.parsed.remaining, unknown: plan.parsed.unknown, ..Injection::default() };
-    for (inv, meta, file, files) in plan.reads {
+    for PlannedRead { invocation: inv, meta, file, files, earlier } in plan.reads {
+        let repeat = |size: u64| Injected {
+            name: inv.name.clone(),
+            kind: inv.kind,
+            arguments: inv.arguments.clone(),
+            content: earlier.as_ref().map(|e| already_loaded(&meta, e, opts)).unwrap_or_default(),
+            size,
+            already_loaded: true,
+            fork: fork_of(&meta),
+        };
+        // A repeat without arguments needs no read: the instructions would be the same.
+        let with_arguments = inv.kind == invoke::InvocationKind::Slash && !inv.arguments.trim().is_empty();
+        if earlier.is_some() && !with_arguments {
+            out.injected.push(repeat(0));
+            continue;
+        }
         let fetched = file.fetch().await;
         let Some(body) = fetched.text else {
             out.errors.extend(fetched.error);
@@ -133,7 +194,15 @@ pub async fn run_injection_with(plan: InjectionPlan, opts: &ToolOptions, substit
         };
         let body = match inv.kind {
             invoke::InvocationKind::Slash => match substitute(&meta.skill, &body, &inv.arguments) {
-                Ok(body) => body,
+                Ok(substituted) => {
+                    // Arguments that only ride after the instructions (the body has no
+                    // placeholder) leave them as the conversation holds them: still a repeat.
+                    if earlier.is_some() && arguments_only_appended(&meta.skill, &body, &substituted, substitute) {
+                        out.injected.push(repeat(fetched.size));
+                        continue;
+                    }
+                    substituted
+                }
                 Err(d) => {
                     out.errors.push(d);
                     continue;
@@ -155,6 +224,7 @@ pub async fn run_injection_with(plan: InjectionPlan, opts: &ToolOptions, substit
             arguments: inv.arguments,
             content,
             size: fetched.size,
+            already_loaded: false,
             fork: fork_of(&meta),
         });
     }

@@ -19,6 +19,9 @@ mod session;
 mod subagent;
 mod tool;
 
+#[cfg(test)]
+mod repeat_tests;
+
 pub use expand::*;
 pub use inject::*;
 pub use search::*;

@@ -57,7 +57,7 @@ pub fn search_answer(query: &str, hits: &[SearchHit], opts: &ToolOptions) -> Too
         .to_string()
     };
     ToolResult {
-        client: ClientOutput { skill_name: String::new(), path: None, content: content.clone() },
+        client: ClientOutput { skill_name: String::new(), path: None, content: content.clone(), size: None },
         content,
         ..ToolResult::default()
     }

@@ -68,11 +68,21 @@ impl SkillSession {
         }
     }
 
-    /// Records the skills a user's message injected.
+    /// Records the skills a user's message injected (pointers to earlier loads load nothing).
     pub fn record_injection(&mut self, injection: &Injection, now: f64) {
-        for i in &injection.injected {
+        for i in injection.injected.iter().filter(|i| !i.already_loaded) {
             self.record(&i.name, None, now, i.size);
         }
+    }
+
+    /// The rule for every repeated load of a skill's instructions, by the model (the tool) or by
+    /// the user (`/name`, `$name`): when the conversation holds them already and the load is not
+    /// forced, the answer is a short pointer to this earlier load instead of the body again.
+    pub fn repeat_of(&self, name: &str, force: bool) -> Option<&Activation> {
+        if force {
+            return None;
+        }
+        self.loaded(name)
     }
 
     /// The load of `name`'s instructions the conversation holds, if any.
@@ -151,7 +161,10 @@ mod tests {
         assert_eq!(change.restored, ["a"]);
         assert_eq!(s.loaded("a").map(|a| a.index), Some(4));
         assert!(s.loaded("never-loaded").is_none());
+        assert_eq!(s.repeat_of("b", false).map(|a| a.index), Some(3));
+        assert!(s.repeat_of("b", true).is_none(), "a forced load is no repeat");
         assert!(s.forget("b") && !s.forget("b"));
+        assert!(s.repeat_of("b", false).is_none());
         assert_eq!(s.reattach_order(), ["b", "a"]);
         s.clear();
         assert!(s.activations.is_empty() && s.loaded("a").is_none());

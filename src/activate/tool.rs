@@ -105,8 +105,8 @@ where
     Option::<T>::deserialize(deserializer).map(Option::unwrap_or_default)
 }
 
-/// What the UI stream shows instead of the full result: activations are reduced to a line,
-/// file reads are shown whole.
+/// What the UI stream shows instead of the full result: activations and file reads are reduced
+/// to a line (a file read with its size), the content goes to the model only.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "tsify", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
@@ -116,8 +116,12 @@ pub struct ClientOutput {
     #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
     /// The file read, or null for the instructions.
     pub path: Option<String>,
-    /// The line (or the file) to show.
+    /// The line to show.
     pub content: String,
+    /// Bytes of the file read (file reads only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub size: Option<u64>,
 }
 
 /// One call's result: the text for the model, and facts for the host.
@@ -208,7 +212,12 @@ pub(super) fn definition(
 /// A failed call's result: the diagnostic, and the text the model is shown.
 pub(super) fn error_result(input: &ToolInput, d: Diagnostic, content: String) -> ToolResult {
     ToolResult {
-        client: ClientOutput { skill_name: input.name.clone(), path: input.path.clone(), content: content.clone() },
+        client: ClientOutput {
+            skill_name: input.name.clone(),
+            path: input.path.clone(),
+            content: content.clone(),
+            size: None,
+        },
         content,
         is_error: true,
         skill_name: input.name.clone(),
@@ -271,6 +280,9 @@ pub fn already_loaded(meta: &SkillMeta, earlier: &Activation, opts: &ToolOptions
         xml_text(&opts.tool_name)
     )
 }
+
+/// The line the UI stream shows for a file read (its path and size ride beside it).
+pub const FILE_READ: &str = "File read.";
 
 /// Media types by extension, for what binary files are.
 fn media_type(path: &str) -> &'static str {
@@ -353,13 +365,14 @@ pub fn plan(
     let Some(meta) = registry.get(&input.name) else { return unknown() };
     match input.path.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
         None => {
-            if let (false, Some(earlier)) = (input.force, session.loaded(&input.name)) {
+            if let Some(earlier) = session.repeat_of(&input.name, input.force) {
                 let content = already_loaded(&meta, earlier, opts);
                 return ToolPlan::Done(ToolResult {
                     client: ClientOutput {
                         skill_name: input.name.clone(),
                         path: None,
                         content: "Skill already loaded.".into(),
+                        size: None,
                     },
                     content,
                     skill_name: input.name.clone(),
@@ -515,7 +528,12 @@ pub async fn run(plan: ToolPlan, opts: &ToolOptions) -> ToolResult {
             };
             let content = wrap_activation(&meta, &body, &listed, opts);
             ToolResult {
-                client: ClientOutput { skill_name: input.name.clone(), path: None, content: "Skill activated.".into() },
+                client: ClientOutput {
+                    skill_name: input.name.clone(),
+                    path: None,
+                    content: "Skill activated.".into(),
+                    size: None,
+                },
                 content,
                 skill_name: input.name,
                 path: None,
@@ -549,7 +567,13 @@ pub async fn run(plan: ToolPlan, opts: &ToolOptions) -> ToolResult {
                 (None, None) => String::new(),
             };
             ToolResult {
-                client: ClientOutput { skill_name: input.name.clone(), path: path.clone(), content: content.clone() },
+                // The file goes to the model; the UI stream gets a line (a file may be 256 KiB).
+                client: ClientOutput {
+                    skill_name: input.name.clone(),
+                    path: path.clone(),
+                    content: FILE_READ.into(),
+                    size: Some(fetched.size),
+                },
                 content,
                 skill_name: input.name,
                 path,

@@ -39,6 +39,28 @@ pub fn with_search_note(text: &str, format: CatalogFormat, omitted: usize, tool_
     }
 }
 
+/// The catalog `text` with a note that the lazy `scopes` are not listed yet, in its format: a
+/// line after the listing (XML, reference, Markdown), or a last element
+/// `{ "scopesNotListed": [...] }` of the JSON array.
+pub fn with_pending_note(text: &str, format: CatalogFormat, scopes: &[String]) -> String {
+    let names = scopes.iter().map(|s| format!("'{s}'")).collect::<Vec<_>>().join(", ");
+    let sentence = format!(
+        "The skills of scope {names} are not listed yet; they are looked up when a skill is asked for that is not listed here."
+    );
+    match format {
+        CatalogFormat::Xml | CatalogFormat::Reference => format!("{text}\n{}", xml_text(&sentence)),
+        CatalogFormat::Markdown => format!("{text}\n\n{sentence}"),
+        CatalogFormat::Json => {
+            let element = json_for_markup(&serde_json::json!({ "scopesNotListed": scopes }).to_string());
+            match text.strip_suffix(']') {
+                Some(open) if open.trim_end().ends_with('[') => format!("{open}{element}]"),
+                Some(open) => format!("{open},{element}]"),
+                None => format!("[{element}]"),
+            }
+        }
+    }
+}
+
 /// The note alone, as [`with_search_note`] adds it (for budgets).
 pub fn search_guidance(format: CatalogFormat, omitted: usize, tool_name: &str) -> String {
     match format {

@@ -22,7 +22,7 @@ mod guidance;
 pub use filter::{audiences, filter, localized_description, Audience, Audiences, FilterItem};
 pub use format::{instructions, to_prompt};
 use format::{one_line, Item};
-pub use guidance::{search_guidance, search_instructions, with_search_note};
+pub use guidance::{search_guidance, search_instructions, with_pending_note, with_search_note};
 
 /// One skill as the catalog shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

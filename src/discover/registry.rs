@@ -52,6 +52,9 @@ pub struct SkillRegistry {
     /// Set when `stored_search` is this registry's own encoding of the index over its current
     /// skills (written by a snapshot), so that the next snapshot takes it as it is.
     own_search: std::cell::Cell<bool>,
+    /// Scopes marked lazy that are not listed yet: discovery and refreshes leave them out until
+    /// [`Self::pending_inputs`] lists them.
+    pending: Vec<String>,
 }
 
 /// What a refresh needs of a registry ([`SkillRegistry::refresh_inputs`]), for callers that cannot
@@ -123,9 +126,18 @@ pub struct SkillFiles {
 impl SkillRegistry {
     /// Discovers the skills of `scopes` (in precedence order).
     pub async fn discover(scopes: Vec<ScopeHandle>, options: DiscoverOptions) -> SkillRegistry {
+        SkillRegistry::discover_lazy(scopes, options, &[]).await
+    }
+
+    /// Discovers the skills of `scopes`, except those named in `lazy`: they are noted, not listed
+    /// (no call reaches their stores), until [`Self::pending_inputs`] lists them.
+    pub async fn discover_lazy(scopes: Vec<ScopeHandle>, options: DiscoverOptions, lazy: &[String]) -> SkillRegistry {
         let stats = Rc::new(CallStats::default());
-        let found = scan::discover(&scopes, &options, &[], &[], &stats).await;
+        let pending: Vec<String> = scopes.iter().filter(|s| lazy.contains(&s.name)).map(|s| s.name.clone()).collect();
+        let listed: Vec<ScopeHandle> = scopes.iter().filter(|s| !pending.contains(&s.name)).cloned().collect();
+        let found = scan::discover(&listed, &options, &[], &[], &stats).await;
         let mut r = SkillRegistry::empty(scopes, options, stats);
+        r.pending = pending;
         // A first discovery reports nothing: no diff against the empty registry (it would name
         // every skill found, a copy of every name and key held until it is dropped).
         r.install(found);
@@ -148,7 +160,46 @@ impl SkillRegistry {
             search: OnceCell::new(),
             stored_search: RefCell::new(None),
             own_search: std::cell::Cell::new(false),
+            pending: Vec::new(),
         }
+    }
+
+    /// The lazy scopes not listed yet.
+    pub fn pending_scopes(&self) -> &[String] {
+        &self.pending
+    }
+
+    /// What listing the lazy scopes not listed yet needs: a refresh's inputs with them among the
+    /// scopes (the others are listed again as a refresh lists them, their unchanged files not
+    /// read). None when every scope is listed. [`Self::apply_listed`] installs the result.
+    pub fn pending_inputs(&self) -> Option<RefreshInputs> {
+        if self.pending.is_empty() {
+            return None;
+        }
+        Some(RefreshInputs { scopes: self.scopes.clone(), ..self.refresh_inputs() })
+    }
+
+    /// Marks the scopes named in `lazy` that hold no record as not listed yet (a registry started
+    /// from a snapshot taken before they were listed; one listed and found empty is listed once
+    /// more on first access).
+    pub fn mark_pending(&mut self, lazy: &[String]) {
+        let held: std::collections::HashSet<&str> = self.records.iter().map(|r| r.scope.as_str()).collect();
+        self.pending = self
+            .scopes
+            .iter()
+            .filter(|s| lazy.contains(&s.name) && !held.contains(s.name.as_str()))
+            .map(|s| s.name.clone())
+            .collect();
+    }
+
+    /// Installs a discovery made with [`Self::pending_inputs`]: the lazy scopes count as listed
+    /// from now on (a store that failed is a diagnostic, as in any discovery).
+    pub fn apply_listed(&mut self, found: Discovery) -> RefreshReport {
+        self.pending.clear();
+        let report = self.apply(found);
+        // The catalog's note on the scope changes even when the scope held nothing.
+        self.generation += 1;
+        report
     }
 
     /// Says where each scope's keys are (scope name -> absolute directory or URI), for the
@@ -177,7 +228,8 @@ impl SkillRegistry {
     /// What `refresh` needs, for callers that cannot hold the registry across an await.
     pub fn refresh_inputs(&self) -> RefreshInputs {
         RefreshInputs {
-            scopes: self.scopes.clone(),
+            // A lazy scope not listed yet stays so: a refresh does not wait for its store.
+            scopes: self.scopes.iter().filter(|s| !self.pending.contains(&s.name)).cloned().collect(),
             options: self.options.clone(),
             records: self.records.clone(),
             listings: self.listings.clone(),
@@ -402,6 +454,12 @@ impl SkillRegistry {
     /// as `path`), refused skills included.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         let mut out = self.diagnostics.clone();
+        out.extend(self.pending.iter().map(|scope| {
+            Diagnostic::info(
+                codes::SCOPE_NOT_LISTED,
+                format!("scope '{scope}' is lazy and not listed yet: it is listed on first access"),
+            )
+        }));
         out.extend(self.shadowing());
         for r in self.records.iter() {
             for d in r.diagnostics.iter() {

@@ -285,6 +285,20 @@ pub struct Scopes {
     /// Scope name -> absolute directory or URI: `scopePaths` where the host gives one, else the
     /// store's `location`.
     pub locations: BTreeMap<String, String>,
+    /// The scopes listed on first access rather than at discovery (`lazy: true`).
+    pub lazy: Vec<String>,
+}
+
+impl Scopes {
+    /// The scopes with those named in `names` listed on first access; a name that is no scope
+    /// here is refused.
+    pub fn with_lazy(mut self, names: Vec<String>) -> Result<Scopes, String> {
+        if let Some(n) = names.iter().find(|n| !self.handles.iter().any(|h| &h.name == *n)) {
+            return Err(format!("lazy scope '{n}' is not among the scopes"));
+        }
+        self.lazy = names;
+        Ok(self)
+    }
 }
 
 /// The scopes discovery searches, with the defaults applied: roots from the client, trust from
@@ -317,7 +331,7 @@ pub fn resolve_scopes(specs: &[ScopeSpec], config: &SkillsConfig) -> Result<Scop
             s.trusted.unwrap_or(if s.name == "project" { config.discover.trust_project } else { !s.storage.remote() });
         out.push(ScopeHandle { name: s.name.clone(), roots, trusted, storage: s.storage.clone() });
     }
-    Ok(Scopes { handles: out, locations })
+    Ok(Scopes { handles: out, locations, lazy: Vec::new() })
 }
 
 #[cfg(test)]

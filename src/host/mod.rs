@@ -17,6 +17,9 @@ mod skills;
 mod tool;
 mod view;
 
+#[cfg(test)]
+mod lazy_tests;
+
 pub use config::*;
 pub use options::*;
 pub use options_json::*;

@@ -20,7 +20,7 @@ pub const REGISTRY_ONLY_KEYS: [&str; 3] = ["scopes", "permitted", "commands"];
 pub const TOOL_CONFIG_KEYS: [&str; 1] = ["agent"];
 
 /// The keys of a scope in `scopes`.
-pub const SCOPE_KEYS: [&str; 4] = ["name", "storage", "roots", "trusted"];
+pub const SCOPE_KEYS: [&str; 5] = ["name", "storage", "roots", "trusted", "lazy"];
 
 /// The configuration's keys (camelCase), every field, the optional ones too, in the order of
 /// its serialised form (a test holds the list to it).

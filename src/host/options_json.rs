@@ -2,6 +2,7 @@
 //! their JSON form, key by key, with the readers of [`crate::read`]: the same values and the same
 //! errors as their `Deserialize`, without compiling the derive for each deserialiser.
 
+use crate::activate::InvokeOptions;
 use crate::parse::ParseOptions;
 use crate::read::{self, fields};
 use crate::search::SearchOptions;
@@ -22,6 +23,23 @@ pub fn parse_options_from_json(value: &Value) -> Result<ParseOptions, (String, E
             "includeBody" => o.include_body = read::opt_bool(v)?,
             "partial" => o.partial = read::bool(v)?,
             _ => return Err(Error::unknown_field(key, PARSE_KEYS)),
+        }
+        Ok(())
+    })?;
+    Ok(o)
+}
+
+/// The keys of [`InvokeOptions`], as its `Deserialize` names them.
+const INVOKE_KEYS: &[&str] = &["force"];
+
+/// [`InvokeOptions`] from `value` (an object): a missing key keeps its default, an unknown key
+/// is an error, and so is a value of the wrong type; the error names the key.
+pub fn invoke_options_from_json(value: &Value) -> Result<InvokeOptions, (String, Error)> {
+    let mut o = InvokeOptions::default();
+    fields(value, "struct InvokeOptions", |key, v| {
+        match key {
+            "force" => o.force = read::opt_bool(v)?.unwrap_or_default(),
+            _ => return Err(Error::unknown_field(key, INVOKE_KEYS)),
         }
         Ok(())
     })?;
@@ -88,6 +106,18 @@ mod tests {
             let theirs = SearchOptions::deserialize(&v).map_err(|e| e.to_string());
             assert_eq!(mine, theirs, "{v}");
         }
+    }
+
+    #[test]
+    fn invoke_options_take_force_only() {
+        let read = |v: Value| invoke_options_from_json(&v).map(|o| o.force).map_err(|(k, e)| (k, e.to_string()));
+        assert_eq!(read(json!({})), Ok(false));
+        assert_eq!(read(json!({ "force": true })), Ok(true));
+        assert_eq!(read(json!({ "force": null })), Ok(false));
+        let (key, e) = read(json!({ "forced": true })).unwrap_err();
+        assert_eq!(key, "forced");
+        assert!(e.contains("unknown field `forced`"), "{e}");
+        assert_eq!(read(json!({ "force": "yes" })).unwrap_err().0, "force");
     }
 
     #[test]

@@ -31,7 +31,7 @@ impl SkillHost {
 
     /// Discovers the skills of `scopes` (see [`super::resolve_scopes`]) as `config` says.
     pub async fn discover(scopes: Scopes, config: SkillsConfig) -> SkillHost {
-        let mut registry = SkillRegistry::discover(scopes.handles, config.discover.clone()).await;
+        let mut registry = SkillRegistry::discover_lazy(scopes.handles, config.discover.clone(), &scopes.lazy).await;
         registry.set_locations(scopes.locations);
         SkillHost::new(registry, config)
     }
@@ -51,6 +51,7 @@ impl SkillHost {
     ) -> Result<SkillHost, Diagnostic> {
         let mut registry =
             SkillRegistry::from_snapshot_checked(bytes, scopes.handles, config.discover.clone(), checked)?;
+        registry.mark_pending(&scopes.lazy);
         registry.set_locations(scopes.locations);
         Ok(SkillHost::new(registry, config))
     }
@@ -101,14 +102,24 @@ impl SkillHost {
         if let Some(c) = self.catalog.borrow().as_ref() {
             return c.clone();
         }
-        let c = Rc::new(self.view().render(&self.config));
+        let c = Rc::new(self.noting_pending(self.view().render(&self.config), &self.config));
         *self.catalog.borrow_mut() = Some(c.clone());
         c
     }
 
     /// The catalog under `config` (the configuration with per-call overrides).
     pub fn render_catalog(&self, config: &SkillsConfig) -> CatalogResult {
-        self.view_for(config).render(config)
+        self.noting_pending(self.view_for(config).render(config), config)
+    }
+
+    /// `catalog` with the note that the lazy scopes not listed yet exist (when there are any and
+    /// the catalog has a text).
+    pub fn noting_pending(&self, mut catalog: CatalogResult, config: &SkillsConfig) -> CatalogResult {
+        let pending = self.registry.pending_scopes();
+        if let (false, Some(text)) = (pending.is_empty(), catalog.text.as_deref()) {
+            catalog.text = Some(crate::disclose::with_pending_note(text, config.format, pending));
+        }
+        catalog
     }
 
     /// The skills the model is offered that best match `query` (names, descriptions in every
@@ -173,6 +184,26 @@ impl SkillHost {
             cell.borrow_mut().install(view);
         }
         report
+    }
+}
+
+impl SkillHost {
+    /// Lists the lazy scopes not listed yet (see [`SkillRegistry::pending_inputs`]) and decides
+    /// visibility again; the host is borrowed only between the awaits. None when every scope is
+    /// listed already. A store that fails or does not answer within `timeoutMs` costs the skills
+    /// it holds a diagnostic, as in any discovery; the scope counts as listed either way.
+    pub async fn list_pending_shared(cell: &RefCell<SkillHost>) -> Option<RefreshReport> {
+        let inputs = cell.borrow().registry.pending_inputs()?;
+        let found = inputs.discover().await;
+        let report = cell.borrow_mut().registry.apply_listed(found);
+        let view = {
+            let host = cell.borrow();
+            host.decides_again().then(|| Rc::new(View::compute(&host.registry, &host.config)))
+        };
+        if let Some(view) = view {
+            cell.borrow_mut().install(view);
+        }
+        Some(report)
     }
 }
 

@@ -126,7 +126,7 @@ impl SkillTool {
             }
             Some(config) => {
                 let view = host.view_for(config);
-                let catalog = Rc::new(view.render(config));
+                let catalog = Rc::new(host.noting_pending(view.render(config), config));
                 Offer { generation, offered: view.model_count(), view, catalog }
             }
         };
@@ -154,6 +154,11 @@ impl SkillTool {
     /// Runs one call (`input` is the error when the arguments were not `{ name, path?, force? }`)
     /// and records what it loaded at `now`. Never fails: a refusal is an error result.
     pub async fn execute(&self, input: Result<ToolInput, String>, now: f64) -> activate::ToolResult {
+        if let Ok(i) = &input {
+            if self.needs_pending(i) {
+                SkillHost::list_pending_shared(&self.host).await;
+            }
+        }
         let offer = self.offer();
         let opts = self.config().tool_options();
         let input = match input {
@@ -182,6 +187,16 @@ impl SkillTool {
         result
     }
 
+    /// Whether a call needs the lazy scopes not listed yet: a search, or a skill the tool does
+    /// not offer now (it may be one of theirs).
+    fn needs_pending(&self, input: &ToolInput) -> bool {
+        if self.host.borrow().registry().pending_scopes().is_empty() {
+            return false;
+        }
+        let name = input.name.trim();
+        name.is_empty() || !self.offer().view.offers(name)
+    }
+
     /// Runs a call as a model API hands it over: the tool it names (a call of another tool is an
     /// error result) and its arguments, JSON text or a value.
     pub async fn execute_call(&self, called: Option<&str>, args: &CallArguments, now: f64) -> activate::ToolResult {
@@ -194,8 +209,10 @@ impl SkillTool {
 
     #[cfg(feature = "invocation")]
     /// The skills a user's message invokes (`/name args`) or mentions (`$name`), among those the
-    /// user may invoke, wrapped for the conversation and recorded at `now`.
-    pub async fn invoke(&self, message: &str, now: f64) -> Injection {
+    /// user may invoke, wrapped for the conversation and recorded at `now`. A skill whose
+    /// instructions the conversation holds already (loaded by the model or the user) gets the
+    /// pointer a repeated activation gets, unless `force`.
+    pub async fn invoke(&self, message: &str, force: bool, now: f64) -> Injection {
         let offer = self.offer();
         let parsed = crate::activate::invoke::parse_message(message, offer.view.user_skills());
         let substitute = |skill: &crate::parse::Skill, body: &str, arguments: &str| {
@@ -203,14 +220,21 @@ impl SkillTool {
             let opts = crate::activate::invoke::SubstituteOptions::default();
             Ok(crate::activate::invoke::substitute_arguments_with(body, arguments, &names, &opts))
         };
-        self.invoke_parsed(parsed, &substitute, now).await
+        self.invoke_parsed(parsed, &substitute, force, now).await
     }
 
     /// [`SkillTool::invoke`] for a message already read (`parsed`, found among the skills of
     /// [`SkillTool::user_view`]) with the argument substitution given: the package's second
-    /// module runs both rules.
-    pub async fn invoke_parsed(&self, parsed: ParsedMessage, substitute: &Substitute<'_>, now: f64) -> Injection {
+    /// module runs both rules. `force` as for [`SkillTool::invoke`].
+    pub async fn invoke_parsed(
+        &self,
+        parsed: ParsedMessage,
+        substitute: &Substitute<'_>,
+        force: bool,
+        now: f64,
+    ) -> Injection {
         let plan = activate::plan_parsed_injection(self.host.borrow().registry(), parsed)
+            .repeating(&self.session.borrow(), force)
             .with_commands(self.config().commands.clone());
         let injection = activate::run_injection_with(plan, &self.config().tool_options(), substitute).await;
         self.session.borrow_mut().record_injection(&injection, now);

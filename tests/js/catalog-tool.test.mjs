@@ -494,7 +494,8 @@ describe("activation and file reads", () => {
     const text = await tool.execute({ name: "kit", path: "references/guide.md" });
     assert.equal(text.isError, false);
     assert.equal(text.content, GUIDE);
-    assert.deepEqual(text.client, { skillName: "kit", path: "references/guide.md", content: GUIDE });
+    // The UI stream gets a stub; the file (up to maxFileBytes) goes to the model only.
+    assert.deepEqual(text.client, { skillName: "kit", path: "references/guide.md", content: "File read.", size: new TextEncoder().encode(GUIDE).length });
     assert.equal(text.size, new TextEncoder().encode(GUIDE).length);
 
     const bin = await tool.execute({ name: "kit", path: "assets/logo.png" });

@@ -42,7 +42,7 @@ for (const [label, make] of Object.entries(stores)) {
     const want = table.resolved.map((l) => l.replaceAll("<DIR>", dir("dirs")));
     const served = {
       tool: (await activate(tool, "dirs")).content,
-      "/name": (await tool.invoke("/dirs")).injected[0].content,
+      "/name": (await tool.invoke("/dirs", { force: true })).injected[0].content,
       subagent: await tool.subagentPrompt("dirs", "run it"),
       plan: (await tool.subagentPlan("dirs", "run it")).prompt,
     };
@@ -71,7 +71,7 @@ for (const [label, make] of Object.entries(stores)) {
     for (const line of table.ran) assert.ok(ran.content.includes(line), `${line}\n${ran.content}`);
     assert.deepEqual(seen.map((r) => r.command), table.commands);
     assert.deepEqual([...new Set(seen.map((r) => `${r.skill} ${r.dir}`))], [`dirs ${dir("dirs")}`]);
-    assert.ok((await tool.invoke("/dirs")).injected[0].content.includes(table.ran[0]));
+    assert.ok((await tool.invoke("/dirs", { force: true })).injected[0].content.includes(table.ran[0]));
   });
 }
 

@@ -102,7 +102,7 @@ describe("Vercel AI SDK (ai 7)", () => {
     assert.deepEqual(toolMessage.content[0].output, { type: "text", value: full });
   });
 
-  test("generateText: a path read passes the file both ways; errors reach the model as error text", async () => {
+  test("generateText: a path read gives the model the file and the UI stream a stub; errors reach the model as error text", async () => {
     const tool = new SkillTool(registry, {});
     const yaml = new TextDecoder().decode(files[".agents/skills/pdf/agents/openai.yaml"]);
     const model = new MockLanguageModelV4({
@@ -126,7 +126,9 @@ describe("Vercel AI SDK (ai 7)", () => {
     assert.equal(parts[2].output.type, "error-text");
     assert.equal(parts[2].output.value, "There is no skill named 'nope'. The skills are: 1password, iterate-pr, pdf.");
     const outputs = result.steps[0].toolResults.map((r) => JSON.parse(JSON.stringify(r.output)));
-    assert.deepEqual(outputs[0], { skillName: "pdf", path: "agents/openai.yaml", content: yaml, isError: false });
+    const size = files[".agents/skills/pdf/agents/openai.yaml"].length;
+    assert.deepEqual(outputs[0], { skillName: "pdf", path: "agents/openai.yaml", content: "File read.", size, isError: false });
+    assert.ok(!JSON.stringify(result.steps[0].toolResults).includes(yaml.slice(0, 40)), "the file is not in the step's tool results");
     assert.equal(outputs[1].isError, true);
     assert.deepEqual(tool.session.activations().map((a) => a.path), ["agents/openai.yaml"]);
   });
@@ -188,6 +190,15 @@ describe("Vercel AI SDK (ai 7)", () => {
     const messages = await convertToModelMessages(ui, { tools });
     const [part] = messages.filter((m) => m.role === "tool").flatMap((m) => m.content);
     assert.ok(part.output.value.startsWith('<skill_content name="pdf">'), part.output.value);
+  });
+
+  test("the next turn, rebuilt from the UI messages, gives the model a file read's content again", async () => {
+    const tool = new SkillTool(registry, {});
+    const sdkTool = aiSdkTool(tool, { jsonSchema });
+    const yaml = new TextDecoder().decode(files[".agents/skills/pdf/agents/openai.yaml"]);
+    const output = JSON.parse(JSON.stringify(await sdkTool.execute({ name: "pdf", path: "agents/openai.yaml" })));
+    assert.deepEqual(output, { skillName: "pdf", path: "agents/openai.yaml", content: "File read.", size: files[".agents/skills/pdf/agents/openai.yaml"].length, isError: false });
+    assert.deepEqual(await sdkTool.toModelOutput({ output }), { type: "text", value: yaml });
   });
 });
 

@@ -78,3 +78,42 @@ test("options and inputs treat an undefined property as absent", async () => {
   assert.equal(parseSkill("---\nname: a\ndescription: d\n---\n", { mode: undefined, dirName: undefined }).skill.name, "a");
   assert.deepEqual(compactSkillContent([], { format: undefined }).report.changes, []);
 });
+
+test("a repeated /name, or /name of a skill the model holds, is a pointer unless forced", async () => {
+  const tool = new SkillTool(registry, {});
+  const first = (await tool.invoke("/pdf")).injected[0];
+  assert.equal(first.alreadyLoaded, false);
+  assert.match(first.content, /^<skill_content name="pdf">\nx/);
+  const again = await tool.invoke("/pdf");
+  assert.equal(again.injected.length, 1);
+  assert.equal(again.injected[0].alreadyLoaded, true);
+  assert.equal(again.injected[0].size, 0);
+  // The pointer the model's own repeat gets, word for word.
+  const modelRepeat = await tool.execute({ name: "pdf" });
+  assert.equal(modelRepeat.alreadyLoaded, true);
+  assert.equal(again.injected[0].content, modelRepeat.content);
+  assert.equal((await tool.invoke("ask $pdf")).injected[0].alreadyLoaded, true);
+  const forced = (await tool.invoke("/pdf", { force: true })).injected[0];
+  assert.equal(forced.alreadyLoaded, false);
+  assert.equal(forced.content, first.content);
+  assert.deepEqual(tool.session.activations().map((a) => a.index), [1, 2], "pointers load nothing");
+
+  // The model loaded it first: the user's /pdf points at that load.
+  const other = new SkillTool(registry, {});
+  await other.execute({ name: "pdf" });
+  const user = (await other.invoke("/pdf")).injected[0];
+  assert.equal(user.alreadyLoaded, true);
+  assert.match(user.content, /status="already-loaded".*\(activation 1\)/);
+
+  // Arguments that fill a placeholder are new instructions: injected in full.
+  const t = new SkillTool(registry, {});
+  assert.match((await t.invoke("/pdf-tools a.pdf")).injected[0].content, /Extract a\.pdf\./);
+  const b = (await t.invoke("/pdf-tools b.pdf")).injected[0];
+  assert.equal(b.alreadyLoaded, false);
+  assert.match(b.content, /Extract b\.pdf\./);
+
+  // Options are checked: unknown keys and wrong types are TypeErrors.
+  await assert.rejects(tool.invoke("/pdf", { forced: true }), { name: "TypeError", message: /unknown field `forced`/ });
+  await assert.rejects(tool.invoke("/pdf", { force: "yes" }), { name: "TypeError", message: /force/ });
+  await assert.rejects(tool.invoke("/pdf", 3), { name: "TypeError" });
+});

@@ -29,9 +29,13 @@ test("a flow mapping is read by the second module, numbers typed as serde_yaml t
 });
 
 test("YAML that does not parse is repaired, or refused with the parser's line", () => {
-  const repaired = parseSkill("---\nname: a-b\ndescription: x\nfoo: [\n---\n");
+  const repaired = parseSkill("---\nname: a-b\ndescription: x\nfoo: [WIP] text\n---\n");
   assert.ok(repaired.skill !== null);
   assert.deepEqual(repaired.diagnostics.map((d) => d.code), ["yaml-repair-indicator", "unknown-field"]);
+  // An open `[` is a broken list, not the text a repair is for: refused, not loaded as "[".
+  const open = parseSkill("---\nname: a-b\ndescription: x\nfoo: [\n---\n");
+  assert.equal(open.skill, null);
+  assert.deepEqual(open.diagnostics.map((d) => [d.code, d.severity, d.line]), [["yaml-invalid", "error", 5]]); // where the parser found the list unclosed
   // An unquoted `: ` in a value, the commonest mistake, is invalid on its face: repaired without
   // asking serde_yaml first.
   const colon = parseSkill("---\nname: colon\ndescription: Use when: asked\n---\n");
@@ -46,6 +50,27 @@ test("YAML that does not parse is repaired, or refused with the parser's line", 
   assert.equal(d.code, "yaml-invalid");
   assert.match(d.message, /^Invalid YAML in frontmatter: /);
   assert.equal(d.line, 5);
+});
+
+test("YAML no repair explains is skipped with an error, never reaches the catalog as debris", async () => {
+  const files = {
+    ".agents/skills/junk/SKILL.md": "---\nname: junk\ndescription: [a, b\n  c: : :\n---\nbody\n",
+    ".agents/skills/junk2/SKILL.md": "---\nname: junk2\ndescription: [a, b\nc: : :\n---\nbody\n",
+    ".agents/skills/fine/SKILL.md": "---\nname: fine\ndescription: Use when: the logs [all of them] break\n---\nbody\n",
+  };
+  for (const key of [".agents/skills/junk/SKILL.md", ".agents/skills/junk2/SKILL.md"]) {
+    const r = parseSkill(files[key]);
+    assert.equal(r.skill, null, `${key} loaded as ${JSON.stringify(r.skill?.description)}`);
+    assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity]), [["yaml-invalid", "error"]]);
+  }
+  const registry = await SkillRegistry.discover({ user: memoryStorage(files) });
+  assert.deepEqual(registry.listMetas().map((m) => m.name), ["fine"]);
+  const { renderCatalog } = await importPkg();
+  const text = renderCatalog(registry).text;
+  assert.ok(!text.includes("[a, b") && !text.includes(": : :"), text);
+  assert.ok(text.includes("Use when: the logs [all of them] break"), text);
+  const errors = registry.diagnostics().filter((d) => d.severity === "error").map((d) => [d.code, d.path]);
+  assert.deepEqual(errors, [["yaml-invalid", "user:.agents/skills/junk/SKILL.md"], ["yaml-invalid", "user:.agents/skills/junk2/SKILL.md"]]);
 });
 
 test("nesting past serde_yaml's recursion limit is refused, not repaired", () => {

@@ -28,6 +28,13 @@ export interface ScopeConfig {
   roots?: string[];
   /** Default: true, except for a scope named "project" (trusted only with `trustProject`). */
   trusted?: boolean;
+  /**
+   * List the scope on first access instead of at `discover()` (default false): discovery does not
+   * wait for its store; the catalog notes the scope, and the first tool call that needs it (a
+   * skill not offered yet, a search) or `listLazyScopes()` lists it. A store that fails or does
+   * not answer within `timeoutMs` then costs diagnostics, never the registry.
+   */
+  lazy?: boolean;
 }
 /**
  * The one configuration of a host's skills: where they are (either `scopes`, in precedence
@@ -94,6 +101,7 @@ fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig)
     let cap = config.discover.max_object_bytes.max(1);
     let storage = |path: &str| taken.iter().find(|(p, _)| p == path).map(|(_, v)| v.clone()).unwrap_or_default();
     let mut specs = Vec::new();
+    let mut lazy = Vec::new();
     match scope_list {
         Value::Array(list) => {
             for (i, s) in list.into_iter().enumerate() {
@@ -125,6 +133,11 @@ fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig)
                     Some(Value::Bool(t)) => Some(t),
                     Some(_) => return Err(options_error(&format!("{at}.trusted must be a boolean"))),
                 };
+                match s.remove("lazy") {
+                    None | Some(Value::Null) | Some(Value::Bool(false)) => {}
+                    Some(Value::Bool(true)) => lazy.push(name.clone()),
+                    Some(_) => return Err(options_error(&format!("{at}.lazy must be a boolean"))),
+                }
                 let at = format!("{at}.storage");
                 specs.push(spec(&at, name, storage(&format!("scopes.{i}.storage")), roots, trusted, timeout, cap)?);
             }
@@ -140,7 +153,9 @@ fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig)
         }
         _ => return Err(options_error(&format!("{what}.scopes must be an array of scopes"))),
     }
-    let scopes = resolve_scopes(&specs, &config).map_err(|e| options_error(&format!("{what}: {e}")))?;
+    let scopes = resolve_scopes(&specs, &config)
+        .and_then(|s| s.with_lazy(lazy))
+        .map_err(|e| options_error(&format!("{what}: {e}")))?;
     Ok((scopes, config))
 }
 
@@ -322,6 +337,15 @@ impl JsSkillRegistry {
     pub fn refresh(&self) -> Promise {
         let inner = self.inner.clone();
         crate::tool::promise(async move { SkillHost::refresh_shared(&inner).await })
+    }
+
+    /// Lists the `lazy` scopes not listed yet (a host that wants them in its next catalog awaits
+    /// this first) and says what they added; `null` when every scope is listed. Never rejects: a
+    /// store that fails or does not answer within `timeoutMs` costs diagnostics.
+    #[wasm_bindgen(js_name = listLazyScopes, unchecked_return_type = "Promise<RefreshReport | null>")]
+    pub fn list_lazy_scopes(&self) -> Promise {
+        let inner = self.inner.clone();
+        crate::tool::promise(async move { SkillHost::list_pending_shared(&inner).await })
     }
 
     /// The skills the model is offered that best match `query`, best first: BM25 over names

@@ -12,7 +12,7 @@ use js_sys::{Function, Promise};
 use serde::Serialize;
 use skillwasm::activate::invoke::ParsedMessage;
 use skillwasm::diagnostic::codes;
-use skillwasm::host::View;
+use skillwasm::host::{self, View};
 use skillwasm::{Diagnostic, Skill};
 use wasm_bindgen::prelude::*;
 
@@ -100,8 +100,15 @@ fn substitution_fields(skill: &Skill) -> String {
 /// JSON text, `substitute(body, arguments, fields)` the second module's argument substitution
 /// (see [`substitution_fields`]). Reads, wraps and records the skills as the tool does; never
 /// rejects once started (a substitution that throws costs its skill a `tool-failed` error).
+/// `options` are the caller's `{ force? }` (read before anything else: a wrong one is a
+/// `TypeError`).
 #[wasm_bindgen(js_name = __sw_toolInvoke)]
-pub fn tool_invoke(tool: &JsSkillTool, parsed: &str, substitute: Function) -> Promise {
+pub fn tool_invoke(tool: &JsSkillTool, parsed: &str, substitute: Function, options: JsValue) -> Promise {
+    let options = convert::options_by(&options, "SkillTool.invoke: options", &[], host::invoke_options_from_json);
+    let force = match options {
+        Ok((o, _)) => o.force,
+        Err(e) => return Promise::reject(&e),
+    };
     let parsed = skillwasm::json::from_str(parsed)
         .map_err(|e| e.to_string())
         .and_then(|v| ParsedMessage::from_json(&v).map_err(|e| e.to_string()));
@@ -118,7 +125,7 @@ pub fn tool_invoke(tool: &JsSkillTool, parsed: &str, substitute: Function) -> Pr
                 Err(e) => Err(substitution_failed(skill, &convert::describe_error(e))),
             }
         };
-        tool.invoke_parsed(parsed, &substitute, js_sys::Date::now()).await
+        tool.invoke_parsed(parsed, &substitute, force, js_sys::Date::now()).await
     })
 }
 

@@ -322,6 +322,10 @@ pub const BAD_TOOL_CALL: &str = "bad-tool-call";
 pub const BAD_TOOL_RESULT: &str = "bad-tool-result";
 /// A tool result with no matching tool call before it. Skipped, or an error with `strict`.
 pub const ORPHAN_TOOL_RESULT: &str = "orphan-tool-result";
+/// A scope the host marked `lazy` is not listed yet (discovery did not wait for its store): the
+/// first activation or search that needs it, or the host's `listLazyScopes()`, lists it. Info.
+/// (Declared last so that the codes before it keep their numbers in snapshots.)
+pub const SCOPE_NOT_LISTED: &str = "scope-not-listed";
 
 /// Every code above, in the order they are declared.
 pub const ALL: &[&str] = &[
@@ -445,6 +449,8 @@ pub const ALL: &[&str] = &[
     BAD_TOOL_CALL,
     BAD_TOOL_RESULT,
     ORPHAN_TOOL_RESULT,
+    // discover, added later
+    SCOPE_NOT_LISTED,
 ];
 
 /// The codes that say something about the moment rather than the file: a read that failed or

@@ -3,7 +3,10 @@
 //!
 //! Each top-level entry (a key line and the lines indented under it) is checked on its own; an
 //! entry that does not parse is rewritten by the first pattern that explains it, and each rewrite
-//! is reported with its line and what changed.
+//! is reported with its line and what changed. A pattern applies only to the fault it is for
+//! (an open `[a, b` is no `[WIP] text`, `c: : :` no text with a colon in it): an entry no
+//! pattern explains is left as written, so the file stays invalid and is refused with the
+//! parser's error rather than loaded with a value made of its debris.
 
 use crate::diagnostic::{codes, Diagnostic};
 
@@ -193,6 +196,11 @@ fn repair_entry(
         return None;
     }
 
+    // Lines under a plain value continue it only when indented under its key: one that is not is
+    // a second fault, which no repair here explains.
+    if cont.iter().any(|l| !l.trim().is_empty() && indent_of(l) <= indent) {
+        return None;
+    }
     let value = fold(rest, cont);
     let (code, message) = if let Some(after) = closing_quote_tail(rest) {
         if after.is_empty() || after.starts_with('#') {
@@ -203,11 +211,18 @@ fn repair_entry(
             format!("text after the closing quote of '{key}'; the whole value was quoted as text"),
         )
     } else if let Some(c) = rest.chars().next().filter(|c| "`@*&!%[{".contains(*c)) {
+        // Text that begins with a bracketed or quoted word (`[WIP] ...`, `` `code` is ... ``):
+        // the group closes on the line. An open `[a, b` is a broken collection, not text.
+        if !opens_a_closed_group(rest) {
+            return None;
+        }
         (
             codes::YAML_REPAIR_INDICATOR,
             format!("'{key}' starts with '{c}', which YAML reads as syntax; the value was quoted as text"),
         )
-    } else if value.contains(": ") || value.contains(":\t") {
+    } else if (value.contains(": ") || value.contains(":\t")) && !value.starts_with(':') {
+        // Words, then `: ` inside them (`Use when: ...`); a value that starts with the mapping
+        // indicator itself (`c: : :`) is no text with a colon in it.
         (codes::YAML_REPAIR_COLON, format!("'{key}' contains ': ' in an unquoted value; the value was quoted"))
     } else {
         return None;
@@ -218,6 +233,30 @@ fn repair_entry(
     }
     note(code, first, message);
     Some(vec![line])
+}
+
+/// Whether `rest` starts with a group that closes on the line: a `[...]`, `{...}` (nested groups
+/// counted) or `` `...` `` whose end is there. Other indicators (`*`, `@`, `&`, `!`, `%`) begin
+/// text by themselves.
+fn opens_a_closed_group(rest: &str) -> bool {
+    let (open, close) = match rest.as_bytes().first() {
+        Some(b'[') => (b'[', b']'),
+        Some(b'{') => (b'{', b'}'),
+        Some(b'`') => return rest[1..].contains('`'),
+        _ => return true,
+    };
+    let mut depth = 0usize;
+    for &b in rest.as_bytes() {
+        if b == open {
+            depth += 1;
+        } else if b == close {
+            depth = depth.saturating_sub(1);
+            if depth == 0 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 fn dedent_all(lines: &[String], n: usize) -> String {

@@ -367,3 +367,29 @@ fn an_unquoted_colon_is_repaired_as_before_and_refused_in_strict_mode() {
     assert!(d.message.contains("mapping values"), "{}", d.message);
     assert_eq!(d.line, Some(3));
 }
+
+#[test]
+fn yaml_the_repairs_cannot_explain_is_refused_not_loaded_as_junk() {
+    for junk in [
+        // An unclosed flow sequence with a broken line under it, as one value or as two keys.
+        "name: a\ndescription: [a, b\n  c: : :\n",
+        "name: a\ndescription: [a, b\nc: : :\n",
+        "name: a\ndescription: d\nc: : :\n",
+        "name: a\ndescription: {a: b\n",
+        "name: a\ndescription: `never closed\n",
+        "name: a\ndescription: [a, b\n",
+    ] {
+        let r = lenient(&fm(junk));
+        assert!(r.skill.is_none(), "{junk:?} loaded as {:?}", r.skill.as_ref().map(|s| &s.description));
+        let e = r.diagnostics.iter().find(|d| d.is_error()).unwrap_or_else(|| panic!("{junk:?}: {:?}", r.diagnostics));
+        assert_eq!(e.code, "yaml-invalid", "{junk:?}");
+        assert!(e.line.is_some(), "{junk:?}");
+    }
+    // The faults the repairs are for still load, each as the text it meant.
+    let d = |v: &str| skill(&fm(&format!("name: a\ndescription: {v}\n"))).description;
+    assert_eq!(d("[WIP] Fill forms: any PDF"), "[WIP] Fill forms: any PDF");
+    assert_eq!(d("{braces} then text"), "{braces} then text");
+    assert_eq!(d("[a] [b]\n  more: text"), "[a] [b] more: text");
+    assert_eq!(d("`code` is: the topic"), "`code` is: the topic");
+    assert_eq!(d("Use when: x\n  or: y"), "Use when: x or: y");
+}

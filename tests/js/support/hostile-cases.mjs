@@ -440,8 +440,8 @@ export const SPECS = [
       { name: "query", kind: "string", check: CHECK.hits, huge: true },
       { name: "options", kind: "options", optional: true, schema: { limit: "number", scope: "string" }, text: "scope", check: CHECK.hits },
     ] },
-  ...["get", "listMetas", "listMetasAcross", "names", "diagnostics", "stats", "snapshot", "free", "readFile", "readScopedFile", "refresh"].map((m) => ({
-    name: `SkillRegistry#${m}`, group: "args", async: ["readFile", "readScopedFile", "refresh"].includes(m), f: method("SkillRegistry", m), self: (p, fx) => fx.registry,
+  ...["get", "listMetas", "listMetasAcross", "names", "diagnostics", "stats", "snapshot", "free", "readFile", "readScopedFile", "refresh", "listLazyScopes"].map((m) => ({
+    name: `SkillRegistry#${m}`, group: "args", async: ["readFile", "readScopedFile", "refresh", "listLazyScopes"].includes(m), f: method("SkillRegistry", m), self: (p, fx) => fx.registry,
     args: () => (m === "get" ? ["good"] : m === "readFile" ? ["good", "references/a.md"] : m === "readScopedFile" ? ["project", "good", "references/a.md"] : m === "listMetas" ? ["project"] : []),
     params: [
       { ...inst("this", "SkillRegistry"), names: /SkillRegistry|registry|this/i },
@@ -491,7 +491,10 @@ export const SPECS = [
       { ...inst("this", "SkillTool"), names: /SkillTool|tool|this/i },
       ...({
         setSession: [inst("session", "SkillSession")],
-        invoke: [{ name: "message", kind: "string", check: CHECK.injection, huge: true, surround: (s) => `/good ${s}` }],
+        invoke: [
+          { name: "message", kind: "string", check: CHECK.injection, huge: true, surround: (s) => `/good ${s}` },
+          { name: "options", kind: "options", optional: true, schema: { force: "bool" }, check: CHECK.injection },
+        ],
         subagentPrompt: [{ name: "name", kind: "string", check: CHECK.stringOrNull }, { name: "task", kind: "string", check: CHECK.stringOrNull, huge: true }],
         subagentPlan: [{ name: "name", kind: "string", check: CHECK_SUBAGENT_PLAN }, { name: "task", kind: "string", check: CHECK_SUBAGENT_PLAN, huge: true }],
         execute: [{ name: "input", kind: "data", check: CHECK.errorResult, anyCheck: CHECK.toolResult, what: "a ToolResult with isError" }],
