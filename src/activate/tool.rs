@@ -112,6 +112,10 @@ where
 #[serde(rename_all = "camelCase")]
 pub struct ClientOutput {
     /// The skill's name.
+    pub name: String,
+    /// The skill's name under its former key (the same as `name`).
+    ///
+    /// @deprecated Use `name`, as every other result does.
     pub skill_name: String,
     #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
     /// The file read, or null for the instructions.
@@ -130,6 +134,10 @@ pub struct ToolResult {
     /// The call loaded nothing (an unknown skill, a bad path, a failed read).
     pub is_error: bool,
     /// The skill asked for.
+    pub name: String,
+    /// The skill asked for, under its former key (the same as `name`).
+    ///
+    /// @deprecated Use `name`, as every other result does.
     pub skill_name: String,
     #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
     /// The file asked for, or null for the instructions.
@@ -153,6 +161,21 @@ pub struct ToolResult {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ClientOutput {
+    /// What a UI shows for a call of skill `name`: `content` for the instructions (`path` None)
+    /// or for the file `path`.
+    pub fn new(name: &str, path: Option<String>, content: String) -> Self {
+        ClientOutput { name: name.to_string(), skill_name: name.to_string(), path, content }
+    }
+}
+
+impl ToolResult {
+    /// An empty result for a call of skill `name` (both of its name fields set), to fill in.
+    pub fn for_skill(name: &str) -> Self {
+        ToolResult { name: name.to_string(), skill_name: name.to_string(), ..ToolResult::default() }
+    }
 }
 
 /// The tool definition for the visible skills, or None when there are none (then there is no
@@ -208,13 +231,12 @@ pub(super) fn definition(
 /// A failed call's result: the diagnostic, and the text the model is shown.
 pub(super) fn error_result(input: &ToolInput, d: Diagnostic, content: String) -> ToolResult {
     ToolResult {
-        client: ClientOutput { skill_name: input.name.clone(), path: input.path.clone(), content: content.clone() },
+        client: ClientOutput::new(&input.name, input.path.clone(), content.clone()),
         content,
         is_error: true,
-        skill_name: input.name.clone(),
         path: input.path.clone(),
         error: Some(d),
-        ..ToolResult::default()
+        ..ToolResult::for_skill(&input.name)
     }
 }
 
@@ -356,15 +378,10 @@ pub fn plan(
             if let (false, Some(earlier)) = (input.force, session.loaded(&input.name)) {
                 let content = already_loaded(&meta, earlier, opts);
                 return ToolPlan::Done(ToolResult {
-                    client: ClientOutput {
-                        skill_name: input.name.clone(),
-                        path: None,
-                        content: "Skill already loaded.".into(),
-                    },
+                    client: ClientOutput::new(&input.name, None, "Skill already loaded.".into()),
                     content,
-                    skill_name: input.name.clone(),
                     already_loaded: true,
-                    ..ToolResult::default()
+                    ..ToolResult::for_skill(&input.name)
                 });
             }
             match registry.file_request(&input.name, None) {
@@ -515,14 +532,13 @@ pub async fn run(plan: ToolPlan, opts: &ToolOptions) -> ToolResult {
             };
             let content = wrap_activation(&meta, &body, &listed, opts);
             ToolResult {
-                client: ClientOutput { skill_name: input.name.clone(), path: None, content: "Skill activated.".into() },
+                client: ClientOutput::new(&input.name, None, "Skill activated.".into()),
                 content,
-                skill_name: input.name,
                 path: None,
                 size: fetched.size,
                 fork,
                 diagnostics,
-                ..ToolResult::default()
+                ..ToolResult::for_skill(&input.name)
             }
         }
         ToolPlan::Read { file, input } => {
@@ -549,12 +565,11 @@ pub async fn run(plan: ToolPlan, opts: &ToolOptions) -> ToolResult {
                 (None, None) => String::new(),
             };
             ToolResult {
-                client: ClientOutput { skill_name: input.name.clone(), path: path.clone(), content: content.clone() },
+                client: ClientOutput::new(&input.name, path.clone(), content.clone()),
                 content,
-                skill_name: input.name,
                 path,
                 size: fetched.size,
-                ..ToolResult::default()
+                ..ToolResult::for_skill(&input.name)
             }
         }
     }
