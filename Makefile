@@ -85,6 +85,8 @@ setup:
 	@$(NODE) tests/js/support/node22.mjs
 	@# FastMCP (PyPI, pinned in tests/js/support/fastmcp.mjs) in a venv under target/fastmcp-venv, for the MCP interop tests.
 	@$(NODE) tests/js/support/fastmcp.mjs
+	@# Mastra (@mastra/core needs Node >= 22.13, so it is not a dev dependency) under target/mastra, run by Node 22.
+	@$(NODE) tests/js/support/mastra.mjs
 
 # The flags of the release wasm builds (bench/size.mjs asks for them with `make -s wasm-rustflags`):
 # paths of this machine out of the module, and wasm SIMD (in every engine the package runs on:

@@ -72,5 +72,6 @@ export { wellKnownStorage } from "./storage/well-known.js";
 export { publishWellKnown } from "./publish.js";
 export { mcpStorage } from "./storage/mcp.js";
 
-export { aiSdkTool, aiSdkTools, openAiTool, openAiToolMessage, openAiResponsesOutput, anthropicTool, anthropicToolResult } from "./tools.js";
+export { aiSdkTool, aiSdkTools, openAiTool, openAiToolMessage, openAiResponsesOutput, anthropicTool, anthropicToolResult, openAiAgentsTool, mastraTool } from "./tools.js";
+export { aiSdkUserMessage, openAiUserMessage, anthropicUserMessage, langChainUserContent } from "./messages.js";
 export { unzip, ZipError } from "./zip.js";

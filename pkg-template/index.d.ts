@@ -421,6 +421,12 @@ export interface SkillToolInputSchema {
 
 /** What a Vercel AI SDK tool's `execute` resolves to (and the UI stream carries). */
 export interface ReducedToolOutput {
+  /** The skill's name. */
+  name: string;
+  /**
+   * The skill's name under its former key (the same as `name`).
+   * @deprecated Use `name`, as every other result does.
+   */
   skillName: string;
   path: string | null;
   /** "Skill activated." for activations, "File read." for path reads (the file goes to the model only). */
@@ -521,6 +527,82 @@ export function anthropicToolResult(
   tool: SkillTool,
   block: { id: string; name?: string; input: unknown },
 ): Promise<{ type: "tool_result"; tool_use_id: string; content: string; is_error?: true }>;
+
+/**
+ * What the OpenAI Agents SDK's `tool()` takes: `tool(openAiAgentsTool(skillTool))`. The schema is
+ * the one strict mode accepts (the SDK's default); `execute` answers with the tool's text for the
+ * model, error results included.
+ */
+export interface OpenAiAgentsSkillTool {
+  name: string;
+  description: string;
+  parameters: SkillToolInputSchema;
+  strict: true;
+  execute(input: unknown): Promise<string>;
+}
+
+/** The skill tool as options for the OpenAI Agents SDK's `tool()` (`@openai/agents`). Null when no skill is visible. */
+export function openAiAgentsTool(tool: SkillTool): OpenAiAgentsSkillTool | null;
+
+/**
+ * What Mastra's `createTool()` takes: `createTool(mastraTool(skillTool))`. The tool's name is the
+ * `id`, the input schema is JSON schema; `execute` answers with the tool's text for the model,
+ * error results included.
+ */
+export interface MastraSkillTool {
+  id: string;
+  description: string;
+  inputSchema: SkillToolInputSchema;
+  execute(input: unknown): Promise<string>;
+}
+
+/** The skill tool as options for Mastra's `createTool()` (`@mastra/core/tools`). Null when no skill is visible. */
+export function mastraTool(tool: SkillTool): MastraSkillTool | null;
+
+// ---------------------------------------------------------------------------------------------
+// A user's `/skill` or `$skill` message (SkillTool.invoke's result) as each API's user message:
+// each injected skill a text part of its own, then the text to send on (left out when empty and
+// a skill was injected). Compaction recognises each such part as injected skill content.
+// ---------------------------------------------------------------------------------------------
+
+/** What the user-message helpers read of {@link SkillTool.invoke}'s result. */
+export type InjectionLike = { injected: readonly { content: string }[]; remaining: string };
+
+/**
+ * A text part: the AI SDK's `TextPart`, OpenAI's `ChatCompletionContentPartText`, Anthropic's
+ * `TextBlockParam`, LangChain's text block (a type, not an interface: LangChain's blocks have an
+ * index signature, which only a type literal satisfies).
+ */
+export type UserTextPart = {
+  type: "text";
+  text: string;
+};
+
+/** A user message of text parts: an AI SDK `ModelMessage`, an OpenAI `ChatCompletionUserMessageParam`, an Anthropic `MessageParam`. */
+export interface UserTextMessage {
+  role: "user";
+  content: UserTextPart[];
+}
+
+/** A Responses API user message input item (`ResponseInputItem`; the OpenAI Agents SDK's `AgentInputItem`). */
+export interface OpenAiResponsesUserMessage {
+  type: "message";
+  role: "user";
+  content: { type: "input_text"; text: string }[];
+}
+
+/** The user message for the Vercel AI SDK (a `ModelMessage`, ai 6 and 7). */
+export function aiSdkUserMessage(injection: InjectionLike): UserTextMessage;
+/**
+ * The user message for OpenAI: Chat Completions (`ChatCompletionMessageParam`), or with
+ * `{ api: "responses" }` a Responses API input item.
+ */
+export function openAiUserMessage(injection: InjectionLike, options: { api: "responses" }): OpenAiResponsesUserMessage;
+export function openAiUserMessage(injection: InjectionLike, options?: { api?: "chat" }): UserTextMessage;
+/** The user message for Anthropic Messages (a `MessageParam`). */
+export function anthropicUserMessage(injection: InjectionLike): UserTextMessage;
+/** The content of a LangChain `HumanMessage`: `new HumanMessage({ content: langChainUserContent(injection) })`. */
+export function langChainUserContent(injection: InjectionLike): UserTextPart[];
 
 // ---------------------------------------------------------------------------------------------
 // Transcript operations: what they report beside the transcript.

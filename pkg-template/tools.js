@@ -57,8 +57,9 @@ function reduced(result) {
 /**
  * A Vercel AI SDK tool (`tools: { [definition.name]: aiSdkTool(skillTool, { jsonSchema }) }`).
  * Pass the SDK's `jsonSchema` to wrap the input schema. `execute` resolves to the client-reduced
- * output (`{ skillName, path, content: "Skill activated." }` for activations, `{ skillName, path,
- * content: "File read.", size }` for path reads), which is what the UI stream carries; `toModelOutput` gives the model the full
+ * output (`{ name, path, content: "Skill activated." }` for activations, `{ name, path,
+ * content: "File read.", size }` for path reads), which is what the UI stream carries;
+ * `toModelOutput` gives the model the full
  * result, reading it again when the output was rebuilt from the UI messages of an earlier turn.
  * Null when no skill is visible (offer no tool).
  * @param {SkillTool} tool
@@ -83,8 +84,10 @@ export function aiSdkTool(tool, options = {}) {
       const output = field(arg, "output");
       let value = output?.modelContent;
       let isError = output?.isError;
-      if (value === undefined && output?.skillName && !isError) {
-        const again = await tool.execute({ name: output.skillName, ...(output.path ? { path: output.path } : {}), force: true });
+      // `skillName`: the key of outputs kept from before the results named the skill `name`.
+      const name = field(output, "name") || field(output, "skillName");
+      if (value === undefined && typeof name === "string" && name !== "" && !isError) {
+        const again = await tool.execute({ name, ...(output.path ? { path: output.path } : {}), force: true });
         value = again.content;
         isError = again.isError;
       }
@@ -206,4 +209,43 @@ export async function anthropicToolResult(tool, block) {
   block = { id: field(block, "id"), input: field(block, "input") };
   const result = await tool.executeCall(typeof name === "string" ? name : undefined, block.input);
   return { type: "tool_result", tool_use_id: typeof block.id === "string" ? block.id : "", content: result.content, ...(result.isError ? { is_error: true } : {}) };
+}
+
+/**
+ * What the OpenAI Agents SDK's `tool()` takes (`tool(openAiAgentsTool(skillTool))`, from
+ * `@openai/agents`): the name, the description, the schema strict mode accepts (the SDK's default,
+ * see strictSchema) and an `execute` that answers with the tool's text for the model (error
+ * results included, so the model reads why). Null when no skill is visible.
+ * @param {SkillTool} tool
+ */
+export function openAiAgentsTool(tool) {
+  checkTool(tool, "openAiAgentsTool");
+  const def = tool.definition();
+  if (def === null) return null;
+  return {
+    name: def.name,
+    description: def.description,
+    parameters: strictSchema(def.inputSchema),
+    strict: true,
+    execute: async (input) => (await tool.execute(input)).content,
+  };
+}
+
+/**
+ * What Mastra's `createTool()` takes (`createTool(mastraTool(skillTool))`, from
+ * `@mastra/core/tools`): the tool's name as the `id`, the description, the input schema as JSON
+ * schema, and an `execute` that answers with the tool's text for the model (error results
+ * included). Null when no skill is visible.
+ * @param {SkillTool} tool
+ */
+export function mastraTool(tool) {
+  checkTool(tool, "mastraTool");
+  const def = tool.definition();
+  if (def === null) return null;
+  return {
+    id: def.name,
+    description: def.description,
+    inputSchema: def.inputSchema,
+    execute: async (input) => (await tool.execute(input)).content,
+  };
 }

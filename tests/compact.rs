@@ -208,7 +208,7 @@ fn compaction_replaces_activations_with_markers_and_leaves_files_and_the_rest() 
             vec![UseKind::Compacted, UseKind::File, UseKind::Compacted, UseKind::Compacted, UseKind::Compacted]
         );
         let text = out.transcript.to_string();
-        assert!(text.contains(r#"\"skillName\":\"pdf\",\"path\":null,\"totalChars\":"#), "{text}");
+        assert!(text.contains(r#"\"name\":\"pdf\",\"path\":null,\"totalChars\":"#), "{text}");
         assert!(text.contains("<skill_content name=\\\"git-review\\\" status=\\\"compacted\\\">"));
         assert!(text.contains("Review the last commit please."), "the rest of the user's message stays");
         assert!(text.contains("print('fill')"), "file reads stay");
@@ -222,6 +222,29 @@ fn compaction_replaces_activations_with_markers_and_leaves_files_and_the_rest() 
         let again = compact::compact_to_metadata(&out.transcript, &opts(f)).unwrap();
         assert_eq!(again.transcript, out.transcript);
         assert!(again.report.changes.is_empty());
+    }
+}
+
+#[test]
+fn markers_written_under_the_former_skill_name_key_still_read_as_compacted() {
+    for f in FORMATS {
+        let v = session(f).value();
+        let out = compact::compact_to_metadata(&v, &opts(f)).unwrap();
+        // A transcript compacted before the marker's key was `name`.
+        let text = out.transcript.to_string();
+        let mut parts = text.split(r#"{\"name\":"#);
+        let mut old = parts.next().unwrap_or_default().to_string();
+        for part in parts {
+            let is_marker = part.split('}').next().is_some_and(|m| m.contains("totalChars"));
+            old.push_str(if is_marker { r#"{\"skillName\":"# } else { r#"{\"name\":"# });
+            old.push_str(part);
+        }
+        let old: Value = serde_json::from_str(&old).unwrap();
+        assert_ne!(old, out.transcript);
+        let found = compact::find(&old, &opts(f)).unwrap();
+        let kinds: Vec<UseKind> = found.uses.iter().map(|u| u.kind).collect();
+        assert_eq!(kinds.iter().filter(|k| **k == UseKind::Compacted).count(), 4, "{f:?}: {kinds:?}");
+        assert!(found.notes.is_empty(), "{:?}", found.notes);
     }
 }
 

@@ -284,18 +284,19 @@ pub fn answer(text: &str) -> Option<Block> {
 }
 
 /// The compaction marker that replaces a skill's content: a one-line JSON object with the skill's
-/// name, its size and `"compacted": true`.
+/// `name` (the key every result names a skill by), its size and `"compacted": true`.
 ///
 /// The name is JSON made safe for markup ([`json_for_markup`]), so the marker can stand inside a
 /// `<skill_content>` block whatever the name holds.
 pub fn marker(name: &str, chars: usize, lines: usize) -> String {
     format!(
-        "{{\"skillName\":{},\"path\":null,\"totalChars\":{chars},\"totalLines\":{lines},\"compacted\":true}}",
+        "{{\"name\":{},\"path\":null,\"totalChars\":{chars},\"totalLines\":{lines},\"compacted\":true}}",
         json_for_markup(&Value::String(name.to_string()).to_string())
     )
 }
 
-/// The skill name of a compaction marker, if `text` is one.
+/// The skill name of a compaction marker, if `text` is one (`name`, or `skillName` in the markers
+/// written before the key was `name`).
 pub fn parse_marker(text: &str) -> Option<String> {
     let t = text.trim();
     if !t.starts_with('{') || t.len() > MAX_MARKER_CHARS {
@@ -305,7 +306,8 @@ pub fn parse_marker(text: &str) -> Option<String> {
     if v.get("compacted") != Some(&Value::Bool(true)) {
         return None;
     }
-    Some(v.get("skillName").and_then(Value::as_str).unwrap_or("").to_string())
+    let name = v.get("name").or_else(|| v.get("skillName"));
+    Some(name.and_then(Value::as_str).unwrap_or("").to_string())
 }
 
 /// What a repeated activation becomes: a pointer to the message that holds the first one.

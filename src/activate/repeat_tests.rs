@@ -74,23 +74,18 @@ fn a_file_read_reaches_the_model_and_the_ui_stream_gets_a_stub() {
     assert_eq!(r.content, GUIDE);
     assert_eq!(
         r.client,
-        ClientOutput {
-            skill_name: "pdf".into(),
-            path: Some("references/guide.md".into()),
-            content: FILE_READ.into(),
-            size: Some(GUIDE.len() as u64),
-        }
+        ClientOutput { size: Some(GUIDE.len() as u64), ..ClientOutput::new("pdf", Some("references/guide.md".into()), FILE_READ.into()) }
     );
     let json = serde_json::to_value(&r.client).unwrap_or_default();
     assert_eq!(
         json,
-        serde_json::json!({ "skillName": "pdf", "path": "references/guide.md", "content": "File read.", "size": GUIDE.len() })
+        serde_json::json!({ "name": "pdf", "skillName": "pdf", "path": "references/guide.md", "content": "File read.", "size": GUIDE.len() })
     );
     // An activation's stub is as it was: no size.
     let a = call(&reg, &mut session, "pdf", None, false);
     assert_eq!(
         serde_json::to_value(&a.client).unwrap_or_default(),
-        serde_json::json!({ "skillName": "pdf", "path": null, "content": "Skill activated." })
+        serde_json::json!({ "name": "pdf", "skillName": "pdf", "path": null, "content": "Skill activated." })
     );
 }
 

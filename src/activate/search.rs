@@ -56,11 +56,7 @@ pub fn search_answer(query: &str, hits: &[SearchHit], opts: &ToolOptions) -> Too
         .trim_end()
         .to_string()
     };
-    ToolResult {
-        client: ClientOutput { skill_name: String::new(), path: None, content: content.clone(), size: None },
-        content,
-        ..ToolResult::default()
-    }
+    ToolResult { client: ClientOutput::new("", None, content.clone()), content, ..ToolResult::default() }
 }
 
 /// The answer to a name the tool does not offer, with the offered skills nearest to it.

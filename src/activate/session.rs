@@ -63,8 +63,8 @@ impl SkillSession {
     /// Records what a tool call loaded; errors and pointers load nothing and are not recorded.
     pub fn record_result(&mut self, result: &ToolResult, now: f64) {
         // A search (no skill named) loads nothing.
-        if !result.is_error && !result.already_loaded && !result.skill_name.is_empty() {
-            self.record(&result.skill_name, result.path.as_deref(), now, result.size);
+        if !result.is_error && !result.already_loaded && !result.name.is_empty() {
+            self.record(&result.name, result.path.as_deref(), now, result.size);
         }
     }
 

@@ -112,6 +112,10 @@ where
 #[serde(rename_all = "camelCase")]
 pub struct ClientOutput {
     /// The skill's name.
+    pub name: String,
+    /// The skill's name under its former key (the same as `name`).
+    ///
+    /// @deprecated Use `name`, as every other result does.
     pub skill_name: String,
     #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
     /// The file read, or null for the instructions.
@@ -134,6 +138,10 @@ pub struct ToolResult {
     /// The call loaded nothing (an unknown skill, a bad path, a failed read).
     pub is_error: bool,
     /// The skill asked for.
+    pub name: String,
+    /// The skill asked for, under its former key (the same as `name`).
+    ///
+    /// @deprecated Use `name`, as every other result does.
     pub skill_name: String,
     #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
     /// The file asked for, or null for the instructions.
@@ -157,6 +165,21 @@ pub struct ToolResult {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ClientOutput {
+    /// What a UI shows for a call of skill `name`: `content` for the instructions (`path` None)
+    /// or for the file `path`.
+    pub fn new(name: &str, path: Option<String>, content: String) -> Self {
+        ClientOutput { name: name.to_string(), skill_name: name.to_string(), path, content, size: None }
+    }
+}
+
+impl ToolResult {
+    /// An empty result for a call of skill `name` (both of its name fields set), to fill in.
+    pub fn for_skill(name: &str) -> Self {
+        ToolResult { name: name.to_string(), skill_name: name.to_string(), ..ToolResult::default() }
+    }
 }
 
 /// The tool definition for the visible skills, or None when there are none (then there is no
@@ -212,18 +235,12 @@ pub(super) fn definition(
 /// A failed call's result: the diagnostic, and the text the model is shown.
 pub(super) fn error_result(input: &ToolInput, d: Diagnostic, content: String) -> ToolResult {
     ToolResult {
-        client: ClientOutput {
-            skill_name: input.name.clone(),
-            path: input.path.clone(),
-            content: content.clone(),
-            size: None,
-        },
+        client: ClientOutput::new(&input.name, input.path.clone(), content.clone()),
         content,
         is_error: true,
-        skill_name: input.name.clone(),
         path: input.path.clone(),
         error: Some(d),
-        ..ToolResult::default()
+        ..ToolResult::for_skill(&input.name)
     }
 }
 
@@ -368,16 +385,10 @@ pub fn plan(
             if let Some(earlier) = session.repeat_of(&input.name, input.force) {
                 let content = already_loaded(&meta, earlier, opts);
                 return ToolPlan::Done(ToolResult {
-                    client: ClientOutput {
-                        skill_name: input.name.clone(),
-                        path: None,
-                        content: "Skill already loaded.".into(),
-                        size: None,
-                    },
+                    client: ClientOutput::new(&input.name, None, "Skill already loaded.".into()),
                     content,
-                    skill_name: input.name.clone(),
                     already_loaded: true,
-                    ..ToolResult::default()
+                    ..ToolResult::for_skill(&input.name)
                 });
             }
             match registry.file_request(&input.name, None) {
@@ -528,19 +539,13 @@ pub async fn run(plan: ToolPlan, opts: &ToolOptions) -> ToolResult {
             };
             let content = wrap_activation(&meta, &body, &listed, opts);
             ToolResult {
-                client: ClientOutput {
-                    skill_name: input.name.clone(),
-                    path: None,
-                    content: "Skill activated.".into(),
-                    size: None,
-                },
+                client: ClientOutput::new(&input.name, None, "Skill activated.".into()),
                 content,
-                skill_name: input.name,
                 path: None,
                 size: fetched.size,
                 fork,
                 diagnostics,
-                ..ToolResult::default()
+                ..ToolResult::for_skill(&input.name)
             }
         }
         ToolPlan::Read { file, input } => {
@@ -568,17 +573,11 @@ pub async fn run(plan: ToolPlan, opts: &ToolOptions) -> ToolResult {
             };
             ToolResult {
                 // The file goes to the model; the UI stream gets a line (a file may be 256 KiB).
-                client: ClientOutput {
-                    skill_name: input.name.clone(),
-                    path: path.clone(),
-                    content: FILE_READ.into(),
-                    size: Some(fetched.size),
-                },
+                client: ClientOutput { size: Some(fetched.size), ..ClientOutput::new(&input.name, path.clone(), FILE_READ.into()) },
                 content,
-                skill_name: input.name,
                 path,
                 size: fetched.size,
-                ..ToolResult::default()
+                ..ToolResult::for_skill(&input.name)
             }
         }
     }

@@ -22,7 +22,7 @@ pub fn find(transcript: &Value, opts: &CompactOptions) -> Result<Found, Diagnost
 }
 
 /// Replaces the instructions of path-omitted skill calls, and injected blocks, with a metadata
-/// marker (`{"skillName":...,"path":null,"totalChars":N,"totalLines":M,"compacted":true}`),
+/// marker (`{"name":...,"path":null,"totalChars":N,"totalLines":M,"compacted":true}`),
 /// keeping the `keep_recent` most recent ones whole. File reads are left alone.
 pub fn compact_to_metadata(transcript: &Value, opts: &CompactOptions) -> Result<Compacted, Diagnostic> {
     let a = analyse(transcript, opts)?;

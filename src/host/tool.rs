@@ -331,7 +331,7 @@ impl SkillTool {
         for plan in plans {
             let r = activate::run(plan, &tool).await;
             if !r.is_error {
-                contents.push((r.skill_name, r.content));
+                contents.push((r.name, r.content));
             }
         }
         let catalog = match (&offer.catalog.instructions, &offer.catalog.text) {

@@ -182,7 +182,7 @@ describe("catalogs of the whole corpus", () => {
       assert.ok(r.content.startsWith(`<skill_content name="${escapeXml(name)}">\n`), name);
       assert.ok(r.content.endsWith("</skill_content>"), name);
       assert.equal(count(r.content, "</skill_content>"), 1, name);
-      assert.deepEqual(r.client, { skillName: name, path: null, content: "Skill activated." });
+      assert.deepEqual(r.client, { name: name, skillName: name, path: null, content: "Skill activated." });
     }
     assert.deepEqual(failed, []);
     assert.equal(tool.session.activations().length, names.length);
@@ -436,7 +436,7 @@ describe("activation and file reads", () => {
     assert.deepEqual(resources.slice(0, 3), ["assets/logo.png", "big.txt", "data/f00.csv"]);
     assert.ok(!resources.includes("SKILL.md") && !c.includes("secret.txt") && !c.includes("not listed\n"));
     assert.ok(!c.includes("print('hi')"), "resources are listed, not read");
-    assert.deepEqual(r.client, { skillName: "kit", path: null, content: "Skill activated." });
+    assert.deepEqual(r.client, { name: "kit", skillName: "kit", path: null, content: "Skill activated." });
   });
 
   test("keepFrontmatter, maxResources, scopePaths, toolName", async () => {
@@ -459,7 +459,7 @@ describe("activation and file reads", () => {
     assert.equal(again.alreadyLoaded, true);
     assert.equal(again.isError, false);
     assert.equal(again.content, `<skill_content name="kit" status="already-loaded">The instructions of this skill were loaded earlier in this conversation (activation 1); follow them from there. Call view_skill with force: true to load them again.</skill_content>`);
-    assert.deepEqual(again.client, { skillName: "kit", path: null, content: "Skill already loaded." });
+    assert.deepEqual(again.client, { name: "kit", skillName: "kit", path: null, content: "Skill already loaded." });
     const forced = await tool.execute({ name: "kit", force: true });
     assert.equal(forced.alreadyLoaded, false);
     assert.equal(forced.content, first.content);
@@ -495,7 +495,7 @@ describe("activation and file reads", () => {
     assert.equal(text.isError, false);
     assert.equal(text.content, GUIDE);
     // The UI stream gets a stub; the file (up to maxFileBytes) goes to the model only.
-    assert.deepEqual(text.client, { skillName: "kit", path: "references/guide.md", content: "File read.", size: new TextEncoder().encode(GUIDE).length });
+    assert.deepEqual(text.client, { name: "kit", skillName: "kit", path: "references/guide.md", content: "File read.", size: new TextEncoder().encode(GUIDE).length });
     assert.equal(text.size, new TextEncoder().encode(GUIDE).length);
 
     const bin = await tool.execute({ name: "kit", path: "assets/logo.png" });

@@ -31,7 +31,7 @@ test("examples/demo.mjs: discovery, catalog, activation, /skill, compaction", ()
   assert.match(r.stdout, /needs-repair\s+user\s+warning:crlf warning:yaml-repair-colon/);
   assert.match(r.stdout, /<available_skills>\n<skill><name>changelog-writer<\/name>/);
   assert.match(r.stdout, /<skill_content name="csv-profiler">\n# CSV profiler/);
-  assert.match(r.stdout, /UI stream gets: \{"skillName":"csv-profiler","path":null,"content":"Skill activated."\}/);
+  assert.match(r.stdout, /UI stream gets: \{"name":"csv-profiler","skillName":"csv-profiler","path":null,"content":"Skill activated."\}/);
   assert.match(r.stdout, /ARGUMENTS: 2\.1\.0/);
   assert.match(r.stdout, /remaining message: "2\.1\.0"/);
   const [, before, after] = r.stdout.match(/compacted: (\d+) -> (\d+) tokens/);

@@ -93,7 +93,7 @@ describe("Vercel AI SDK (ai 7)", () => {
 
     // What the step (and so the UI stream) carries is the reduced output.
     const stepResult = result.steps[0].toolResults[0];
-    assert.deepEqual(JSON.parse(JSON.stringify(stepResult.output)), { skillName: "pdf", path: null, content: "Skill activated.", isError: false });
+    assert.deepEqual(JSON.parse(JSON.stringify(stepResult.output)), { name: "pdf", skillName: "pdf", path: null, content: "Skill activated.", isError: false });
     const parts = result.steps[0].content.filter((p) => p.type === "tool-result");
     assert.equal(parts.length, 1);
     assert.ok(!JSON.stringify(parts).includes("# PDF Skill"), "the instructions are not in the step's tool results");
@@ -127,7 +127,7 @@ describe("Vercel AI SDK (ai 7)", () => {
     assert.equal(parts[2].output.value, "There is no skill named 'nope'. The skills are: 1password, iterate-pr, pdf.");
     const outputs = result.steps[0].toolResults.map((r) => JSON.parse(JSON.stringify(r.output)));
     const size = files[".agents/skills/pdf/agents/openai.yaml"].length;
-    assert.deepEqual(outputs[0], { skillName: "pdf", path: "agents/openai.yaml", content: "File read.", size, isError: false });
+    assert.deepEqual(outputs[0], { name: "pdf", skillName: "pdf", path: "agents/openai.yaml", content: "File read.", size, isError: false });
     assert.ok(!JSON.stringify(result.steps[0].toolResults).includes(yaml.slice(0, 40)), "the file is not in the step's tool results");
     assert.equal(outputs[1].isError, true);
     assert.deepEqual(tool.session.activations().map((a) => a.path), ["agents/openai.yaml"]);
@@ -170,7 +170,7 @@ describe("Vercel AI SDK (ai 7)", () => {
     const chunks = [];
     for await (const c of toUIMessageStream({ stream: result.stream, tools })) chunks.push(c);
     const outputs = chunks.filter((c) => c.type === "tool-output-available");
-    assert.deepEqual(outputs, [{ type: "tool-output-available", toolCallId: "call-1", output: { skillName: "pdf", path: null, content: "Skill activated.", isError: false } }]);
+    assert.deepEqual(outputs, [{ type: "tool-output-available", toolCallId: "call-1", output: { name: "pdf", skillName: "pdf", path: null, content: "Skill activated.", isError: false } }]);
     assert.ok(!JSON.stringify(chunks).includes("# PDF Skill"));
     const [part] = toolResultsInPrompt(model.doStreamCalls[1].prompt);
     assert.equal(part.output.type, "text");
@@ -197,8 +197,30 @@ describe("Vercel AI SDK (ai 7)", () => {
     const sdkTool = aiSdkTool(tool, { jsonSchema });
     const yaml = new TextDecoder().decode(files[".agents/skills/pdf/agents/openai.yaml"]);
     const output = JSON.parse(JSON.stringify(await sdkTool.execute({ name: "pdf", path: "agents/openai.yaml" })));
-    assert.deepEqual(output, { skillName: "pdf", path: "agents/openai.yaml", content: "File read.", size: files[".agents/skills/pdf/agents/openai.yaml"].length, isError: false });
+    assert.deepEqual(output, { name: "pdf", skillName: "pdf", path: "agents/openai.yaml", content: "File read.", size: files[".agents/skills/pdf/agents/openai.yaml"].length, isError: false });
     assert.deepEqual(await sdkTool.toModelOutput({ output }), { type: "text", value: yaml });
+  });
+});
+
+describe("one name for the skill across results", () => {
+  test("results, client outputs and injections name the skill `name`; skillName stays as its former key", async () => {
+    const tool = new SkillTool(registry, {});
+    const r = await tool.execute({ name: "pdf" });
+    assert.equal(r.name, "pdf");
+    assert.equal(r.client.name, "pdf");
+    assert.equal(r.skillName, r.name);
+    assert.equal(r.client.skillName, r.client.name);
+    assert.equal((await aiSdkTool(tool).execute({ name: "1password" })).name, "1password");
+    assert.deepEqual(tool.session.activations().map((a) => a.name), ["pdf", "1password"]);
+  });
+
+  test("toModelOutput reads again an output kept from before the rename (skillName only)", async () => {
+    const tool = new SkillTool(registry, {});
+    const out = await aiSdkTool(tool).toModelOutput({ output: { skillName: "pdf", path: null, content: "Skill activated.", isError: false } });
+    assert.equal(out.type, "text");
+    assert.ok(out.value.startsWith('<skill_content name="pdf">'), out.value);
+    const renamed = await aiSdkTool(tool).toModelOutput({ output: { name: "iterate-pr", path: null, content: "Skill activated.", isError: false } });
+    assert.ok(renamed.value.startsWith('<skill_content name="iterate-pr">'), renamed.value);
   });
 });
 

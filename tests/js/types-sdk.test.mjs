@@ -10,21 +10,27 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { ROOT, PKG, assertBuilt } from "./helpers.mjs";
+import { mastra } from "./support/mastra.mjs";
 
 const TSC = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
 // No `lib` beyond the target's, and Node's types: what a Node project has.
 const ARGS = ["--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node"];
-const DEPS = ["ai", "ai6", "openai", "@anthropic-ai/sdk", "@types/node"];
+const DEPS = ["ai6", "openai", "@anthropic-ai/sdk", "@types/node", "@langchain/core", "@openai/agents"];
 
-/** Type-checks `files` (name -> source) in a project that depends on the package and the SDKs. */
-function typecheck(files) {
+/**
+ * Type-checks `files` (name -> source) in a project that depends on the package and the SDKs;
+ * `ai` is the AI SDK it has as `ai` (ai 7, or ai6 for ai 6), `mastra` a directory whose
+ * node_modules hold @mastra/core.
+ */
+function typecheck(files, { ai = "ai", mastra } = {}) {
   assertBuilt();
   const dir = mkdtempSync(path.join(tmpdir(), "skillwasm-sdk-types-"));
   try {
-    mkdirSync(path.join(dir, "node_modules", "@anthropic-ai"), { recursive: true });
-    mkdirSync(path.join(dir, "node_modules", "@types"), { recursive: true });
+    for (const scope of ["@anthropic-ai", "@types", "@langchain", "@openai"]) mkdirSync(path.join(dir, "node_modules", scope), { recursive: true });
     symlinkSync(PKG, path.join(dir, "node_modules", "skillwasm"), "dir");
+    symlinkSync(path.join(ROOT, "node_modules", ai), path.join(dir, "node_modules", "ai"), "dir");
     for (const dep of DEPS) symlinkSync(path.join(ROOT, "node_modules", dep), path.join(dir, "node_modules", dep), "dir");
+    if (mastra) symlinkSync(path.join(mastra, "node_modules", "@mastra"), path.join(dir, "node_modules", "@mastra"), "dir");
     writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
     for (const [name, source] of Object.entries(files)) writeFileSync(path.join(dir, name), source);
     const r = spawnSync(process.execPath, [TSC, ...ARGS, ...Object.keys(files)], { cwd: dir, encoding: "utf8", timeout: 300_000 });
@@ -37,7 +43,10 @@ function typecheck(files) {
 const TYPED_USES = `
 import { SkillRegistry, SkillTool, memoryStorage, renderCatalog, aiSdkTool, aiSdkTools, openAiTool, openAiToolMessage,
   openAiResponsesOutput, anthropicTool, anthropicToolResult, compactSkillContent, dedupeSkillContent, pruneTranscript,
-  findSkillContent, reattachSkills, isToolAllowed, substituteArguments, type Diagnostic } from "skillwasm";
+  findSkillContent, reattachSkills, isToolAllowed, substituteArguments, aiSdkUserMessage, openAiUserMessage, anthropicUserMessage,
+  langChainUserContent, openAiAgentsTool, type Diagnostic } from "skillwasm";
+import { HumanMessage } from "@langchain/core/messages";
+import { tool as agentsTool, type AgentInputItem } from "@openai/agents";
 import { jsonSchema, type ToolSet, type ModelMessage } from "ai";
 import { jsonSchema as jsonSchema6, type ToolSet as ToolSet6, type ModelMessage as ModelMessage6 } from "ai6";
 import type { ChatCompletionTool, ChatCompletionFunctionTool, ChatCompletionMessageFunctionToolCall, ChatCompletionToolMessageParam,
@@ -102,6 +111,20 @@ if (outcome.isError) { const d: Diagnostic = outcome.error; console.log(d.messag
 const file = await registry.readFile("a");
 const watcher = watch(registry, { roots: ["."], onChange: (r) => console.log(r.added.map((s) => s.name)), debounceMs: 50 });
 watcher.close();
+// A user's /skill message as each API's user message; the results name the skill \`name\`.
+const invoked = await tool.invoke("/a x");
+const m7: ModelMessage = aiSdkUserMessage(invoked);
+const m6: ModelMessage6 = aiSdkUserMessage(invoked);
+const chatUser: ChatCompletionMessageParam = openAiUserMessage(invoked);
+const responsesUser: ResponseInputItem = openAiUserMessage(invoked, { api: "responses" });
+const agentsUser: AgentInputItem = openAiUserMessage(invoked, { api: "responses" });
+const anthropicUser: Anthropic.MessageParam = anthropicUserMessage(invoked);
+const human = new HumanMessage({ content: langChainUserContent(invoked) });
+const named: string = outcome.name + outcome.client.name + (plain ? (await plain.execute({ name: "a" })).name : "");
+// The OpenAI Agents SDK's tool() takes the shape as it is.
+const agentsShape = openAiAgentsTool(tool);
+if (agentsShape !== null) { const t = agentsTool(agentsShape); console.log(t.name); }
+console.log(m7, m6, chatUser, responsesUser, agentsUser, anthropicUser, human, named);
 console.log(dedupeSkillContent(messages), isToolAllowed(registry, ["a"], "Bash"), substituteArguments("$0", "x"), reattached,
   set7, set6, schemaType, chatTools, next, result, catalog.text);
 `;
@@ -130,10 +153,26 @@ test("framework shapes fit the SDKs' own types; transcripts keep their message t
   assert.equal(r.status, 0, r.out);
 });
 
-test("the README's snippets compile against the SDKs' types", () => {
-  const files = readmeSnippets();
-  assert.ok(Object.keys(files).length >= 4);
-  const r = typecheck(files);
+for (const ai of ["ai", "ai6"]) {
+  test(`the README's snippets compile against the SDKs' types (${ai === "ai" ? "ai 7" : "ai 6"})`, () => {
+    const files = readmeSnippets();
+    assert.ok(Object.keys(files).length >= 4);
+    const r = typecheck(files, { ai });
+    assert.equal(r.status, 0, r.out);
+  });
+}
+
+const MASTRA = mastra();
+test("mastraTool fits Mastra's createTool", { skip: MASTRA.skip ?? false }, () => {
+  const got = MASTRA;
+  const r = typecheck({
+    "mastra.ts": `import { SkillRegistry, SkillTool, memoryStorage, mastraTool } from "skillwasm";
+import { createTool } from "@mastra/core/tools";
+const tool = new SkillTool(await SkillRegistry.discover({ user: memoryStorage() }));
+const shape = mastraTool(tool);
+if (shape !== null) { const t = createTool(shape); console.log(t.id); }
+`,
+  }, { mastra: got.dir });
   assert.equal(r.status, 0, r.out);
 });
 

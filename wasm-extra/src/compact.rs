@@ -80,7 +80,7 @@ pub fn find_skill_content(
     out(transcript_value(&transcript).and_then(|t| compact::find(&t, &opts)))
 }
 
-/// Replaces activations (not file reads) with `{ skillName, path, totalChars, totalLines }`,
+/// Replaces activations (not file reads) with `{ name, path, totalChars, totalLines }`,
 /// keeping the `keepRecent` latest whole.
 #[wasm_bindgen(js_name = compactSkillContent, unchecked_return_type = "CompactResult")]
 pub fn compact_skill_content(

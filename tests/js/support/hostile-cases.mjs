@@ -567,6 +567,24 @@ export const SPECS = [
     { name: "call", kind: "data", check: CHECK.openAiMessage, what: "a role: tool message" },
     { name: "call.function.arguments", kind: "data", wrap: (v) => ({ id: "c", function: { name: "view_skill", arguments: v } }), check: CHECK.openAiMessage, what: "a role: tool message" },
   ] },
+  { name: "openAiAgentsTool", group: "args", f: (p) => p.openAiAgentsTool, args: (fx) => [fx.tool], params: [inst("tool", "SkillTool")] },
+  { name: "openAiAgentsTool().execute", group: "args", async: true, f: (p, fx) => p.openAiAgentsTool(fx.tool).execute, args: () => [{ name: "good" }], params: [
+    { name: "input", kind: "data", check: CHECK.string, what: "the tool's text" },
+  ] },
+  { name: "mastraTool", group: "args", f: (p) => p.mastraTool, args: (fx) => [fx.tool], params: [inst("tool", "SkillTool")] },
+  { name: "mastraTool().execute", group: "args", async: true, f: (p, fx) => p.mastraTool(fx.tool).execute, args: () => [{ name: "good" }], params: [
+    { name: "input", kind: "data", check: CHECK.string, what: "the tool's text" },
+  ] },
+  // SkillTool.invoke's result is the host's record: a wrong shape is a programming error.
+  ...["aiSdkUserMessage", "anthropicUserMessage", "langChainUserContent"].map((name) => ({
+    name, group: "args", f: (p) => p[name], args: () => [{ injected: [], remaining: "x" }], params: [
+      { name: "injection", kind: "options", schema: { injected: "object", remaining: "string" }, base: () => ({ injected: [], remaining: "x" }), check: CHECK.userMessage },
+    ],
+  })),
+  { name: "openAiUserMessage", group: "args", f: (p) => p.openAiUserMessage, args: () => [{ injected: [], remaining: "x" }, {}], params: [
+    { name: "injection", kind: "options", schema: { injected: "object", remaining: "string" }, base: () => ({ injected: [], remaining: "x" }), check: CHECK.userMessage },
+    { name: "options", kind: "options", optional: true, schema: { api: "enum" }, check: CHECK.userMessage },
+  ] },
   { name: "anthropicTool", group: "args", f: (p) => p.anthropicTool, args: (fx) => [fx.tool], params: [inst("tool", "SkillTool")] },
   { name: "anthropicToolResult", group: "args", async: true, f: (p) => p.anthropicToolResult, args: (fx) => [fx.tool, { id: "t", input: { name: "good" } }], params: [
     inst("tool", "SkillTool"),

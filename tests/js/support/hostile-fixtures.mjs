@@ -93,6 +93,11 @@ export const CHECK = {
     return isObj(v) && "properties" in v && Array.isArray(v.errors) ? null : "not a PropertiesResult";
   },
   string: (v) => (typeof v === "string" ? null : "not a string"),
+  /** A user message (or a LangChain content array) of text parts. */
+  userMessage(v) {
+    const parts = Array.isArray(v) ? v : isObj(v) && v.role === "user" ? v.content : null;
+    return Array.isArray(parts) && parts.every((p) => isObj(p) && typeof p.text === "string") ? null : "not a user message of text parts";
+  },
   boolean: (v) => (typeof v === "boolean" ? null : "not a boolean"),
   stringOrNull: (v) => (v === null || typeof v === "string" ? null : "neither a string nor null"),
   catalog(v) {
