@@ -76,7 +76,9 @@ setup:
 	  else echo "setup: not root and no sudo: install the chromium package by hand"; exit 1; fi; \
 	  $$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
 	fi
-	@if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then \
+	@if [ -L node_modules ]; then \
+	  echo "setup: node_modules is a link to an install kept elsewhere; left as it is"; \
+	elif [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then \
 	  npm ci --no-audit --no-fund && touch node_modules; \
 	else \
 	  echo "setup: node_modules up to date"; \
