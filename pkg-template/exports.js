@@ -33,6 +33,7 @@ export const {
 
 // The second module's exports (wasm-extra/, see extra.js), guarded the same way.
 export const {
+  checkRequestUrl,
   compactSkillContent,
   dedupeSkillContent,
   detectTranscriptFormat,

@@ -8,6 +8,7 @@ export * from "./skillwasm.js";
 // discovery index, the MCP client's checks) and the types only they use; its other types are the
 // core module's, exported above. The generic transcript functions are declared further down.
 export {
+  checkRequestUrl,
   detectTranscriptFormat,
   findSkillContent,
   isInSkillDirectory,
@@ -38,6 +39,8 @@ export type {
   McpSkillsDeclared,
   McpSkillsPage,
   McpVerified,
+  OriginOptions,
+  RequestTarget,
   SkillContent,
   SkillUse,
   Skipped,
@@ -126,6 +129,7 @@ declare global {
   interface Request {}
   interface Response {}
   interface URL {}
+  interface AbortSignal {}
   namespace WebAssembly {
     interface Module {}
     interface Memory {}
@@ -711,10 +715,20 @@ export function unzip(
 
 /** Options of {@link wellKnownStorage}. */
 export interface WellKnownOptions {
-  /** Used instead of `globalThis.fetch`. */
-  fetch?: (url: string, init: { headers: Record<string, string> }) => Promise<Response>;
-  /** Sent with every request. */
+  /**
+   * Used instead of `globalThis.fetch`. It is called with `redirect: "manual"` (the store follows
+   * redirects itself, checking each hop) and an AbortSignal that fires at `timeoutMs`.
+   */
+  fetch?: (url: string, init: { headers: Record<string, string>; redirect: "manual"; signal: AbortSignal }) => Promise<Response>;
+  /** Sent with every request to the origin of `baseUrl`, and to no other origin. */
   headers?: Record<string, string>;
+  /**
+   * Origins (`"https://cdn.example.com"`) the index's entries and redirects may also lead to,
+   * requested without `headers`. Any other origin is refused (`origin-refused`). Default none.
+   */
+  allowOrigins?: string[];
+  /** Most milliseconds one request may take, redirects and body included, before it is aborted (default 30,000). */
+  timeoutMs?: number;
   /** Most bytes a skill's files may have together, unpacked (default 16 MiB). */
   maxSkillBytes?: number;
   /** Most bytes one artifact download may have (default 16 MiB). */
@@ -755,7 +769,7 @@ export function wellKnownStorage(baseUrl: string | URL, options?: WellKnownOptio
 
 /** What {@link mcpStorage} needs of a client: the SDK's `Client`, connected, has all of it. */
 export interface McpClientLike {
-  request(request: { method: string; params?: Record<string, unknown> }, resultSchema: unknown, options?: { timeout?: number }): Promise<unknown>;
+  request(request: { method: string; params?: Record<string, unknown> }, resultSchema: unknown, options?: { timeout?: number; signal?: AbortSignal }): Promise<unknown>;
   getServerCapabilities?(): Record<string, unknown> | undefined;
   getServerVersion?(): { name: string; version?: string } | undefined;
 }
@@ -766,7 +780,7 @@ export interface McpStorageOptions {
   server?: string;
   /** Take skills whose resources are "dynamic" (no digests: only their frontmatter is verified). Default false. */
   dynamic?: boolean;
-  /** Most milliseconds one request may take (default 10,000). */
+  /** Most milliseconds one request may take before it is cancelled (default 10,000). */
   timeoutMs?: number;
   /** Most skills/list pages one listing reads (default 10,000). */
   maxPages?: number;

@@ -116,14 +116,27 @@ export function mcpStorage(client, options = {}) {
   const verified = new Map();
   const skillDiagnostics = new Map();
 
+  /** One request, aborted at the timeout (the SDK cancels it at the server); a client that
+   * ignores both the timeout and the signal still settles then. */
   async function request(method, params) {
-    let result;
+    const controller = new AbortController();
+    let timer;
+    const expired = new Promise((_, reject) => {
+      timer = setTimeout(() => {
+        const e = failure(`${label}: ${method}: no answer within ${timeout} ms; the request was cancelled`, "mcp-request-failed", { method });
+        controller.abort(e);
+        reject(e);
+      }, timeout);
+    });
+    expired.catch(() => {});
     try {
-      result = await client.request({ method, params }, ANY_RESULT, { timeout });
+      return await Promise.race([client.request({ method, params }, ANY_RESULT, { timeout, signal: controller.signal }), expired]);
     } catch (e) {
+      if (controller.signal.aborted) throw controller.signal.reason;
       throw failure(`${label}: ${method}: ${e?.message ?? e}`, "mcp-request-failed", { method, rpcCode: e?.code });
+    } finally {
+      clearTimeout(timer);
     }
-    return result;
   }
 
   async function getEntry(uri) {

@@ -5,11 +5,15 @@ import { parseSkillsIndex, unpackSkillArtifact } from "../exports.js";
 import {
   assertKey, assertPrefix, byteLimit, codedError, cursorOption, objectCap, objectTooLarge, optionsObject, overCap, pageLimit, positiveOption, sharedLoad, show,
 } from "./keys.js";
+import { DEFAULT_TIMEOUT_MS, allowOriginsOption, originGet } from "./request.js";
 
 const DEFAULT_LIMIT = 1000;
 const DEFAULT_MAX_INDEX_BYTES = 16 * 1024 * 1024;
 const INDEX_V2 = "/.well-known/agent-skills/index.json";
 const INDEX_V1 = "/.well-known/skills/index.json";
+const OPTION_KEYS = new Set([
+  "fetch", "headers", "allowOrigins", "timeoutMs", "maxSkillBytes", "maxArtifactBytes", "maxEntries", "maxIndexBytes", "maxObjectBytes", "fallback",
+]);
 
 /** Where an artifact is kept: its digest, and its URL (a failed fetch of one URL is not another's). */
 function artifactKey(skill) {
@@ -18,36 +22,6 @@ function artifactKey(skill) {
 
 const failure = codedError;
 const positive = (value, name, fallback) => positiveOption(value, name, fallback, "wellKnownStorage", 0xffffffff);
-
-/** The body of `res`, refused past `max` bytes without reading further. */
-async function boundedBody(res, max, url) {
-  const declared = Number(res.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > max) {
-    await res.body?.cancel().catch(() => {});
-    throw failure(`GET ${url}: ${declared} bytes, more than the ${max} taken`, "artifact-too-large");
-  }
-  if (!res.body) return new Uint8Array(await res.arrayBuffer());
-  const reader = res.body.getReader();
-  const chunks = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      throw failure(`GET ${url}: more than the ${max} bytes taken`, "artifact-too-large");
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
 
 /**
  * A read-only store over a discovery index. Keys are `<name>/SKILL.md` and, once a skill's
@@ -61,14 +35,24 @@ async function boundedBody(res, max, url) {
  * changed skill for `refresh()`). A v0.1.0 index has no digests: each file is fetched on its first
  * read, unverified (the listing says so).
  *
+ * Trust: the host's `headers` go only to the origin of `baseUrl`. An index entry or a redirect to
+ * another origin is refused (`origin-refused`, naming it) unless `allowOrigins` lists that origin,
+ * and then it is requested without the headers. Redirects are followed by hand (at most 5), each
+ * hop checked alike. Every request is aborted at `timeoutMs` (30 s), the reading of its body
+ * included, and nothing failed is kept: the next call asks again. A listing never waits for an
+ * artifact.
+ *
  * @param {string | URL} baseUrl the site (`https://example.com`), or the index's own URL (ending
  *   in `.json`).
  * @param {{ fetch?: typeof fetch; maxSkillBytes?: number; maxArtifactBytes?: number;
  *   maxEntries?: number; maxIndexBytes?: number; maxObjectBytes?: number; fallback?: boolean;
- *   headers?: Record<string, string> }} [options]
+ *   headers?: Record<string, string>; allowOrigins?: string[]; timeoutMs?: number }} [options]
  */
 export function wellKnownStorage(baseUrl, options = {}) {
   options = optionsObject(options, "wellKnownStorage");
+  for (const k of Object.keys(options)) {
+    if (!OPTION_KEYS.has(k)) throw new TypeError(`wellKnownStorage: unknown option ${show(k)}; the options are ${[...OPTION_KEYS].join(", ")}`);
+  }
   if (typeof baseUrl !== "string" && !(baseUrl instanceof URL)) {
     throw new TypeError(`wellKnownStorage: baseUrl must be a string or a URL, got ${show(baseUrl)}`);
   }
@@ -84,6 +68,11 @@ export function wellKnownStorage(baseUrl, options = {}) {
   const fetchFn = options.fetch ?? globalThis.fetch;
   if (typeof fetchFn !== "function") throw new TypeError("wellKnownStorage: options.fetch must be a function");
   const headers = optionsObject(options.headers, "wellKnownStorage", { param: "options.headers" });
+  const allowOrigins = allowOriginsOption(options.allowOrigins, "wellKnownStorage");
+  const timeoutMs = positive(options.timeoutMs, "timeoutMs", DEFAULT_TIMEOUT_MS);
+  if (options.fallback !== undefined && typeof options.fallback !== "boolean") {
+    throw new TypeError(`wellKnownStorage: options.fallback must be a boolean, got ${show(options.fallback)}`);
+  }
   const limits = {
     maxSkillBytes: positive(options.maxSkillBytes, "maxSkillBytes", 16 * 1024 * 1024),
     maxArtifactBytes: positive(options.maxArtifactBytes, "maxArtifactBytes", 16 * 1024 * 1024),
@@ -96,53 +85,42 @@ export function wellKnownStorage(baseUrl, options = {}) {
     ? [base.href]
     : [new URL(INDEX_V2, base).href, ...(options.fallback === false ? [] : [new URL(INDEX_V1, base).href])];
 
-  /** @type {{ url: string; etag: string | null; parsed: any; byName: Map<string, any>; keys: string[] | null } | null} */
+  /** @type {{ url: string; etag: string | null; parsed: any; byName: Map<string, any>; keys: any[] | null } | null} */
   let index = null;
-  /** digest (or url for v0.1.0 files) -> Promise<Map<path, Uint8Array>> */
-  const artifacts = new Map();
+  /** Artifacts being fetched: digest and url (or url for v0.1.0 files) -> Promise<Map<path, Uint8Array>>. */
+  const pending = new Map();
+  /** Artifacts fetched, verified and unpacked: the same keys -> Map<path, Uint8Array>. */
+  const unpacked = new Map();
   /** name -> diagnostics of its last artifact */
   const skillDiagnostics = new Map();
   const counts = { indexRequests: 0, indexNotModified: 0, artifactRequests: 0, artifactBytes: 0 };
-
-  async function get(url, extraHeaders = {}) {
-    try {
-      return await fetchFn(url, { headers: { ...headers, ...extraHeaders } });
-    } catch (e) {
-      throw failure(`GET ${url}: ${e?.message ?? e}`, "fetch-failed", { url });
-    }
-  }
+  // The host's headers go to the origin of baseUrl only; the core decides each URL (request.js).
+  const get = originGet({ fetch: fetchFn, headers, origin: base.href, allowOrigins, timeoutMs });
 
   async function loadIndex() {
     for (const [i, url] of candidates.entries()) {
       const conditional = index && index.url === url && index.etag ? { "if-none-match": index.etag } : {};
       counts.indexRequests++;
-      const res = await get(url, conditional);
+      const res = await get(url, { headers: conditional, maxBytes: maxIndexBytes });
       if (res.status === 304 && index && index.url === url) {
         counts.indexNotModified++;
-        await res.body?.cancel().catch(() => {});
         return;
       }
-      if (res.status === 404 && i + 1 < candidates.length) {
-        await res.body?.cancel().catch(() => {});
-        continue;
-      }
-      if (!res.ok) {
-        await res.body?.cancel().catch(() => {});
-        throw failure(`GET ${url}: HTTP ${res.status}`, "http-error", { url, status: res.status });
-      }
-      const bytes = await boundedBody(res, maxIndexBytes, url);
-      const parsed = parseSkillsIndex(bytes, url);
+      if (res.status === 404 && i + 1 < candidates.length) continue;
+      if (res.bytes === null) throw failure(`GET ${res.url}: HTTP ${res.status}`, "http-error", { url: res.url, status: res.status });
+      // Entries resolve against the URL that answered; their origins are checked by the same policy.
+      const parsed = parseSkillsIndex(res.bytes, res.url, { origin: base.href, allowOrigins });
       const byName = new Map(parsed.skills.map((s) => [s.name, s]));
       // Keep only the artifacts the new index still names: memory follows the index.
       const live = new Set(parsed.skills.map(artifactKey));
       // v0.1.0 files have no digest to tell a change: they are fetched again after each new index.
-      for (const k of artifacts.keys()) if (!live.has(k) || k.startsWith("file:")) artifacts.delete(k);
-      index = { url, etag: res.headers.get("etag"), parsed, byName, keys: null };
+      for (const m of [pending, unpacked]) for (const k of m.keys()) if (!live.has(k) || k.startsWith("file:")) m.delete(k);
+      index = { url, etag: res.etag, parsed, byName, keys: null };
       return;
     }
   }
 
-  /** One index request at a time: concurrent listings share it. */
+  /** One index request at a time: concurrent listings share it (it settles by its timeout). */
   const loadOnce = sharedLoad(loadIndex);
 
   async function ensureIndex() {
@@ -162,39 +140,50 @@ export function wellKnownStorage(baseUrl, options = {}) {
       skillDiagnostics.set(skill.name, out.diagnostics);
       const error = out.diagnostics.find((d) => d.severity === "error");
       if (error) throw failure(`${skill.name}: ${error.code}: ${error.message}`, error.code, { url: skill.url });
-      if (index) index.keys = null;
       return new Map(out.files.map((f) => [f.path, f.bytes]));
     }, skill.name);
   }
 
   function fetchOnce(cacheKey, url, unpack, name) {
-    let pending = artifacts.get(cacheKey);
-    if (pending === undefined) {
-      pending = (async () => {
+    const done = unpacked.get(cacheKey);
+    if (done !== undefined) return Promise.resolve(done);
+    let request = pending.get(cacheKey);
+    if (request === undefined) {
+      request = (async () => {
         counts.artifactRequests++;
-        const res = await get(url);
-        if (!res.ok) {
-          await res.body?.cancel().catch(() => {});
-          throw failure(`${name}: GET ${url}: HTTP ${res.status}`, "http-error", { url, status: res.status });
+        let res;
+        try {
+          res = await get(url, { maxBytes: limits.maxArtifactBytes });
+        } catch (e) {
+          e.message = `${name}: ${e.message}`;
+          throw e;
         }
-        const bytes = await boundedBody(res, limits.maxArtifactBytes, url);
-        counts.artifactBytes += bytes.length;
-        return unpack(bytes);
+        if (res.bytes === null) throw failure(`${name}: GET ${res.url}: HTTP ${res.status}`, "http-error", { url: res.url, status: res.status });
+        counts.artifactBytes += res.bytes.length;
+        return unpack(res.bytes);
       })();
-      // A failure is not kept: the next read tries again.
-      pending.catch(() => artifacts.delete(cacheKey));
-      artifacts.set(cacheKey, pending);
+      const mine = request;
+      pending.set(cacheKey, mine);
+      // Only what arrived whole is kept; a failure or a timeout is forgotten: the next read asks again.
+      mine.then((files) => {
+        if (pending.get(cacheKey) !== mine) return;
+        pending.delete(cacheKey);
+        unpacked.set(cacheKey, files);
+        if (index) index.keys = null;
+      }, () => {
+        if (pending.get(cacheKey) === mine) pending.delete(cacheKey);
+      });
     }
-    return pending;
+    return request;
   }
 
-  /** Every key, sorted: each skill's SKILL.md, and the files of artifacts already unpacked. */
-  async function sortedEntries(idx) {
+  /** Every key, sorted: each skill's SKILL.md, and the files of artifacts already unpacked (a
+   * listing never waits for an artifact still on its way). */
+  function sortedEntries(idx) {
     if (idx.keys !== null) return idx.keys;
     const entries = [];
     for (const s of idx.parsed.skills) {
-      const cached = s.digest ? artifacts.get(artifactKey(s)) : undefined;
-      const files = cached ? await cached.catch(() => null) : null;
+      const files = s.digest ? unpacked.get(artifactKey(s)) : undefined;
       if (files) {
         for (const [path, bytes] of files) {
           // The SKILL.md is listed alike before and after its artifact arrives: its etag is the digest.
@@ -228,7 +217,7 @@ export function wellKnownStorage(baseUrl, options = {}) {
       // A listing of the whole store from its start (a discovery, a refresh) asks for the index again.
       if ((cursor === undefined && prefix === "") || index === null) await loadOnce();
       const idx = await ensureIndex();
-      const all = await sortedEntries(idx);
+      const all = sortedEntries(idx);
       let lo = 0;
       let hi = all.length;
       const from = cursor !== undefined && cursor > prefix ? cursor : prefix;

@@ -3,10 +3,11 @@
 //! unknown `$schema` is reported and the index is not processed; an unknown `type` is skipped; a
 //! malformed entry costs only itself a diagnostic.
 
+use super::origin::{self, OriginPolicy};
 use super::{digest, url, SCHEMA_V0_2_0};
 use crate::diagnostic::codes;
 use crate::parse::validate::name_rules;
-use crate::Diagnostic;
+use crate::{Diagnostic, Severity};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
@@ -74,8 +75,9 @@ fn at(mut d: Diagnostic, path: String) -> Diagnostic {
 }
 
 /// Reads the index `bytes` fetched from `index_url` (an absolute URL, against which the entries'
-/// URLs resolve).
-pub fn parse_index(bytes: &[u8], index_url: &str) -> ParsedIndex {
+/// URLs resolve). An entry whose URL is on an origin `policy` refuses is skipped with an
+/// [`codes::ORIGIN_REFUSED`] warning naming that origin.
+pub fn parse_index(bytes: &[u8], index_url: &str, policy: &OriginPolicy) -> ParsedIndex {
     let mut out = ParsedIndex::default();
     let invalid = |message: String| ParsedIndex {
         diagnostics: vec![Diagnostic::error(codes::INDEX_INVALID, message)],
@@ -130,7 +132,7 @@ pub fn parse_index(bytes: &[u8], index_url: &str) -> ParsedIndex {
                 .push(at(Diagnostic::warning(codes::INDEX_ENTRY_INVALID, "the entry is not an object"), place));
             continue;
         };
-        let read = if version == "0.2.0" { entry_v2(obj, index_url) } else { entry_v1(obj, index_url) };
+        let read = if version == "0.2.0" { entry_v2(obj, index_url, policy) } else { entry_v1(obj, index_url, policy) };
         match read {
             Ok(skill) => {
                 if seen.insert(skill.name.clone()) {
@@ -189,14 +191,27 @@ fn name_field(obj: &Map<String, Value>) -> Result<String, Diagnostic> {
     }
 }
 
-fn resolved(index_url: &str, reference: &str) -> Result<String, Diagnostic> {
-    match url::resolve(index_url, reference) {
-        Some(u) if url::is_http_url(&u) => Ok(u),
-        _ => Err(skip_entry(format!("the URL '{reference}' does not resolve to an http(s) URL; the entry is skipped"))),
+/// `reference` resolved against the index URL, an http(s) URL on an origin `policy` allows.
+fn resolved(index_url: &str, reference: &str, policy: &OriginPolicy) -> Result<String, Diagnostic> {
+    let u = match url::resolve(index_url, reference) {
+        Some(u) if origin::origin(&u).is_some() => u,
+        _ => {
+            return Err(skip_entry(format!(
+                "the URL '{reference}' does not resolve to an http(s) URL; the entry is skipped"
+            )))
+        }
+    };
+    match policy.check(&u) {
+        Ok(_) => Ok(u),
+        Err(mut d) => {
+            d.severity = Severity::Warning;
+            d.message.push_str("; the entry is skipped");
+            Err(d)
+        }
     }
 }
 
-fn entry_v2(obj: &Map<String, Value>, index_url: &str) -> Result<IndexSkill, Diagnostic> {
+fn entry_v2(obj: &Map<String, Value>, index_url: &str, policy: &OriginPolicy) -> Result<IndexSkill, Diagnostic> {
     let name = name_field(obj)?;
     let kind = match string_field(obj, "type")? {
         "skill-md" => SkillKind::SkillMd,
@@ -209,7 +224,7 @@ fn entry_v2(obj: &Map<String, Value>, index_url: &str) -> Result<IndexSkill, Dia
         }
     };
     let description = string_field(obj, "description")?.to_string();
-    let url = resolved(index_url, string_field(obj, "url")?)?;
+    let url = resolved(index_url, string_field(obj, "url")?, policy)?;
     let digest = string_field(obj, "digest")?;
     if !digest::is_digest(digest) {
         return Err(skip_entry(format!(
@@ -228,7 +243,7 @@ fn file_path_ok(path: &str) -> bool {
         && path.split('/').all(|s| !s.is_empty() && s != "." && s != "..")
 }
 
-fn entry_v1(obj: &Map<String, Value>, index_url: &str) -> Result<IndexSkill, Diagnostic> {
+fn entry_v1(obj: &Map<String, Value>, index_url: &str, policy: &OriginPolicy) -> Result<IndexSkill, Diagnostic> {
     let name = name_field(obj)?;
     let description = string_field(obj, "description")?.to_string();
     let Some(list) = obj.get("files").and_then(Value::as_array) else {
@@ -258,7 +273,10 @@ fn entry_v1(obj: &Map<String, Value>, index_url: &str) -> Result<IndexSkill, Dia
             )));
         }
         if seen.insert(path) {
-            files.push(IndexFile { path: path.to_string(), url: resolved(index_url, &format!("{name}/{path}"))? });
+            files.push(IndexFile {
+                path: path.to_string(),
+                url: resolved(index_url, &format!("{name}/{path}"), policy)?,
+            });
         }
     }
     let Some(skill_md) = files.iter().find(|f| f.path == "SKILL.md") else {

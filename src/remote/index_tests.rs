@@ -1,7 +1,13 @@
 use super::*;
+use crate::remote::OriginPolicy;
 
 const BASE: &str = "https://example.com/.well-known/agent-skills/index.json";
 const D: &str = "sha256:90f8ec5669cd34183b9b0fdf8b94f5efb4c3672876330f4aa76088c2b4ad17be";
+
+/// The policy of a store at `u` that allows no other origin.
+fn own(u: &str) -> OriginPolicy {
+    OriginPolicy::new::<&str>(u, &[]).expect("an http(s) URL")
+}
 
 fn codes_of(p: &ParsedIndex) -> Vec<&str> {
     p.diagnostics.iter().map(|d| d.code.as_str()).collect()
@@ -23,7 +29,7 @@ fn v2_entries_resolve_and_bad_ones_cost_only_themselves() {
             7
         ]
     });
-    let p = parse_index(index.to_string().as_bytes(), BASE);
+    let p = parse_index(index.to_string().as_bytes(), BASE, &own(BASE));
     assert_eq!(p.version.as_deref(), Some("0.2.0"));
     let names: Vec<_> = p.skills.iter().map(|s| (s.name.as_str(), s.kind, s.url.as_str())).collect();
     assert_eq!(
@@ -52,7 +58,7 @@ fn v2_entries_resolve_and_bad_ones_cost_only_themselves() {
 fn unknown_schema_is_not_processed() {
     let index = serde_json::json!({ "$schema": "https://schemas.agentskills.io/discovery/9.0.0/schema.json",
         "skills": [{ "name": "pdf", "type": "skill-md", "description": "d", "url": "u", "digest": D }] });
-    let p = parse_index(index.to_string().as_bytes(), BASE);
+    let p = parse_index(index.to_string().as_bytes(), BASE, &own(BASE));
     assert_eq!(p.version, None);
     assert!(p.skills.is_empty());
     assert_eq!(codes_of(&p), [codes::INDEX_SCHEMA_UNKNOWN]);
@@ -65,7 +71,7 @@ fn v1_files_arrays() {
         { "name": "up", "description": "d", "files": ["SKILL.md", "../secret"] },
         { "name": "none", "description": "d", "files": ["README.md"] },
     ]});
-    let p = parse_index(index.to_string().as_bytes(), "https://example.com/.well-known/skills/index.json");
+    let p = parse_index(index.to_string().as_bytes(), "https://example.com/.well-known/skills/index.json", &own(BASE));
     assert_eq!(p.version.as_deref(), Some("0.1.0"));
     assert_eq!(p.skills.len(), 1);
     let s = &p.skills[0];
@@ -78,9 +84,35 @@ fn v1_files_arrays() {
 #[test]
 fn not_an_index() {
     for bytes in [&b"nope"[..], b"[]", b"{\"skills\": 3}"] {
-        let p = parse_index(bytes, BASE);
+        let p = parse_index(bytes, BASE, &own(BASE));
         assert_eq!(codes_of(&p).last().copied(), Some(codes::INDEX_INVALID));
         assert!(p.skills.is_empty());
     }
-    assert_eq!(codes_of(&parse_index(b"{}", "relative/index.json")), [codes::INDEX_INVALID]);
+    assert_eq!(codes_of(&parse_index(b"{}", "relative/index.json", &own(BASE))), [codes::INDEX_INVALID]);
+}
+
+#[test]
+fn entries_on_other_origins_are_refused_unless_allowed() {
+    let index = serde_json::json!({ "$schema": SCHEMA_V0_2_0, "skills": [
+        { "name": "home", "type": "skill-md", "description": "d", "url": "home/SKILL.md", "digest": D },
+        { "name": "cdn", "type": "skill-md", "description": "d", "url": "https://cdn.example.net/cdn/SKILL.md", "digest": D },
+        { "name": "meta", "type": "skill-md", "description": "d", "url": "http://169.254.169.254/latest/meta-data", "digest": D },
+        { "name": "port", "type": "skill-md", "description": "d", "url": "https://example.com:8443/x", "digest": D },
+        { "name": "sneaky", "type": "skill-md", "description": "d", "url": "https://example.com\\@evil.test/x", "digest": D },
+    ]});
+    let bytes = index.to_string();
+    let p = parse_index(bytes.as_bytes(), BASE, &own(BASE));
+    assert_eq!(p.skills.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["home"]);
+    assert_eq!(
+        codes_of(&p),
+        [codes::ORIGIN_REFUSED, codes::ORIGIN_REFUSED, codes::ORIGIN_REFUSED, codes::INDEX_ENTRY_INVALID]
+    );
+    assert!(p.diagnostics[0].message.contains("https://cdn.example.net"), "{}", p.diagnostics[0].message);
+    assert!(p.diagnostics[1].message.contains("http://169.254.169.254"));
+    assert_eq!(p.diagnostics[0].severity, Severity::Warning);
+    assert_eq!(p.diagnostics[0].path.as_deref(), Some("cdn"));
+
+    let allowing = OriginPolicy::new(BASE, &["https://CDN.example.net/"]).expect("an origin");
+    let p = parse_index(bytes.as_bytes(), BASE, &allowing);
+    assert_eq!(p.skills.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["home", "cdn"]);
 }

@@ -2,7 +2,8 @@
 //! the v0.1.0 fallback), as a client and as a publisher.
 //!
 //! Everything that can be checked is checked here, so every runtime applies the same rules:
-//! [`index`] reads an index (schemas, entries, URLs resolved per RFC 3986 by [`url`]), [`unpack`]
+//! [`index`] reads an index (schemas, entries, URLs resolved per RFC 3986 by [`url`]), [`origin`]
+//! applies the host's origin policy to every URL a store requests (entries, redirects), [`unpack`]
 //! verifies an artifact's digest ([`digest`]) and unpacks it ([`tar`], [`zip`], [`inflate`]) under
 //! the traversal, link, entry-count and size limits of [`Limits`], and [`publish`] writes an index
 //! and deterministic artifacts for a set of skills. The network itself is the host's: these
@@ -13,6 +14,7 @@ pub mod digest;
 pub mod entries;
 pub mod index;
 pub mod inflate;
+pub mod origin;
 pub mod publish;
 pub mod publish_registry;
 pub mod tar;
@@ -21,6 +23,7 @@ pub mod url;
 pub mod zip;
 
 pub use index::{parse_index, IndexSkill, ParsedIndex, SkillKind};
+pub use origin::{OriginPolicy, Target, MAX_REDIRECTS};
 pub use publish::{publish_well_known, PublishOptions, Published, PublishedArtifact};
 pub use publish_registry::publish_registry;
 pub use unpack::{unpack_artifact, ArtifactKind, Unpacked, UnpackedFile};

@@ -29,7 +29,11 @@ fn published_archives_round_trip_and_are_deterministic() {
     assert_eq!(a, b);
     assert_eq!(a.artifacts.len(), 2);
     assert_eq!(a.diagnostics.len(), 1);
-    let index = parse_index(&a.index, "https://x.test/.well-known/agent-skills/index.json");
+    let index = parse_index(
+        &a.index,
+        "https://x.test/.well-known/agent-skills/index.json",
+        &crate::remote::OriginPolicy::new::<&str>("https://x.test/", &[]).expect("an origin"),
+    );
     assert!(index.diagnostics.is_empty(), "{:?}", index.diagnostics);
     let pdf = &index.skills[0];
     assert_eq!((pdf.name.as_str(), pdf.url.as_str()), ("pdf", "https://x.test/.well-known/agent-skills/pdf.tar.gz"));

@@ -5,15 +5,16 @@
 /// The components of a URI reference (RFC 3986, appendix B). Each is `None` when absent, which
 /// differs from present and empty.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Parts<'a> {
-    scheme: Option<&'a str>,
-    authority: Option<&'a str>,
-    path: &'a str,
-    query: Option<&'a str>,
-    fragment: Option<&'a str>,
+pub(crate) struct Parts<'a> {
+    pub(crate) scheme: Option<&'a str>,
+    pub(crate) authority: Option<&'a str>,
+    pub(crate) path: &'a str,
+    pub(crate) query: Option<&'a str>,
+    pub(crate) fragment: Option<&'a str>,
 }
 
-fn split(reference: &str) -> Parts<'_> {
+/// The components of `reference` (RFC 3986, appendix B).
+pub(crate) fn split(reference: &str) -> Parts<'_> {
     let (rest, fragment) = match reference.split_once('#') {
         Some((r, f)) => (r, Some(f)),
         None => (reference, None),

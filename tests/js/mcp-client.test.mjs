@@ -209,6 +209,21 @@ test("a server that throws or never answers costs a diagnostic, and every promis
   assert.ok(codesOf(r3).includes("storage-list-failed"));
 });
 
+test("a client that ignores the timeout is cancelled through its signal, and the store settles", async () => {
+  const signals = [];
+  // A client of the McpClientLike shape whose requests never settle on their own.
+  const client = {
+    getServerCapabilities: () => ({ extensions: { "io.modelcontextprotocol/skills": {} } }),
+    request: (req, schema, opts) => (signals.push(opts.signal), new Promise(() => {})),
+  };
+  const storage = mcpStorage(client, { server: "stuck", timeoutMs: 200 });
+  const started = Date.now();
+  await assert.rejects(storage.list(""), (e) => e.code === "mcp-request-failed" && /200 ms/.test(e.message));
+  assert.ok(Date.now() - started < 3000, "settled at the timeout");
+  assert.equal(signals.length, 1);
+  assert.equal(signals[0].aborted, true, "the request's signal was aborted");
+});
+
 test("mcpStorage refuses what is not a client and unknown options", () => {
   assert.throws(() => mcpStorage(null), TypeError);
   assert.throws(() => mcpStorage({}), TypeError);

@@ -7,7 +7,7 @@ use super::{convert, to_js};
 use convert::BytesError;
 use js_sys::Promise;
 use serde::Deserialize;
-use skillwasm::remote::{self, ArtifactKind, Limits, PublishOptions};
+use skillwasm::remote::{self, ArtifactKind, Limits, OriginPolicy, PublishOptions};
 use skillwasm::store::DEFAULT_MAX_OBJECT_BYTES;
 use wasm_bindgen::prelude::*;
 
@@ -31,15 +31,70 @@ fn input(v: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
     }
 }
 
-/// Reads a discovery index fetched from `indexUrl`.
+/// The origin options of `parseSkillsIndex` and `checkRequestUrl`.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct OriginOptions {
+    /// The store's home origin (a URL on it); `parseSkillsIndex` defaults to the index URL.
+    origin: Option<String>,
+    /// Origins allowed beside home.
+    #[serde(default)]
+    allow_origins: Vec<String>,
+    /// `checkRequestUrl`: the URL that answered with a redirect (the reference resolves against it).
+    base: Option<String>,
+    /// `checkRequestUrl`: which redirect of its request this is (1 for the first).
+    #[serde(default)]
+    redirects: u32,
+}
+
+/// The policy `o` describes, for a store at `fallback` when `o.origin` is absent.
+fn policy(o: &OriginOptions, fallback: Option<&str>, what: &str) -> Result<OriginPolicy, JsValue> {
+    let Some(home) = o.origin.as_deref().or(fallback) else {
+        return Err(convert::type_error(&format!("{what}.origin is required")));
+    };
+    OriginPolicy::new(home, &o.allow_origins).map_err(|e| convert::type_error(&format!("{what}: {e}")))
+}
+
+/// Reads a discovery index fetched from `indexUrl`; entries on origins other than the store's
+/// (`opts.origin`, by default the index's) and those of `opts.allowOrigins` are refused.
 #[wasm_bindgen(js_name = parseSkillsIndex, unchecked_return_type = "ParsedIndex")]
 pub fn parse_skills_index(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] bytes: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] index_url: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "OriginOptions")] opts: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let bytes = input(&bytes, "parseSkillsIndex: bytes")?;
     let index_url = convert::string(&index_url, "parseSkillsIndex: indexUrl")?;
-    to_js(&remote::parse_index(&bytes, &index_url)).map_err(JsValue::from)
+    let o: OriginOptions = convert::options(&opts.unwrap_or_default(), "parseSkillsIndex: opts")?;
+    let policy = if o.origin.is_none() && o.allow_origins.is_empty() {
+        OriginPolicy::own(&index_url)
+    } else {
+        policy(&o, Some(&index_url), "parseSkillsIndex: opts")?
+    };
+    to_js(&remote::parse_index(&bytes, &index_url, &policy)).map_err(JsValue::from)
+}
+
+/// Whether a network store may request `url` (resolved against `opts.base` when that is a
+/// redirect's Location), and with the host's headers: `{ url, credentials }`, or `{ error }` (an
+/// `origin-refused` or `redirect-invalid` diagnostic).
+#[wasm_bindgen(js_name = checkRequestUrl, unchecked_return_type = "RequestTarget")]
+pub fn check_request_url(
+    #[wasm_bindgen(unchecked_param_type = "string | null")] url: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "OriginOptions & { origin: string }")] opts: JsValue,
+) -> Result<JsValue, JsValue> {
+    let reference =
+        if url.is_null() || url.is_undefined() { None } else { Some(convert::string(&url, "checkRequestUrl: url")?) };
+    let o: OriginOptions = convert::options(&opts, "checkRequestUrl: opts")?;
+    let policy = policy(&o, None, "checkRequestUrl: opts")?;
+    let checked = match (&o.base, reference.as_deref()) {
+        (Some(base), location) => policy.redirect(base, location, o.redirects.max(1)),
+        (None, Some(u)) => policy.check(u),
+        (None, None) => return Err(convert::type_error("checkRequestUrl: url must be a string without opts.base")),
+    };
+    match checked {
+        Ok(target) => to_js(&target).map_err(JsValue::from),
+        Err(error) => to_js(&serde_json::json!({ "error": error })).map_err(JsValue::from),
+    }
 }
 
 #[derive(Deserialize, Default)]

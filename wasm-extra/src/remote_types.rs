@@ -20,6 +20,19 @@ export interface IndexSkill {
 }
 /** What a discovery index says. */
 export interface ParsedIndex { version: "0.2.0" | "0.1.0" | null; skills: IndexSkill[]; diagnostics: Diagnostic[] }
+/** Which origins a network store may request (`parseSkillsIndex`, `checkRequestUrl`). */
+export interface OriginOptions {
+  /** A URL on the store's home origin, the only one that gets the host's headers (`parseSkillsIndex`: default the index URL). */
+  origin?: string;
+  /** Origins (`scheme://host[:port]`) the store may also request, without the host's headers. */
+  allowOrigins?: string[];
+  /** `checkRequestUrl`: the URL that answered with a redirect; the url (its Location) resolves against it. */
+  base?: string;
+  /** `checkRequestUrl`: which redirect of the request this is (1 for the first; more than 5 is refused). */
+  redirects?: number;
+}
+/** What `checkRequestUrl` decides: the URL to request and whether the host's headers go with it, or why not. */
+export type RequestTarget = { url: string; credentials: boolean; error?: undefined } | { error: Diagnostic; url?: undefined };
 /** The options of `unpackSkillArtifact`. */
 export interface UnpackOptions {
   type: "skill-md" | "archive";

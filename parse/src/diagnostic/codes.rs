@@ -215,6 +215,15 @@ pub const INDEX_ENTRY_INVALID: &str = "index-entry-invalid";
 pub const INDEX_ENTRY_TYPE_UNKNOWN: &str = "index-entry-type-unknown";
 /// A second entry with a name already listed. Warning: the later entry is skipped.
 pub const INDEX_ENTRY_DUPLICATE: &str = "index-entry-duplicate";
+/// A URL a network store was sent to (an index entry, a redirect) is on an origin other than the
+/// store's own and not among the origins the host allows (`allowOrigins`); the message names it.
+/// Warning for an entry (it is skipped), error for a redirect (it is not followed, the request
+/// fails).
+pub const ORIGIN_REFUSED: &str = "origin-refused";
+/// A redirect that cannot be followed: no `Location`, one that does not resolve to an http(s) URL
+/// whose origin can be told, or one more than the redirects a request follows (5). Error: the
+/// request fails.
+pub const REDIRECT_INVALID: &str = "redirect-invalid";
 /// An artifact's bytes do not have the digest its index gives. Error: the skill is refused.
 pub const ARTIFACT_DIGEST_MISMATCH: &str = "artifact-digest-mismatch";
 /// An artifact is larger than `maxArtifactBytes`. Error: the skill is refused.
@@ -411,6 +420,8 @@ pub const ALL: &[&str] = &[
     INDEX_ENTRY_INVALID,
     INDEX_ENTRY_TYPE_UNKNOWN,
     INDEX_ENTRY_DUPLICATE,
+    ORIGIN_REFUSED,
+    REDIRECT_INVALID,
     ARTIFACT_DIGEST_MISMATCH,
     ARTIFACT_TOO_LARGE,
     ARCHIVE_INVALID,
