@@ -16,7 +16,9 @@ export async function conversation(tool, skills, rounds, { files = {} } = {}) {
     }
     steps.push({ kind: "other", id: `call_${call++}`, tool: "bash", input: { command: `ls task-${r}` }, output: `file-${r}.txt\n` });
     if (r % 7 === 3) {
-      const inj = await tool.invoke(`/${name} again please`);
+      // Forced, like the activations above: the transcript holds whole injections (a repeat
+      // without force is a pointer, see invoke.test.mjs).
+      const inj = await tool.invoke(`/${name} again please`, { force: true });
       steps.push({ kind: "user", text: `${inj.injected.map((i) => i.content).join("\n")}\n\n${inj.remaining}` });
     }
     steps.push({ kind: "assistant", text: `Done with task ${r}.` });
