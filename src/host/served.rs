@@ -15,8 +15,11 @@ use std::rc::Rc;
 /// that nothing holds the registry across an await.
 #[derive(Clone)]
 pub struct SkillSource {
-    /// The skill's name, its skill path in a server's namespace.
+    /// The name it is served as.
     pub name: String,
+    /// Its skill path in a server's namespace ([`skill_path`]): `beta/nested` for a skill found at
+    /// `beta/nested/` below its root, so that every file has one URI.
+    pub path: String,
     /// The scope it was found in.
     pub scope: String,
     /// The key of its directory (`""` at the store's root).
@@ -47,6 +50,7 @@ impl SkillHost {
         let scope = scopes.into_iter().find(|s| s.name == meta.scope)?;
         Some(SkillSource {
             name: meta.skill.name.clone(),
+            path: skill_path(&scope.roots, &meta.directory, &meta.skill.name),
             scope: meta.scope,
             directory: meta.directory,
             storage: scope.storage,
@@ -67,6 +71,23 @@ impl SkillHost {
     pub fn descriptions(&self, names: &[String]) -> Vec<Option<String>> {
         let registry = self.registry();
         names.iter().map(|n| registry.get(n).map(|m| m.skill.description.clone())).collect()
+    }
+}
+
+/// The skill path of the skill named `name` whose directory is `directory`, in a server's
+/// namespace: the directory below the (longest) root of `roots` it lies in, its last segment the
+/// skill's name, as the MCP Skills extension requires (a directory named otherwise keeps its
+/// parents: `tools/pdf-v2` named `pdf` is `tools/pdf`). A skill at its root's own directory is
+/// its name alone.
+pub fn skill_path(roots: &[String], directory: &str, name: &str) -> String {
+    let below = roots
+        .iter()
+        .filter_map(|r| if r.is_empty() { Some(directory) } else { directory.strip_prefix(r.as_str()) })
+        .min_by_key(|rest| rest.len())
+        .unwrap_or("");
+    match below.rsplit_once('/') {
+        Some((parents, _)) if !parents.is_empty() => format!("{parents}/{name}"),
+        _ => name.to_string(),
     }
 }
 
@@ -112,5 +133,22 @@ impl SkillSource {
     /// `key` read from the skill's store ([`store::read_checked`]: checked and counted).
     pub async fn read_key(&self, key: &str, max_bytes: Option<u32>) -> Result<Option<Vec<u8>>, StorageError> {
         store::read_checked(&*self.storage, key, max_bytes, &self.stats).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skill_path;
+
+    #[test]
+    fn a_skill_path_is_the_directory_below_its_root_ending_in_the_name() {
+        let roots = [".agents/skills/".to_string(), ".agents/skills/beta/".to_string()];
+        assert_eq!(skill_path(&roots[..1], ".agents/skills/beta/nested", "nested"), "beta/nested");
+        assert_eq!(skill_path(&roots[..1], ".agents/skills/beta", "beta"), "beta");
+        assert_eq!(skill_path(&roots, ".agents/skills/beta/nested", "nested"), "nested", "the longest root");
+        assert_eq!(skill_path(&roots[..1], ".agents/skills/tools/pdf-v2", "pdf"), "tools/pdf");
+        assert_eq!(skill_path(&roots[..1], ".agents/skills", "top"), "top");
+        assert_eq!(skill_path(&[String::new()], "acme/refunds", "refunds"), "acme/refunds");
+        assert_eq!(skill_path(&[String::new()], "", "solo"), "solo");
     }
 }
