@@ -158,6 +158,26 @@ impl SkillRegistry {
         self.generation += 1;
     }
 
+    /// Takes the locations the scopes' stores give now ([`Storage::location`]) for the scopes
+    /// `pinned` does not name (the host's `scopePaths`): a store may learn where its keys are by
+    /// listing them (a discovery index found at its fallback URL). A new generation when one moved.
+    pub fn relocate(&mut self, pinned: &BTreeMap<String, String>) {
+        let mut moved = false;
+        for s in &self.scopes {
+            if pinned.contains_key(&s.name) {
+                continue;
+            }
+            let Some(now) = s.storage.location().filter(|l| !l.is_empty()) else { continue };
+            if self.locations.get(&s.name) != Some(&now) {
+                self.locations.insert(s.name.clone(), now);
+                moved = true;
+            }
+        }
+        if moved {
+            self.generation += 1;
+        }
+    }
+
     /// Where `key` of `scope`'s store is, as the model is shown it.
     pub fn location_of(&self, scope: &str, key: &str) -> String {
         join_location(self.locations.get(scope).map(String::as_str), scope, key)
