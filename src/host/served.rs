@@ -5,7 +5,7 @@
 //! which the package's second module implements over the core module's registry.
 
 use super::SkillHost;
-use crate::discover::RefreshInputs;
+use crate::discover::{skill_path, RefreshInputs, SkillMeta, QUALIFIER};
 use crate::parse::Mode;
 use crate::store::{self, CallStats, ListPage, Storage, StorageError};
 use std::cell::RefCell;
@@ -18,7 +18,8 @@ pub struct SkillSource {
     /// The name it is served as.
     pub name: String,
     /// Its skill path in a server's namespace ([`skill_path`]): `beta/nested` for a skill found at
-    /// `beta/nested/` below its root, so that every file has one URI.
+    /// `beta/nested/` below its root, so that every file has one URI; `user/pdf` for a skill
+    /// offered as `user:pdf` (a same-named skill told apart by its scope).
     pub path: String,
     /// The scope it was found in.
     pub scope: String,
@@ -50,7 +51,7 @@ impl SkillHost {
         let scope = scopes.into_iter().find(|s| s.name == meta.scope)?;
         Some(SkillSource {
             name: meta.skill.name.clone(),
-            path: skill_path(&scope.roots, &meta.directory, &meta.skill.name),
+            path: served_path(&scope.roots, &meta),
             scope: meta.scope,
             directory: meta.directory,
             storage: scope.storage,
@@ -74,20 +75,14 @@ impl SkillHost {
     }
 }
 
-/// The skill path of the skill named `name` whose directory is `directory`, in a server's
-/// namespace: the directory below the (longest) root of `roots` it lies in, its last segment the
-/// skill's name, as the MCP Skills extension requires (a directory named otherwise keeps its
-/// parents: `tools/pdf-v2` named `pdf` is `tools/pdf`). A skill at its root's own directory is
-/// its name alone.
-pub fn skill_path(roots: &[String], directory: &str, name: &str) -> String {
-    let below = roots
-        .iter()
-        .filter_map(|r| if r.is_empty() { Some(directory) } else { directory.strip_prefix(r.as_str()) })
-        .min_by_key(|rest| rest.len())
-        .unwrap_or("");
-    match below.rsplit_once('/') {
-        Some((parents, _)) if !parents.is_empty() => format!("{parents}/{name}"),
-        _ => name.to_string(),
+/// Where the skill `meta` describes is served: its [`skill_path`], under its scope's name when it
+/// is offered under a qualified name (`user:pdf` is served at `user/pdf`), so that same-named
+/// skills have paths of their own.
+fn served_path(roots: &[String], meta: &SkillMeta) -> String {
+    let name = meta.skill.name.as_str();
+    match name.strip_prefix(meta.scope.as_str()).and_then(|rest| rest.strip_prefix(QUALIFIER)) {
+        Some(rest) => format!("{}/{rest}", meta.scope),
+        None => skill_path(roots, &meta.directory, name),
     }
 }
 
@@ -133,22 +128,5 @@ impl SkillSource {
     /// `key` read from the skill's store ([`store::read_checked`]: checked and counted).
     pub async fn read_key(&self, key: &str, max_bytes: Option<u32>) -> Result<Option<Vec<u8>>, StorageError> {
         store::read_checked(&*self.storage, key, max_bytes, &self.stats).await
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::skill_path;
-
-    #[test]
-    fn a_skill_path_is_the_directory_below_its_root_ending_in_the_name() {
-        let roots = [".agents/skills/".to_string(), ".agents/skills/beta/".to_string()];
-        assert_eq!(skill_path(&roots[..1], ".agents/skills/beta/nested", "nested"), "beta/nested");
-        assert_eq!(skill_path(&roots[..1], ".agents/skills/beta", "beta"), "beta");
-        assert_eq!(skill_path(&roots, ".agents/skills/beta/nested", "nested"), "nested", "the longest root");
-        assert_eq!(skill_path(&roots[..1], ".agents/skills/tools/pdf-v2", "pdf"), "tools/pdf");
-        assert_eq!(skill_path(&roots[..1], ".agents/skills", "top"), "top");
-        assert_eq!(skill_path(&[String::new()], "acme/refunds", "refunds"), "acme/refunds");
-        assert_eq!(skill_path(&[String::new()], "", "solo"), "solo");
     }
 }

@@ -3,7 +3,7 @@
 //! and `resources/list`. Each returns the result the SEP describes, or the [`RpcError`] to send.
 //!
 //! A skill's path in the server's namespace is where it lies below its root, ending in its name
-//! ([`crate::host::skill_path`]): `skill://pdf/SKILL.md` for a skill at `.agents/skills/pdf/`,
+//! ([`crate::discover::skill_path`]): `skill://pdf/SKILL.md` for a skill at `.agents/skills/pdf/`,
 //! `skill://beta/nested/SKILL.md` for one nested in `beta`, so that a nested skill's files have the
 //! same URIs in its own entry and in the enclosing skill's. A URI is resolved by its path: the
 //! skill of that name must be served at exactly that path.
@@ -20,6 +20,7 @@ use super::{
     RpcError, DIRECTORY_MIME_TYPE, INTERNAL_ERROR, INVALID_PARAMS, MAX_SKILL_BYTES, SKILL_FILE, SKILL_MIME_TYPE,
 };
 use crate::diagnostic::Diagnostic;
+use crate::discover::QUALIFIER;
 use crate::host::{ServedSkills, SkillHost, SkillSource};
 use crate::search::encode::{base64, unbase64};
 use serde::{Deserialize, Serialize};
@@ -305,9 +306,14 @@ impl SkillsMcp {
         Ok(GetSkillResult { result_type: COMPLETE, skill, ttl_ms: o.ttl_ms, cache_scope: o.cache_scope })
     }
 
-    /// The skill served at skill path `path` (its last segment names it), if any.
+    /// The skill served at skill path `path`, if any: the one its last segment names, or the one
+    /// offered under the qualified name the path spells (`user/pdf` is `user:pdf`).
     fn source_at(&self, path: &str) -> Result<Option<SkillSource>, RpcError> {
-        Ok(self.source(skill_name(path))?.filter(|s| s.path == path))
+        if let Some(s) = self.source(skill_name(path))?.filter(|s| s.path == path) {
+            return Ok(Some(s));
+        }
+        let Some((scope, rest)) = path.split_once('/') else { return Ok(None) };
+        Ok(self.source(&format!("{scope}{QUALIFIER}{rest}"))?.filter(|s| s.path == path))
     }
 
     /// The skill and the path inside it that a resource URI names: the innermost skill whose path
