@@ -747,6 +747,8 @@ export interface WellKnownOptions {
 export interface WellKnownStorage extends SkillStorage {
   readonly location: string;
   readonly remote: true;
+  /** `[""]`: its skills are at its root, where a scope that names no roots searches. */
+  readonly roots: readonly string[];
   readonly maxObjectBytes: number;
   /** What the last index and each skill's artifact said. */
   diagnostics(): { index: Diagnostic[]; skills: Record<string, Diagnostic[]> };
@@ -794,6 +796,8 @@ export interface McpStorage extends SkillStorage {
   readonly location: string;
   readonly server: string;
   readonly remote: true;
+  /** `[""]`: its skills are at its root (each at its skill path), where a scope that names no roots searches. */
+  readonly roots: readonly string[];
   readonly maxObjectBytes: number;
   listSkillPrefixes(prefix: string, opts: { cursor?: string; limit?: number; skip?: ListSkip; files: string[]; prefixBytes: number }): Promise<SkillPrefixPage>;
   /** Loads a skill by the URI of its SKILL.md (skills/get); later listings keep it. Then `registry.refresh()`. */

@@ -129,12 +129,30 @@ fn an_entry_is_a_complete_manifest_with_the_frontmatter_verbatim() {
 fn a_nested_skill_is_a_file_of_its_parent_and_a_skill_of_its_own() {
     let mcp = server(50);
     // inner first: its SKILL.md's digest and frontmatter are cached under the key alpha reads too.
-    let inner = block_on(mcp.get_skill("skill://inner/SKILL.md")).expect("inner");
+    // Its skill path is where it lies, alpha/inner: the SEP's `skill://<skill-path>/SKILL.md`.
+    let inner = block_on(mcp.get_skill("skill://alpha/inner/SKILL.md")).expect("inner");
     assert_eq!(inner.skill.frontmatter["name"], "inner");
+    assert_eq!(inner.skill.uri, "skill://alpha/inner/SKILL.md");
     let alpha = block_on(mcp.get_skill("skill://alpha/SKILL.md")).expect("alpha");
     assert_eq!(alpha.skill.frontmatter["name"], "alpha");
     let nested = alpha.skill.resources.iter().find(|r| r.uri == "skill://alpha/inner/SKILL.md").expect("listed");
     assert_eq!(nested.digest, inner.skill.resources[0].digest);
+    // One URI per file: the flat path that named it twice serves nothing.
+    assert_eq!(block_on(mcp.get_skill("skill://inner/SKILL.md")).expect_err("flat").code, INVALID_PARAMS);
+    assert_eq!(block_on(mcp.read_resource("skill://inner/SKILL.md")).expect_err("flat").code, INVALID_PARAMS);
+    // Every URI any entry lists names one file, the same one in every entry that lists it.
+    let listed = block_on(mcp.list_skills(None)).expect("list");
+    let mut by_uri = std::collections::BTreeMap::new();
+    for r in listed.skills.iter().flat_map(|s| &s.resources) {
+        assert_eq!(*by_uri.entry(r.uri.clone()).or_insert(r.digest.clone()), r.digest, "{}", r.uri);
+    }
+    assert!(by_uri.contains_key("skill://alpha/inner/SKILL.md") && !by_uri.contains_key("skill://inner/SKILL.md"));
+    assert_eq!(served_bytes(&mcp, "skill://alpha/inner/SKILL.md"), md("inner", "").into_bytes());
+    // Its directory is its root, read as its own.
+    let dir = block_on(mcp.read_directory("skill://alpha/inner", None)).expect("dir");
+    assert_eq!(to_json(&dir)["resources"][0]["uri"], "skill://alpha/inner/SKILL.md");
+    let resources = mcp.list_resources(None).expect("resources");
+    assert!(resources.resources.iter().any(|r| r.uri == "skill://alpha/inner/SKILL.md" && r.name == "inner"));
 }
 
 #[test]

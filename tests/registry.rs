@@ -46,7 +46,13 @@ fn precedence_shadowing_nesting_and_skipped_directories() {
     let names: Vec<_> = reg.list_metas(None).into_iter().map(|m| (m.skill.name.clone(), m.scope)).collect();
     assert_eq!(
         names,
-        [("csv".into(), "user".into()), ("inner".into(), "project".into()), ("pdf".into(), "project".into())]
+        [
+            ("csv".into(), "user".into()),
+            ("inner".into(), "project".into()),
+            ("pdf".into(), "project".into()),
+            // The user's pdf is offered too, under its qualified name.
+            ("user:pdf".into(), "user".into())
+        ]
     );
     assert_eq!(reg.get("pdf").unwrap().skill.description, "Project PDF");
     // A scope's own listing has its shadowed skills too, flagged.

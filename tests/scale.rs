@@ -129,9 +129,11 @@ fn many_skills_keep_orderings_nesting_shadowing_and_store_calls() {
     assert_eq!(stats.list_calls as usize, keys.div_ceil(1000) + (n / 5).div_ceil(1000), "one list call per 1000 keys");
     assert_eq!(stats.read_calls as usize, n + n / 5, "one read per SKILL.md");
 
-    // One skill per name, by name; the org copies are shadowed by the user's.
+    // One skill per name, by name; the org copies are shadowed by the user's, and offered under
+    // their qualified names.
     let names: Vec<String> = reg.list_metas(None).into_iter().map(|m| m.skill.name.clone()).collect();
-    assert_eq!(names, (0..n).map(|i| format!("skill-{i:06}")).collect::<Vec<_>>());
+    let qualified = (0..n).step_by(5).map(|i| format!("org:org/skill-{i:06}"));
+    assert_eq!(names, qualified.chain((0..n).map(|i| format!("skill-{i:06}"))).collect::<Vec<_>>());
     let org_metas = reg.list_metas(Some("org"));
     assert_eq!(org_metas.len(), n / 5);
     assert!(org_metas.iter().all(|m| m.shadowed_by.as_deref().is_some_and(|s| s.starts_with("user:"))));
@@ -197,13 +199,16 @@ fn many_skills_keep_orderings_nesting_shadowing_and_store_calls() {
     // An unknown name is answered with a bounded list of names.
     let unknown = block_on(h.registry().read_file("no-such-skill", None));
     let message = unknown.error.map(|d| d.message).unwrap_or_default();
-    assert!(message.len() < 4000 && message.ends_with(&format!(" and {} more", n + 1 - 100)), "{}", &message[..200]);
+    // (n + 1 names, and the n / 5 - 1 shadowed skills, offered under their qualified names: the
+    // org's skill 4320 has its name since the user's was removed.)
+    let offered = n + 1 + n / 5 - 1;
+    assert!(message.len() < 4000 && message.ends_with(&format!(" and {} more", offered - 100)), "{}", &message[..200]);
     // So is the tool's answer to a name it does not offer.
     let tool = SkillTool::new(Rc::new(RefCell::new(h)));
     let input = skillwasm::activate::ToolInput { name: "no-such-skill".into(), path: None, force: false, query: None };
     let answer = block_on(tool.execute(Ok(input), 0.0));
     assert!(answer.is_error && answer.content.len() < 4000, "{} bytes", answer.content.len());
-    assert!(answer.content.contains(&format!(" and {} more", n + 1 - 100)), "{}", &answer.content[..200]);
+    assert!(answer.content.contains(&format!(" and {} more", offered - 100)), "{}", &answer.content[..200]);
 }
 
 /// A memory store whose listings fail while `down` is set (a store call that timed out).

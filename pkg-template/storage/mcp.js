@@ -337,6 +337,8 @@ export function mcpStorage(client, options = {}) {
     server: label,
     /** A remote store: its scope is untrusted unless the host says otherwise. */
     remote: true,
+    /** Its skills are at its root (each at its skill path): a scope without roots searches there. */
+    roots: Object.freeze([""]),
     /** The size cap of this store, in bytes. */
     maxObjectBytes: cap,
 

@@ -206,6 +206,8 @@ export function wellKnownStorage(baseUrl, options = {}) {
     },
     /** A remote store: its scope is untrusted unless the host says otherwise. */
     remote: true,
+    /** Its skills are at its root (`<name>/SKILL.md`): a scope without roots searches there. */
+    roots: Object.freeze([""]),
     /** The size cap of this store, in bytes. */
     maxObjectBytes: cap,
 

@@ -1,6 +1,7 @@
 //! Skill metas built from the registry's records when they are asked for, and [`WinnerMetas`]:
 //! the visible skills as a list of records shared with the registry, not as copies of their keys.
 
+use super::aliases::{self, Alias};
 use super::scan::SkillRecord;
 use super::types::{join_location, shown_location, SkillMeta};
 use crate::parse::Skill;
@@ -33,7 +34,9 @@ pub(super) fn meta_of(
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WinnerMetas {
     records: Rc<Vec<SkillRecord>>,
-    /// The index of the record that wins each name, sorted by name; each holds a skill.
+    /// The same-named skills offered under qualified names.
+    aliases: Rc<Vec<Alias>>,
+    /// The skills offered, sorted by name: the record that wins each name, or an alias.
     winners: Vec<usize>,
     /// Per scope, where its store's keys are.
     locations: BTreeMap<String, String>,
@@ -42,11 +45,12 @@ pub struct WinnerMetas {
 impl WinnerMetas {
     pub(super) fn new(
         records: Rc<Vec<SkillRecord>>,
+        aliases: Rc<Vec<Alias>>,
         winners: &[usize],
         locations: &BTreeMap<String, String>,
     ) -> WinnerMetas {
-        let winners = winners.iter().copied().filter(|&i| records.get(i).is_some_and(|r| r.skill.is_some())).collect();
-        WinnerMetas { records, winners, locations: locations.clone() }
+        let winners = winners.iter().copied().filter(|&v| aliases::entry(&records, &aliases, v).is_some()).collect();
+        WinnerMetas { records, aliases, winners, locations: locations.clone() }
     }
 
     /// The number of skills.
@@ -61,31 +65,37 @@ impl WinnerMetas {
 
     /// The `k`-th skill (in name order).
     pub fn skill(&self, k: usize) -> Option<&Rc<Skill>> {
-        self.records.get(*self.winners.get(k)?)?.skill.as_ref()
+        aliases::entry(&self.records, &self.aliases, *self.winners.get(k)?).map(|(_, s)| s)
+    }
+
+    /// The record of the `k`-th skill.
+    fn record(&self, k: usize) -> Option<&SkillRecord> {
+        let (i, _) = aliases::entry(&self.records, &self.aliases, *self.winners.get(k)?)?;
+        self.records.get(i)
     }
 
     /// The scope of the `k`-th skill.
     pub fn scope(&self, k: usize) -> Option<&str> {
-        Some(self.records.get(*self.winners.get(k)?)?.scope.as_str())
+        Some(self.record(k)?.scope.as_str())
     }
 
     /// Where the `k`-th skill's SKILL.md is as the model is shown it, as its meta would say
     /// ([`SkillMeta::shown_path`]), without building the meta.
     pub fn shown_path(&self, k: usize, scope_paths: &BTreeMap<String, String>) -> Option<String> {
-        let r = self.records.get(*self.winners.get(k)?)?;
+        let r = self.record(k)?;
         let base = || join_location(self.locations.get(&r.scope).map(String::as_str), &r.scope, &r.location);
         Some(shown_location(scope_paths, &r.scope, &r.location, base))
     }
 
     /// The `k`-th skill's meta, built now.
     pub fn meta(&self, k: usize) -> Option<SkillMeta> {
-        meta_of(&self.records, &self.locations, *self.winners.get(k)?, None)
+        let (i, skill) = aliases::entry(&self.records, &self.aliases, *self.winners.get(k)?)?;
+        meta_of(&self.records, &self.locations, i, None).map(|m| SkillMeta { skill: skill.clone(), ..m })
     }
 
     /// The position of the skill named `name`.
     pub fn position(&self, name: &str) -> Option<usize> {
-        let name_at = |&i: &usize| self.records.get(i).and_then(|r| r.skill.as_deref()).map_or("", |s| s.name.as_str());
-        self.winners.binary_search_by(|i| name_at(i).cmp(name)).ok()
+        self.winners.binary_search_by(|&v| aliases::name_at(&self.records, &self.aliases, v).cmp(name)).ok()
     }
 
     /// Every skill's meta, in name order, each built as the iteration reaches it.

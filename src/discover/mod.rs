@@ -2,6 +2,7 @@
 //! precedence), and the [`SkillRegistry`] that keeps what was found: a cache per scope, cheap
 //! refreshes, snapshots a cold start can begin from, metadata and file reads.
 
+mod aliases;
 mod gitignore;
 mod metas;
 pub mod metas_json;
@@ -15,6 +16,7 @@ mod scan;
 mod scan_notes;
 mod types;
 
+pub use aliases::{skill_path, Alias, QUALIFIER};
 pub use gitignore::Gitignore;
 pub use metas::WinnerMetas;
 pub use order::precedence;

@@ -1,6 +1,7 @@
 //! The SkillRegistry: the skills of every scope, discovered once, cached per scope, refreshed
 //! cheaply, and serialisable to a snapshot a cold start can begin from without one store call.
 
+use super::aliases::{self, Alias};
 use super::root_listing::RootListing;
 use super::scan::{self, Discovery, ScopeHandle, SkillRecord};
 use super::types::{join_location, DiscoverOptions, FileContent, FileResult, RefreshReport, ScopedFile, SkillMeta};
@@ -28,9 +29,12 @@ pub struct SkillRegistry {
     /// What the discovery of `records` kept of each root's listing (a digest of its pages), so
     /// that a refresh does not read a listing that is as it was; empty after a snapshot load.
     listings: Rc<Vec<RootListing>>,
-    /// The index of the record that wins each name, sorted by name (looked up by binary search:
-    /// no copy of the names).
+    /// The skills offered, sorted by name (looked up by binary search: no copy of the names): the
+    /// record that wins each name, and each same-named skill under its qualified name (an alias;
+    /// see [`aliases`] for how a value says which).
     winners: Vec<usize>,
+    /// The same-named skills offered under qualified names, sorted by name.
+    aliases: Rc<Vec<Alias>>,
     /// Per record: the index of the record that hides it.
     shadowed_by: Vec<Option<usize>>,
     /// The shadowed records, in precedence order (their warnings are written when asked for).
@@ -151,6 +155,7 @@ impl SkillRegistry {
             records: Rc::default(),
             listings: Rc::default(),
             winners: Vec::new(),
+            aliases: Rc::default(),
             shadowed_by: Vec::new(),
             shadowed: Vec::new(),
             diagnostics: Vec::new(),
@@ -207,6 +212,26 @@ impl SkillRegistry {
     pub fn set_locations(&mut self, locations: BTreeMap<String, String>) {
         self.locations = locations;
         self.generation += 1;
+    }
+
+    /// Takes the locations the scopes' stores give now ([`Storage::location`]) for the scopes
+    /// `pinned` does not name (the host's `scopePaths`): a store may learn where its keys are by
+    /// listing them (a discovery index found at its fallback URL). A new generation when one moved.
+    pub fn relocate(&mut self, pinned: &BTreeMap<String, String>) {
+        let mut moved = false;
+        for s in &self.scopes {
+            if pinned.contains_key(&s.name) {
+                continue;
+            }
+            let Some(now) = s.storage.location().filter(|l| !l.is_empty()) else { continue };
+            if self.locations.get(&s.name) != Some(&now) {
+                self.locations.insert(s.name.clone(), now);
+                moved = true;
+            }
+        }
+        if moved {
+            self.generation += 1;
+        }
     }
 
     /// Where `key` of `scope`'s store is, as the model is shown it.
@@ -314,8 +339,8 @@ impl SkillRegistry {
 
     /// The search index of the winning skills: names, descriptions in every locale. Linear.
     fn build_search(&self) -> SearchIndex {
-        SearchIndex::build(self.winners.iter().filter_map(|&i| {
-            let skill = self.records.get(i)?.skill.as_ref()?;
+        SearchIndex::build(self.winners.iter().filter_map(|&v| {
+            let (_, skill) = aliases::entry(&self.records, &self.aliases, v)?;
             let name = skill.name.as_str();
             let mut texts = vec![skill.description.as_str()];
             texts.extend(skill.localized_descriptions.values().map(String::as_str));
@@ -363,26 +388,31 @@ impl SkillRegistry {
     fn resolve(&mut self) {
         self.generation += 1;
         let decided = order::winners(&self.scopes, &self.records);
+        let (offered, aliases) = aliases::decide(&self.scopes, &self.records, decided.by_name, &decided.shadowed);
         self.shadowed = decided.shadowed;
-        self.winners = decided.by_name;
+        self.winners = offered;
+        self.aliases = Rc::new(aliases);
         self.shadowed_by = decided.shadowed_by;
     }
 
     /// The `skill-shadowed` warnings, one per shadowed record in precedence order: written when
     /// asked for, not held (at 100,000 skills, thousands of messages and paths nobody may read).
     fn shadowing(&self) -> impl Iterator<Item = Diagnostic> + '_ {
-        self.shadowed.iter().filter_map(|&i| {
+        let offered_as: std::collections::HashMap<usize, &str> =
+            self.aliases.iter().map(|a| (a.record, a.skill.name.as_str())).collect();
+        self.shadowed.iter().filter_map(move |&i| {
             let b = self.records.get(i)?;
             let a = self.shadowed_by.get(i).copied().flatten().and_then(|w| self.records.get(w))?;
             let mut d = Diagnostic::warning(
                 codes::SKILL_SHADOWED,
                 format!(
-                    "skill '{}' at {}:{} is shadowed by the one at {}:{}",
+                    "skill '{}' at {}:{} is shadowed by the one at {}:{}{}",
                     order::name_of(&self.records, i),
                     b.scope,
                     b.location,
                     a.scope,
-                    a.location
+                    a.location,
+                    offered_as.get(&i).map_or(String::new(), |q| format!("; it is offered as '{q}'"))
                 ),
             );
             d.path = Some(format!("{}:{}", b.scope, b.location));
@@ -390,15 +420,33 @@ impl SkillRegistry {
         })
     }
 
-    /// The record that wins `name`.
-    fn winner(&self, name: &str) -> Option<usize> {
-        let at = self.winners.binary_search_by(|&i| order::name_of(&self.records, i).cmp(name)).ok()?;
+    /// The offered entry named `name` (a record or an alias, see [`aliases`]).
+    fn offered(&self, name: &str) -> Option<usize> {
+        let at =
+            self.winners.binary_search_by(|&v| aliases::name_at(&self.records, &self.aliases, v).cmp(name)).ok()?;
         self.winners.get(at).copied()
+    }
+
+    /// The record offered as `name`: the winner of a name, or a same-named skill under its
+    /// qualified name.
+    fn winner(&self, name: &str) -> Option<usize> {
+        self.offered(name).and_then(|v| aliases::entry(&self.records, &self.aliases, v)).map(|(i, _)| i)
     }
 
     /// The names of the visible skills, sorted.
     fn winner_names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
-        self.winners.iter().map(|&i| order::name_of(&self.records, i))
+        self.winners.iter().map(|&v| aliases::name_at(&self.records, &self.aliases, v))
+    }
+
+    /// The meta of offered entry `v`: an alias's carries its qualified name, and nothing hides it.
+    fn offered_meta(&self, v: usize) -> Option<SkillMeta> {
+        let (i, skill) = aliases::entry(&self.records, &self.aliases, v)?;
+        let mut meta = self.meta(i)?;
+        if i != v {
+            meta.skill = skill.clone();
+            meta.shadowed_by = None;
+        }
+        Some(meta)
     }
 
     fn meta(&self, i: usize) -> Option<SkillMeta> {
@@ -408,7 +456,7 @@ impl SkillRegistry {
     /// The visible skills (one per name, the winner), by name, as records shared with the
     /// registry: each meta is built when it is asked for.
     pub fn winner_metas(&self) -> super::WinnerMetas {
-        super::WinnerMetas::new(self.records.clone(), &self.winners, &self.locations)
+        super::WinnerMetas::new(self.records.clone(), self.aliases.clone(), &self.winners, &self.locations)
     }
 
     /// The visible skills (one per name, the winner), by name. With `scope`: every loaded skill
@@ -419,7 +467,7 @@ impl SkillRegistry {
                 // Sized up front: a collected filter would double its way there, with up to
                 // half of it spare.
                 let mut out = Vec::with_capacity(self.winners.len());
-                out.extend(self.winners.iter().filter_map(|&i| self.meta(i)));
+                out.extend(self.winners.iter().filter_map(|&v| self.offered_meta(v)));
                 out
             }
             Some(s) => {
@@ -442,7 +490,7 @@ impl SkillRegistry {
 
     /// The skill that wins `name`.
     pub fn get(&self, name: &str) -> Option<SkillMeta> {
-        self.winner(name).and_then(|i| self.meta(i))
+        self.offered(name).and_then(|v| self.offered_meta(v))
     }
 
     /// The names of the visible skills.

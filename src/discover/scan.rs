@@ -12,6 +12,9 @@
 //!    once; only a file whose frontmatter does not fit is read again in full. A file whose size and
 //!    etag match the previous discovery is not read at all (this is what `refresh` uses).
 //!
+//! A scope whose roots hold no skill costs one more list call, of its store's root (one page): when
+//! SKILL.md files are there, outside the roots, discovery says where (`skills-outside-roots`).
+//!
 //! Within a scope the order is fixed: roots in the order given, then shallower directories first,
 //! then keys in lexicographic order. The first skill of a name wins across all scopes; every other
 //! one is reported as shadowed, with both locations.
@@ -233,6 +236,7 @@ pub async fn discover(
     for (si, scope) in scopes.iter().enumerate() {
         let storage = Skipping { inner: &*scope.storage, hint: &hint };
         let mut scope_found = 0usize;
+        let mut scope_failed = false;
         for (ri, root) in scope.roots.iter().enumerate() {
             let mut scan = RootScan::new(root, opts);
             // A trusted scope's store that lists with heads brings the skill files' first bytes
@@ -283,6 +287,7 @@ pub async fn discover(
                     // candidates again, reused below when their record is unchanged.
                     let before: Vec<&SkillRecord> =
                         previous.iter().filter(|r| r.scope == scope.name && r.root == ri).collect();
+                    scope_failed = true;
                     out.diagnostics.push(notes::listing_failed(&scope.name, root, &e, before.len()));
                     if scope.trusted {
                         candidates.extend(before.into_iter().map(|r| Candidate::again(si, ri, r)));
@@ -323,6 +328,11 @@ pub async fn discover(
                 // Known once the records are read (see `settle`).
                 settled: false,
             });
+        }
+        // Roots that hold nothing, in a store that is not searched from its own root: one listing
+        // of that root says whether the skills are elsewhere.
+        if scope_found == 0 && !scope_failed && !scope.roots.is_empty() && !scope.roots.iter().any(String::is_empty) {
+            notes::outside_roots(&mut out, scope, &storage, opts, stats).await;
         }
         if !scope.trusted {
             out.diagnostics.push(notes::untrusted(&scope.name, scope_found));

@@ -142,3 +142,65 @@ pub(super) fn drop_gitignored<'a>(
         }
     })
 }
+
+/// Most SKILL.md keys a [`outside_roots`] message names.
+const MAX_NAMED_OUTSIDE: usize = 3;
+
+/// A scope whose roots hold no skill: one listing of its store's root (one page, the scan's
+/// directories skipped as ever) says whether it holds SKILL.md files elsewhere, and where. A
+/// boxed future, so that its state is not part of every discovery's.
+pub(super) fn outside_roots<'a>(
+    out: &'a mut Discovery,
+    scope: &'a ScopeHandle,
+    lister: &'a dyn crate::store::Storage,
+    opts: &'a DiscoverOptions,
+    stats: &'a CallStats,
+) -> LocalFuture<'a, ()> {
+    Box::pin(async move {
+        CallStats::bump(&stats.list_calls, 1);
+        let Ok(page) = lister.list("", None, opts.page_size.max(1)).await else { return };
+        let names = super::rules::skill_file_names(opts.accept_lowercase_skill_md);
+        let found: Vec<&str> = page
+            .entries
+            .iter()
+            .map(|e| e.key.as_str())
+            .filter(|k| crate::store::keys::check_key(k).is_ok())
+            .filter(|k| k.rsplit('/').next().is_some_and(|f| names.contains(&f)))
+            .filter(|k| !k.split('/').rev().skip(1).any(super::rules::is_skipped_dir))
+            .filter(|k| !scope.roots.iter().any(|r| k.starts_with(r.as_str())))
+            .collect();
+        if let Some(d) = outside_note(&scope.name, &scope.roots, &found, page.cursor.is_some()) {
+            out.diagnostics.push(d);
+        }
+    })
+}
+
+/// The `skills-outside-roots` warning for the SKILL.md keys `found` outside `roots`, or None when
+/// there are none. `more`: the listing had more keys than the page looked at.
+pub(super) fn outside_note(scope: &str, roots: &[String], found: &[&str], more: bool) -> Option<Diagnostic> {
+    let first = found.first()?;
+    let shown: Vec<String> = found.iter().take(MAX_NAMED_OUTSIDE).map(|k| format!("{k:?}")).collect();
+    let and_more = if found.len() > MAX_NAMED_OUTSIDE || more { " and more" } else { "" };
+    // The roots that would find them: the directory above each skill's directory.
+    let mut wanted: Vec<String> = Vec::new();
+    for k in found {
+        let parent = super::scan::directory_of(super::scan::directory_of(k));
+        let root = if parent.is_empty() { String::new() } else { format!("{parent}/") };
+        if !wanted.contains(&root) {
+            wanted.push(root);
+        }
+    }
+    // A root finds what is below it at any depth: one that holds another makes it redundant.
+    let kept: Vec<&String> =
+        wanted.iter().filter(|r| !wanted.iter().any(|o| o != *r && r.starts_with(o.as_str()))).collect();
+    let wanted: Vec<String> = kept.iter().take(MAX_NAMED_OUTSIDE).map(|r| format!("{r:?}")).collect();
+    let searched: Vec<String> = roots.iter().map(|r| format!("{r:?}")).collect();
+    let message = format!(
+        "scope '{scope}' found no skill under its roots {}, but its store holds SKILL.md files elsewhere: {}{and_more}; \
+         give the scope roots: [{}] (or a store that knows its layout declares its roots) to load them",
+        searched.join(", "),
+        shown.join(", "),
+        wanted.join(", ")
+    );
+    Some(scope_diag(Diagnostic::warning(codes::SKILLS_OUTSIDE_ROOTS, message), scope, first))
+}

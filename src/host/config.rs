@@ -268,7 +268,8 @@ pub struct ScopeSpec {
     pub name: String,
     /// Its store.
     pub storage: Rc<dyn Storage>,
-    /// List prefixes to search; default `.agents/skills/` and `.<client>/skills/`.
+    /// List prefixes to search; default: the store's own ([`Storage::roots`]), else
+    /// `.agents/skills/` and `.<client>/skills/`.
     pub roots: Option<Vec<String>>,
     /// Default: true, except for a scope named `project` (trusted only with `trustProject`) and one
     /// whose store is remote ([`Storage::remote`]), untrusted until the host says otherwise.
@@ -319,7 +320,12 @@ pub fn resolve_scopes(specs: &[ScopeSpec], config: &SkillsConfig) -> Result<Scop
         if out.iter().any(|o| o.name == s.name) {
             return Err(format!("scope '{}' is given twice", s.name));
         }
-        let roots = s.roots.clone().unwrap_or_else(|| default_roots(config.discover.client.as_deref()));
+        // The host's roots, else the ones the store declares (it knows its layout), else the defaults.
+        let roots = s
+            .roots
+            .clone()
+            .or_else(|| s.storage.roots())
+            .unwrap_or_else(|| default_roots(config.discover.client.as_deref()));
         let roots = roots
             .iter()
             .map(|r| {

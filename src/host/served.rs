@@ -5,7 +5,7 @@
 //! which the package's second module implements over the core module's registry.
 
 use super::SkillHost;
-use crate::discover::RefreshInputs;
+use crate::discover::{skill_path, RefreshInputs, SkillMeta, QUALIFIER};
 use crate::parse::Mode;
 use crate::store::{self, CallStats, ListPage, Storage, StorageError};
 use std::cell::RefCell;
@@ -15,8 +15,12 @@ use std::rc::Rc;
 /// that nothing holds the registry across an await.
 #[derive(Clone)]
 pub struct SkillSource {
-    /// The skill's name, its skill path in a server's namespace.
+    /// The name it is served as.
     pub name: String,
+    /// Its skill path in a server's namespace ([`skill_path`]): `beta/nested` for a skill found at
+    /// `beta/nested/` below its root, so that every file has one URI; `user/pdf` for a skill
+    /// offered as `user:pdf` (a same-named skill told apart by its scope).
+    pub path: String,
     /// The scope it was found in.
     pub scope: String,
     /// The key of its directory (`""` at the store's root).
@@ -47,6 +51,7 @@ impl SkillHost {
         let scope = scopes.into_iter().find(|s| s.name == meta.scope)?;
         Some(SkillSource {
             name: meta.skill.name.clone(),
+            path: served_path(&scope.roots, &meta),
             scope: meta.scope,
             directory: meta.directory,
             storage: scope.storage,
@@ -67,6 +72,17 @@ impl SkillHost {
     pub fn descriptions(&self, names: &[String]) -> Vec<Option<String>> {
         let registry = self.registry();
         names.iter().map(|n| registry.get(n).map(|m| m.skill.description.clone())).collect()
+    }
+}
+
+/// Where the skill `meta` describes is served: its [`skill_path`], under its scope's name when it
+/// is offered under a qualified name (`user:pdf` is served at `user/pdf`), so that same-named
+/// skills have paths of their own.
+fn served_path(roots: &[String], meta: &SkillMeta) -> String {
+    let name = meta.skill.name.as_str();
+    match name.strip_prefix(meta.scope.as_str()).and_then(|rest| rest.strip_prefix(QUALIFIER)) {
+        Some(rest) => format!("{}/{rest}", meta.scope),
+        None => skill_path(roots, &meta.directory, name),
     }
 }
 

@@ -33,6 +33,7 @@ impl SkillHost {
     pub async fn discover(scopes: Scopes, config: SkillsConfig) -> SkillHost {
         let mut registry = SkillRegistry::discover_lazy(scopes.handles, config.discover.clone(), &scopes.lazy).await;
         registry.set_locations(scopes.locations);
+        registry.relocate(&config.scope_paths);
         SkillHost::new(registry, config)
     }
 
@@ -155,6 +156,7 @@ impl SkillHost {
     /// decides visibility again.
     pub async fn refresh(&mut self) -> RefreshReport {
         let report = self.registry.refresh().await;
+        self.registry.relocate(&self.config.scope_paths);
         if self.decides_again() {
             let view = Rc::new(View::compute(&self.registry, &self.config));
             self.install(view);
@@ -175,7 +177,13 @@ impl SkillHost {
     pub async fn refresh_shared(cell: &RefCell<SkillHost>) -> RefreshReport {
         let inputs = cell.borrow().registry.refresh_inputs();
         let found = inputs.discover().await;
-        let report = cell.borrow_mut().registry.apply(found);
+        let report = {
+            let mut host = cell.borrow_mut();
+            let report = host.registry.apply(found);
+            let pinned = host.config.scope_paths.clone();
+            host.registry.relocate(&pinned);
+            report
+        };
         let view = {
             let host = cell.borrow();
             host.decides_again().then(|| Rc::new(View::compute(&host.registry, &host.config)))

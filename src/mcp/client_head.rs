@@ -8,6 +8,11 @@
 //! written plain, so it means what the author's plain scalar meant (`"true"` is a boolean again).
 //! Otherwise strings are quoted unless they read back as strings. Either way the head reads back
 //! to the listed values (the SKILL.md itself is later compared with them field by field).
+//!
+//! Under `metadata`, whose values the specification says are strings, a string is always written
+//! so that it reads back as one: a typed server's `"1.10"` was quoted by its author, and a plain
+//! `1.10` of a server that keeps the text means the same string, so neither earns the warning a
+//! plain number under `metadata` would.
 
 use serde_json::{Map, Value};
 
@@ -37,11 +42,15 @@ fn indent(out: &mut String, n: usize) {
     out.extend(std::iter::repeat_n(' ', n));
 }
 
+/// The key whose values are strings by the specification.
+const METADATA: &str = "metadata";
+
 fn map(out: &mut String, m: &Map<String, Value>, at: usize, depth: u32, as_written: bool) {
     for (k, v) in m {
         indent(out, at);
         string(out, k, true);
         out.push(':');
+        let as_written = as_written && !(depth == 0 && k == METADATA);
         nested(out, v, at, depth, as_written);
     }
 }
@@ -121,7 +130,7 @@ mod tests {
             "metadata": { "version": "1.10", "tags": ["a", "- b", ""] }, "empty": {}, "list": [] });
         let head = render(as_text.as_object().unwrap());
         assert!(head.contains("disable-model-invocation: true\n"), "{head}");
-        assert!(head.contains("version: 1.10\n"), "{head}");
+        assert!(head.contains("version: \"1.10\"\n"), "{head}");
         assert!(head.contains("description: \"Use when: x # y\"\n"), "{head}");
         let typed = json!({ "name": "a", "description": "true", "n": 1.5, "b": false, "z": null });
         let head2 = render(typed.as_object().unwrap());
@@ -130,5 +139,20 @@ mod tests {
             let r = crate::mcp::verify::compare_frontmatter(listed.as_object().unwrap(), head.as_bytes());
             assert_eq!(r, Ok(()), "{head}");
         }
+    }
+
+    #[test]
+    fn quoted_metadata_strings_read_back_as_strings_without_a_warning() {
+        // As a typed server lists `version: "1.10"` and `build: "7"`, and a text-keeping one too.
+        let listed = json!({ "name": "a", "description": "d", "disable-model-invocation": "true",
+            "metadata": { "version": "1.10", "build": "7", "flag": "true", "tags": ["1.0"] } });
+        let head = render(listed.as_object().unwrap());
+        assert!(head.contains("version: \"1.10\"\n") && head.contains("build: \"7\"\n"), "{head}");
+        assert!(head.contains("disable-model-invocation: true\n"), "{head}");
+        let parsed = crate::parse::parse_skill(head.as_bytes(), &crate::parse::ParseOptions::default());
+        let codes: Vec<&str> = parsed.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert!(!codes.contains(&crate::diagnostic::codes::METADATA_NOT_STRING), "{codes:?}\n{head}");
+        let r = crate::mcp::verify::compare_frontmatter(listed.as_object().unwrap(), head.as_bytes());
+        assert_eq!(r, Ok(()), "{head}");
     }
 }

@@ -219,17 +219,17 @@ impl SkillSource {
             if f.path == SKILL_FILE {
                 frontmatter = fm;
             }
-            resources.push(SkillResource { uri: format_file_uri(&self.name, &f.path), digest, size });
+            resources.push(SkillResource { uri: format_file_uri(&self.path, &f.path), digest, size });
         }
         let frontmatter = frontmatter.unwrap_or_default();
         let name = frontmatter.get("name").and_then(Value::as_str).unwrap_or_default();
-        check_name(&self.name, name).map_err(|d| RpcError::from_diagnostic(INVALID_PARAMS, &d))?;
+        check_name(&self.path, name).map_err(|d| RpcError::from_diagnostic(INVALID_PARAMS, &d))?;
         if !frontmatter.get("description").is_some_and(Value::is_string) {
             return Err(refused(
                 codes::DESCRIPTION_MISSING,
                 format!("the SKILL.md of '{}' has no description in its frontmatter", self.name),
             ));
         }
-        Ok(SkillEntry { uri: format_skill_uri(&self.name), frontmatter, resources })
+        Ok(SkillEntry { uri: format_skill_uri(&self.path), frontmatter, resources })
     }
 }

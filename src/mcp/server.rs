@@ -2,19 +2,25 @@
 //! an opaque cursor), `skills/get`, `resources/read` of `skill://` URIs, `resources/directory/read`
 //! and `resources/list`. Each returns the result the SEP describes, or the [`RpcError`] to send.
 //!
-//! The server's namespace is flat: a skill's path is its name (`skill://<name>/SKILL.md`), which
-//! is unique among the registry's winning skills and always equals the frontmatter's `name`.
+//! A skill's path in the server's namespace is where it lies below its root, ending in its name
+//! ([`crate::discover::skill_path`]): `skill://pdf/SKILL.md` for a skill at `.agents/skills/pdf/`,
+//! `skill://beta/nested/SKILL.md` for one nested in `beta`, so that a nested skill's files have the
+//! same URIs in its own entry and in the enclosing skill's. A URI is resolved by its path: the
+//! skill of that name must be served at exactly that path.
 //! `skills/list` and `resources/list` give the skills the model is offered; `skills/get` and the
 //! reads answer for every skill anyone may use (a user-only skill too), and for no skill the
 //! host's filters hide. The registry is never borrowed across an await.
 
 use super::manifest::{DigestCache, SkillEntry};
 use super::mime::{is_text, mime_type};
-use super::uri::{format_directory_uri, format_file_uri, format_skill_uri, parse_resource_uri, parse_skill_uri};
+use super::uri::{
+    format_directory_uri, format_file_uri, format_skill_uri, parse_resource_uri, parse_skill_uri, skill_name,
+};
 use super::{
     RpcError, DIRECTORY_MIME_TYPE, INTERNAL_ERROR, INVALID_PARAMS, MAX_SKILL_BYTES, SKILL_FILE, SKILL_MIME_TYPE,
 };
 use crate::diagnostic::Diagnostic;
+use crate::discover::QUALIFIER;
 use crate::host::{ServedSkills, SkillHost, SkillSource};
 use crate::search::encode::{base64, unbase64};
 use serde::{Deserialize, Serialize};
@@ -294,18 +300,37 @@ impl SkillsMcp {
     /// `skills/get`: the entry of the skill whose SKILL.md is at `uri`, listed or not.
     pub async fn get_skill(&self, uri: &str) -> Result<GetSkillResult, RpcError> {
         let path = parse_skill_uri(uri).map_err(|d| RpcError::from_diagnostic(INVALID_PARAMS, &d))?;
-        let source = if path.contains('/') { None } else { self.source(&path)? };
+        let source = self.source_at(&path)?;
         let skill = source.ok_or_else(|| unknown(uri))?.entry(&self.inner.cache).await?;
         let o = &self.inner.options;
         Ok(GetSkillResult { result_type: COMPLETE, skill, ttl_ms: o.ttl_ms, cache_scope: o.cache_scope })
     }
 
-    /// The skill and the path inside it that a resource URI names.
+    /// The skill served at skill path `path`, if any: the one its last segment names, or the one
+    /// offered under the qualified name the path spells (`user/pdf` is `user:pdf`).
+    fn source_at(&self, path: &str) -> Result<Option<SkillSource>, RpcError> {
+        if let Some(s) = self.source(skill_name(path))?.filter(|s| s.path == path) {
+            return Ok(Some(s));
+        }
+        let Some((scope, rest)) = path.split_once('/') else { return Ok(None) };
+        Ok(self.source(&format!("{scope}{QUALIFIER}{rest}"))?.filter(|s| s.path == path))
+    }
+
+    /// The skill and the path inside it that a resource URI names: the innermost skill whose path
+    /// the URI's path begins with (a nested skill's SKILL.md is also a file of the skill around
+    /// it; either way the same bytes).
     fn resolve(&self, uri: &str) -> Result<(SkillSource, String), RpcError> {
         let path = parse_resource_uri(uri).map_err(|d| RpcError::from_diagnostic(INVALID_PARAMS, &d))?;
-        let (name, rel) = path.split_once('/').unwrap_or((path.as_str(), ""));
-        let source = self.source(name)?.ok_or_else(|| RpcError::invalid(format!("No resource is served at {uri}")))?;
-        Ok((source, rel.to_string()))
+        // The path itself (a skill's root directory), then each shorter `/`-prefix of it.
+        let ends = path.char_indices().rev().filter(|&(_, c)| c == '/').map(|(i, _)| i);
+        for end in std::iter::once(path.len()).chain(ends) {
+            let Some(at) = path.get(..end) else { continue };
+            if let Some(source) = self.source_at(at)? {
+                let rel = path.get(end..).unwrap_or_default().trim_start_matches('/');
+                return Ok((source, rel.to_string()));
+            }
+        }
+        Err(RpcError::invalid(format!("No resource is served at {uri}")))
     }
 
     /// `resources/read` of a `skill://` file: its bytes as `text` (UTF-8) or `blob` (base64),
@@ -345,7 +370,7 @@ impl SkillsMcp {
     }
 
     /// `resources/directory/read`: a page of the direct children of a skill's directory (its
-    /// root is `skill://<name>`), files with their metadata, subdirectories as `inode/directory`.
+    /// root is `skill://<skill path>`), files with their metadata, subdirectories as `inode/directory`.
     pub async fn read_directory(&self, uri: &str, at: Option<&str>) -> Result<ResourcesResult, RpcError> {
         let (source, rel) = self.resolve(uri)?;
         let files = source.files().await?;
@@ -373,7 +398,7 @@ impl SkillsMcp {
         for (child, size) in children {
             let path = format!("{prefix}{child}");
             all.push(Resource {
-                uri: format_file_uri(&source.name, &path),
+                uri: format_file_uri(&source.path, &path),
                 name: child.to_string(),
                 description: None,
                 mime_type: if path == SKILL_FILE { SKILL_MIME_TYPE } else { mime_type(&path, false) },
@@ -382,7 +407,7 @@ impl SkillsMcp {
         }
         for dir in dirs.into_keys() {
             all.push(Resource {
-                uri: format_directory_uri(&source.name, &format!("{prefix}{dir}")),
+                uri: format_directory_uri(&source.path, &format!("{prefix}{dir}")),
                 name: dir.to_string(),
                 description: None,
                 mime_type: DIRECTORY_MIME_TYPE,
@@ -407,12 +432,17 @@ impl SkillsMcp {
         let names = self.listed()?;
         let (shown, next_cursor) = page(&names, |n| n.as_str(), "resources", at, self.inner.options.page_size)?;
         let descriptions = self.inner.served.descriptions(shown).map_err(gone)?;
+        let mut paths = Vec::with_capacity(shown.len());
+        for name in shown {
+            paths.push(self.source(name)?.map(|s| s.path));
+        }
         let resources = shown
             .iter()
             .zip(descriptions)
-            .filter_map(|(name, description)| {
+            .zip(paths)
+            .filter_map(|((name, description), path)| {
                 Some(Resource {
-                    uri: format_skill_uri(name),
+                    uri: format_skill_uri(&path?),
                     name: name.clone(),
                     description: Some(description?),
                     mime_type: SKILL_MIME_TYPE,

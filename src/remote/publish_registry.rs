@@ -1,5 +1,5 @@
 //! Publishing what a registry offers as a discovery index: the skills the model is offered (the
-//! catalog's skills, shadowed and hidden ones left out), each with every file of its directory
+//! catalog's skills, hidden ones and those offered under a qualified name left out), each with every file of its directory
 //! read through its scope's store, published under its name by [`publish_well_known`].
 //!
 //! A skill's files are gathered as the MCP server gathers them ([`SkillSource::files`]): skipped
@@ -31,6 +31,11 @@ pub async fn publish_registry(served: &dyn ServedSkills, options: &PublishOption
     // Taken before the first await: nothing holds the registry while stores are read.
     let mut sources = Vec::new();
     for name in served.offered_names()? {
+        // An index holds one skill per name: a same-named skill offered under a qualified name
+        // (`user:pdf`) is not published.
+        if name.contains(crate::discover::QUALIFIER) {
+            continue;
+        }
         sources.extend(served.source(&name)?);
     }
     let mut files = Vec::new();

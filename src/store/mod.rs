@@ -20,6 +20,8 @@
 //! - `list_lines` (optional) is a listing whose pages come as the store wrote them, as
 //!   [`lines`], read into entries only by a caller that needs them: a refresh that finds a root's
 //!   listing as it was (by its [`digest`]) reads none of it.
+//! - A store that knows where its skills are says so ([`Storage::roots`]): a scope over it
+//!   without roots of its own searches those, not the default roots.
 //! - A store that keeps a version (a string it changes whenever an object under the listed prefix
 //!   is put, replaced or deleted; a counter of the whole store will do) gives it with each page of
 //!   `list_lines`. Asked again with that version as `unless_version`, while it still holds, it may
@@ -165,6 +167,19 @@ pub trait Storage {
     /// untrusted unless the host says otherwise. Default false.
     fn remote(&self) -> bool {
         false
+    }
+    /// Where this store's skills are, when it knows its layout: the roots a scope over it searches
+    /// when the host names none (a discovery index or an MCP server lists its skills at its own
+    /// root: `[""]`). `None` (the default): the default roots (`.agents/skills/` ...).
+    fn roots(&self) -> Option<Vec<String>> {
+        None
+    }
+    /// Where the store's keys are now, for the locations the model is shown (an absolute
+    /// directory or a URI), when the store says; asked again after each discovery, since a store
+    /// may learn it by listing (a discovery index found at its fallback URL). Default `None`: the
+    /// location the scope was configured with stands.
+    fn location(&self) -> Option<String> {
+        None
     }
     /// Whether each head of [`Storage::list_with_heads`] costs the store a read of the file (a
     /// directory on disk), and its listing gives each listed file a size and an etag without one

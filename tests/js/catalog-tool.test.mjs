@@ -82,10 +82,14 @@ describe("catalogs of the whole corpus", () => {
 
   test("both stores find the same skills with the same descriptions", () => {
     assert.ok(memory.registry.names().length > 700, `${memory.registry.names().length} skills`);
-    assert.deepEqual(memory.registry.names(), disk.registry.names());
-    for (const n of disk.registry.names()) assert.equal(memory.registry.get(n).description, disk.registry.get(n).description, n);
-    // Names collide across repositories: the losers are reported, not listed twice.
+    // Names collide across repositories: the later ones are reported, and offered under
+    // `<scope>:<skill path>` (the scopes are named apart here: `project` and `builtin`).
+    const unscoped = ({ registry }, scope) => new Map(registry.names().map((n) => [n.replace(`${scope}:`, ""), n]));
+    const [inMemory, onDisk] = [unscoped(memory, "project"), unscoped(disk, "builtin")];
+    assert.deepEqual([...inMemory.keys()].sort(), [...onDisk.keys()].sort());
+    for (const [n, d] of onDisk) assert.equal(memory.registry.get(inMemory.get(n)).description, disk.registry.get(d).description, n);
     assert.ok(disk.registry.diagnostics().some((d) => d.code === "skill-shadowed"));
+    assert.ok(disk.registry.names().some((n) => n.startsWith("builtin:")));
   });
 
   for (const format of FORMATS) {

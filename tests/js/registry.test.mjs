@@ -42,7 +42,9 @@ test("scopes in precedence order, shadowing reported with both locations", async
     ".myagent/skills/csv/SKILL.md": md("csv", "CSV from the client root"),
   });
   const reg = await SkillRegistry.discover({ project, user, trustProject: true, client: "myagent" });
-  assert.deepEqual(reg.names(), ["csv", "pdf"]);
+  // The user's pdf is offered too, under its qualified name (docs/guides/naming.md).
+  assert.deepEqual(reg.names(), ["csv", "pdf", "user:pdf"]);
+  assert.equal(reg.get("user:pdf").description, "User PDF");
   assert.equal(reg.get("pdf").description, "Project PDF");
   assert.equal(reg.get("pdf").scope, "project");
   assert.equal(reg.get("nope"), null);

@@ -41,7 +41,8 @@ test("a registry publishes what it offers the model: shadowed, hidden and skippe
       { name: "user", storage: pkg.nodeFsStorage(user), roots: [""], trusted: true },
     ],
   });
-  assert.deepEqual(registry.names().sort(), ["alpha", "beta", "quiet"]);
+  // The shadowed alpha is offered as user:alpha, and left out of the index (one skill per name).
+  assert.deepEqual(registry.names().sort(), ["alpha", "beta", "quiet", "user:alpha"]);
 
   const published = await pkg.publishWellKnown(registry);
   assert.deepEqual(published.diagnostics, []);

@@ -114,6 +114,7 @@ impl ServedSkills for Port {
         let storage = PortStorage { port: self.clone(), name: skill.name.clone() };
         Ok(Some(SkillSource {
             name: skill.name,
+            path: skill.path,
             scope: skill.scope,
             directory: skill.directory,
             storage: Rc::new(storage),

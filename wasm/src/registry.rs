@@ -24,7 +24,10 @@ export type ScopeStorage = SkillStorage & { readonly location?: string };
 export interface ScopeConfig {
   name: string;
   storage: ScopeStorage;
-  /** List prefixes to search; default `.agents/skills/` and `.<client>/skills/`. */
+  /**
+   * List prefixes to search; default: the store's own `roots` when it declares them, else
+   * `.agents/skills/` and `.<client>/skills/`.
+   */
   roots?: string[];
   /** Default: true, except for a scope named "project" (trusted only with `trustProject`). */
   trusted?: boolean;
@@ -171,7 +174,7 @@ fn spec(
 ) -> Result<ScopeSpec, JsValue> {
     let storage =
         JsStorage::new(storage, timeout_ms, max_object_bytes).map_err(|e| options_error(&format!("{at}: {e}")))?;
-    let location = storage.location();
+    let location = storage.current_location();
     Ok(ScopeSpec { name, storage: Rc::new(storage), roots, trusted, location })
 }
 

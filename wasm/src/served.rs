@@ -38,6 +38,7 @@ pub fn served_skill(registry: &JsSkillRegistry, name: &str) -> Result<JsValue, J
     let Some(s) = source(registry, name) else { return Ok(JsValue::NULL) };
     let skill = ServedSkill {
         name: s.name,
+        path: s.path,
         scope: s.scope,
         directory: s.directory,
         page_size: s.page_size,

@@ -13,6 +13,8 @@ use skillwasm::Mode;
 pub struct ServedSkill {
     /// The skill's name.
     pub name: String,
+    /// Its skill path in a server's namespace.
+    pub path: String,
     /// The scope it was found in.
     pub scope: String,
     /// The key of its directory.

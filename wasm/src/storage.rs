@@ -95,6 +95,12 @@ export interface SkillStorage {
    * suits a store that has them without reading (an MCP server's listed frontmatter).
    */
   readonly headsCostReads?: boolean;
+  /**
+   * Optional: where this store's skills are, when it knows its layout (a discovery index or an
+   * MCP server lists them at its own root: `[""]`). A scope over it that names no `roots`
+   * searches these instead of the default roots. Read once, when the scope is configured.
+   */
+  readonly roots?: readonly string[];
 }
 
 /** A page of `listSkillPrefixes`: a {@link ListPage} whose skill-file entries carry a head. */
@@ -134,6 +140,39 @@ pub struct JsStorage {
     remote: bool,
     /// `headsCostReads: true` (with `listSkillPrefixes`): see [`Storage::heads_cost_reads`].
     heads_cost_reads: bool,
+    /// `roots`: where the store's skills are, when it says (see [`Storage::roots`]).
+    roots: Option<Vec<String>>,
+}
+
+/// Most roots a store may declare.
+const MAX_DECLARED_ROOTS: u32 = 64;
+/// Longest root a store may declare, in UTF-16 code units.
+const MAX_ROOT_CHARS: u32 = 4096;
+
+/// The store's `roots` (read once, through a catching `Reflect.get`): absent or null is none; an
+/// array of at most [`MAX_DECLARED_ROOTS`] strings is the store's layout; anything else is a
+/// mistake of the store's author, said as such.
+fn declared_roots(obj: &JsValue) -> Result<Option<Vec<String>>, String> {
+    let v = Reflect::get(obj, &JsValue::from_str("roots")).map_err(|_| "reading storage.roots threw".to_string())?;
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    let bad = || {
+        format!("storage.roots must be an array of at most {MAX_DECLARED_ROOTS} strings, not {}", convert::kind_of(&v))
+    };
+    let array: &js_sys::Array = v.dyn_ref().ok_or_else(bad)?;
+    if array.length() > MAX_DECLARED_ROOTS {
+        return Err(bad());
+    }
+    let mut roots = Vec::with_capacity(array.length() as usize);
+    for item in array.iter() {
+        let s: &js_sys::JsString = item.dyn_ref().ok_or_else(bad)?;
+        if s.length() > MAX_ROOT_CHARS {
+            return Err(format!("storage.roots holds a root longer than {MAX_ROOT_CHARS} characters"));
+        }
+        roots.push(String::from(s));
+    }
+    Ok(Some(roots))
 }
 
 /// Most entries (and warnings) one page may hold.
@@ -156,12 +195,13 @@ impl JsStorage {
         let remote = flag("remote");
         let heads = function("listSkillPrefixes");
         let heads_cost_reads = heads.is_some() && flag("headsCostReads");
-        Ok(JsStorage { this: obj, list, read, heads, timeout_ms, max_object_bytes, remote, heads_cost_reads })
+        let roots = declared_roots(&obj)?;
+        Ok(JsStorage { this: obj, list, read, heads, timeout_ms, max_object_bytes, remote, heads_cost_reads, roots })
     }
 
     /// The store's `location` (where its keys are, for the locations the model is shown), when it
     /// is a string; read through `Reflect.get`, a catching import, so a throwing getter is none.
-    pub fn location(&self) -> Option<String> {
+    pub fn current_location(&self) -> Option<String> {
         let v = Reflect::get(&self.this, &JsValue::from_str("location")).ok()?;
         convert::opt_string(&v, "location").ok().flatten()
     }
@@ -410,6 +450,14 @@ fn list_options(cursor: Option<&str>, limit: u32, skip: Option<&SkipHint>) -> Ob
 }
 
 impl Storage for JsStorage {
+    fn roots(&self) -> Option<Vec<String>> {
+        self.roots.clone()
+    }
+
+    fn location(&self) -> Option<String> {
+        self.current_location()
+    }
+
     fn remote(&self) -> bool {
         self.remote
     }

@@ -167,6 +167,9 @@ pub const FILE_TOO_LARGE: &str = "file-too-large";
 pub const SKILL_TOO_LARGE: &str = "skill-too-large";
 /// A SKILL.md that was loaded no longer parses when its body is read. Error.
 pub const SKILL_UNREADABLE: &str = "skill-unreadable";
+/// A scope's roots hold no skill while its store holds SKILL.md files elsewhere; the message
+/// names where, and the roots that would find them. Warning.
+pub const SKILLS_OUTSIDE_ROOTS: &str = "skills-outside-roots";
 
 // ---------------------------------------------------------------------------------------------
 // disclose: the catalog
@@ -404,6 +407,7 @@ pub const ALL: &[&str] = &[
     FILE_TOO_LARGE,
     SKILL_TOO_LARGE,
     SKILL_UNREADABLE,
+    SKILLS_OUTSIDE_ROOTS,
     // disclose
     TIER_UNKNOWN,
     CATALOG_BUDGET,
