@@ -167,9 +167,6 @@ pub const FILE_TOO_LARGE: &str = "file-too-large";
 pub const SKILL_TOO_LARGE: &str = "skill-too-large";
 /// A SKILL.md that was loaded no longer parses when its body is read. Error.
 pub const SKILL_UNREADABLE: &str = "skill-unreadable";
-/// A scope's roots hold no skill while its store holds SKILL.md files elsewhere; the message
-/// names where, and the roots that would find them. Warning.
-pub const SKILLS_OUTSIDE_ROOTS: &str = "skills-outside-roots";
 
 // ---------------------------------------------------------------------------------------------
 // disclose: the catalog
@@ -218,15 +215,6 @@ pub const INDEX_ENTRY_INVALID: &str = "index-entry-invalid";
 pub const INDEX_ENTRY_TYPE_UNKNOWN: &str = "index-entry-type-unknown";
 /// A second entry with a name already listed. Warning: the later entry is skipped.
 pub const INDEX_ENTRY_DUPLICATE: &str = "index-entry-duplicate";
-/// A URL a network store was sent to (an index entry, a redirect) is on an origin other than the
-/// store's own and not among the origins the host allows (`allowOrigins`); the message names it.
-/// Warning for an entry (it is skipped), error for a redirect (it is not followed, the request
-/// fails).
-pub const ORIGIN_REFUSED: &str = "origin-refused";
-/// A redirect that cannot be followed: no `Location`, one that does not resolve to an http(s) URL
-/// whose origin can be told, or one more than the redirects a request follows (5). Error: the
-/// request fails.
-pub const REDIRECT_INVALID: &str = "redirect-invalid";
 /// An artifact's bytes do not have the digest its index gives. Error: the skill is refused.
 pub const ARTIFACT_DIGEST_MISMATCH: &str = "artifact-digest-mismatch";
 /// An artifact is larger than `maxArtifactBytes`. Error: the skill is refused.
@@ -338,6 +326,18 @@ pub const ORPHAN_TOOL_RESULT: &str = "orphan-tool-result";
 /// first activation or search that needs it, or the host's `listLazyScopes()`, lists it. Info.
 /// (Declared last so that the codes before it keep their numbers in snapshots.)
 pub const SCOPE_NOT_LISTED: &str = "scope-not-listed";
+/// A scope's roots hold no skill while its store holds SKILL.md files elsewhere; the message
+/// names where, and the roots that would find them. Warning.
+pub const SKILLS_OUTSIDE_ROOTS: &str = "skills-outside-roots";
+/// A URL a network store was sent to (an index entry, a redirect) is on an origin other than the
+/// store's own and not among the origins the host allows (`allowOrigins`); the message names it.
+/// Warning for an entry (it is skipped), error for a redirect (it is not followed, the request
+/// fails).
+pub const ORIGIN_REFUSED: &str = "origin-refused";
+/// A redirect that cannot be followed: no `Location`, one that does not resolve to an http(s) URL
+/// whose origin can be told, or one more than the redirects a request follows (5). Error: the
+/// request fails.
+pub const REDIRECT_INVALID: &str = "redirect-invalid";
 
 /// Every code above, in the order they are declared.
 pub const ALL: &[&str] = &[
@@ -407,7 +407,6 @@ pub const ALL: &[&str] = &[
     FILE_TOO_LARGE,
     SKILL_TOO_LARGE,
     SKILL_UNREADABLE,
-    SKILLS_OUTSIDE_ROOTS,
     // disclose
     TIER_UNKNOWN,
     CATALOG_BUDGET,
@@ -424,8 +423,6 @@ pub const ALL: &[&str] = &[
     INDEX_ENTRY_INVALID,
     INDEX_ENTRY_TYPE_UNKNOWN,
     INDEX_ENTRY_DUPLICATE,
-    ORIGIN_REFUSED,
-    REDIRECT_INVALID,
     ARTIFACT_DIGEST_MISMATCH,
     ARTIFACT_TOO_LARGE,
     ARCHIVE_INVALID,
@@ -464,8 +461,11 @@ pub const ALL: &[&str] = &[
     BAD_TOOL_CALL,
     BAD_TOOL_RESULT,
     ORPHAN_TOOL_RESULT,
-    // discover, added later
+    // added later, at the end: snapshots keep codes by their place in this list
     SCOPE_NOT_LISTED,
+    SKILLS_OUTSIDE_ROOTS,
+    ORIGIN_REFUSED,
+    REDIRECT_INVALID,
 ];
 
 /// The codes that say something about the moment rather than the file: a read that failed or
