@@ -70,11 +70,11 @@ for (let run = 0; run < RUNS; run++) {
   // MCP: the first listing makes the server hash every file; a second server-side pass is warm.
   const mcpServer = skillsMcpServer(source, { pageSize: 100, name: "corpus" });
   const cold = await connected(mcpServer);
-  const [mcpCold, overMcpCold] = await timed(() => pkg.SkillRegistry.discover(scope("corpus", pkg.mcpStorage(cold.client, { timeoutMs: 600_000 }))));
+  const [mcpCold, overMcpCold] = await timed(() => pkg.SkillRegistry.discover(scope("corpus", pkg.mcpStorage(cold.client, { server: "corpus", timeoutMs: 600_000 }))));
   // The same server again, through a new store: its digests are cached, the client's are not.
   const warm = cold;
   for (const k of Object.keys(warm.counts)) delete warm.counts[k];
-  const [mcp, overMcp] = await timed(() => pkg.SkillRegistry.discover(scope("corpus", pkg.mcpStorage(warm.client, { timeoutMs: 600_000 }))));
+  const [mcp, overMcp] = await timed(() => pkg.SkillRegistry.discover(scope("corpus", pkg.mcpStorage(warm.client, { server: "corpus", timeoutMs: 600_000 }))));
   const mcpListing = { ...warm.counts };
   const [mcpRead] = await timed(async () => {
     for (const n of overMcp.names()) await overMcp.readFile(n);

@@ -774,11 +774,18 @@ export interface McpClientLike {
   request(request: { method: string; params?: Record<string, unknown> }, resultSchema: unknown, options?: { timeout?: number; signal?: AbortSignal }): Promise<unknown>;
   getServerCapabilities?(): Record<string, unknown> | undefined;
   getServerVersion?(): { name: string; version?: string } | undefined;
+  /** The SDK's transport: its configured command (stdio) or URL (HTTP) may give the server's label. */
+  readonly transport?: unknown;
 }
 
 /** Options of {@link mcpStorage}. */
 export interface McpStorageOptions {
-  /** The server's label: the scope name to give it and the host of its `mcp://` locations (default the name the server reports). */
+  /**
+   * The host's label for the server: the scope name to give it and the host of its `mcp://`
+   * locations. Required unless the client's transport was configured with a command (stdio: the
+   * command's and its first argument's last segments, `node acme.mjs`) or a URL (its host and port);
+   * the name the server reports is never used.
+   */
   server?: string;
   /** Take skills whose resources are "dynamic" (no digests: only their frontmatter is verified). Default false. */
   dynamic?: boolean;
@@ -786,6 +793,17 @@ export interface McpStorageOptions {
   timeoutMs?: number;
   /** Most skills/list pages one listing reads (default 10,000). */
   maxPages?: number;
+  /** Most bytes of JSON in one skills/list page or skills/get result (default 4 MiB). */
+  maxMessageBytes?: number;
+  /** Most bytes in one cursor a server gives (default 8 KiB). */
+  maxCursorBytes?: number;
+  /** Most bytes of JSON one listing reads in all (default 64 MiB). */
+  maxListingBytes?: number;
+  /**
+   * Connects a new client when the connection closed under a request (a stdio transport closes on
+   * one message over its buffer bound): called before the store's next request.
+   */
+  reconnect?: () => Promise<McpClientLike>;
   /** The size cap of a read (default 16 MiB). */
   maxObjectBytes?: number;
 }
@@ -807,7 +825,7 @@ export interface McpStorage extends SkillStorage {
   /** What the last listing and each refused read said. */
   diagnostics(): { listing: Diagnostic[]; skills: Record<string, Diagnostic[]> };
   /** Requests made so far. */
-  stats(): { listRequests: number; getRequests: number; readRequests: number; readBytes: number; mismatches: number };
+  stats(): { listRequests: number; getRequests: number; readRequests: number; readBytes: number; mismatches: number; listBytes: number; reconnects: number };
 }
 
 /**

@@ -3,37 +3,22 @@
 // the server declares the extension, every entry of skills/list and skills/get, which URI a key
 // may be read from and whether the bytes read are the ones listed are decided by the core
 // (mcpSkillsExtension, parseMcpSkills, mcpFileUri, verifyMcpFile).
+// What a server may cost the host is bounded in the core too (parseMcpSkills reads each page within
+// the listing's bounds, see src/mcp/client_bounds.rs); the connection, its label and reconnecting
+// are in mcp-connection.js.
 import { mcpFileUri, mcpSkillsExtension, parseMcpSkills, verifyMcpFile } from "../exports.js";
 import {
   assertKey, assertPrefix, byteLimit, codedError, cursorOption, objectCap, objectTooLarge, optionsObject, overCap, pageLimit, positiveOption, sharedLoad, show,
 } from "./keys.js";
+import { mcpConnection, transportLabel } from "./mcp-connection.js";
 
 const DEFAULT_LIMIT = 1000;
 const DEFAULT_TIMEOUT_MS = 10_000;
-const DEFAULT_MAX_PAGES = 10_000;
-const OPTION_KEYS = new Set(["server", "dynamic", "timeoutMs", "maxPages", "maxObjectBytes"]);
-
-// The SDK checks every result against a schema. The core reads these results with its own bounds
-// and rules, so the schema passed lets any value through, in both shapes the SDK's two lines take:
-// `safeParse` (zod-compatible, `@modelcontextprotocol/sdk` 1.x) and Standard Schema
-// (`@modelcontextprotocol/client` 2.x, which speaks 2026-07-28 as well as the 2025 revisions).
-const ANY_RESULT = Object.freeze({
-  safeParse: (data) => ({ success: true, data }),
-  "~standard": Object.freeze({ version: 1, vendor: "skillwasm", validate: (value) => ({ value }) }),
-});
+const BOUND_KEYS = ["maxPages", "maxMessageBytes", "maxCursorBytes", "maxListingBytes"];
+const OPTION_KEYS = new Set(["server", "dynamic", "timeoutMs", "maxObjectBytes", "reconnect", ...BOUND_KEYS]);
 
 const failure = codedError;
 const positive = (value, name, fallback) => positiveOption(value, name, fallback, "mcpStorage", 0x7fffffff);
-
-/** What a method of `client` answers, or undefined when it has none or it throws. */
-function ask(client, method) {
-  try {
-    const f = client[method];
-    return typeof f === "function" ? f.call(client) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 const encoder = new TextEncoder();
 
@@ -77,10 +62,23 @@ function warning(d, key) {
  * core; a verified file is kept by digest. On a mismatch the entry is fetched again with
  * `skills/get` and the file read once more.
  *
- * @param {any} client a connected `Client` of `@modelcontextprotocol/sdk` (or anything with its
- *   `request(request, resultSchema, options)` and `getServerCapabilities()`).
+ * Bounds: what one server may cost the host. Each `skills/list` page and `skills/get` result is
+ * measured as the core reads it (`maxMessageBytes`, 4 MiB of JSON), each cursor before it is sent
+ * back (`maxCursorBytes`, 8 KiB), and a listing in all (`maxListingBytes`, 64 MiB; `maxPages`,
+ * 10,000); a cycle of cursors is found. A bound reached stops the listing with
+ * `mcp-listing-bound`; the skills of the pages read before are kept. A file is refused past
+ * `maxObjectBytes`. A connection that closes under a request (a stdio transport does on one
+ * message over its buffer bound) costs that request `mcp-connection-closed`; with `reconnect`
+ * the store reconnects before its next request.
+ *
+ * @param {any} client a connected `Client` of `@modelcontextprotocol/sdk` or
+ *   `@modelcontextprotocol/client` (or anything with its `request(request, resultSchema, options)`
+ *   and `getServerCapabilities()`).
  * @param {{ server?: string; dynamic?: boolean; timeoutMs?: number; maxPages?: number;
- *   maxObjectBytes?: number }} [options]
+ *   maxMessageBytes?: number; maxCursorBytes?: number; maxListingBytes?: number;
+ *   maxObjectBytes?: number; reconnect?: () => unknown }} [options] `server`: the host's label for
+ *   the server; required unless the client's transport was configured with a command or URL (see
+ *   transportLabel): the name the server reports is never used.
  */
 export function mcpStorage(client, options = {}) {
   options = optionsObject(options, "mcpStorage");
@@ -90,24 +88,34 @@ export function mcpStorage(client, options = {}) {
   if (typeof client !== "object" || client === null || typeof client.request !== "function") {
     throw new TypeError(`mcpStorage: client must be a connected MCP Client (with request()), got ${show(client)}`);
   }
-  let label = options.server;
+  // The label is the host's: given, or from the host's own transport configuration, never the
+  // name the server reports (SEP-2640).
+  const label = options.server === undefined ? transportLabel(client) : options.server;
   if (label === undefined) {
-    const info = ask(client, "getServerVersion");
-    label = typeof info?.name === "string" && info.name !== "" ? info.name : undefined;
+    throw new TypeError("mcpStorage: options.server is required: the client's transport was configured with no command or URL to label the server by (the name a server reports is never used)");
   }
   if (typeof label !== "string" || label === "" || label.length > 256) {
-    throw new TypeError(`mcpStorage: options.server must be a non-empty string (the server reports no name), got ${show(label)}`);
+    throw new TypeError(`mcpStorage: options.server must be a non-empty string of at most 256 characters, got ${show(label)}`);
+  }
+  if (options.reconnect !== undefined && typeof options.reconnect !== "function") {
+    throw new TypeError(`mcpStorage: options.reconnect must be a function resolving to a connected client, got ${show(options.reconnect)}`);
   }
   if (options.dynamic !== undefined && typeof options.dynamic !== "boolean") {
     throw new TypeError(`mcpStorage: options.dynamic must be a boolean, got ${show(options.dynamic)}`);
   }
   const dynamic = options.dynamic === true;
   const timeout = positive(options.timeoutMs, "timeoutMs", DEFAULT_TIMEOUT_MS);
-  const maxPages = positive(options.maxPages, "maxPages", DEFAULT_MAX_PAGES);
+  /** The host's bounds on a listing, passed to the core with every page (absent: the core's defaults). */
+  const bounds = {};
+  for (const k of BOUND_KEYS) {
+    const v = positive(options[k], k, undefined);
+    if (v !== undefined) bounds[k] = v;
+  }
   const cap = objectCap(options.maxObjectBytes, "mcpStorage");
   const location = `mcp://${encodeURIComponent(label)}/`;
+  const conn = mcpConnection(client, label, { timeout, reconnect: options.reconnect });
 
-  const counts = { listRequests: 0, getRequests: 0, readRequests: 0, readBytes: 0, mismatches: 0 };
+  const counts = { listRequests: 0, getRequests: 0, readRequests: 0, readBytes: 0, mismatches: 0, listBytes: 0 };
   /** @type {null | { skills: Map<string, any>; files: Map<string, any>; entries: any[]; diagnostics: any[] }} */
   let listing = null;
   /** Skills loaded by URI (addSkill): skill directory -> entry. Kept across listings. */
@@ -116,34 +124,19 @@ export function mcpStorage(client, options = {}) {
   const verified = new Map();
   const skillDiagnostics = new Map();
 
-  /** One request, aborted at the timeout (the SDK cancels it at the server); a client that
-   * ignores both the timeout and the signal still settles then. */
-  async function request(method, params) {
-    const controller = new AbortController();
-    let timer;
-    const expired = new Promise((_, reject) => {
-      timer = setTimeout(() => {
-        const e = failure(`${label}: ${method}: no answer within ${timeout} ms; the request was cancelled`, "mcp-request-failed", { method });
-        controller.abort(e);
-        reject(e);
-      }, timeout);
-    });
-    expired.catch(() => {});
-    try {
-      return await Promise.race([client.request({ method, params }, ANY_RESULT, { timeout, signal: controller.signal }), expired]);
-    } catch (e) {
-      if (controller.signal.aborted) throw controller.signal.reason;
-      throw failure(`${label}: ${method}: ${e?.message ?? e}`, "mcp-request-failed", { method, rpcCode: e?.code });
-    } finally {
-      clearTimeout(timer);
-    }
-  }
+  // One request at a time through the connection: aborted at the timeout (the SDK cancels it at
+  // the server); a client that ignores both the timeout and the signal still settles then.
+  const request = conn.request;
 
-  async function getEntry(uri) {
+  /** `skills/get` of `uri`, read within the bounds (counted against `listing`, a listing's state, when given). */
+  async function getEntry(uri, listing) {
     counts.getRequests++;
     const result = await request("skills/get", { uri });
-    return parseMcpSkills(result, { get: true, dynamic });
+    return parseMcpSkills(result, { get: true, dynamic, bounds, ...(listing ? { listing } : {}) });
   }
+
+  /** The extension's declaration by the server, as the core reads its capabilities. */
+  const declaration = () => mcpSkillsExtension(conn.capabilities() ?? undefined);
 
   /** The listing built from entries: skill dir -> entry, file key -> entry, sorted entries. */
   function build(skills, diagnostics) {
@@ -179,43 +172,50 @@ export function mcpStorage(client, options = {}) {
   }
 
   async function loadListing() {
-    const declared = mcpSkillsExtension(ask(client, "getServerCapabilities") ?? undefined);
+    const declared = declaration();
     if (!declared.declared) {
       listing = build([], [...declared.diagnostics]);
       return;
     }
     const skills = [];
     const diagnostics = [];
-    const cursors = new Set();
+    const keep = (read) => {
+      for (const s of read.skills) skills.push(s);
+      for (const d of read.diagnostics) diagnostics.push(d);
+    };
+    // The core checks each page against the bounds and carries the listing's state (constant in
+    // size) from page to page; a bound reached ends the listing with a diagnostic, no cursor.
+    let state;
     let cursor;
     for (let page = 0; ; page++) {
-      if (page >= maxPages) {
-        diagnostics.push({ severity: "warning", code: "mcp-result-invalid", message: `skills/list gave more than ${maxPages} pages; the rest is not read` });
-        break;
-      }
       counts.listRequests++;
-      const result = await request("skills/list", cursor === undefined ? {} : { cursor });
-      const read = parseMcpSkills(result, { dynamic });
-      skills.push(...read.skills);
-      diagnostics.push(...read.diagnostics);
-      if (read.nextCursor === null) break;
-      if (cursors.has(read.nextCursor)) {
-        diagnostics.push({ severity: "warning", code: "mcp-result-invalid", message: `skills/list repeated the cursor ${show(read.nextCursor)}; the listing stops there` });
+      let result;
+      try {
+        result = await request("skills/list", cursor === undefined ? {} : { cursor });
+      } catch (e) {
+        // A connection lost after the first page costs the rest of the listing, not the pages read.
+        if (page === 0 || e?.code !== "mcp-connection-closed") throw e;
+        diagnostics.push({ severity: "error", code: "mcp-connection-closed", message: `${e.message}; the rest of the listing is not read` });
         break;
       }
-      cursors.add(read.nextCursor);
+      const read = parseMcpSkills(result, { dynamic, bounds, ...(state ? { listing: state } : {}) });
+      state = read.listing;
+      keep(read);
+      if (read.nextCursor === null) break;
       cursor = read.nextCursor;
     }
     // Skills loaded by URI: fetched again, so a changed digest is a changed skill here too.
     for (const [dir, s] of added) {
       try {
-        const got = await getEntry(s.uri);
+        const got = await getEntry(s.uri, state);
+        state = got.listing;
         if (got.skills.length === 1) added.set(dir, got.skills[0]);
-        else diagnostics.push(...got.diagnostics);
+        else keep(got);
       } catch (e) {
-        diagnostics.push({ severity: "error", code: "mcp-request-failed", message: String(e?.message ?? e), path: s.uri });
+        diagnostics.push({ severity: "error", code: e?.code ?? "mcp-request-failed", message: String(e?.message ?? e), path: s.uri });
       }
     }
+    counts.listBytes = state?.bytes ?? 0;
     const listed = new Set(skills.map((s) => s.key));
     for (const s of added.values()) if (!listed.has(s.key)) skills.push(s);
     listing = build(skills, diagnostics);
@@ -333,7 +333,7 @@ export function mcpStorage(client, options = {}) {
   return {
     /** Where the keys are: `mcp://<server>/`. */
     location,
-    /** The server's label (the `server` option, or the name the server reports). */
+    /** The server's label: the `server` option, or one from the transport's command or URL (never the name the server reports). */
     server: label,
     /** A remote store: its scope is untrusted unless the host says otherwise. */
     remote: true,
@@ -377,6 +377,9 @@ export function mcpStorage(client, options = {}) {
       if (typeof uri !== "string" || uri === "" || uri.length > 4096) {
         throw new TypeError(`addSkill: uri must be a skill's SKILL.md URI, got ${show(uri)}`);
       }
+      // Only a server that declared the extension is asked for skills/get.
+      const declared = declaration();
+      if (!declared.declared) return { key: null, name: null, uri, diagnostics: declared.diagnostics };
       let got;
       try {
         got = await getEntry(uri);
@@ -404,9 +407,12 @@ export function mcpStorage(client, options = {}) {
       return { listing: listing ? [...listing.diagnostics] : [], skills: Object.fromEntries(skillDiagnostics) };
     },
 
-    /** Requests made so far: skills/list pages, skills/get, resources/read (and their bytes), mismatches. */
+    /**
+     * Requests made so far: skills/list pages, skills/get, resources/read (and their bytes),
+     * mismatches; the bytes of JSON the last listing read, and how often the store reconnected.
+     */
     stats() {
-      return { ...counts };
+      return { ...counts, reconnects: conn.reconnects() };
     },
   };
 }

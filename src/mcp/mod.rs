@@ -14,6 +14,7 @@
 //! resource.
 
 pub mod client;
+pub mod client_bounds;
 pub mod client_head;
 pub mod client_keys;
 pub mod frontmatter;

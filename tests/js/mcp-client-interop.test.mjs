@@ -34,8 +34,8 @@ test("the corpus served by skillsMcpServer is discovered and read through mcpSto
   const server = skillsMcpServer(source, { pageSize: 100, name: "corpus-server" });
   const { client, counts } = await connected(server);
   // The server hashes each page's files on the first listing: generous bounds for a loaded machine.
-  const storage = mcpStorage(client, { timeoutMs: 120_000 });
-  assert.equal(storage.server, "corpus-server");
+  const storage = mcpStorage(client, { server: "corpus", timeoutMs: 120_000 });
+  assert.equal(storage.server, "corpus", "the host's label, not the name the server reports");
   const t0 = performance.now();
   const registry = await SkillRegistry.discover({ scopes: [{ name: storage.server, storage, roots: [""], trusted: true }], timeoutMs: 600_000 });
   const ms = performance.now() - t0;
@@ -53,7 +53,7 @@ test("the corpus served by skillsMcpServer is discovered and read through mcpSto
   assert.ok(listed.length > 100 && listed.length <= offered.length, `${listed.length} of ${offered.length}`);
   for (const m of listed) {
     assert.ok(described.get(base(m.name))?.includes(m.description), m.name);
-    assert.match(m.path, /^mcp:\/\/corpus-server\//);
+    assert.match(m.path, /^mcp:\/\/corpus\//);
   }
   // Reading a sample: each SKILL.md is fetched once, verified in the core, and is the file.
   const sample = listed.filter((m, i) => i % 25 === 0 && source.get(m.name)?.description === m.description);
@@ -92,6 +92,8 @@ test("over stdio: mcpStorage against `skillwasm mcp` spawned on a project direct
       return request(req, schema, opts);
     };
     const storage = mcpStorage(client);
+    // The label comes from the host's own stdio command (`node cli.js mcp ...`), not the server.
+    assert.equal(storage.server, `${path.basename(process.execPath)} cli.js`);
     const registry = await SkillRegistry.discover({ scopes: [{ name: storage.server, storage, roots: [""], trusted: true }] });
     assert.deepEqual(registry.names().sort(), ["alpha", "bravo", "charlie"]);
     assert.deepEqual(counts, { "skills/list": 2 }, "two pages of two, no file read");

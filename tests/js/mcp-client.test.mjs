@@ -18,7 +18,8 @@ const codesOf = (registry) => registry.diagnostics().map((d) => d.code);
 async function serve(skills, serverOpts = {}, storeOpts = {}) {
   const { server, state } = skillsServer(skills, serverOpts);
   const client = await connect(server);
-  const storage = mcpStorage(client, storeOpts);
+  // The label is the host's own (an in-process transport has no command or URL to derive it from).
+  const storage = mcpStorage(client, { server: "host-label", ...storeOpts });
   return { server, state, client, storage };
 }
 
@@ -32,16 +33,16 @@ test("the corpus sample is large enough to page through", () => {
 });
 
 test("discovery pages through skills/list and reads no file; a file is read when asked, verified", async () => {
-  const { state, storage } = await serve(served(), { pageSize: 7, name: "docs-server" });
-  assert.equal(storage.server, "docs-server", "the label defaults to the server's reported name");
+  const { state, storage } = await serve(served(), { pageSize: 7, name: "docs-server" }, { server: "docs" });
+  assert.equal(storage.server, "docs", "the label is the host's, not the name the server reports");
   const registry = await discover(storage);
   const pages = Math.ceil(CORPUS.length / 7);
   assert.deepEqual(state.counts, { "skills/list": pages }, "listing makes only skills/list calls");
   const metas = registry.listMetas();
   assert.deepEqual(metas.map((m) => m.name).sort(), CORPUS.map((s) => s.name).sort());
   for (const m of metas) {
-    assert.equal(m.scope, "docs-server");
-    assert.equal(m.path, `mcp://docs-server/corpus/${m.name}/SKILL.md`);
+    assert.equal(m.scope, "docs");
+    assert.equal(m.path, `mcp://docs/corpus/${m.name}/SKILL.md`);
     const listed = CORPUS.find((s) => s.name === m.name);
     assert.equal(m.description, listed.frontmatter.description.trim());
   }
@@ -58,14 +59,17 @@ test("discovery pages through skills/list and reads no file; a file is read when
   await registry.readFile(withFiles.name, rel);
   assert.equal(state.counts["resources/read"], 2);
   assert.equal(state.counts["skills/get"], undefined, "nothing was refetched");
-  assert.deepEqual(storage.stats(), { listRequests: pages, getRequests: 0, readRequests: 2, readBytes: storage.stats().readBytes, mismatches: 0 });
+  const { readBytes, listBytes } = storage.stats();
+  assert.ok(listBytes > 1000, `the listing's bytes are counted: ${listBytes}`);
+  assert.deepEqual(storage.stats(), { listRequests: pages, getRequests: 0, readRequests: 2, readBytes, mismatches: 0, listBytes, reconnects: 0 });
   // The catalog and the tool name the server in every location.
   const catalog = renderCatalog(registry, { format: "json" });
   const entries = JSON.parse(catalog.text);
   const list = Array.isArray(entries) ? entries : entries.skills ?? entries.available_skills;
-  assert.ok(JSON.stringify(list).includes(`mcp://docs-server/corpus/${withFiles.name}/SKILL.md`), catalog.text.slice(0, 300));
+  assert.ok(JSON.stringify(list).includes(`mcp://docs/corpus/${withFiles.name}/SKILL.md`), catalog.text.slice(0, 300));
   const result = await new SkillTool(registry).execute({ name: withFiles.name });
-  assert.ok(JSON.stringify(result).includes(`mcp://docs-server/corpus/${withFiles.name}`), "the tool result names the server");
+  assert.ok(JSON.stringify(result).includes(`mcp://docs/corpus/${withFiles.name}`), "the tool result names the server");
+  assert.ok(!catalog.text.includes("docs-server"), "the name the server reports is shown nowhere");
 });
 
 test("a remote store is untrusted by default: listed, nothing read", async () => {
@@ -114,8 +118,8 @@ test("a SKILL.md whose frontmatter differs from the listed one is not loaded", a
 test("two servers' skills with one name are both reachable, each labelled with its server", async () => {
   const skill = CORPUS[0];
   const alt = Buffer.from(skill.files["SKILL.md"].toString("utf8") + "\nFrom the second server.\n");
-  const a = await serve([{ ...skill, path: skill.name }], { name: "alpha" });
-  const b = await serve([{ ...skill, path: skill.name, files: { "SKILL.md": alt } }], { name: "beta" });
+  const a = await serve([{ ...skill, path: skill.name }], {}, { server: "alpha" });
+  const b = await serve([{ ...skill, path: skill.name, files: { "SKILL.md": alt } }], {}, { server: "beta" });
   const registry = await SkillRegistry.discover({
     scopes: [
       { name: a.storage.server, storage: a.storage, roots: [""], trusted: true },
@@ -190,6 +194,12 @@ test("a server without the extension lists nothing and is told; experimental is 
   assert.equal(r1.listMetas().length, 0);
   assert.ok(r1.diagnostics().some((d) => d.message.includes("mcp-extension-missing")));
   assert.deepEqual(none.state.counts, {}, "no skills request to a server that does not declare them");
+  // addSkill sends skills/get only to a server that declared the extension.
+  const added = await none.storage.addSkill(`skill://corpus/${CORPUS[0].name}/SKILL.md`);
+  assert.equal(added.key, null);
+  assert.deepEqual(added.diagnostics.map((d) => d.code), ["mcp-extension-missing"]);
+  assert.deepEqual(none.state.counts, {}, "addSkill sent nothing");
+  assert.deepEqual(await r1.refresh(), { added: [], changed: [], removed: [] });
   const exp = await serve(served(), { declare: "experimental" });
   assert.equal((await discover(exp.storage)).listMetas().length, CORPUS.length);
 });
@@ -227,7 +237,14 @@ test("a client that ignores the timeout is cancelled through its signal, and the
 test("mcpStorage refuses what is not a client and unknown options", () => {
   assert.throws(() => mcpStorage(null), TypeError);
   assert.throws(() => mcpStorage({}), TypeError);
-  assert.throws(() => mcpStorage({ request() {} }), /options.server/);
+  assert.throws(() => mcpStorage({ request() {} }), /options.server is required/);
+  // The name a server reports is never the label.
+  assert.throws(() => mcpStorage({ request() {}, getServerVersion: () => ({ name: "trusted-by-you" }) }), /options.server is required/);
+  assert.throws(() => mcpStorage({ request() {} }, { server: "x", reconnect: "yes" }), /reconnect must be a function/);
+  for (const k of ["maxMessageBytes", "maxCursorBytes", "maxListingBytes", "maxPages"]) {
+    assert.throws(() => mcpStorage({ request() {} }, { server: "x", [k]: 0 }), new RegExp(`${k} must be a positive integer`));
+    assert.throws(() => mcpStorage({ request() {} }, { server: "x", [k]: "1" }), TypeError);
+  }
   assert.throws(() => mcpStorage({ request() {} }, { server: "x", dynamc: true }), /unknown option/);
   assert.throws(() => mcpStorage({ request() {} }, { server: "x", dynamic: "yes" }), TypeError);
 });

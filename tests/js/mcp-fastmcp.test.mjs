@@ -54,7 +54,9 @@ test(`FastMCP ${FASTMCP_VERSION}'s Skills server, read by mcpStorage at 2026-07-
     assert.equal(client.getProtocolEra(), "modern");
     assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
     assert.ok("io.modelcontextprotocol/skills" in (client.getServerCapabilities()?.extensions ?? {}));
-    const storage = pkg.mcpStorage(client);
+    // The label is the host's; FastMCP's reported name ("fastmcp-skills") is not used.
+    assert.equal(pkg.mcpStorage(client).server, `${path.basename(FASTMCP.python)} fastmcp_skills_server.py`);
+    const storage = pkg.mcpStorage(client, { server: "fastmcp-skills" });
     assert.equal(storage.server, "fastmcp-skills");
     const registry = await pkg.SkillRegistry.discover({ scopes: [{ name: storage.server, storage, roots: [""], trusted: true }] });
     assert.deepEqual(registry.diagnostics(), []);

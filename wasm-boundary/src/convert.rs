@@ -127,7 +127,20 @@ pub fn json(v: &JsValue, holes: &[&str]) -> Result<(Value, Taken), Unreadable> {
     Ok((value, taken_pairs(&taken_list)))
 }
 
-/// The `[path, value]` pairs boundary.js pushed to `list`.
+/// Reads data as JSON within the bounds, its JSON text at most `chars` long (and
+/// [`MAX_JSON_CHARS`]): the value and the length of its JSON text in bytes. Longer is
+/// [`Unreadable::TooLarge`], found before more than `chars` characters are written.
+pub fn data_within(v: &JsValue, chars: u32) -> Result<(Value, u64), Unreadable> {
+    let taken_list = Array::new();
+    let text = bounded_json(v, MAX_DEPTH, MAX_NODES, chars.min(MAX_JSON_CHARS), &Array::new(), &taken_list)
+        .map_err(|e| Unreadable::Threw(format!("\u{0}{}", describe_error(pass_traps(e)))))?;
+    let Some(body) = text.strip_prefix('J') else {
+        return Err(Unreadable::from_tagged(text.get(1..).unwrap_or_default()));
+    };
+    let value = skillwasm::json::from_str(body).map_err(|e| Unreadable::Unsupported(format!("\u{0}{e}")))?;
+    Ok((value, body.len() as u64))
+}
+
 /// The `[path, value]` pairs boundary.js handed back unread, as (path, value).
 pub fn taken_pairs(list: &Array) -> Taken {
     let mut taken = Vec::new();

@@ -4,10 +4,11 @@
 //! rules are `skillwasm::mcp`'s.
 
 use super::{convert, to_js};
-use convert::BytesError;
+use convert::{BytesError, Unreadable};
 use serde::Deserialize;
 use skillwasm::diagnostic::codes;
-use skillwasm::mcp::client::{self, McpPage, McpSkill, ReadOptions};
+use skillwasm::mcp::client::{McpPage, McpSkill, ReadOptions};
+use skillwasm::mcp::client_bounds::{self, ListingBounds, ListingState, Measured};
 use skillwasm::mcp::verify;
 use skillwasm::mcp::MAX_SKILL_BYTES;
 use skillwasm::Diagnostic;
@@ -34,8 +35,16 @@ export interface McpSkill {
   /** The listed frontmatter as a SKILL.md's first bytes. */
   head: string;
 }
-/** A `skills/list` page (or a `skills/get` result) read: its usable entries and what was wrong. */
-export interface McpSkillsPage { skills: McpSkill[]; nextCursor: string | null; diagnostics: Diagnostic[] }
+/**
+ * A `skills/list` page (or a `skills/get` result) read: its usable entries and what was wrong.
+ * `nextCursor` is null when the listing ends or stops at a bound (`mcp-listing-bound`); `listing`
+ * is the state to read the listing's next message with.
+ */
+export interface McpSkillsPage { skills: McpSkill[]; nextCursor: string | null; diagnostics: Diagnostic[]; listing: McpListingState }
+/** The host's bounds on one listing of one server, in bytes of JSON (defaults 4 MiB, 8 KiB, 64 MiB, 10,000). */
+export interface McpListingBounds { maxMessageBytes?: number; maxCursorBytes?: number; maxListingBytes?: number; maxPages?: number }
+/** What a listing carries from one message to the next (constant in size): pass back what the last page gave. */
+export interface McpListingState { pages: number; bytes: number; mark: string | null }
 /** What a server's capabilities say of the skills extension. */
 export interface McpSkillsDeclared { declared: boolean; directoryRead: boolean; diagnostics: Diagnostic[] }
 /** A file's bytes checked against its entry. */
@@ -50,6 +59,21 @@ struct PageOptions {
     /// The result is a `skills/get` result (`{ skill }`), not a `skills/list` page.
     #[serde(default)]
     get: bool,
+    /// The host's bounds on the listing.
+    #[serde(default)]
+    bounds: ListingBounds,
+    /// The listing's state after its previous message (absent for the first).
+    #[serde(default)]
+    listing: ListingState,
+}
+
+/// A page read, with the listing's state after it.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BoundedPage {
+    #[serde(flatten)]
+    page: McpPage,
+    listing: ListingState,
 }
 
 fn data(v: &JsValue, name: &str) -> Result<serde_json::Value, JsValue> {
@@ -76,32 +100,48 @@ pub fn mcp_skills_extension(
     to_js(&verify::declared(&caps)).map_err(JsValue::from)
 }
 
-/// Reads a `skills/list` result (or, with `get: true`, a `skills/get` result) into entries; a
-/// result that cannot be read is a page of one `mcp-result-invalid`.
+/// Reads a `skills/list` result (or, with `get: true`, a `skills/get` result) into entries, as
+/// one message of a listing in the state `listing` (the one the previous page gave back) within
+/// `bounds`: the message is measured as it is read and not read past its budget, its cursor
+/// checked. A result that cannot be read is a page of one `mcp-result-invalid`; a bound reached,
+/// `mcp-listing-bound` and no cursor.
 #[wasm_bindgen(js_name = parseMcpSkills, unchecked_return_type = "McpSkillsPage")]
 pub fn parse_mcp_skills(
     #[wasm_bindgen(unchecked_param_type = "unknown")] result: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "{ dynamic?: boolean; get?: boolean }")] opts: Option<JsValue>,
+    #[wasm_bindgen(
+        unchecked_optional_param_type = "{ dynamic?: boolean; get?: boolean; bounds?: McpListingBounds; listing?: McpListingState }"
+    )]
+    opts: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let o: PageOptions = convert::options(&opts.unwrap_or_default(), "parseMcpSkills: opts")?;
     let read = ReadOptions { dynamic: o.dynamic };
+    let budget = client_bounds::message_budget(&o.bounds, &o.listing);
     // The result comes from the server: what cannot be read within the bounds is a diagnostic.
-    let value = match convert::data(&result) {
-        Ok(v) => v,
+    let measured = convert::data_within(&result, u32::try_from(budget).unwrap_or(u32::MAX));
+    let value;
+    let m = match measured {
+        Ok((v, bytes)) => {
+            value = v;
+            Measured::Read(&value, bytes)
+        }
+        Err(Unreadable::TooLarge(_)) => Measured::Over,
         Err(e) => {
             let d = Diagnostic::error(codes::MCP_RESULT_INVALID, e.describe("the result"));
-            return to_js(&McpPage { diagnostics: vec![d], ..McpPage::default() }).map_err(JsValue::from);
+            let page = McpPage { diagnostics: vec![d], ..McpPage::default() };
+            return to_js(&BoundedPage { page, listing: o.listing }).map_err(JsValue::from);
         }
     };
-    let page = if o.get {
-        match client::parse_get_result(&value, &read) {
+    let (page, listing) = if o.get {
+        let (got, listing) = client_bounds::get_result(m, &o.bounds, &o.listing, &read);
+        let page = match got {
             Ok(skill) => McpPage { skills: vec![skill], ..McpPage::default() },
             Err(d) => McpPage { diagnostics: vec![d], ..McpPage::default() },
-        }
+        };
+        (page, listing)
     } else {
-        client::parse_list_result(&value, &read)
+        client_bounds::list_page(m, &o.bounds, &o.listing, &read)
     };
-    to_js(&page).map_err(JsValue::from)
+    to_js(&BoundedPage { page, listing }).map_err(JsValue::from)
 }
 
 /// The URI `key` is read from, when the entry lists it; `null` otherwise (nothing may be fetched).

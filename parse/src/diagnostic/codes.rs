@@ -276,6 +276,15 @@ pub const MCP_DIGEST_MISMATCH: &str = "mcp-digest-mismatch";
 pub const MCP_FRONTMATTER_MISMATCH: &str = "mcp-frontmatter-mismatch";
 /// A read of a URI the retained manifest does not list. Error: nothing is fetched.
 pub const MCP_FILE_UNLISTED: &str = "mcp-file-unlisted";
+/// A listing reached one of the host's bounds on what a server may cost it: a message over
+/// `maxMessageBytes`, a cursor over `maxCursorBytes`, more than `maxListingBytes` in all, more
+/// than `maxPages` pages, or a cursor given again (a cycle). Warning: the listing stops there;
+/// the skills of the pages read before are kept.
+pub const MCP_LISTING_BOUND: &str = "mcp-listing-bound";
+/// The connection to the server closed under a request (its transport refused a message over
+/// its own bound, or the server went away). Error: that request fails; the store reconnects
+/// through its `reconnect` option before its next request, or says that it cannot.
+pub const MCP_CONNECTION_CLOSED: &str = "mcp-connection-closed";
 
 // ---------------------------------------------------------------------------------------------
 // compact: transcripts
@@ -443,6 +452,8 @@ pub const ALL: &[&str] = &[
     MCP_DIGEST_MISMATCH,
     MCP_FRONTMATTER_MISMATCH,
     MCP_FILE_UNLISTED,
+    MCP_LISTING_BOUND,
+    MCP_CONNECTION_CLOSED,
     // compact
     TRANSCRIPT_NOT_ARRAY,
     TRANSCRIPT_UNREADABLE,

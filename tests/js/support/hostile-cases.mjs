@@ -677,7 +677,7 @@ export const SPECS = [
   ] },
   { name: "parseMcpSkills", group: "args", f: (p) => p.parseMcpSkills, args: () => [MCP_PAGE, {}], params: [
     { name: "result", kind: "data", check: CHECK_MCP_PAGE, what: "a McpSkillsPage" },
-    { name: "opts", kind: "options", optional: true, schema: { dynamic: "bool", get: "bool" }, check: CHECK_MCP_PAGE },
+    { name: "opts", kind: "options", optional: true, schema: { dynamic: "bool", get: "bool", bounds: "object", listing: "object" }, check: CHECK_MCP_PAGE },
   ] },
   { name: "mcpFileUri", group: "args", f: (p) => p.mcpFileUri, args: (fx, p) => [mcpEntry(p), "good/SKILL.md"], params: [
     { name: "skill", kind: "anything", check: (v) => (v === null || typeof v === "string" ? null : "not a URI or null") },
@@ -690,7 +690,7 @@ export const SPECS = [
   ] },
   { name: "mcpStorage", group: "adapters", f: (p) => p.mcpStorage, args: () => [mcpClient(), { server: "hostile" }], params: [
     { name: "client", kind: "anything", check: CHECK.storage },
-    { name: "options", kind: "options", optional: true, schema: { server: "string", dynamic: "bool", timeoutMs: "number", maxPages: "number", maxObjectBytes: "number" }, base: () => ({ server: "hostile" }), check: CHECK.storage },
+    { name: "options", kind: "options", optional: true, schema: { server: "string", dynamic: "bool", timeoutMs: "number", maxPages: "number", maxObjectBytes: "number", maxMessageBytes: "number", maxCursorBytes: "number", maxListingBytes: "number", reconnect: "function" }, base: () => ({ server: "hostile" }), check: CHECK.storage },
   ] },
   { name: "mcpStorage().list", group: "adapters", async: true, f: (p) => p.mcpStorage(mcpClient(), { server: "hostile" }).list, self: () => undefined, args: () => ["", { limit: 2 }], params: [
     { name: "prefix", kind: "string", names: /prefix/i, storageKey: true, check: CHECK.page },
