@@ -1,7 +1,8 @@
-// The README's bundler recipes, built and loaded as a user would: a project with the package
-// installed (a copy of pkg/ in node_modules), bundled by Vite and by esbuild exactly as the README
-// says, served from 127.0.0.1 and run in Chromium. The page parses a skill and renders a catalog,
-// so the .wasm the bundle points at was found, fetched and instantiated.
+// The bundler recipes of docs/guides/runtimes.md, built and loaded as a user would: a project with
+// the package installed (a copy of pkg/ in node_modules), bundled by Vite and by esbuild as the
+// guide says (the esbuild recipe is its snippet, as written), served from 127.0.0.1 and run in
+// Chromium. The page parses a skill and renders a catalog, so the .wasm the bundle points at was
+// found, fetched and instantiated.
 import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import { chromium } from "playwright-core";
 import { ARGS, CHROMIUM, CI, missing } from "./support/chromium.mjs";
 import { PKG, assertBuilt } from "./helpers.mjs";
 import { serveStatic } from "./support/static-server.mjs";
+import { snippets } from "./support/docs.mjs";
 
 const skip = missing && !CI ? `${CHROMIUM} is missing (run \`make setup\`)` : false;
 
@@ -33,7 +35,7 @@ function project(files) {
   return dir;
 }
 
-describe("bundlers: the README's recipes in Chromium", { skip }, () => {
+describe("bundlers: the runtimes guide's recipes in Chromium", { skip }, () => {
   let browser;
   const dirs = [];
   before(async () => {
@@ -93,7 +95,8 @@ describe("bundlers: the README's recipes in Chromium", { skip }, () => {
   test("esbuild: the three .wasm files through the file loader, their URLs passed to init", async () => {
     const esbuild = await import("esbuild");
     const dir = project({
-      "main.js": `import { init, parseSkill, SkillRegistry, memoryStorage, renderCatalog, substituteArguments, version } from "skillwasm";\nimport wasmUrl from "skillwasm/skillwasm_bg.wasm";\nimport coldUrl from "skillwasm/skillwasm_cold_bg.wasm";\nimport extraUrl from "skillwasm/skillwasm_extra_bg.wasm";\nawait init({ module_or_path: wasmUrl, cold: coldUrl, extra: extraUrl });\n${APP_BODY}\nwindow.__result.substituted = substituteArguments("x $0", "y");\n`,
+      // The recipe as docs/guides/runtimes.md writes it (it imports init and parseSkill), then the app.
+      "main.js": `${snippets().esbuild}import { SkillRegistry, memoryStorage, renderCatalog, substituteArguments, version } from "skillwasm";\n${APP_BODY}\nwindow.__result.substituted = substituteArguments("x $0", "y");\n`,
       "dist/index.html": `<!doctype html><meta charset="utf-8"><title>app</title><script type="module" src="/main.js"></script>`,
     });
     dirs.push(dir);

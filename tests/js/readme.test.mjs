@@ -1,5 +1,7 @@
-// The README's snippets run as written: each `<!-- snippet: NAME -->` block is extracted and run
-// in a project that depends on the built package, with only the placeholders it names supplied.
+// The snippets of the README and of docs/ run as written: each `<!-- snippet: NAME -->` block
+// (tests/js/support/docs.mjs finds them) is run in a project that depends on the built package,
+// with only the placeholders it names supplied. The Worker and browser snippets run in workerd and
+// Chromium (docs-runtimes.test.mjs), the esbuild recipe in bundlers-chromium.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync, rmSync, cpSync, readFileSync } from "node:fs";
@@ -8,11 +10,9 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { ROOT, PKG, assertBuilt } from "./helpers.mjs";
 import { NODE22_VERSION, node22 } from "./support/node22.mjs";
+import { excerpts, marked, snippets as docSnippets } from "./support/docs.mjs";
 
-const README = readFileSync(path.join(ROOT, "README.md"), "utf8");
-const snippets = Object.fromEntries(
-  [...README.matchAll(/<!-- snippet: ([\w-]+) -->\n```js\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]]),
-);
+const snippets = docSnippets();
 
 /** Runs `code` as an ES module in a project with skillwasm (and ai) installed and the example skills in .agents/skills. */
 function run(code, preamble, { ai = "ai", node = process.execPath } = {}) {
@@ -41,8 +41,10 @@ function run(code, preamble, { ai = "ai", node = process.execPath } = {}) {
   }
 }
 
-test("the README has the runnable snippets", () => {
-  assert.deepEqual(Object.keys(snippets).sort(), ["anthropic", "node-ai-sdk", "openai", "openai-responses"]);
+test("the README and docs/ have the runnable snippets, the README its agent loop, Worker and page", () => {
+  assert.deepEqual(Object.keys(snippets).sort(), ["agent-loop", "anthropic", "browser", "esbuild", "node-ai-sdk", "openai", "openai-responses", "worker"]);
+  const all = marked("snippet");
+  for (const name of ["agent-loop", "worker", "browser"]) assert.equal(all[name].file, "README.md", name);
 });
 
 // A stand-in model: it calls the skill tool once, then answers (the mock of each AI SDK version).
@@ -70,6 +72,53 @@ for (const [ai, mock, node, skip] of [
     assert.equal(r.status, 0, r.stderr);
     // Two steps: the tool call and its result, then the answer (all of them in the transcript).
     assert.match(r.stdout, /Changelog written\. \[ 'changelog-writer' \] 3/);
+  });
+}
+
+// A stand-in model that records each call's prompt (printed on stderr at exit) and answers in turn:
+// the skill tool's call, then text, then text for the second user message.
+function recordingModel(className) {
+  return `
+import { ${className} } from "ai/test";
+const usage = { inputTokens: { total: 1 }, outputTokens: { total: 1 } };
+const text = (t) => ({ content: [{ type: "text", text: t }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] });
+const replies = [
+  { content: [{ type: "tool-call", toolCallId: "c1", toolName: "view_skill", input: JSON.stringify({ name: "changelog-writer" }) }],
+    finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [] },
+  text("Changelog written."),
+  text("Commit message written."),
+];
+const seen = [];
+var yourModel = new ${className}({ doGenerate: async (options) => { seen.push(options.prompt); return replies[seen.length - 1]; } });
+process.on("exit", () => console.error(JSON.stringify(seen)));`;
+}
+
+for (const [ai, mock, node, skip] of [
+  ["ai", "MockLanguageModelV4"],
+  ["ai6", "MockLanguageModelV3"],
+  ["ai", "MockLanguageModelV4", NODE22.bin, NODE22.skip ?? false],
+]) {
+  const on = node ? `, Node ${NODE22_VERSION}` : "";
+  test(`the README's agent loop: catalog, skill tool, a /skill message (${ai === "ai" ? "ai 7" : "ai 6"}${on})`, { skip }, () => {
+    const r = run(snippets["agent-loop"], recordingModel(mock), { ai, node });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, "Changelog written.\nCommit message written.\n");
+    const prompts = JSON.parse(r.stderr.trim().split("\n").at(-1));
+    assert.equal(prompts.length, 3);
+    const text = (message) => (typeof message.content === "string" ? message.content : JSON.stringify(message.content));
+    // The catalog is the system prompt of every call.
+    for (const prompt of prompts) {
+      assert.equal(prompt[0].role, "system");
+      assert.match(prompt[0].content, /<available_skills>[\s\S]*commit-message[\s\S]*<\/available_skills>/);
+    }
+    // The model's call of the skill tool got the skill's instructions back.
+    assert.match(prompts[1].map(text).join("\n"), /<skill_content name=\\?"changelog-writer\\?"/);
+    // The second turn holds the first one whole (its tool call and result), then the user's
+    // /commit-message with the skill injected in the message itself.
+    const last = prompts[2];
+    assert.ok(last.some((m) => m.role === "tool"), "the first turn's tool result is kept");
+    const user = last.filter((m) => m.role === "user").at(-1);
+    assert.match(text(user), /<skill_content name=\\?"commit-message\\?"/);
   });
 }
 
@@ -104,11 +153,11 @@ test("Anthropic tool shape", () => {
   assert.match(r.stdout, /leaves the skill/);
 });
 
-test("README excerpts stand verbatim in the files they quote (which their own tests run)", () => {
-  const excerpts = [...README.matchAll(/<!-- excerpt: ([^ ]+) -->\n```js\n([\s\S]*?)```/g)];
-  assert.ok(excerpts.length >= 1);
-  for (const [, file, code] of excerpts) {
-    const source = readFileSync(path.join(ROOT, file), "utf8");
-    for (const part of code.trim().split(/\n\n+/)) assert.ok(source.includes(part), `${file} does not contain:\n${part}`);
+test("excerpts stand whole and verbatim in the files they quote (which their own tests run)", () => {
+  const found = excerpts();
+  assert.ok(found.length >= 3);
+  for (const { file, line, name, code } of found) {
+    const source = readFileSync(path.join(ROOT, name), "utf8");
+    assert.ok(source.includes(code), `${file}:${line}: ${name} does not contain, as one piece:\n${code}`);
   }
 });

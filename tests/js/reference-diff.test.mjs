@@ -3,8 +3,8 @@
 // output of `read-properties`, as each CLI prints them. The reference is installed from PyPI
 // into a virtual environment under target/ (once); both sides run in one process each, the
 // reference through its library with its CLI's formatting, this package through the exports its
-// CLI uses. The agreement is printed; the differences are tallied by kind (the README lists them
-// and why they remain).
+// CLI uses. The agreement is printed; the differences are tallied by kind (docs/guides/cli.md
+// lists them and why they remain).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";

@@ -1,8 +1,8 @@
 // The package's declarations against the official SDKs' own types: each framework shape is
 // assignable to what that SDK takes (AI SDK 6 and 7, openai Chat Completions and Responses,
 // @anthropic-ai/sdk), the transcript functions give back the message type they were given, and
-// results narrow. The README's snippets compile as they are written (their placeholders declared
-// with the SDKs' types). `tsc --noEmit --strict`, with no extra lib.
+// results narrow. The code blocks of the README and docs/ compile as they are written (their
+// placeholders declared with the SDKs' types). `tsc --noEmit --strict`, with no extra lib.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, rmSync } from "node:fs";
@@ -11,11 +11,12 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { ROOT, PKG, assertBuilt } from "./helpers.mjs";
 import { mastra } from "./support/mastra.mjs";
+import { marked } from "./support/docs.mjs";
 
 const TSC = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
 // No `lib` beyond the target's, and Node's types: what a Node project has.
 const ARGS = ["--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node"];
-const DEPS = ["ai6", "openai", "@anthropic-ai/sdk", "@types/node", "@langchain/core", "@openai/agents"];
+const DEPS = ["ai6", "openai", "@anthropic-ai/sdk", "@types/node", "@langchain/core", "@openai/agents", "@modelcontextprotocol/sdk", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "@modelcontextprotocol/core"];
 
 /**
  * Type-checks `files` (name -> source) in a project that depends on the package and the SDKs;
@@ -26,7 +27,7 @@ function typecheck(files, { ai = "ai", mastra } = {}) {
   assertBuilt();
   const dir = mkdtempSync(path.join(tmpdir(), "skillwasm-sdk-types-"));
   try {
-    for (const scope of ["@anthropic-ai", "@types", "@langchain", "@openai"]) mkdirSync(path.join(dir, "node_modules", scope), { recursive: true });
+    for (const scope of ["@anthropic-ai", "@types", "@langchain", "@openai", "@modelcontextprotocol"]) mkdirSync(path.join(dir, "node_modules", scope), { recursive: true });
     symlinkSync(PKG, path.join(dir, "node_modules", "skillwasm"), "dir");
     symlinkSync(path.join(ROOT, "node_modules", ai), path.join(dir, "node_modules", "ai"), "dir");
     for (const dep of DEPS) symlinkSync(path.join(ROOT, "node_modules", dep), path.join(dir, "node_modules", dep), "dir");
@@ -129,21 +130,61 @@ console.log(dedupeSkillContent(messages), isToolAllowed(registry, ["a"], "Bash")
   set7, set6, schemaType, chatTools, next, result, catalog.text);
 `;
 
-/** The README's snippets as TypeScript: the placeholders each test supplies, declared with SDK types. */
-function readmeSnippets() {
-  const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
-  const snippets = Object.fromEntries([...readme.matchAll(/<!-- snippet: ([\w-]+) -->\n```js\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]]));
-  const declared = {
-    "node-ai-sdk": `import type { LanguageModel } from "ai";\ndeclare const yourModel: LanguageModel;\n`,
-    openai: `import type { ChatCompletionMessage } from "openai/resources/chat/completions";\ndeclare const sampleOpenAiMessage: ChatCompletionMessage & { tool_calls: NonNullable<ChatCompletionMessage["tool_calls"]> };\n`,
-    "openai-responses": `import type { Response } from "openai/resources/responses/responses";\ndeclare const sampleResponse: Response;\n`,
-    anthropic: `import type Anthropic from "@anthropic-ai/sdk";\ndeclare const sampleAnthropicContent: Anthropic.ContentBlock[];\n`,
-  };
+/**
+ * What each code block of the README and docs/ needs declared to compile (tests/js/support/docs.mjs
+ * finds the blocks): the placeholders its runnable test supplies, or the values a fragment takes
+ * from the text around it, declared with the package's and the SDKs' types. `after` is code that
+ * must compile after the block (the storage contract's interface is the package's).
+ */
+const DECLARED = {
+  // Runnable snippets (tests/js/readme.test.mjs).
+  "agent-loop": `import type { LanguageModel } from "ai";\ndeclare const yourModel: LanguageModel;\n`,
+  "node-ai-sdk": `import type { LanguageModel } from "ai";\ndeclare const yourModel: LanguageModel;\n`,
+  openai: `import type { ChatCompletionMessage } from "openai/resources/chat/completions";\ndeclare const sampleOpenAiMessage: ChatCompletionMessage & { tool_calls: NonNullable<ChatCompletionMessage["tool_calls"]> };\n`,
+  "openai-responses": `import type { Response } from "openai/resources/responses/responses";\ndeclare const sampleResponse: Response;\n`,
+  anthropic: `import type Anthropic from "@anthropic-ai/sdk";\ndeclare const sampleAnthropicContent: Anthropic.ContentBlock[];\n`,
+  // Blocks that are type-checked (<!-- check: NAME -->).
+  "install-import": "",
+  parse: `declare const bytes: Uint8Array;\ndeclare const files: { bytes: Uint8Array; dir: string }[];\n`,
+  commands: `import { SkillRegistry, nodeFsStorage } from "skillwasm";\ndeclare function runInSandbox(command: string, options: { cwd: string }): Promise<string>;\n`,
+  "subagent-plan": `import type { SkillTool } from "skillwasm";\ndeclare const tool: SkillTool;\ndeclare const call: { input: { name: string } };\ndeclare const userTask: string;\n`,
+  "instance-reset": "",
+  registry: "",
+  watch: `import { SkillRegistry, nodeFsStorage } from "skillwasm";\n`,
+  "storage-contract": `import type { ListSkip, PackedSkillPrefixPage, SkillPrefixPage, SkillStorage as PackageStorage } from "skillwasm";\n`,
+  "size-cap": `import { nodeFsStorage } from "skillwasm";\n`,
+  "lazy-scopes": `import { SkillRegistry, nodeFsStorage, wellKnownStorage } from "skillwasm";\n`,
+  "catalog-tool": `import type { SkillRegistry as Registry } from "skillwasm";\ndeclare const registry: Registry;\ndeclare const call: { function: { name: string; arguments: string } };\n`,
+  search: `import type { SkillRegistry, SkillTool } from "skillwasm";\ndeclare const registry: SkillRegistry;\ndeclare const tool: SkillTool;\n`,
+  permissions: `import { isToolAllowed, type SkillRegistry } from "skillwasm";\ndeclare const registry: SkillRegistry;\n`,
+  compaction: `import type { SkillTool } from "skillwasm";\nimport type { ModelMessage } from "ai";\ndeclare const messages: ModelMessage[];\ndeclare const compactedMessages: ModelMessage[];\ndeclare const tool: SkillTool;\n`,
+  "well-known": "",
+  "well-known-origins": `declare const token: string;\n`,
+  "mcp-serve": "",
+  "mcp-consume": `import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";\ndeclare const transport: Transport;\n`,
+  "mcp-serve-eras": "",
+  "mcp-client-eras": "",
+  "openai-agents": "",
+};
+const AFTER = {
+  // The contract as the docs write it is the package's SkillStorage, both ways.
+  "storage-contract": `declare const documented: SkillStorage;\nconst asPackage: PackageStorage = documented;\ndeclare const shipped: PackageStorage;\nconst asDocumented: SkillStorage = shipped;\nconsole.log(asPackage, asDocumented);\n`,
+};
+// Blocks compiled elsewhere or run instead: the Worker and the page run in workerd and Chromium
+// (docs-runtimes.test.mjs), the esbuild recipe (which imports .wasm files) in
+// bundlers-chromium.test.mjs, and Mastra's block in the Mastra test below (it needs @mastra/core).
+// The agent loop runs in readme.test.mjs: its conversation is a plain `[]` that each turn reads and
+// extends, which TypeScript cannot type without an annotation JavaScript does not have.
+const ELSEWHERE = new Set(["worker", "browser", "esbuild", "mastra", "agent-loop"]);
+
+/** The snippets and checked blocks of the README and docs/ as TypeScript files, placeholders first. */
+function docFiles() {
   const files = {};
-  for (const [name, code] of Object.entries(snippets)) {
-    assert.ok(declared[name] !== undefined, `snippet ${name} has no declared placeholders here`);
-    // The snippet's imports first (they are hoisted anyway), then the placeholders, then the rest.
-    files[`snippet-${name}.ts`] = `${declared[name]}${code}\nexport {};\n`;
+  for (const [name, block] of Object.entries({ ...marked("snippet"), ...marked("check") })) {
+    if (ELSEWHERE.has(name)) continue;
+    assert.ok(DECLARED[name] !== undefined, `${block.file}:${block.line}: block ${name} has no declared placeholders here`);
+    // The block's imports are hoisted anyway: the placeholders first, then the block.
+    files[`doc-${name}.ts`] = `${DECLARED[name]}${block.code}${AFTER[name] ?? ""}\nexport {};\n`;
   }
   return files;
 }
@@ -154,16 +195,16 @@ test("framework shapes fit the SDKs' own types; transcripts keep their message t
 });
 
 for (const ai of ["ai", "ai6"]) {
-  test(`the README's snippets compile against the SDKs' types (${ai === "ai" ? "ai 7" : "ai 6"})`, () => {
-    const files = readmeSnippets();
-    assert.ok(Object.keys(files).length >= 4);
+  test(`the code blocks of the README and docs/ compile against the SDKs' types (${ai === "ai" ? "ai 7" : "ai 6"})`, () => {
+    const files = docFiles();
+    assert.ok(Object.keys(files).length >= 25);
     const r = typecheck(files, { ai });
     assert.equal(r.status, 0, r.out);
   });
 }
 
 const MASTRA = mastra();
-test("mastraTool fits Mastra's createTool", { skip: MASTRA.skip ?? false }, () => {
+test("mastraTool fits Mastra's createTool, and the docs' Mastra agent compiles", { skip: MASTRA.skip ?? false }, () => {
   const got = MASTRA;
   const r = typecheck({
     "mastra.ts": `import { SkillRegistry, SkillTool, memoryStorage, mastraTool } from "skillwasm";
@@ -172,6 +213,8 @@ const tool = new SkillTool(await SkillRegistry.discover({ user: memoryStorage() 
 const shape = mastraTool(tool);
 if (shape !== null) { const t = createTool(shape); console.log(t.id); }
 `,
+    // docs/guides/frameworks.md's Mastra block, its model declared as the Agent takes it.
+    "doc-mastra.ts": `import type { Agent as MastraAgent } from "@mastra/core/agent";\ndeclare const yourModel: ConstructorParameters<typeof MastraAgent>[0]["model"];\n${marked("check").mastra.code}\nexport {};\n`,
   }, { mastra: got.dir });
   assert.equal(r.status, 0, r.out);
 });

@@ -51,7 +51,7 @@ test("the visibility table: the catalog, the tool, subagents, /name, $name and a
   assert.equal(calls.length, 2 * once.length, "once more per skill after a refresh");
 });
 
-test("the README's pattern: the filter given once hides the skill from the catalog, the tool and mentions", async () => {
+test("the registry guide's pattern: the filter given once hides the skill from the catalog, the tool and mentions", async () => {
   const files = {
     ".agents/skills/deploy/SKILL.md": skillMd("deploy", {}),
     ".agents/skills/pdf/SKILL.md": skillMd("pdf", {}),

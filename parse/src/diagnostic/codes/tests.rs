@@ -1,7 +1,7 @@
 //! The codes are all here, all used, all documented: the sources of the core and the façade give
 //! every code through a constant of this module (no code literal, no literal as the code of a
-//! diagnostic), every constant is used, [`ALL`] lists every constant, and the README's code lists
-//! name every code.
+//! diagnostic), every constant is used, [`ALL`] lists every constant, and the code lists of the
+//! reference (`docs/reference/diagnostic-codes.md`) name every code.
 
 use super::ALL;
 use std::collections::BTreeSet;
@@ -214,9 +214,9 @@ fn every_constant_is_used() {
     assert!(unused.is_empty(), "codes no source uses (remove them, or use them): {unused:?}");
 }
 
-/// The README's sections whose heading speaks of codes, each running to the next heading of its
+/// The sections of a Markdown page whose heading speaks of codes, each running to the next heading of its
 /// level or above, without their fenced blocks.
-fn readme_code_sections(readme: &str) -> Vec<String> {
+fn code_sections(readme: &str) -> Vec<String> {
     let mut sections = Vec::new();
     let mut current: Option<(usize, String)> = None;
     let mut fenced = false;
@@ -276,13 +276,14 @@ fn backticked(text: &str) -> Vec<&str> {
 }
 
 #[test]
-fn the_readme_lists_every_code() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md")).unwrap();
-    let sections = readme_code_sections(&readme);
-    assert!(!sections.is_empty(), "the README has no section about diagnostic codes");
+fn the_reference_lists_every_code() {
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/reference/diagnostic-codes.md");
+    let text = std::fs::read_to_string(&page).unwrap();
+    let sections = code_sections(&text);
+    assert!(!sections.is_empty(), "the codes reference has no section about diagnostic codes");
     let listed: BTreeSet<&str> = sections.iter().flat_map(|s| backticked(s)).collect();
     let missing: Vec<&str> = ALL.iter().copied().filter(|c| !listed.contains(c)).collect();
-    assert!(missing.is_empty(), "codes the README's code sections do not list: {missing:?}");
+    assert!(missing.is_empty(), "codes the reference's code sections do not list: {missing:?}");
     // The first cell of a table row in those sections is a code; it must be one that exists.
     let known: BTreeSet<&str> = ALL.iter().copied().collect();
     let stale: Vec<&str> = sections
@@ -292,7 +293,7 @@ fn the_readme_lists_every_code() {
         .filter_map(|l| l.split('`').next())
         .filter(|c| !known.contains(c))
         .collect();
-    assert!(stale.is_empty(), "the README lists codes that do not exist: {stale:?}");
+    assert!(stale.is_empty(), "the reference lists codes that do not exist: {stale:?}");
 }
 
 #[test]
@@ -304,7 +305,7 @@ fn the_scanners_see_what_they_look_for() {
     assert_eq!(lits, ["x", "a\"b", "new-code"]);
     let readme =
         "# t\n## Diagnostic codes\n| `bom` | `` ` `` |\n```\n# not a heading\n`x`\n```\n`crlf`\n## Next\n`not-utf8`\n";
-    let sections = readme_code_sections(readme);
+    let sections = code_sections(readme);
     assert_eq!(sections.len(), 1);
     assert_eq!(backticked(&sections[0]), ["bom", "`", "crlf"]);
 }
