@@ -138,6 +138,7 @@ build: setup
 	@! grep -qE '\b(RequestInfo|BufferSource)\b' $(PKG)/skillwasm.d.ts $(PKG)/skillwasm_extra.d.ts
 	cp -R pkg-template/. $(PKG)/
 	cp README.md LICENSE-MIT LICENSE-APACHE $(PKG)/
+	cp -R docs $(PKG)/
 	chmod +x $(PKG)/cli.js
 	@# The core module split by a profile of the work every host does (cold-split/): what that work
 	@# runs stays in skillwasm_bg.wasm; the rest moves to skillwasm_cold_bg.wasm, loaded on first use,

@@ -302,6 +302,11 @@ test("the tarball npm would publish holds the module, types, CLI, README and lic
   }
   const readme = readFileSync(path.join(PKG, "README.md"), "utf8");
   assert.match(readme, /## Install\n\n```sh\nnpm install skillwasm\n```/);
+  // The README's links into docs/ work in the installed package (npm shows the README; its
+  // relative links resolve against the package).
+  const linked = [...readme.matchAll(/\]\((docs\/[^)#\s]+)/g)].map((m) => m[1]);
+  assert.ok(linked.length > 10, `${linked.length} links into docs/`);
+  for (const rel of linked) assert.ok(shipped.has(rel), `the README links ${rel}, which the tarball lacks`);
 });
 
 for (const { label, bin, skip } of NODES) test(`require("skillwasm") from CommonJS (Node >= 20.19: require of an ES module), ${label}`, { skip }, () => {
