@@ -9,7 +9,7 @@ use skillwasm::content::{self, CONTENT_TAG, PROTOCOL_TAGS};
 use skillwasm::disclose::{render_catalog, to_prompt, CatalogEntry, CatalogFormat, CatalogOptions};
 use skillwasm::discover::{SkillFiles, SkillMeta};
 use skillwasm::parse::Skill;
-use skillwasm::text::{is_hidden_char, markdown_text, neutralize_tags, one_line};
+use skillwasm::text::{hides, markdown_text, neutralize_tags, one_line};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
@@ -30,7 +30,26 @@ const PAYLOADS: &[&str] = &[
     "a\u{2028}b\u{2029}c\rd\u{B}e\u{C}f\u{85}g\r\nh",
     "\u{0}\u{1b}[31mred\u{7f}\u{9b}\u{80}\u{9f}",
     "'single' \"double\" <b>bold</b> & amp",
+    // Every kind of character no output shows: format characters (Cf), the other default-ignorable
+    // ones, and variation selectors that vary nothing.
+    INVISIBLE,
 ];
+
+/// One of each kind: soft hyphen, CGJ, Arabic number sign, Arabic letter mark, end of ayah, Syriac
+/// abbreviation mark, Arabic pound mark above, Arabic disputed end of ayah, Hangul choseong and
+/// jungseong fillers, Khmer inherent vowel, Mongolian vowel separator, ZWSP, ZWNJ, ZWJ, LRM, RLM,
+/// LRE, RLE, PDF, LRO, RLO, word joiner, invisible times/separator/plus, LRI, RLI, FSI, PDI,
+/// inhibit symmetric swapping (deprecated format), Hangul filler, BOM, halfwidth Hangul filler,
+/// interlinear annotation, Kaithi number sign, Egyptian hieroglyph joiner, shorthand format
+/// letter overlap, musical symbol begin beam, language tag, tag characters, two variation
+/// selectors in a row, a supplementary one alone.
+const INVISIBLE: &str = "a\u{AD}b\u{34F}c\u{600}d\u{61C}e\u{6DD}f\u{70F}g\u{890}h\u{8E2}i\u{115F}\u{1160}j\u{17B4}k\u{180E}l\u{200B}\u{200C}\u{200D}\u{200E}\u{200F}m\u{202A}\u{202B}\u{202C}\u{202D}\u{202E}n\u{2060}\u{2062}\u{2063}\u{2064}o\u{2066}\u{2067}\u{2068}\u{2069}p\u{206A}\u{206F}q\u{3164}r\u{FEFF}s\u{FFA0}t\u{FFF9}\u{FFFB}u\u{110BD}v\u{13430}w\u{1BCA0}x\u{1D173}y\u{E0001}\u{E0070}\u{E0064}\u{E0066}\u{E007F}z\u{2764}\u{FE0F}\u{FE0F}\u{E0100} \u{E0101}";
+
+/// Whether `text` holds a character the one rule hides ([`hides`]).
+fn any_hidden(text: &str) -> bool {
+    let mut prev = None;
+    text.chars().any(|c| hides(prev.replace(c), c))
+}
 
 fn meta(k: usize, payload: &str) -> SkillMeta {
     let skill = Skill {
@@ -81,7 +100,7 @@ fn render(format: CatalogFormat, locale: Option<&str>) -> (String, Vec<String>) 
 
 /// What holds in every format: nothing hidden, no line break but `\n`, no protocol tag.
 fn clean(text: &str) {
-    assert!(!text.chars().any(is_hidden_char), "a hidden character passed: {text:?}");
+    assert!(!any_hidden(text), "a hidden character passed: {text:?}");
     assert!(!text.contains(['\r', '\u{B}', '\u{C}', '\u{85}', '\u{2028}', '\u{2029}']), "{text:?}");
     assert!(matches!(neutralize_tags(text, PROTOCOL_TAGS), Cow::Borrowed(_)), "a protocol tag passed: {text}");
 }
@@ -216,7 +235,7 @@ fn skill_content_answer_is_one_block_of_the_right_skill() {
             let b = content::answer(&out).unwrap_or_else(|| panic!("not an answer: {out}"));
             assert_eq!(b.name, content::tag_name(&m.skill.name));
             assert!(b.is_written_by_tool(&out), "{out}");
-            assert!(!out.chars().any(is_hidden_char), "{out:?}");
+            assert!(!any_hidden(&out), "{out:?}");
             let inner = &out[b.inner_start..b.inner_end];
             assert!(matches!(neutralize_tags(inner, &[CONTENT_TAG]), Cow::Borrowed(_)), "{inner}");
             assert_eq!(inner.matches("<skill_resources>").count(), 1, "{inner}");

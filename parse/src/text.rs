@@ -11,9 +11,13 @@
 //!   through [`clean_lines`] and the protocol's tag neutralisation ([`neutralize_tags`],
 //!   `content::neutralize_markup`).
 //!
-//! Hidden characters (bidi controls, zero-width characters, C0/C1 controls) are made visible as
-//! U+FFFD rather than removed: removing them would join what they separated (`pd\u{200B}f` would
-//! read as `pdf`).
+//! One rule says which characters no output shows as they are ([`hides`]): the format characters
+//! (general category Cf: bidi marks, embeddings, overrides and isolates, zero-width characters,
+//! tag characters, the invisible operators), the other default-ignorable characters that show
+//! nothing (fillers, the combining grapheme joiner), C0/C1 controls, and a variation selector that
+//! varies nothing (one after another, or after nothing visible: hidden data, not presentation).
+//! They are made visible as U+FFFD rather than removed: removing them would join what they
+//! separated (`pd\u{200B}f` would read as `pdf`).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -66,13 +70,48 @@ pub fn estimate_tokens(s: &str) -> u32 {
 /// U+FFFD (�). Visible, one character, and markup in no format.
 pub const HIDDEN_CHAR: char = '\u{FFFD}';
 
-/// Characters no output shows as they are: the bidi embeddings, overrides and isolates
-/// (U+202A–U+202E, U+2066–U+2069), zero-width characters (U+200B–U+200D, U+2060, U+FEFF), and
-/// the C0 and C1 control characters and DEL other than tab and the line breaks.
+/// Characters no output shows as they are, whatever stands before them:
+/// - every format character (general category Cf, Unicode 15.1): the soft hyphen, the Arabic,
+///   Syriac and Egyptian format marks, U+061C, U+180E, U+200B–U+200F (zero-width characters and
+///   the bidi marks), U+202A–U+202E and U+2066–U+2069 (bidi embeddings, overrides, isolates),
+///   U+2060–U+2064 and U+206A–U+206F, U+FEFF, U+FFF9–U+FFFB, the shorthand and musical format
+///   controls, and the tag characters U+E0001, U+E0020–U+E007F;
+/// - the other default-ignorable code points outside the variation selectors (the combining
+///   grapheme joiner, the Hangul fillers, the Khmer inherent vowels, U+FFF0–U+FFF8, the rest of
+///   U+E0000–U+E0FFF), which show nothing;
+/// - the C0 and C1 control characters and DEL other than tab and the line breaks.
+///
+/// Variation selectors depend on what precedes them: see [`hides`].
 pub fn is_hidden_char(c: char) -> bool {
     matches!(c,
-        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}'
-        | '\u{0}'..='\u{8}' | '\u{E}'..='\u{1F}' | '\u{7F}'..='\u{84}' | '\u{86}'..='\u{9F}')
+        '\u{0}'..='\u{8}' | '\u{E}'..='\u{1F}' | '\u{7F}'..='\u{84}' | '\u{86}'..='\u{9F}'
+        | '\u{AD}' | '\u{34F}' | '\u{600}'..='\u{605}' | '\u{61C}' | '\u{6DD}' | '\u{70F}' | '\u{890}'..='\u{891}'
+        | '\u{8E2}' | '\u{115F}'..='\u{1160}' | '\u{17B4}'..='\u{17B5}' | '\u{180E}' | '\u{200B}'..='\u{200F}'
+        | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{3164}' | '\u{FEFF}'
+        | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{110BD}' | '\u{110CD}' | '\u{13430}'..='\u{1343F}'
+        | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E00FF}' | '\u{E01F0}'..='\u{E0FFF}')
+}
+
+/// The variation selectors: U+180B–U+180D and U+180F (Mongolian), U+FE00–U+FE0F, U+E0100–U+E01EF.
+pub fn is_variation_selector(c: char) -> bool {
+    matches!(c, '\u{180B}'..='\u{180D}' | '\u{180F}' | '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}')
+}
+
+/// The one rule of every output: whether `c`, after `prev` (the character before it in the
+/// original text; None at its start), is shown as [`HIDDEN_CHAR`]. A [hidden
+/// character](is_hidden_char) always is; a variation selector is unless it follows a character it
+/// can vary (visible, not whitespace, not itself a selector), as `\u{2764}\u{FE0F}` does: a run of
+/// selectors carries data nobody sees.
+pub fn hides(prev: Option<char>, c: char) -> bool {
+    if is_variation_selector(c) {
+        return !prev.is_some_and(|p| !(p.is_whitespace() || is_hidden_char(p) || is_variation_selector(p)));
+    }
+    is_hidden_char(c)
+}
+
+/// Whether [`hides`] could hide `c` in some text: a quick test for text that needs no change.
+fn may_hide(c: char) -> bool {
+    is_hidden_char(c) || is_variation_selector(c)
 }
 
 /// Line breaks other than `\n`: CR, VT, FF, NEL, U+2028 and U+2029.
@@ -82,7 +121,7 @@ fn is_other_line_break(c: char) -> bool {
 
 /// A value on one line, the first step of every single-line field in every format: line breaks
 /// (`\n`, CR, VT, FF, NEL, U+2028, U+2029) and other whitespace runs become one space, the ends
-/// are trimmed, and [hidden characters](is_hidden_char) become [`HIDDEN_CHAR`].
+/// are trimmed, and what [`hides`] hides becomes [`HIDDEN_CHAR`].
 pub fn one_line(s: &str) -> String {
     one_line_cow(s).into_owned()
 }
@@ -107,6 +146,7 @@ fn one_line_cow(s: &str) -> Cow<'_, str> {
     let mut space = false;
     let bytes = s.as_bytes();
     let mut at = 0;
+    let mut prev: Option<char> = None;
     while at < bytes.len() {
         // A run of printable ASCII other than the space is copied in one piece.
         let run = bytes.get(at..).unwrap_or_default().iter().take_while(|b| (0x21..0x7f).contains(*b)).count();
@@ -116,11 +156,13 @@ fn one_line_cow(s: &str) -> Cow<'_, str> {
                 space = false;
             }
             out.push_str(s.get(at..at + run).unwrap_or_default());
+            prev = bytes.get(at + run - 1).map(|&b| char::from(b));
             at += run;
             continue;
         }
         let Some(c) = s.get(at..).and_then(|rest| rest.chars().next()) else { break };
         at += c.len_utf8();
+        let before = prev.replace(c);
         if c.is_whitespace() || is_other_line_break(c) {
             space = !out.is_empty();
             continue;
@@ -129,25 +171,27 @@ fn one_line_cow(s: &str) -> Cow<'_, str> {
             out.push(' ');
             space = false;
         }
-        out.push(if is_hidden_char(c) { HIDDEN_CHAR } else { c });
+        out.push(if hides(before, c) { HIDDEN_CHAR } else { c });
     }
     Cow::Owned(out)
 }
 
 /// A multi-line text (a skill's body, a file) with its lines kept: CRLF and the other line
 /// breaks become `\n`, tabs stay, and [hidden characters](is_hidden_char) become
-/// [`HIDDEN_CHAR`]. Borrowed when nothing changes.
+/// [`HIDDEN_CHAR`] ([`hides`]). Borrowed when nothing changes.
 pub fn clean_lines(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(|c| is_hidden_char(c) || is_other_line_break(c)) {
+    if !s.chars().any(|c| may_hide(c) || is_other_line_break(c)) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
+    let mut prev = None;
     while let Some(c) = chars.next() {
+        let before = prev.replace(c);
         match c {
             '\r' if chars.peek() == Some(&'\n') => {}
             '\r' | '\u{85}' | '\u{2028}' | '\u{2029}' => out.push('\n'),
-            c if is_hidden_char(c) || is_other_line_break(c) => out.push(HIDDEN_CHAR),
+            c if hides(before, c) || is_other_line_break(c) => out.push(HIDDEN_CHAR),
             c => out.push(c),
         }
     }
@@ -155,12 +199,13 @@ pub fn clean_lines(s: &str) -> Cow<'_, str> {
 }
 
 /// A text with its bytes kept as far as possible (a skill's file, shown as written): only
-/// [hidden characters](is_hidden_char) become [`HIDDEN_CHAR`]; line breaks stay as they are.
+/// what [`hides`] hides becomes [`HIDDEN_CHAR`]; line breaks stay as they are.
 pub fn clean_hidden(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(is_hidden_char) {
+    if !s.chars().any(may_hide) {
         return Cow::Borrowed(s);
     }
-    Cow::Owned(s.chars().map(|c| if is_hidden_char(c) { HIDDEN_CHAR } else { c }).collect())
+    let mut prev = None;
+    Cow::Owned(s.chars().map(|c| if hides(prev.replace(c), c) { HIDDEN_CHAR } else { c }).collect())
 }
 
 /// XML (and HTML) escaping of `&`, `<`, `>`, `"` and `'`, as the reference's `html.escape`, of the
@@ -574,7 +619,9 @@ mod tests {
     fn one_line_by_chars(s: &str) -> String {
         let mut out = String::new();
         let mut space = false;
+        let mut prev = None;
         for c in s.chars() {
+            let before = prev.replace(c);
             if c.is_whitespace() || is_other_line_break(c) {
                 space = !out.is_empty();
                 continue;
@@ -583,7 +630,7 @@ mod tests {
                 out.push(' ');
                 space = false;
             }
-            out.push(if is_hidden_char(c) { HIDDEN_CHAR } else { c });
+            out.push(if hides(before, c) { HIDDEN_CHAR } else { c });
         }
         out
     }
@@ -591,7 +638,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn one_line_copies_runs_as_it_would_copy_characters(
-            s in "[a-z .,\t\n\r\u{b}\u{85}\u{a0}\u{2028}\u{200b}\u{202e}\u{7f}\u{1}é中]{0,40}"
+            s in "[a-z .,\t\n\r\u{b}\u{85}\u{a0}\u{2028}\u{200b}\u{202e}\u{7f}\u{1}é中\u{fe0f}\u{e0041}\u{e0100}\u{200e}]{0,40}"
         ) {
             proptest::prop_assert_eq!(one_line(&s), one_line_by_chars(&s));
         }
@@ -679,6 +726,74 @@ mod tests {
         assert_eq!(neutralize_tags("x </Skill_Content > y", tags), "x &lt;/Skill_Content &gt; y");
         assert_eq!(neutralize_tags("<skill_content name=\"a\">", tags), "&lt;skill_content name=\"a\">");
         assert!(matches!(neutralize_tags("<skill_contents> a < b", tags), Cow::Borrowed(_)));
+    }
+
+    /// One character of each kind no output shows, with what it is.
+    const INVISIBLE_KINDS: [(char, &str); 44] = [
+        ('\u{AD}', "soft hyphen"),
+        ('\u{34F}', "combining grapheme joiner"),
+        ('\u{600}', "Arabic number sign"),
+        ('\u{61C}', "Arabic letter mark"),
+        ('\u{6DD}', "Arabic end of ayah"),
+        ('\u{70F}', "Syriac abbreviation mark"),
+        ('\u{890}', "Arabic pound mark above"),
+        ('\u{8E2}', "Arabic disputed end of ayah"),
+        ('\u{115F}', "Hangul choseong filler"),
+        ('\u{1160}', "Hangul jungseong filler"),
+        ('\u{17B4}', "Khmer inherent vowel"),
+        ('\u{180E}', "Mongolian vowel separator"),
+        ('\u{200B}', "zero-width space"),
+        ('\u{200C}', "zero-width non-joiner"),
+        ('\u{200D}', "zero-width joiner"),
+        ('\u{200E}', "left-to-right mark"),
+        ('\u{200F}', "right-to-left mark"),
+        ('\u{202A}', "left-to-right embedding"),
+        ('\u{202B}', "right-to-left embedding"),
+        ('\u{202C}', "pop directional formatting"),
+        ('\u{202D}', "left-to-right override"),
+        ('\u{202E}', "right-to-left override"),
+        ('\u{2060}', "word joiner"),
+        ('\u{2062}', "invisible times"),
+        ('\u{2066}', "left-to-right isolate"),
+        ('\u{2067}', "right-to-left isolate"),
+        ('\u{2068}', "first strong isolate"),
+        ('\u{2069}', "pop directional isolate"),
+        ('\u{206A}', "inhibit symmetric swapping"),
+        ('\u{3164}', "Hangul filler"),
+        ('\u{FEFF}', "zero-width no-break space"),
+        ('\u{FFA0}', "halfwidth Hangul filler"),
+        ('\u{FFF9}', "interlinear annotation anchor"),
+        ('\u{110BD}', "Kaithi number sign"),
+        ('\u{13430}', "Egyptian hieroglyph vertical joiner"),
+        ('\u{1BCA0}', "shorthand format letter overlap"),
+        ('\u{1D173}', "musical symbol begin beam"),
+        ('\u{E0001}', "language tag"),
+        ('\u{E0041}', "tag Latin capital letter A"),
+        ('\u{E007F}', "cancel tag"),
+        ('\u{1}', "C0 control"),
+        ('\u{7F}', "delete"),
+        ('\u{9B}', "C1 control"),
+        ('\u{E0FFF}', "unassigned default-ignorable"),
+    ];
+
+    #[test]
+    fn every_kind_of_invisible_character_is_shown_as_the_replacement_character() {
+        for (c, what) in INVISIBLE_KINDS {
+            let text = format!("p{c}df");
+            let want = format!("p{HIDDEN_CHAR}df");
+            assert_eq!(one_line(&text), want, "{what}");
+            assert_eq!(clean_lines(&text), want, "{what}");
+            assert_eq!(clean_hidden(&text), want, "{what}");
+            assert_eq!(xml_text(&text), want, "{what}");
+            assert_eq!(markdown_text(&text), want, "{what}");
+        }
+        // A variation selector stays after what it varies; a run of them, or one after nothing
+        // visible, carries data nobody sees.
+        assert_eq!(one_line("ok \u{2764}\u{FE0F}"), "ok \u{2764}\u{FE0F}");
+        assert_eq!(clean_lines("\u{845B}\u{E0100}"), "\u{845B}\u{E0100}");
+        assert_eq!(one_line("x\u{FE0F}\u{FE0E}\u{E0100}"), "x\u{FE0F}\u{FFFD}\u{FFFD}");
+        assert_eq!(clean_hidden("\u{FE0F}a \u{FE0F}"), "\u{FFFD}a \u{FFFD}");
+        assert_eq!(one_line("\u{200B}\u{FE0F}"), "\u{FFFD}\u{FFFD}");
     }
 
     #[test]

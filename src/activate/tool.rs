@@ -14,7 +14,7 @@ use crate::content::{
 };
 use crate::diagnostic::{codes, Diagnostic};
 use crate::discover::{FileRequest, FilesRequest, SkillFiles, SkillMeta, SkillRegistry};
-use crate::text::xml_text;
+use crate::text::{clean_hidden, xml_text};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -190,7 +190,10 @@ pub fn tool_definition(visible: &[String], catalog: Option<&str>, opts: &ToolOpt
     }
     let lead = "Load a skill: call with a skill's name to get its instructions (and the list of its files), \
                 or with a name and a path relative to the skill's directory to read one of its files.";
-    let name = serde_json::json!({ "type": "string", "enum": visible, "description": "The skill's name." });
+    // The names as every other output shows them ([`crate::text::hides`]); a name holding such a
+    // character is refused at parse (`name-hidden-chars`), so each is the name a call gives.
+    let shown: Vec<std::borrow::Cow<'_, str>> = visible.iter().map(|n| clean_hidden(n)).collect();
+    let name = serde_json::json!({ "type": "string", "enum": shown, "description": "The skill's name." });
     Some(definition(lead.to_string(), name, None, catalog, opts))
 }
 
