@@ -732,6 +732,8 @@ export interface WellKnownOptions {
 /** A store over a discovery index: read only, `remote: true` (untrusted unless the scope says `trusted: true`). */
 export interface WellKnownStorage extends SkillStorage {
   readonly location: string;
+  /** The index URL's origin (`https://example.com`): where its skills come from, for the host's `approve`. */
+  readonly origin: string;
   readonly remote: true;
   readonly maxObjectBytes: number;
   /** What the last index and each skill's artifact said. */
@@ -779,6 +781,8 @@ export interface McpStorage extends SkillStorage {
   /** `mcp://<server>/`. */
   readonly location: string;
   readonly server: string;
+  /** `mcp:<server>`: where its skills come from, for the host's `approve`. */
+  readonly origin: string;
   readonly remote: true;
   readonly maxObjectBytes: number;
   listSkillPrefixes(prefix: string, opts: { cursor?: string; limit?: number; skip?: ListSkip; files: string[]; prefixBytes: number }): Promise<SkillPrefixPage>;

@@ -322,6 +322,8 @@ export function mcpStorage(client, options = {}) {
     location,
     /** The server's label (the `server` option, or the name the server reports). */
     server: label,
+    /** Where its skills come from, for the host's consent: `mcp:` and the server's label. */
+    origin: `mcp:${label}`,
     /** A remote store: its scope is untrusted unless the host says otherwise. */
     remote: true,
     /** The size cap of this store, in bytes. */

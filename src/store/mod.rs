@@ -166,6 +166,12 @@ pub trait Storage {
     fn remote(&self) -> bool {
         false
     }
+    /// Where the store's skills come from, as the host's consent prompt names it (a discovery
+    /// index's origin, `mcp:<server>`); a store with one is remote for consent: its skills'
+    /// `allowed-tools` count only once their content is approved. Default None (a local store).
+    fn origin(&self) -> Option<String> {
+        None
+    }
     /// Whether each head of [`Storage::list_with_heads`] costs the store a read of the file (a
     /// directory on disk), and its listing gives each listed file a size and an etag without one
     /// (a stat). A refresh then asks such a store for no heads: the files whose size and etag are

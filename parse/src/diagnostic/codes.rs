@@ -326,6 +326,15 @@ pub const ORPHAN_TOOL_RESULT: &str = "orphan-tool-result";
 /// first activation or search that needs it, or the host's `listLazyScopes()`, lists it. Info.
 /// (Declared last so that the codes before it keep their numbers in snapshots.)
 pub const SCOPE_NOT_LISTED: &str = "scope-not-listed";
+/// The host's `approve` hook did not approve the skill with its current content (it answered
+/// false, threw, rejected, answered with no boolean or not in time): the skill tool serves
+/// nothing of it and `/name` injects nothing. Error result. (Declared after the others so that
+/// they keep their numbers in snapshots.)
+pub const SKILL_NOT_APPROVED: &str = "skill-not-approved";
+/// A skill's content digest could not be computed: more files or bytes than the per-skill limits
+/// (512 files, `maxObjectBytes` together), or a file could not be listed or read. Error: where an
+/// approval is needed, the skill is not served.
+pub const CONTENT_DIGEST_FAILED: &str = "content-digest-failed";
 
 /// Every code above, in the order they are declared.
 pub const ALL: &[&str] = &[
@@ -451,6 +460,9 @@ pub const ALL: &[&str] = &[
     ORPHAN_TOOL_RESULT,
     // discover, added later
     SCOPE_NOT_LISTED,
+    // consent, added later
+    SKILL_NOT_APPROVED,
+    CONTENT_DIGEST_FAILED,
 ];
 
 /// The codes that say something about the moment rather than the file: a read that failed or
