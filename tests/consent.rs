@@ -39,7 +39,13 @@ impl Storage for Remote {
 
 fn host(storage: Rc<dyn Storage>, approve: Option<Approver>) -> Rc<RefCell<SkillHost>> {
     let config = SkillsConfig { approve, ..SkillsConfig::default() };
-    let spec = ScopeSpec { name: "user".into(), storage, roots: Some(vec![String::new()]), trusted: Some(true), location: None };
+    let spec = ScopeSpec {
+        name: "user".into(),
+        storage,
+        roots: Some(vec![String::new()]),
+        trusted: Some(true),
+        location: None,
+    };
     let scopes = resolve_scopes(&[spec], &config).unwrap();
     Rc::new(RefCell::new(block_on(SkillHost::discover(scopes, config))))
 }
@@ -67,7 +73,8 @@ fn asked_once_per_digest_and_again_when_a_file_changes() {
     let (approver, asked) = recording(Rc::new(Cell::new(true)));
     let host = host(store.clone(), Some(approver));
     let tool = SkillTool::new(host.clone());
-    let expected = digest::skill_digest_of_bytes([("SKILL.md", SKILL.as_bytes()), ("run.sh", &b"echo hi\n"[..])]).unwrap();
+    let expected =
+        digest::skill_digest_of_bytes([("SKILL.md", SKILL.as_bytes()), ("run.sh", &b"echo hi\n"[..])]).unwrap();
     let r = call(&tool, None);
     assert!(!r.is_error, "{}", r.content);
     assert_eq!(r.digest.as_deref(), Some(expected.as_str()));

@@ -74,7 +74,10 @@ fn a_file_read_reaches_the_model_and_the_ui_stream_gets_a_stub() {
     assert_eq!(r.content, GUIDE);
     assert_eq!(
         r.client,
-        ClientOutput { size: Some(GUIDE.len() as u64), ..ClientOutput::new("pdf", Some("references/guide.md".into()), FILE_READ.into()) }
+        ClientOutput {
+            size: Some(GUIDE.len() as u64),
+            ..ClientOutput::new("pdf", Some("references/guide.md".into()), FILE_READ.into())
+        }
     );
     let json = serde_json::to_value(&r.client).unwrap_or_default();
     assert_eq!(

@@ -584,7 +584,10 @@ pub async fn run(plan: ToolPlan, opts: &ToolOptions) -> ToolResult {
             };
             ToolResult {
                 // The file goes to the model; the UI stream gets a line (a file may be 256 KiB).
-                client: ClientOutput { size: Some(fetched.size), ..ClientOutput::new(&input.name, path.clone(), FILE_READ.into()) },
+                client: ClientOutput {
+                    size: Some(fetched.size),
+                    ..ClientOutput::new(&input.name, path.clone(), FILE_READ.into())
+                },
                 content,
                 path,
                 size: fetched.size,

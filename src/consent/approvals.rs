@@ -101,7 +101,11 @@ impl Approvals {
     pub fn list(&self) -> Vec<Approval> {
         self.by_skill
             .iter()
-            .map(|((scope, name), digest)| Approval { name: name.clone(), scope: scope.clone(), digest: digest.clone() })
+            .map(|((scope, name), digest)| Approval {
+                name: name.clone(),
+                scope: scope.clone(),
+                digest: digest.clone(),
+            })
             .collect()
     }
 

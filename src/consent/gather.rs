@@ -80,7 +80,9 @@ pub async fn compute(src: &SkillSource) -> Result<(String, u32, u64), Diagnostic
     .await
     .map_err(|e| failed(format!("listing the skill's files failed: {e}")))?;
     if stopped {
-        return Err(failed(format!("its directory holds more than {limit} keys; a skill's digest covers at most {MAX_SKILL_FILES} files")));
+        return Err(failed(format!(
+            "its directory holds more than {limit} keys; a skill's digest covers at most {MAX_SKILL_FILES} files"
+        )));
     }
     let rel: Vec<(&str, &store::ListEntry)> =
         listed.entries.iter().filter_map(|e| e.key.strip_prefix(&prefix).map(|r| (r, e))).collect();
@@ -105,8 +107,7 @@ pub async fn compute(src: &SkillSource) -> Result<(String, u32, u64), Diagnostic
         total += bytes.len() as u64;
         digests.push((path.to_string(), file_digest(&bytes)));
     }
-    let digest =
-        skill_digest(digests.iter().map(|(p, d)| (p.as_str(), d.as_str()))).map_err(|e| failed(format!("{e}")))?;
+    let digest = skill_digest(digests.iter().map(|(p, d)| (p.as_str(), d.as_str()))).map_err(failed)?;
     Ok((digest, digests.len() as u32, total))
 }
 
@@ -118,7 +119,8 @@ mod tests {
     use std::rc::Rc;
 
     fn source(files: &[(&str, &str)], max_bytes: u32) -> SkillSource {
-        let storage: Rc<dyn Storage> = Rc::new(MemoryStorage::new(files.iter().map(|(k, v)| (k.to_string(), v.to_string()))));
+        let storage: Rc<dyn Storage> =
+            Rc::new(MemoryStorage::new(files.iter().map(|(k, v)| (k.to_string(), v.to_string()))));
         SkillSource {
             scope: "user".into(),
             directory: "skills/hello".into(),
@@ -158,7 +160,8 @@ mod tests {
         let e = block_on(compute(&src)).unwrap_err();
         assert_eq!(e.code, codes::CONTENT_DIGEST_FAILED);
         assert!(e.message.contains("more than the 120"), "{}", e.message);
-        let many: Vec<(String, String)> = (0..MAX_SKILL_FILES).map(|i| (format!("skills/hello/f{i}"), "x".into())).collect();
+        let many: Vec<(String, String)> =
+            (0..MAX_SKILL_FILES).map(|i| (format!("skills/hello/f{i}"), "x".into())).collect();
         let mut files: Vec<(&str, &str)> = many.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         files.push(("skills/hello/SKILL.md", SKILL));
         let e = block_on(compute(&source(&files, 16 << 20))).unwrap_err();

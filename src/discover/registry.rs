@@ -133,7 +133,7 @@ pub struct SkillSource {
 
 /// The resources among the keys of a skill directory (relative to it): every file but SKILL.md,
 /// the files of skills nested inside, hidden files and the contents of skipped directories.
-pub fn resource_paths<'k>(rel: Vec<&'k str>) -> Vec<&'k str> {
+pub fn resource_paths(rel: Vec<&str>) -> Vec<&str> {
     // Directories of nested skills; a key is inside one when one of its ancestors is.
     let nested: HashSet<&str> = rel.iter().filter_map(|k| k.strip_suffix("/SKILL.md")).collect();
     let in_nested = |k: &str| k.match_indices('/').any(|(i, _)| nested.contains(&k[..i]));

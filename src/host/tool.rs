@@ -6,16 +6,16 @@
 
 use super::config::SkillsConfig;
 use super::consent;
-use crate::activate::ToolPlan;
-use crate::consent::ApprovalReason;
 use super::skills::SkillHost;
 use super::view::View;
 use crate::activate::invoke::ParsedMessage;
 use crate::activate::SessionChange;
+use crate::activate::ToolPlan;
 use crate::activate::{self, CallArguments, SkillSession, ToolDefinition, ToolInput};
 use crate::activate::{Injection, Substitute};
 #[cfg(feature = "transcripts")]
 use crate::compact::{self, CompactOptions, Compacted, SkillContent, UseKind};
+use crate::consent::ApprovalReason;
 #[cfg(feature = "transcripts")]
 use crate::diagnostic::Diagnostic;
 use crate::disclose::CatalogResult;

@@ -101,8 +101,17 @@ fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig,
             convert::kind_of(options)
         )));
     }
-    let holes =
-        ["scopes.*.storage", "project", "user", "org", "builtin", "permitted", "commands", "approve", "!scopes.*.roots.*"];
+    let holes = [
+        "scopes.*.storage",
+        "project",
+        "user",
+        "org",
+        "builtin",
+        "permitted",
+        "commands",
+        "approve",
+        "!scopes.*.roots.*",
+    ];
     let (mut value, taken) = convert::options_value(options, what, &holes)?;
     if let Some((key, message)) = value.as_object().and_then(|o| host::unknown_key(o, &host::registry_keys())) {
         return Err(options_error(&format!("{what}.{key}: {message}")));
