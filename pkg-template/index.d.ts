@@ -746,6 +746,8 @@ export interface WellKnownOptions {
 /** A store over a discovery index: read only, `remote: true` (untrusted unless the scope says `trusted: true`). */
 export interface WellKnownStorage extends SkillStorage {
   readonly location: string;
+  /** The index URL's origin (`https://example.com`): where its skills come from, for the host's `approve`. */
+  readonly origin: string;
   readonly remote: true;
   /** `[""]`: its skills are at its root, where a scope that names no roots searches. */
   readonly roots: readonly string[];
@@ -813,6 +815,8 @@ export interface McpStorage extends SkillStorage {
   /** `mcp://<server>/`. */
   readonly location: string;
   readonly server: string;
+  /** `mcp:<server>`: where its skills come from, for the host's `approve`. */
+  readonly origin: string;
   readonly remote: true;
   /** `[""]`: its skills are at its root (each at its skill path), where a scope that names no roots searches. */
   readonly roots: readonly string[];

@@ -21,6 +21,7 @@
 //! - [`host`]: what ties the stages together for a host: one configuration
 //!   ([`host::SkillsConfig`]), the visibility it implies, the registry held with both
 //!   ([`host::SkillHost`]) and the skill tool with its session ([`host::SkillTool`])
+//! - [`consent`]: the content digest of a skill and the host's approvals bound to it
 //! - [`remote`]: skills over the network: the Agent Skills Discovery index, read and published,
 //!   its artifacts verified and unpacked
 //! - [`mcp`]: skills over MCP: the Skills extension's `skill://` URIs, limits and entries
@@ -36,6 +37,7 @@ pub mod read;
 pub mod activate;
 #[cfg(feature = "transcripts")]
 pub mod compact;
+pub mod consent;
 pub mod disclose;
 pub mod discover;
 pub mod host;

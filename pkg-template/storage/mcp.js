@@ -335,6 +335,8 @@ export function mcpStorage(client, options = {}) {
     location,
     /** The server's label: the `server` option, or one from the transport's command or URL (never the name the server reports). */
     server: label,
+    /** Where its skills come from, for the host's consent: `mcp:` and the server's label. */
+    origin: `mcp:${label}`,
     /** A remote store: its scope is untrusted unless the host says otherwise. */
     remote: true,
     /** Its skills are at its root (each at its skill path): a scope without roots searches there. */

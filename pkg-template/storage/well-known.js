@@ -204,6 +204,10 @@ export function wellKnownStorage(baseUrl, options = {}) {
     get location() {
       return new URL("./", index?.url ?? candidates[0]).href;
     },
+    /** Where its skills come from, for the host's consent: the index URL's origin. */
+    get origin() {
+      return new URL(index?.url ?? candidates[0]).origin;
+    },
     /** A remote store: its scope is untrusted unless the host says otherwise. */
     remote: true,
     /** Its skills are at its root (`<name>/SKILL.md`): a scope without roots searches there. */

@@ -165,6 +165,11 @@ pub struct ToolResult {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub diagnostics: Vec<Diagnostic>,
+    /// The skill's content digest (`sha256:<hex>`, see the consent guide), when the call computed
+    /// or checked it: with an `approve` hook, or for a skill of a remote store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub digest: Option<String>,
 }
 
 impl ClientOutput {
@@ -245,6 +250,12 @@ pub(super) fn error_result(input: &ToolInput, d: Diagnostic, content: String) ->
         error: Some(d),
         ..ToolResult::for_skill(&input.name)
     }
+}
+
+/// The answer to a call for a skill the host has not approved (`d` says why).
+pub fn refused(input: &ToolInput, d: Diagnostic) -> ToolResult {
+    let content = d.message.clone();
+    error_result(input, d, content)
 }
 
 /// Where a skill's directory is, as the model is shown it: under the tool's `scope_paths` when

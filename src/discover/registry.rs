@@ -116,6 +116,38 @@ pub struct FilesRequest {
     page_size: u32,
 }
 
+/// Where a skill's files are, for a caller that reads them all (its content digest,
+/// [`crate::consent`]): everything needed without the registry.
+pub struct SkillSource {
+    /// The skill's scope.
+    pub scope: String,
+    /// Its directory's key (empty for a skill at the store's root).
+    pub directory: String,
+    /// The key of its SKILL.md (as the store spells it).
+    pub instructions: String,
+    /// The store.
+    pub storage: Rc<dyn Storage>,
+    /// The registry's call counts.
+    pub stats: Rc<CallStats>,
+    /// Keys asked for per list call.
+    pub page_size: u32,
+    /// The size cap (`maxObjectBytes`), here for the skill's files together.
+    pub max_bytes: u32,
+}
+
+/// The resources among the keys of a skill directory (relative to it): every file but SKILL.md,
+/// the files of skills nested inside, hidden files and the contents of skipped directories.
+pub fn resource_paths(rel: Vec<&str>) -> Vec<&str> {
+    // Directories of nested skills; a key is inside one when one of its ancestors is.
+    let nested: HashSet<&str> = rel.iter().filter_map(|k| k.strip_suffix("/SKILL.md")).collect();
+    let in_nested = |k: &str| k.match_indices('/').any(|(i, _)| nested.contains(&k[..i]));
+    rel.into_iter()
+        .filter(|k| *k != "SKILL.md" && !in_nested(k))
+        // Hidden files and the contents of skipped directories are not resources.
+        .filter(|k| !k.split('/').any(super::is_skipped_dir))
+        .collect()
+}
+
 /// A skill's files, relative to its directory, SKILL.md left out.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SkillFiles {
@@ -625,6 +657,26 @@ impl SkillRegistry {
         })
     }
 
+    /// Where the files of the skill that wins `name` are, for reading them all.
+    pub fn skill_source(&self, name: &str) -> Option<SkillSource> {
+        let r = self.records.get(self.winner(name)?)?;
+        let scope = self.scopes.iter().find(|s| s.name == r.scope)?;
+        Some(SkillSource {
+            scope: r.scope.clone(),
+            directory: r.directory().to_string(),
+            instructions: r.location.clone(),
+            storage: scope.storage.clone(),
+            stats: self.stats.clone(),
+            page_size: self.options.page_size.max(1),
+            max_bytes: self.options.max_object_bytes.max(1),
+        })
+    }
+
+    /// The store of `scope`, when it is one of the registry's scopes.
+    pub fn scope_storage(&self, scope: &str) -> Option<&Rc<dyn Storage>> {
+        self.scopes.iter().find(|s| s.name == scope).map(|s| &s.storage)
+    }
+
     /// Reads the SKILL.md body (frontmatter stripped) or a file of the skill.
     pub async fn read_file(&self, name: &str, rel_path: Option<&str>) -> FileResult {
         match self.file_request(name, rel_path) {
@@ -650,16 +702,7 @@ impl FilesRequest {
         match listed {
             Ok(page) => {
                 let rel: Vec<&str> = page.entries.iter().filter_map(|e| e.key.strip_prefix(&prefix)).collect();
-                // Directories of nested skills; a key is inside one when one of its ancestors is.
-                let nested: HashSet<&str> = rel.iter().filter_map(|k| k.strip_suffix("/SKILL.md")).collect();
-                let in_nested = |k: &str| k.match_indices('/').any(|(i, _)| nested.contains(&k[..i]));
-                let files = rel
-                    .into_iter()
-                    .filter(|k| *k != "SKILL.md" && !in_nested(k))
-                    // Hidden files and the contents of skipped directories are not resources.
-                    .filter(|k| !k.split('/').any(super::is_skipped_dir))
-                    .map(str::to_string)
-                    .collect();
+                let files = resource_paths(rel).into_iter().map(str::to_string).collect();
                 SkillFiles { files, complete: !stopped, error: None }
             }
             Err(e) => SkillFiles {

@@ -4,6 +4,7 @@
 //! shows or serves skills reads it; per-call options may override parts of it.
 
 use crate::activate::{CommandRunner, ToolOptions};
+use crate::consent::Approver;
 use crate::content::DEFAULT_TOOL_NAME;
 use crate::disclose::{ActivationStyle, CatalogFormat, CatalogOptions};
 use crate::discover::{default_roots, normalize_root, DiscoverOptions, ScopeHandle, SkillMeta};
@@ -115,6 +116,10 @@ pub struct SkillsConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub search_above: Option<u32>,
+    /// How long the host's `approve` hook may take to answer, in milliseconds (default 300,000:
+    /// a person may be asked); no answer in time refuses.
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub approval_timeout_ms: u32,
     /// The host's permission check (a function, so not part of the serialised form).
     #[serde(skip)]
     pub permitted: Option<Permitted>,
@@ -122,7 +127,16 @@ pub struct SkillsConfig {
     /// part of the serialised form). None (the default): commands stay as written.
     #[serde(skip)]
     pub commands: Option<CommandRunner>,
+    /// The host's consent hook (a function, so not part of the serialised form): asked before a
+    /// skill is served with content it has not approved (see [`crate::consent`]). None (the
+    /// default): local skills are served as they are; a remote skill's `allowed-tools` count only
+    /// once an approval of its content is restored.
+    #[serde(skip)]
+    pub approve: Option<Approver>,
 }
+
+/// The default of [`SkillsConfig::approval_timeout_ms`].
+pub const DEFAULT_APPROVAL_TIMEOUT_MS: u32 = 300_000;
 
 /// When the skill tool searches ([`SkillsConfig::search`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -166,8 +180,10 @@ impl Default for SkillsConfig {
             scope_paths: BTreeMap::new(),
             search: SearchMode::Auto,
             search_above: None,
+            approval_timeout_ms: DEFAULT_APPROVAL_TIMEOUT_MS,
             permitted: None,
             commands: None,
+            approve: None,
         }
     }
 }
@@ -177,9 +193,10 @@ impl std::fmt::Debug for SkillsConfig {
         let plain = serde_json::to_string(self).unwrap_or_default();
         write!(
             f,
-            "SkillsConfig({plain}, permitted: {}, commands: {})",
+            "SkillsConfig({plain}, permitted: {}, commands: {}, approve: {})",
             self.permitted.is_some(),
-            self.commands.is_some()
+            self.commands.is_some(),
+            self.approve.is_some()
         )
     }
 }
@@ -239,6 +256,7 @@ impl SkillsConfig {
         out.read_overrides(overrides).map_err(|e| e.to_string())?;
         out.permitted = permitted.or_else(|| self.permitted.clone());
         out.commands = self.commands.clone();
+        out.approve = self.approve.clone();
         super::options::check_tool_name(&out.tool_name).map_err(|e| format!("toolName: {e}"))?;
         Ok(out)
     }

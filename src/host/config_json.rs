@@ -98,6 +98,7 @@ impl SkillsConfig {
             "scopePaths" => c.scope_paths = read::string_map(v)?,
             "search" => c.search = search(v)?,
             "searchAbove" => c.search_above = read::opt_u32(v)?,
+            "approvalTimeoutMs" => c.approval_timeout_ms = read::u32(v)?,
             _ => {}
         }
         Ok(())
@@ -159,8 +160,10 @@ mod tests {
             scope_paths: [("user".to_string(), "/home/me".to_string())].into_iter().collect(),
             search: SearchMode::Never,
             search_above: Some(7),
+            approval_timeout_ms: c.approval_timeout_ms + 1,
             permitted: None,
             commands: None,
+            approve: None,
         }
     }
 

@@ -10,6 +10,7 @@
 
 mod config;
 mod config_json;
+pub mod consent;
 mod options;
 mod options_json;
 mod served;

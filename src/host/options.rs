@@ -11,9 +11,10 @@ use serde_json::{Map, Value};
 /// The most characters a tool name may have (what model APIs take).
 pub const MAX_TOOL_NAME_CHARS: usize = 64;
 
-/// The registry options' keys that are not the configuration's serialised form: the scopes and the
-/// host's two functions (the `permitted` predicate, the `commands` runner).
-pub const REGISTRY_ONLY_KEYS: [&str; 3] = ["scopes", "permitted", "commands"];
+/// The registry options' keys that are not the configuration's serialised form: the scopes, the
+/// host's three functions (the `permitted` predicate, the `commands` runner, the `approve` hook)
+/// and the approvals to restore.
+pub const REGISTRY_ONLY_KEYS: [&str; 5] = ["scopes", "permitted", "commands", "approve", "approvals"];
 
 /// The configuration's keys a tool's options also take at their top level: the agent the tool is
 /// for (its catalog, enum, search and invocations follow it).
@@ -24,7 +25,7 @@ pub const SCOPE_KEYS: [&str; 5] = ["name", "storage", "roots", "trusted", "lazy"
 
 /// The configuration's keys (camelCase), every field, the optional ones too, in the order of
 /// its serialised form (a test holds the list to it).
-pub const CONFIG_KEYS: [&str; 34] = [
+pub const CONFIG_KEYS: [&str; 35] = [
     "client",
     "trustProject",
     "concurrency",
@@ -59,6 +60,7 @@ pub const CONFIG_KEYS: [&str; 34] = [
     "scopePaths",
     "search",
     "searchAbove",
+    "approvalTimeoutMs",
 ];
 
 /// The keys of a catalog's options' serialised form (a test holds the list to it).
@@ -228,6 +230,8 @@ mod tests {
             permitted: _,
             agent: _,
             commands: _,
+            approval_timeout_ms: _,
+            approve: _,
         } = c;
         let DiscoverOptions {
             client: _,
@@ -260,7 +264,7 @@ mod tests {
         ] {
             assert!(keys.iter().any(|x| x == k), "{k} in {keys:?}");
         }
-        assert_eq!(keys.len(), 25 + 12 - 3, "every field but the flattened discover and the two functions: {keys:?}");
+        assert_eq!(keys.len(), 27 + 12 - 4, "every field but the flattened discover and the three functions: {keys:?}");
         let reg = registry_keys();
         assert!(reg.iter().any(|k| k == "project") && reg.iter().any(|k| k == "scopes"));
         assert!(catalog_keys().iter().any(|k| k == "budgetChars"));

@@ -6,12 +6,15 @@ use super::config::{Scopes, SkillsConfig};
 use super::view::View;
 #[cfg(feature = "invocation")]
 use crate::activate::invoke::{self, ParsedMessage, Suggestion};
+use crate::consent::Approvals;
 use crate::diagnostic::Diagnostic;
 use crate::disclose::localized_description;
 use crate::disclose::CatalogResult;
+use crate::discover::SkillMeta;
 use crate::discover::{self, RefreshReport, SkillRegistry};
 use crate::search::{SearchHit, SearchOptions};
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// A registry, its configuration, and who sees which of its skills.
@@ -20,13 +23,69 @@ pub struct SkillHost {
     config: Rc<SkillsConfig>,
     view: Rc<View>,
     catalog: RefCell<Option<Rc<CatalogResult>>>,
+    /// The host's approvals of skills, each for one content digest (host-wide: every tool and
+    /// session over this registry shares them).
+    approvals: Approvals,
+    /// The content digests computed since the last refresh, by (scope, name): a skill's content
+    /// is taken as it was when its digest was computed until the next refresh (or the next
+    /// `content_digest`).
+    digests: HashMap<(String, String), String>,
 }
 
 impl SkillHost {
     /// Wraps a registry; the visibility is computed now (the predicate is called once per skill).
     pub fn new(registry: SkillRegistry, config: SkillsConfig) -> SkillHost {
         let view = Rc::new(View::compute(&registry, &config));
-        SkillHost { registry, config: Rc::new(config), view, catalog: RefCell::new(None) }
+        SkillHost {
+            registry,
+            config: Rc::new(config),
+            view,
+            catalog: RefCell::new(None),
+            approvals: Approvals::default(),
+            digests: HashMap::new(),
+        }
+    }
+
+    /// The approvals the host holds.
+    pub fn approvals(&self) -> &Approvals {
+        &self.approvals
+    }
+
+    /// The approvals, to record one or restore them.
+    pub fn approvals_mut(&mut self) -> &mut Approvals {
+        &mut self.approvals
+    }
+
+    /// The content digest of `name` of `scope` computed since the last refresh, if any.
+    pub fn known_digest(&self, scope: &str, name: &str) -> Option<&str> {
+        self.digests.get(&(scope.to_string(), name.to_string())).map(String::as_str)
+    }
+
+    /// Keeps the content digest just computed for `name` of `scope` (until the next refresh).
+    pub fn remember_digest(&mut self, scope: &str, name: &str, digest: &str) {
+        // Bounded by the skills: one per (scope, name) the registry has.
+        self.digests.insert((scope.to_string(), name.to_string()), digest.to_string());
+    }
+
+    /// Whether the skills of `scope` come from the network (its store has an origin or says it is
+    /// remote), and that origin.
+    pub fn scope_origin(&self, scope: &str) -> (bool, Option<String>) {
+        match self.registry.scope_storage(scope) {
+            Some(s) => {
+                let origin = s.origin();
+                (origin.is_some() || s.remote(), origin)
+            }
+            None => (false, None),
+        }
+    }
+
+    /// Whether the `allowed-tools` of the skill `meta` take effect: always for a local skill; for
+    /// a remote one, only when the host approved its current content (its digest, as computed
+    /// since the last refresh, is the one approved).
+    pub fn allowed_tools_apply(&self, meta: &SkillMeta) -> bool {
+        let name = &meta.skill.name;
+        !self.scope_origin(&meta.scope).0
+            || self.known_digest(&meta.scope, name).is_some_and(|d| self.approvals.approved(&meta.scope, name, d))
     }
 
     /// Discovers the skills of `scopes` (see [`super::resolve_scopes`]) as `config` says.
@@ -157,6 +216,7 @@ impl SkillHost {
     pub async fn refresh(&mut self) -> RefreshReport {
         let report = self.registry.refresh().await;
         self.registry.relocate(&self.config.scope_paths);
+        self.digests.clear();
         if self.decides_again() {
             let view = Rc::new(View::compute(&self.registry, &self.config));
             self.install(view);
@@ -179,6 +239,7 @@ impl SkillHost {
         let found = inputs.discover().await;
         let report = {
             let mut host = cell.borrow_mut();
+            host.digests.clear();
             let report = host.registry.apply(found);
             let pinned = host.config.scope_paths.clone();
             host.registry.relocate(&pinned);

@@ -5,14 +5,17 @@
 //! until its reads are planned, so calls may overlap each other and a refresh.
 
 use super::config::SkillsConfig;
+use super::consent;
 use super::skills::SkillHost;
 use super::view::View;
 use crate::activate::invoke::ParsedMessage;
 use crate::activate::SessionChange;
+use crate::activate::ToolPlan;
 use crate::activate::{self, CallArguments, SkillSession, ToolDefinition, ToolInput};
 use crate::activate::{Injection, Substitute};
 #[cfg(feature = "transcripts")]
 use crate::compact::{self, CompactOptions, Compacted, SkillContent, UseKind};
+use crate::consent::ApprovalReason;
 #[cfg(feature = "transcripts")]
 use crate::diagnostic::Diagnostic;
 use crate::disclose::CatalogResult;
@@ -182,7 +185,22 @@ impl SkillTool {
         let reach = offer.reach(&input.name);
         let plan = activate::plan(self.host.borrow().registry(), &self.session.borrow(), &input, &reach, &opts)
             .with_commands(self.config().commands.clone());
-        let result = activate::run(plan, &opts).await;
+        let reason = match &plan {
+            ToolPlan::Activate { .. } => Some(ApprovalReason::Activate),
+            ToolPlan::Read { .. } => Some(ApprovalReason::Read),
+            ToolPlan::Done(_) => None,
+        };
+        let mut digest = None;
+        if let Some(reason) = reason {
+            match consent::gate(&self.host, self.config().approve.as_ref(), &input.name, reason).await {
+                Ok(d) => digest = d,
+                Err(d) => return activate::refused(&input, d),
+            }
+        }
+        let mut result = activate::run(plan, &opts).await;
+        if !result.is_error {
+            result.digest = digest;
+        }
         self.session.borrow_mut().record_result(&result, now);
         result
     }
@@ -228,15 +246,27 @@ impl SkillTool {
     /// module runs both rules. `force` as for [`SkillTool::invoke`].
     pub async fn invoke_parsed(
         &self,
-        parsed: ParsedMessage,
+        mut parsed: ParsedMessage,
         substitute: &Substitute<'_>,
         force: bool,
         now: f64,
     ) -> Injection {
+        // The host's consent first: a skill it does not approve is not read.
+        let approve = self.config().approve.clone();
+        let mut refused = Vec::new();
+        let mut kept = Vec::with_capacity(parsed.invocations.len());
+        for inv in std::mem::take(&mut parsed.invocations) {
+            match consent::gate(&self.host, approve.as_ref(), &inv.name, ApprovalReason::Invoke).await {
+                Ok(_) => kept.push(inv),
+                Err(d) => refused.push(d),
+            }
+        }
+        parsed.invocations = kept;
         let plan = activate::plan_parsed_injection(self.host.borrow().registry(), parsed)
             .repeating(&self.session.borrow(), force)
             .with_commands(self.config().commands.clone());
-        let injection = activate::run_injection_with(plan, &self.config().tool_options(), substitute).await;
+        let mut injection = activate::run_injection_with(plan, &self.config().tool_options(), substitute).await;
+        injection.errors.extend(refused);
         self.session.borrow_mut().record_injection(&injection, now);
         injection
     }

@@ -1,29 +1,14 @@
 //! Digests as the discovery index writes them: `sha256:` and 64 lowercase hex digits of the
-//! SHA-256 of the raw bytes.
-
-use sha2::{Digest, Sha256};
+//! SHA-256 of the raw bytes; the one definition is [`crate::consent::digest`]'s.
 
 /// `sha256:<hex>` of `bytes`.
 pub fn sha256_digest(bytes: &[u8]) -> String {
-    let hash = Sha256::digest(bytes);
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    for b in hash {
-        out.push(hex(b >> 4));
-        out.push(hex(b & 0xF));
-    }
-    out
-}
-
-fn hex(n: u8) -> char {
-    char::from(if n < 10 { b'0' + n } else { b'a' + n - 10 })
+    crate::consent::digest::file_digest(bytes)
 }
 
 /// Whether `digest` is of the form `sha256:<64 lowercase hex>`.
 pub fn is_digest(digest: &str) -> bool {
-    digest
-        .strip_prefix("sha256:")
-        .is_some_and(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+    crate::consent::is_content_digest(digest)
 }
 
 /// Whether `bytes` have the digest `expected` (compared in constant time over the digest's text).

@@ -168,6 +168,12 @@ pub trait Storage {
     fn remote(&self) -> bool {
         false
     }
+    /// Where the store's skills come from, as the host's consent prompt names it (a discovery
+    /// index's origin, `mcp:<server>`); a store with one is remote for consent: its skills'
+    /// `allowed-tools` count only once their content is approved. Default None (a local store).
+    fn origin(&self) -> Option<String> {
+        None
+    }
     /// Where this store's skills are, when it knows its layout: the roots a scope over it searches
     /// when the host names none (a discovery index or an MCP server lists its skills at its own
     /// root: `[""]`). `None` (the default): the default roots (`.agents/skills/` ...).

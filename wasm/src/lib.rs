@@ -3,6 +3,7 @@
 //! options in, typed results out (TypeScript declarations from tsify); bad skill input is a
 //! diagnostic, never an exception. Only a call with arguments of the wrong type (a programming error) throws.
 
+mod approve;
 mod commands;
 // What this façade and the package's second module (wasm-extra/) share.
 mod common;

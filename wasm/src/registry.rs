@@ -5,6 +5,7 @@ use super::storage::JsStorage;
 use super::{convert, metas, options_error, to_js};
 use js_sys::{Function, Promise};
 use serde_json::Value;
+use skillwasm::consent::{self, Approvals};
 use skillwasm::discover::SkillMeta;
 use skillwasm::host::{self, resolve_scopes, Permitted, ScopeSpec, Scopes, SkillHost, SkillsConfig, DEFAULT_SCOPES};
 use std::cell::RefCell;
@@ -17,9 +18,12 @@ const TS_REGISTRY: &'static str = r#"
 /**
  * A store for a scope. `location` says where its keys are, so that the model is shown locations
  * it can use: an absolute directory (`nodeFsStorage`), or a URI (`r2:/prefix/`,
- * `indexeddb://db/store/`, `memory:/`). Read once, when the scope is configured.
+ * `indexeddb://db/store/`, `memory:/`). `origin` says where its skills come from over the network
+ * (`wellKnownStorage`: the index URL's origin; `mcpStorage`: `mcp:<server>`): a store with one is
+ * remote for consent (the `approve` hook is told it; its skills' `allowed-tools` count only once
+ * their content is approved). Both are read once, when the scope is configured.
  */
-export type ScopeStorage = SkillStorage & { readonly location?: string };
+export type ScopeStorage = SkillStorage & { readonly location?: string; readonly origin?: string };
 /** One scope: a name, a store, the roots to search in it, and whether it is trusted. */
 export interface ScopeConfig {
   name: string;
@@ -60,6 +64,15 @@ export type RegistryOptions = SkillsConfig & {
    * subagents). Off by default: without it commands stay as written. Waits at most `timeoutMs`.
    */
   commands?: CommandRunner;
+  /**
+   * Consent bound to content: asked before a skill is served with content the host has not
+   * approved (see `SkillApprover`); waits at most `approvalTimeoutMs`. Without it local skills are
+   * served as they are, and a remote skill's `allowed-tools` count only once `approvals` holds its
+   * current content.
+   */
+  approve?: SkillApprover;
+  /** Approvals to start with: what `registry.approvals()` returned. */
+  approvals?: Approval[];
 };
 "#;
 
@@ -84,23 +97,39 @@ pub(crate) fn predicate(taken: &convert::Taken, what: &str) -> Result<Option<Per
 /// Splits the JS options into the configuration (plain data and the predicate) and the scopes.
 /// The options are read once, within the bounds; the stores and the predicate are handed back
 /// unread.
-fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig), JsValue> {
+fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig, Approvals), JsValue> {
     if !options.is_object() {
         return Err(options_error(&format!(
             "{what} must be an object with scopes or project/user/org/builtin stores, not {}",
             convert::kind_of(options)
         )));
     }
-    let holes = ["scopes.*.storage", "project", "user", "org", "builtin", "permitted", "commands", "!scopes.*.roots.*"];
+    let holes = [
+        "scopes.*.storage",
+        "project",
+        "user",
+        "org",
+        "builtin",
+        "permitted",
+        "commands",
+        "approve",
+        "!scopes.*.roots.*",
+    ];
     let (mut value, taken) = convert::options_value(options, what, &holes)?;
     if let Some((key, message)) = value.as_object().and_then(|o| host::unknown_key(o, &host::registry_keys())) {
         return Err(options_error(&format!("{what}.{key}: {message}")));
     }
     let scope_list = value.as_object_mut().and_then(|o| o.remove("scopes")).unwrap_or_default();
+    let approvals = value.as_object_mut().and_then(|o| o.remove("approvals")).unwrap_or_default();
+    let approvals = consent::approvals_from_json(&approvals).map_err(|e| {
+        let sep = if e.starts_with('[') { "" } else { " " };
+        options_error(&format!("{what}.approvals{sep}{e}"))
+    })?;
     let mut config = SkillsConfig::from_json_keyed(&value).map_err(|e| convert::keyed_error(what, e))?;
     config.permitted = predicate(&taken, what)?;
     let timeout = config.discover.timeout_ms.max(1);
     config.commands = super::commands::runner(&taken, what, timeout)?;
+    config.approve = super::approve::approver(&taken, what, config.approval_timeout_ms.max(1))?;
     let cap = config.discover.max_object_bytes.max(1);
     let storage = |path: &str| taken.iter().find(|(p, _)| p == path).map(|(_, v)| v.clone()).unwrap_or_default();
     let mut specs = Vec::new();
@@ -159,7 +188,7 @@ fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig)
     let scopes = resolve_scopes(&specs, &config)
         .and_then(|s| s.with_lazy(lazy))
         .map_err(|e| options_error(&format!("{what}: {e}")))?;
-    Ok((scopes, config))
+    Ok((scopes, config, approvals))
 }
 
 /// One scope's spec; a store that is none is a TypeError naming it at `at`.
@@ -196,8 +225,9 @@ impl JsSkillRegistry {
     #[wasm_bindgen(unchecked_return_type = "Promise<SkillRegistry>")]
     pub fn discover(#[wasm_bindgen(unchecked_param_type = "RegistryOptions")] options: JsValue) -> Promise {
         crate::tool::spawn(Box::pin(async move {
-            let (scopes, config) = parse_options(&options, "SkillRegistry.discover: options")?;
-            let host = SkillHost::discover(scopes, config).await;
+            let (scopes, config, approvals) = parse_options(&options, "SkillRegistry.discover: options")?;
+            let mut host = SkillHost::discover(scopes, config).await;
+            *host.approvals_mut() = approvals;
             Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(host)) }.into())
         }))
     }
@@ -225,7 +255,7 @@ impl JsSkillRegistry {
                 )))
             }
         };
-        let (scopes, config) = parse_options(&options, "SkillRegistry.fromSnapshot: options")?;
+        let (scopes, config, approvals) = parse_options(&options, "SkillRegistry.fromSnapshot: options")?;
         // The registry a snapshot holds takes about twice its bytes: room for it in one grow of
         // the memory, not a grow (and a JS garbage collection) every step of the way; made once
         // the snapshot is found good, so that one refused never grows the memory.
@@ -235,8 +265,9 @@ impl JsSkillRegistry {
             #[cfg(not(target_arch = "wasm32"))]
             let _ = len;
         };
-        let host = SkillHost::from_snapshot_checked(&bytes, scopes, config, reserve)
+        let mut host = SkillHost::from_snapshot_checked(&bytes, scopes, config, reserve)
             .map_err(|d| JsValue::from(js_sys::Error::new(&format!("{}: {}", d.code, d.message))))?;
+        *host.approvals_mut() = approvals;
         Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(host)) })
     }
 
@@ -368,6 +399,28 @@ impl JsSkillRegistry {
             host::search_options_from_json,
         )?;
         to_js(&self.inner.borrow().search(&query, &opts)).map_err(JsValue::from)
+    }
+
+    /// The approvals the registry holds, `{ name, scope, digest }` each (the host's `approve` gave
+    /// them, or `approvals` restored them): to keep, and give back as `approvals` to
+    /// `SkillRegistry.discover` or `fromSnapshot`.
+    #[wasm_bindgen(unchecked_return_type = "Approval[]")]
+    pub fn approvals(&self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.borrow().approvals().list())
+    }
+
+    /// The content digest of the skill that wins `name`: `sha256:` over its files' SHA-256 (see
+    /// the consent guide), computed now from its store within the per-skill limits (512 files,
+    /// `maxObjectBytes` together). Never rejects: an unknown skill, one beyond the limits or a
+    /// failed read gives an `error` instead of a `digest`.
+    #[wasm_bindgen(js_name = contentDigest, unchecked_return_type = "Promise<ContentDigest>")]
+    pub fn content_digest(&self, #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue) -> Promise {
+        let name = match convert::string(&name, "SkillRegistry.contentDigest: name") {
+            Ok(n) => n,
+            Err(e) => return Promise::reject(&e),
+        };
+        let inner = self.inner.clone();
+        crate::tool::promise(async move { host::consent::content_digest(&inner, &name).await })
     }
 
     /// The registry as bytes, for `SkillRegistry.fromSnapshot`.

@@ -61,7 +61,8 @@ pub fn tool_invocables(tool: &JsSkillTool, known: JsValue) -> Result<JsValue, Js
 }
 
 /// The active skills of `isToolAllowed` that the registry holds, in the order named, as JSON
-/// text: `[{ name, allowedTools }]`.
+/// text: `[{ name, allowedTools }]`. A remote skill whose current content the host has not
+/// approved has no `allowedTools` (see `SkillHost::allowed_tools_apply`).
 #[wasm_bindgen(js_name = __sw_activeSkills)]
 pub fn active_skills(registry: &JsSkillRegistry, active_skills: JsValue) -> Result<String, JsValue> {
     #[derive(Serialize)]
@@ -76,8 +77,13 @@ pub fn active_skills(registry: &JsSkillRegistry, active_skills: JsValue) -> Resu
     }
     let host = registry.inner.borrow();
     let metas: Vec<_> = names.iter().filter_map(|n| host.registry().get(n)).collect();
-    let active: Vec<Active> =
-        metas.iter().map(|m| Active { name: &m.skill.name, allowed_tools: &m.skill.allowed_tools }).collect();
+    let active: Vec<Active> = metas
+        .iter()
+        .map(|m| {
+            let allowed_tools: &[String] = if host.allowed_tools_apply(m) { &m.skill.allowed_tools } else { &[] };
+            Active { name: &m.skill.name, allowed_tools }
+        })
+        .collect();
     serde_json::to_string(&active).map_err(|e| options_error(&e.to_string()))
 }
 

@@ -138,6 +138,8 @@ pub struct JsStorage {
     timeout_ms: u32,
     max_object_bytes: u32,
     remote: bool,
+    /// `origin`: where the store's skills come from, for the host's consent (read once).
+    origin: Option<String>,
     /// `headsCostReads: true` (with `listSkillPrefixes`): see [`Storage::heads_cost_reads`].
     heads_cost_reads: bool,
     /// `roots`: where the store's skills are, when it says (see [`Storage::roots`]).
@@ -175,6 +177,24 @@ fn declared_roots(obj: &JsValue) -> Result<Option<Vec<String>>, String> {
     Ok(Some(roots))
 }
 
+/// The longest `origin` a store may give, in UTF-16 units.
+const MAX_ORIGIN_CHARS: u32 = 2048;
+
+/// A store's `origin` (a string of at most [`MAX_ORIGIN_CHARS`], or absent), read once through
+/// the catching `Reflect.get`; another value, or a getter that throws, is refused.
+fn origin_of(obj: &JsValue) -> Result<Option<String>, String> {
+    let v = Reflect::get(obj, &JsValue::from_str("origin"))
+        .map_err(|e| format!("reading the storage's origin threw: {}", convert::describe_error(e)))?;
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    match v.dyn_ref::<js_sys::JsString>() {
+        Some(s) if s.length() > 0 && s.length() <= MAX_ORIGIN_CHARS => Ok(Some(String::from(s))),
+        Some(_) => Err(format!("a storage's origin must be 1 to {MAX_ORIGIN_CHARS} characters")),
+        None => Err(format!("a storage's origin must be a string, not {}", convert::kind_of(&v))),
+    }
+}
+
 /// Most entries (and warnings) one page may hold.
 pub const MAX_PAGE_ENTRIES: usize = 250_000;
 
@@ -196,7 +216,19 @@ impl JsStorage {
         let heads = function("listSkillPrefixes");
         let heads_cost_reads = heads.is_some() && flag("headsCostReads");
         let roots = declared_roots(&obj)?;
-        Ok(JsStorage { this: obj, list, read, heads, timeout_ms, max_object_bytes, remote, heads_cost_reads, roots })
+        let origin = origin_of(&obj)?;
+        Ok(JsStorage {
+            this: obj,
+            list,
+            read,
+            heads,
+            timeout_ms,
+            max_object_bytes,
+            remote,
+            origin,
+            heads_cost_reads,
+            roots,
+        })
     }
 
     /// The store's `location` (where its keys are, for the locations the model is shown), when it
@@ -460,6 +492,10 @@ impl Storage for JsStorage {
 
     fn remote(&self) -> bool {
         self.remote
+    }
+
+    fn origin(&self) -> Option<String> {
+        self.origin.clone()
     }
 
     fn heads_cost_reads(&self) -> bool {

@@ -347,6 +347,15 @@ pub const ORIGIN_REFUSED: &str = "origin-refused";
 /// whose origin can be told, or one more than the redirects a request follows (5). Error: the
 /// request fails.
 pub const REDIRECT_INVALID: &str = "redirect-invalid";
+/// The host's `approve` hook did not approve the skill with its current content (it answered
+/// false, threw, rejected, answered with no boolean or not in time): the skill tool serves
+/// nothing of it and `/name` injects nothing. Error result. (Declared after the others so that
+/// they keep their numbers in snapshots.)
+pub const SKILL_NOT_APPROVED: &str = "skill-not-approved";
+/// A skill's content digest could not be computed: more files or bytes than the per-skill limits
+/// (512 files, `maxObjectBytes` together), or a file could not be listed or read. Error: where an
+/// approval is needed, the skill is not served.
+pub const CONTENT_DIGEST_FAILED: &str = "content-digest-failed";
 
 /// Every code above, in the order they are declared.
 pub const ALL: &[&str] = &[
@@ -477,6 +486,8 @@ pub const ALL: &[&str] = &[
     SKILLS_OUTSIDE_ROOTS,
     ORIGIN_REFUSED,
     REDIRECT_INVALID,
+    SKILL_NOT_APPROVED,
+    CONTENT_DIGEST_FAILED,
 ];
 
 /// The codes that say something about the moment rather than the file: a read that failed or
