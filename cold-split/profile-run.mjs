@@ -73,6 +73,8 @@ const shapes = [
   `---\nname: unknown-fields\ndescription: |\n  A scenario \u00d7 lever table. Use for 'achieve X%', 'set the KPIs'.\nsource_book: B\nsource_chapter: "C"\nsource_language: en\ntags: [a, b]\nrelated_skills:\n  - slug: s\n    relation: r\nversion: 2\n---\n`,
   `---\nname: beyond-fast-path\ndescription: |\n  Block text with 'quotes' \u00d7 signs.\nsource_book: B \u2014 A\nsource_chapter: "Chapter 10 (3\u00d7N + y); Chapter 12 \u2014 z"\ntags: [a, b]\nrelated_skills:\n  - slug: s\n    relation: r\n# v0.6.0 (2026-05-13): a comment with \`code\`\n# and a second line.\n---\n`,
   `---\nname: listed-triggers\ndescription: One unknown field, a list.\nallowed-tools: Bash, Read\ntriggers:\n  - one\n  - two\n---\n`,
+  // Marks real skills carry: emoji with a variation selector, zero-width spaces, combining marks.
+  `---\nname: marks\ndescription: "Hearts \u2764\uFE0F, checks \u2705\uFE0F, zero\u200Bwidth and x\u0302 marks."\n---\nBody \u2764\uFE0F with a\u200Bb.\n`,
   `---\nname: commented\ndescription: |\n  Text.\nrelated:\n  - slug: other\n    relation: depends-on\n  - slug: third\n    relation: [a, b]\n# a comment line\n# another\ntags: [x, y]\n---\n`,
 ];
 const inputs = [...files.map((f) => readFileSync(f)), ...shapes.map((s) => new TextEncoder().encode(s))];

@@ -68,7 +68,7 @@ test("a nested skill is served at skill://<enclosing path>/<name>/SKILL.md, and 
     ["skill://beta/SKILL.md", "beta"], ["skill://beta/nested/SKILL.md", "nested"],
   ]);
   // Consumed back over MCP, the nested skill keeps its place.
-  const back = await SkillRegistry.discover({ scopes: [{ name: "srv", storage: mcpStorage(client), trusted: true }] });
+  const back = await SkillRegistry.discover({ scopes: [{ name: "srv", storage: mcpStorage(client, { server: "srv" }), trusted: true }] });
   assert.deepEqual(back.names(), ["beta", "nested"]);
   assert.equal(back.get("nested").location, "beta/nested/SKILL.md");
 });
@@ -78,7 +78,7 @@ test("quoted metadata strings come over MCP without a metadata-not-string warnin
   const local = await SkillRegistry.discover({ user: memoryStorage(files) });
   assert.ok(!codesOf(local).includes("metadata-not-string"), "the file itself earns none");
   const client = await connectInProcess(skillsMcpServer(local));
-  const storage = mcpStorage(client);
+  const storage = mcpStorage(client, { server: "srv" });
   const registry = await SkillRegistry.discover({ scopes: [{ name: storage.server, storage, roots: [""], trusted: true }] });
   assert.deepEqual(registry.names(), ["pdf"]);
   assert.deepEqual(registry.diagnostics().filter((d) => d.code.startsWith("metadata-")), []);
@@ -120,7 +120,7 @@ test("a discovery index and an MCP server are listed at their own root without t
   assert.equal(registry.stats().listCalls, 1, "one listing, nothing looked for elsewhere");
 
   const source = await SkillRegistry.discover({ user: memoryStorage({ ".agents/skills/acme/refunds/SKILL.md": md("refunds") }) });
-  const mcp = mcpStorage(await connectInProcess(skillsMcpServer(source)));
+  const mcp = mcpStorage(await connectInProcess(skillsMcpServer(source)), { server: "docs" });
   assert.deepEqual(mcp.roots, [""]);
   const viaMcp = await SkillRegistry.discover({ scopes: [{ name: mcp.server, storage: mcp, trusted: true }] });
   assert.deepEqual(viaMcp.names(), ["refunds"]);

@@ -165,6 +165,10 @@ const DECLARED = {
   "mcp-serve-eras": "",
   "mcp-client-eras": "",
   "openai-agents": "",
+  "consent-approve": `import { SkillRegistry, wellKnownStorage } from "skillwasm";\ndeclare function askTheUser(question: string, context: unknown): Promise<boolean>;\n`,
+  "consent-approvals": `import { SkillRegistry } from "skillwasm";\ndeclare const registry: SkillRegistry;\ndeclare const options: { scopes: [] };\ndeclare const bytes: Uint8Array;\n`,
+  "mcp-bounds-reconnect": "",
+  "store-layout": `import { SkillRegistry, wellKnownStorage } from "skillwasm";\n`,
 };
 const AFTER = {
   // The contract as the docs write it is the package's SkillStorage, both ways.

@@ -348,6 +348,7 @@ function mcpClient() {
 }
 const CHECK_MCP_DECLARED = (v) => (isObject(v) && typeof v.declared === "boolean" && Array.isArray(v.diagnostics) ? null : "not a McpSkillsDeclared");
 const CHECK_MCP_PAGE = (v) => (isObject(v) && Array.isArray(v.skills) && Array.isArray(v.diagnostics) ? null : "not a McpSkillsPage");
+const CHECK_REQUEST_TARGET = (v) => (isObject(v) && (typeof v.url === "string" ? typeof v.credentials === "boolean" : isObject(v.error)) ? null : "not a RequestTarget");
 const CHECK_MCP_VERIFIED = (v) => (isObject(v) && typeof v.verified === "boolean" && Array.isArray(v.diagnostics) ? null : "not a McpVerified");
 
 /**
@@ -687,6 +688,10 @@ export const SPECS = [
     { name: "skill", kind: "anything", check: CHECK_MCP_VERIFIED },
     { name: "key", kind: "string", check: CHECK_MCP_VERIFIED },
     { name: "bytes", kind: "skillInput", check: CHECK_MCP_VERIFIED },
+  ] },
+  { name: "checkRequestUrl", group: "args", f: (p) => p.checkRequestUrl, args: () => ["https://example.com/skills/a/SKILL.md", { origin: "https://example.com/" }], params: [
+    { name: "url", kind: "string", check: CHECK_REQUEST_TARGET },
+    { name: "opts", kind: "options", schema: { origin: "string", allowOrigins: "stringArray", base: "string", redirects: "number" }, base: () => ({ origin: "https://example.com/" }), check: CHECK_REQUEST_TARGET },
   ] },
   { name: "mcpStorage", group: "adapters", f: (p) => p.mcpStorage, args: () => [mcpClient(), { server: "hostile" }], params: [
     { name: "client", kind: "anything", check: CHECK.storage },
