@@ -140,6 +140,16 @@ try {
   // A file system without links: the rest of the tree stands.
 }
 const shadow = Object.fromEntries(Object.entries(many).filter(([k]) => k.startsWith("skills/p1/")));
+// Plugins that each ship a skill of a common name (setup, tether) in one scope: both are offered,
+// the later under a qualified name, with the fields such skills carry (hidden from the model or
+// not, a model tier, an argument hint).
+const plugin = (name, extra) => `---\nname: ${name}\ndescription: The ${name} step of a plugin.\n${extra}---\n# /plugin:${name}\n\nText.\n`;
+const plugins = {
+  "skills/alpha-tools/skills/tether/SKILL.md": plugin("tether", `allowed-tools: Bash, Read, Write\nargument-hint: "[install|uninstall] [-y|--yes]"\ndisable-model-invocation: true\n`),
+  "skills/alpha-tools/skills/setup/SKILL.md": plugin("setup", `allowed-tools: Bash, Read\nargument-hint: "[check|install]"\nmodel: haiku\ndisable-model-invocation: false\n`),
+  "skills/beta-commander/skills/setup/SKILL.md": plugin("setup", `allowed-tools: Bash, Read, Write, Edit\ndisable-model-invocation: false\n`),
+  "skills/gamma-tools/skills/tether/SKILL.md": plugin("tether", `allowed-tools: Read, Bash\nargument-hint: "[install|status]"\nmodel: haiku\ndisable-model-invocation: true\n`),
+};
 const stores = [
   { scopes: [{ name: "project", storage: nodeFsStorage(disk), roots: ["skills/"], trusted: true }] },
   {
@@ -149,6 +159,7 @@ const stores = [
     ],
   },
   { scopes: [{ name: "project", storage: nodeFsStorage(EXAMPLES), roots: ["skills/", "extended/", "broken/"], trusted: true }] },
+  { scopes: [{ name: "builtin", storage: sw.memoryStorage(plugins), roots: ["skills/"] }] },
   {
     scopes: [
       { name: "project", storage: sw.memoryStorage(memory), roots: ["skills/"], trusted: true },
