@@ -68,7 +68,9 @@ async function boundedBody(res, max, url) {
  *   headers?: Record<string, string> }} [options]
  */
 export function wellKnownStorage(baseUrl, options = {}) {
-  options = optionsObject(options, "wellKnownStorage");
+  options = optionsObject(options, "wellKnownStorage", {
+    keys: ["fetch", "headers", "maxSkillBytes", "maxArtifactBytes", "maxEntries", "maxIndexBytes", "maxObjectBytes", "fallback"],
+  });
   if (typeof baseUrl !== "string" && !(baseUrl instanceof URL)) {
     throw new TypeError(`wellKnownStorage: baseUrl must be a string or a URL, got ${show(baseUrl)}`);
   }

@@ -43,7 +43,7 @@ pub fn parse_skills_index(
 }
 
 #[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct UnpackOptions {
     #[serde(rename = "type")]
     kind: Option<String>,
@@ -81,7 +81,7 @@ pub fn unpack_skill_artifact(
 }
 
 #[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct PublishOpts {
     base_url: Option<String>,
 }

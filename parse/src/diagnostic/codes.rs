@@ -177,6 +177,10 @@ pub const SKILL_UNREADABLE: &str = "skill-unreadable";
 pub const TIER_UNKNOWN: &str = "tier-unknown";
 /// No skill fits the catalog's budget; the catalog is empty. Warning.
 pub const CATALOG_BUDGET: &str = "catalog-budget";
+/// The host's `permitted` predicate threw (or failed otherwise) for a skill; the skill is hidden,
+/// as when the predicate refuses it (default deny). Warning; the message names the skill and
+/// what the predicate threw.
+pub const PERMITTED_FAILED: &str = "permitted-failed";
 
 // ---------------------------------------------------------------------------------------------
 // activate: the skill tool and permissions
@@ -398,6 +402,7 @@ pub const ALL: &[&str] = &[
     // disclose
     TIER_UNKNOWN,
     CATALOG_BUDGET,
+    PERMITTED_FAILED,
     // activate
     TOOL_INPUT_INVALID,
     TOOL_UNKNOWN,
