@@ -473,7 +473,7 @@ export const SPECS = [
 
   // SkillSession
   { name: "SkillSession", group: "args", ctor: true, f: ctorOf("SkillSession"), args: () => [], params: [{ name: "(extra arguments)", kind: "ignored", check: (v) => (isObj(v) ? null : "no session") }] },
-  ...["activations", "isLoaded", "clear", "free", "observe"].map((m) => ({
+  ...["activations", "counts", "isLoaded", "clear", "free", "observe"].map((m) => ({
     name: `SkillSession#${m}`, group: m === "observe" ? "transcripts" : "args", f: method("SkillSession", m), self: (p, fx) => fx.session,
     args: (fx) => (m === "isLoaded" ? ["good"] : m === "observe" ? [fx.transcript, {}] : []),
     params: [
