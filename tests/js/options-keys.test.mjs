@@ -5,7 +5,9 @@
 // hides its skill (default deny) and says so: a `permitted-failed` warning naming the skill.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { importPkg } from "./helpers.mjs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { PKG, importPkg } from "./helpers.mjs";
 
 const { SkillRegistry, SkillTool, memoryStorage, parseSkill, renderCatalog } = await importPkg();
 
@@ -70,4 +72,13 @@ test("a permitted predicate that throws hides the skill and says so in a warning
   const quiet = renderCatalog(registry, { permitted: (m) => (m.name === "beta" ? "yes" : true) });
   assert.deepEqual(quiet.skills, ["alpha"]);
   assert.ok(!quiet.diagnostics.some((x) => x.code === "permitted-failed"));
+});
+
+test("the MCP server helpers refuse unknown options too", async () => {
+  const { skillsMcpServer, skillsMcpHandler } = await import(pathToFileURL(path.join(PKG, "mcp-server.js")).href);
+  const registry = await SkillRegistry.discover({ user: store() });
+  for (const f of [skillsMcpServer, skillsMcpHandler]) {
+    for (const value of Object.values(VALUES)) assert.throws(() => f(registry, { pageSise: value }), typeError("pageSise"));
+  }
+  assert.ok(skillsMcpServer(registry, { pageSize: 10, tool: true }));
 });
