@@ -554,6 +554,51 @@ async function headOf(response) {
   return new Response(null, { status: response.status, statusText: response.statusText, headers });
 }
 
+/** The routes (GET, POST, DELETE); the default export adds HEAD, OPTIONS and CORS around them. */
+const routes = {
+  /**
+   * @param {Request} request
+   * @param {{ SKILLS: R2Bucket, SKILLS_PREFIX?: string }} env
+   */
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    const route = `${request.method} ${url.pathname}`;
+    try {
+      if (route === "GET /") return json({ endpoints: ENDPOINTS, writes: WRITES });
+      const s = await state(env);
+      if (route === "GET /catalog") return catalog(s, url);
+      if (route === "GET /tool") return json(await withTool(s, (tool) => tool.definition()));
+      if (route === "POST /tool") return await toolCall(s, request);
+      if (route === "GET /diagnostics") return diagnostics(s);
+      if (route === "GET /status") return status(s);
+      if (url.pathname === "/mcp") return await mcp(s, request);
+      if (request.method === "GET" && url.pathname.startsWith(WELL_KNOWN)) {
+        return await wellKnown(s, request, url.pathname.slice(WELL_KNOWN.length));
+      }
+      // The raw path (the URL parser has already resolved `..` and `%2e%2e` segments).
+      const m = /^\/skills\/([^/]+)\/?$/.exec(url.pathname);
+      const write = (m && (request.method === "POST" || request.method === "DELETE")) || route === "POST /refresh";
+      if (write) authorize(request, env);
+      if (m && request.method === "POST") return await upload(s, request, m[1]);
+      if (m && request.method === "DELETE") return await remove(s, m[1]);
+      if (route === "POST /refresh") {
+        const { report } = await serially(s);
+        return json({ refresh: report, skills: s.registry.names().length });
+      }
+      return json({ error: `no route ${route}`, endpoints: ENDPOINTS }, 404);
+    } catch (e) {
+      if (e instanceof HttpError) {
+        const { authenticate, ...extra } = e.extra;
+        const res = json({ error: e.message, ...extra }, e.status);
+        if (authenticate) res.headers.set("www-authenticate", "Bearer");
+        return res;
+      }
+      console.error(e);
+      return json({ error: String(e?.message ?? e) }, 500);
+    }
+  },
+};
+
 export default {
   /**
    * Every GET route answers HEAD alike (no body); the well-known routes carry CORS headers and
@@ -566,7 +611,7 @@ export default {
     const wellKnownPath = pathname.startsWith(WELL_KNOWN);
     if (wellKnownPath && request.method === "OPTIONS") return preflight(request, readConfig(env));
     const head = request.method === "HEAD";
-    let response = await answer(head ? new Request(request, { method: "GET" }) : request, env);
+    let response = await routes.fetch(head ? new Request(request, { method: "GET" }) : request, env);
     if (wellKnownPath) {
       response = new Response(response.body, response);
       for (const [k, v] of Object.entries(corsHeaders(request, readConfig(env)))) response.headers.set(k, v);
@@ -574,45 +619,3 @@ export default {
     return head ? headOf(response) : response;
   },
 };
-
-/**
- * @param {Request} request
- * @param {{ SKILLS: R2Bucket, SKILLS_PREFIX?: string }} env
- */
-async function answer(request, env) {
-  const url = new URL(request.url);
-  const route = `${request.method} ${url.pathname}`;
-  try {
-    if (route === "GET /") return json({ endpoints: ENDPOINTS, writes: WRITES });
-    const s = await state(env);
-    if (route === "GET /catalog") return catalog(s, url);
-    if (route === "GET /tool") return json(await withTool(s, (tool) => tool.definition()));
-    if (route === "POST /tool") return await toolCall(s, request);
-    if (route === "GET /diagnostics") return diagnostics(s);
-    if (route === "GET /status") return status(s);
-    if (url.pathname === "/mcp") return await mcp(s, request);
-    if (request.method === "GET" && url.pathname.startsWith(WELL_KNOWN)) {
-      return await wellKnown(s, request, url.pathname.slice(WELL_KNOWN.length));
-    }
-    // The raw path (the URL parser has already resolved `..` and `%2e%2e` segments).
-    const m = /^\/skills\/([^/]+)\/?$/.exec(url.pathname);
-    const write = (m && (request.method === "POST" || request.method === "DELETE")) || route === "POST /refresh";
-    if (write) authorize(request, env);
-    if (m && request.method === "POST") return await upload(s, request, m[1]);
-    if (m && request.method === "DELETE") return await remove(s, m[1]);
-    if (route === "POST /refresh") {
-      const { report } = await serially(s);
-      return json({ refresh: report, skills: s.registry.names().length });
-    }
-    return json({ error: `no route ${route}`, endpoints: ENDPOINTS }, 404);
-  } catch (e) {
-    if (e instanceof HttpError) {
-      const { authenticate, ...extra } = e.extra;
-      const res = json({ error: e.message, ...extra }, e.status);
-      if (authenticate) res.headers.set("www-authenticate", "Bearer");
-      return res;
-    }
-    console.error(e);
-    return json({ error: String(e?.message ?? e) }, 500);
-  }
-}
