@@ -106,7 +106,9 @@ function pathOf(stack, key) {
  * values are not read but handed back as `[path, value]` pairs pushed to `taken` (stores and
  * callbacks inside options). A path written `!path` is instead one whose strings must be
  * well-formed (kind `t` otherwise: keys and roots), and `~path` one whose lone surrogates become
- * U+0000, which no key may hold (so the engine refuses that key and keeps the rest).
+ * U+0000, which no key may hold (so the engine refuses that key and keeps the rest). The hole
+ * `?` marks a caller's options: a function or symbol property outside the holes is then kind `t`
+ * (named by its path), never silently left out.
  */
 export function boundedJson(root, maxDepth, maxNodes, maxChars, holes, taken) {
   const out = [];
@@ -118,6 +120,10 @@ export function boundedJson(root, maxDepth, maxNodes, maxChars, holes, taken) {
     const list = holes.filter((h) => (prefix === "" ? h[0] !== "!" && h[0] !== "~" : h[0] === prefix));
     return list.length > 0 ? list.map((h) => (prefix === "" ? h : h.slice(1)).split(".")) : null;
   };
+  // "?" among the holes: the value is a caller's options, where a function or symbol outside
+  // the holes is refused (JSON would leave it out, and a misspelt callback would do nothing).
+  const options = holes.includes("?");
+  if (options) holes = holes.filter((h) => h !== "?");
   const patterns = split("");
   const strict = split("!");
   const marked = split("~");
@@ -235,6 +241,9 @@ export function boundedJson(root, maxDepth, maxNodes, maxChars, holes, taken) {
         continue;
       }
       const item = prepare(f.v[key], key);
+      if (options && (typeof item === "function" || typeof item === "symbol")) {
+        throw new Bound("t", `a ${typeof item} is no value this option takes (an unknown option, or one that takes data)`);
+      }
       if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
       put(`${f.written++ > 0 ? "," : ""}${stringify(wellFormed(key))}:`);
       write(item, key);

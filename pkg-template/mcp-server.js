@@ -53,6 +53,9 @@ function toolResult(outcome) {
   return { content: [{ type: "text", text: outcome.content }], ...(outcome.isError ? { isError: true } : {}) };
 }
 
+/** The options of skillsMcpServer and skillsMcpHandler. */
+const SERVER_KEYS = ["server", "name", "version", "instructions", "pageSize", "ttlMs", "cacheScope", "directoryRead", "tool"];
+
 /**
  * Serves a registry's skills over MCP: declares the Skills extension (with `directoryRead`) and
  * `resources`, and answers `skills/list`, `skills/get`, `resources/read`, `resources/list`,
@@ -67,7 +70,7 @@ function toolResult(outcome) {
  * @param {import("./mcp-server.js").SkillsMcpServerOptions} [options]
  */
 export function skillsMcpServer(registry, options = {}) {
-  options = optionsObject(options, "skillsMcpServer");
+  options = optionsObject(options, "skillsMcpServer", { keys: SERVER_KEYS });
   if (!(registry instanceof SkillRegistry)) {
     throw new TypeError(`skillsMcpServer: registry must be a SkillRegistry, got ${show(registry)}`);
   }
@@ -143,7 +146,7 @@ export function skillsMcpServer(registry, options = {}) {
  * @param {import("./mcp-server.js").SkillsMcpServerOptions} [options]
  */
 export function skillsMcpHandler(registry, options = {}) {
-  options = optionsObject(options, "skillsMcpHandler");
+  options = optionsObject(options, "skillsMcpHandler", { keys: SERVER_KEYS });
   if (options.server !== undefined) {
     throw new TypeError("skillsMcpHandler: options.server is not taken: every request is served by a server of its own");
   }

@@ -39,7 +39,7 @@ async function storeFiles(store, prefix) {
  * @returns {Promise<import("./index.js").PublishedIndex>}
  */
 export async function publishWellKnown(source, options = {}) {
-  options = optionsObject(options, "publishWellKnown");
+  options = optionsObject(options, "publishWellKnown", { keys: ["baseUrl", "prefix"] });
   const prefix = options.prefix ?? "";
   if (typeof prefix !== "string" || (prefix !== "" && !prefix.endsWith("/"))) {
     throw new TypeError(`publishWellKnown: options.prefix must be "" or end with '/', got ${show(prefix)}`);

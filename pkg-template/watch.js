@@ -2,7 +2,7 @@
 // when something under them changes. The registry's `refresh()` (the core's) decides what was
 // added, changed or removed; this module only notices that the disk moved and debounces.
 // `import { watch } from "skillwasm/watch"`.
-import { watch as fsWatch } from "node:fs";
+import { watch as fsWatch, statSync } from "node:fs";
 import path from "node:path";
 
 const OPTION_KEYS = ["roots", "onChange", "onError", "debounceMs", "poll", "intervalMs"];
@@ -56,11 +56,24 @@ function checkOptions(options) {
   }
 }
 
+/** The identity of the directory at `root` (device and inode), or null when there is none. */
+function identity(root) {
+  try {
+    const st = statSync(root);
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Watches `roots` and refreshes `registry` after changes (debounced), calling `onChange` with the
  * refresh report when skills were added, changed or removed. Uses recursive `fs.watch` where the
- * platform has it; where it does not (or with `poll: true`, or for a root that does not exist
- * yet), refreshes every `intervalMs`. Returns `{ close(), refreshing }`: `close()` stops
+ * platform has it; where it does not (or with `poll: true`), refreshes every `intervalMs`. A root
+ * that does not exist (yet, or any more: deleted, renamed away, or replaced by another directory)
+ * is looked for every `intervalMs` and watched again once it is there (each watched root's
+ * identity is checked as often, one stat each); its skills leave and come back through the
+ * refreshes. Returns `{ close(), refreshing, polling }`: `close()` stops
  * everything; `refreshing` is the promise of the refresh under way, if any.
  * @param {{ refresh(): Promise<{ added: unknown[]; changed: unknown[]; removed: unknown[] }> }} registry
  * @param {{ roots: (string | { root: string })[]; onChange?: (report: object) => void; onError?: (error: unknown) => void; debounceMs?: number; poll?: boolean; intervalMs?: number }} options
@@ -79,8 +92,11 @@ export function watch(registry, options) {
   let timer = null;
   let again = false;
   const state = { refreshing: null };
-  const watchers = [];
+  /** One per root: its fs.watch watcher (null while it has none) and the directory it watches. */
+  const watched = roots.map((root) => ({ root, watcher: null, id: null }));
   let poller = null;
+  // Every root polled: asked for, or no recursive fs.watch on this platform.
+  let pollAll = options.poll === true;
 
   const report = (e) => {
     if (onError) {
@@ -92,6 +108,47 @@ export function watch(registry, options) {
     }
   };
 
+  const unwatch = (w) => {
+    if (w.watcher !== null) w.watcher.close();
+    w.watcher = null;
+    w.id = null;
+  };
+
+  // Watches `w.root` when it is there; false when it is not (then it is looked for by polling).
+  const watchRoot = (w) => {
+    const id = identity(w.root);
+    if (id === null) return false;
+    try {
+      const watcher = fsWatch(w.root, { recursive: true, persistent: true }, schedule);
+      watcher.on("error", (e) => {
+        report(e);
+        unwatch(w);
+        startPolling();
+      });
+      Object.assign(w, { watcher, id });
+      return true;
+    } catch (e) {
+      if (e?.code === "ERR_FEATURE_UNAVAILABLE_ON_PLATFORM") pollAll = true;
+      else if (e?.code !== "ENOENT" && e?.code !== "ENOTDIR") report(e);
+      return false;
+    }
+  };
+
+  // A watched root that is gone or is another directory now: its watcher sees nothing any more
+  // (fs.watch follows the directory, not the path), so it is dropped and the root watched again
+  // or looked for. True when one was.
+  const checkRoots = () => {
+    let moved = false;
+    for (const w of watched) {
+      if (w.watcher !== null && identity(w.root) !== w.id) {
+        moved = true;
+        unwatch(w);
+        if (!watchRoot(w)) startPolling();
+      }
+    }
+    return moved;
+  };
+
   // One refresh at a time; a change seen during one asks for another after it.
   const refresh = () => {
     timer = null;
@@ -100,6 +157,7 @@ export function watch(registry, options) {
       again = true;
       return;
     }
+    if (!pollAll) checkRoots();
     state.refreshing = (async () => {
       try {
         const r = await registry.refresh();
@@ -117,33 +175,51 @@ export function watch(registry, options) {
     })();
   };
 
-  const schedule = () => {
+  function schedule() {
     if (closed) return;
     if (timer !== null) clearTimeout(timer);
     timer = setTimeout(refresh, debounceMs);
+  }
+
+  // Each tick: every root polled refreshes; a missing root that is back is watched again (and
+  // refreshes). Polling stops when every root is watched.
+  const tick = () => {
+    if (pollAll) return schedule();
+    let missing = 0;
+    let back = false;
+    for (const w of watched) {
+      if (w.watcher !== null) continue;
+      if (watchRoot(w)) back = true;
+      else missing += 1;
+    }
+    if (pollAll || missing > 0 || back) schedule();
+    if (!pollAll && missing === 0 && poller !== null) {
+      clearInterval(poller);
+      poller = null;
+    }
   };
 
-  let polling = options.poll === true;
-  if (!polling) {
-    for (const root of roots) {
-      try {
-        const w = fsWatch(root, { recursive: true, persistent: true }, schedule);
-        w.on("error", (e) => {
-          report(e);
-          startPolling();
-        });
-        watchers.push(w);
-      } catch (e) {
-        // No recursive watch here (ERR_FEATURE_UNAVAILABLE_ON_PLATFORM), or no such directory yet.
-        polling = true;
-        if (e?.code !== "ENOENT" && e?.code !== "ERR_FEATURE_UNAVAILABLE_ON_PLATFORM") report(e);
-      }
+  function startPolling() {
+    if (poller === null && !closed) poller = setInterval(tick, intervalMs);
+  }
+
+  if (!pollAll) {
+    for (const w of watched) {
+      if (!watchRoot(w)) startPolling();
+      if (pollAll) break;
     }
   }
-  function startPolling() {
-    if (poller === null && !closed) poller = setInterval(schedule, intervalMs);
+  if (pollAll) {
+    for (const w of watched) unwatch(w);
+    startPolling();
   }
-  if (polling) startPolling();
+  // A root renamed away or replaced sends its watcher no event: every `intervalMs` each watched
+  // root's identity is checked (one stat per root).
+  const guard = pollAll
+    ? null
+    : setInterval(() => {
+        if (!closed && !pollAll && checkRoots()) schedule();
+      }, intervalMs);
 
   return {
     /** Whether changes are found by polling (at `intervalMs`) rather than by fs.watch. */
@@ -159,7 +235,9 @@ export function watch(registry, options) {
       closed = true;
       if (timer !== null) clearTimeout(timer);
       if (poller !== null) clearInterval(poller);
-      for (const w of watchers) w.close();
+      if (guard !== null) clearInterval(guard);
+      poller = null;
+      for (const w of watched) unwatch(w);
     },
   };
 }

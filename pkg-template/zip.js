@@ -130,6 +130,11 @@ function limitsOf(options) {
   if (typeof options !== "object" || Array.isArray(options)) {
     throw new TypeError(`unzip: limits must be an options object, got ${Array.isArray(options) ? "an array" : typeof options}`);
   }
+  for (const k of Object.keys(options)) {
+    if (!Object.hasOwn(DEFAULT_LIMITS, k) && options[k] !== undefined) {
+      throw new TypeError(`unzip: unknown limit limits.${k} (the limits are ${Object.keys(DEFAULT_LIMITS).join(", ")})`);
+    }
+  }
   const limits = { ...DEFAULT_LIMITS };
   for (const k of /** @type {(keyof typeof DEFAULT_LIMITS)[]} */ (["fileBytes", "uploadBytes", "files"])) {
     const v = options[k];

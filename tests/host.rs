@@ -38,7 +38,7 @@ fn table_host() -> (Rc<RefCell<SkillHost>>, Rc<Cell<usize>>, serde_json::Value) 
     let counter = calls.clone();
     let permitted: Permitted = Rc::new(move |m| {
         counter.set(counter.get() + 1);
-        !refused.contains(&m.skill.name)
+        Ok(!refused.contains(&m.skill.name))
     });
     config.permitted = Some(permitted);
     let storage: Rc<dyn Storage> = Rc::new(MemoryStorage::new(files));

@@ -115,7 +115,7 @@ function nextVersion(record) {
  * }}
  */
 export function indexedDbStorage(options) {
-  options = optionsObject(options, "indexedDbStorage", { optional: false });
+  options = optionsObject(options, "indexedDbStorage", { optional: false, keys: ["dbName", "storeName", "indexedDB", "IDBKeyRange", "maxObjectBytes"] });
   const { dbName, storeName = "skills" } = options;
   const factory = options.indexedDB ?? globalThis.indexedDB;
   if (typeof dbName !== "string" || dbName === "") throw new TypeError("indexedDbStorage: dbName must be a non-empty string");
@@ -410,7 +410,7 @@ function writerOf(storage) {
  */
 export async function putSkillFiles(storage, files, options = {}) {
   const { write } = writerOf(storage);
-  let prefix = optionsObject(options, "putSkillFiles").prefix ?? "";
+  let prefix = optionsObject(options, "putSkillFiles", { keys: ["prefix"] }).prefix ?? "";
   if (prefix !== "" && typeof prefix === "string" && !prefix.endsWith("/")) prefix += "/";
   assertPrefix(prefix);
   /** @type {[string, Uint8Array][]} */

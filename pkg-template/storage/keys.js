@@ -134,13 +134,23 @@ export function positiveOption(value, name, fallback, fn, max = 0xffffffff) {
  * it is a plain (non-array, non-function) object; anything else is a TypeError naming `param`.
  * @param {unknown} value
  * @param {string} fn the function's name, for the message
- * @param {{ param?: string; optional?: boolean }} [how]
+ * @param {{ param?: string; optional?: boolean; keys?: string[] | null }} [how] `keys`: the options
+ *   it takes; any other key (not set to undefined) is a TypeError naming it
  * @returns {Record<string, any>}
  */
-export function optionsObject(value, fn, { param = "options", optional = true } = {}) {
+export function optionsObject(value, fn, { param = "options", optional = true, keys = null } = {}) {
   if (optional && (value === undefined || value === null)) return {};
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new TypeError(`${fn}: ${param} must be an options object, got ${show(value)}`);
+  }
+  if (keys !== null) {
+    // Every own key, whatever its value (a misspelt callback must not silently do nothing); a key
+    // set to undefined counts as left out.
+    for (const key of Object.keys(value)) {
+      if (!keys.includes(key) && value[key] !== undefined) {
+        throw new TypeError(`${fn}: unknown option ${param}.${key} (the options are ${keys.join(", ")})`);
+      }
+    }
   }
   return value;
 }

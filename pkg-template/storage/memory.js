@@ -42,7 +42,7 @@ const DEFAULT_LIMIT = 1000;
  * }}
  */
 export function memoryStorage(files, options = {}) {
-  const cap = objectCap(optionsObject(options, "memoryStorage").maxObjectBytes, "memoryStorage");
+  const cap = objectCap(optionsObject(options, "memoryStorage", { keys: ["maxObjectBytes"] }).maxObjectBytes, "memoryStorage");
   /** @type {Map<string, { bytes: Uint8Array; etag: string }>} */
   const objects = new Map();
   /**

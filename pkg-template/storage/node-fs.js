@@ -129,7 +129,7 @@ function keyed(key, e, what = "cannot read") {
 export function nodeFsStorage(dir, options = {}) {
   if (typeof dir !== "string" || dir === "") throw new TypeError("nodeFsStorage: dir must be a non-empty path");
   const root = path.resolve(dir);
-  options = optionsObject(options, "nodeFsStorage");
+  options = optionsObject(options, "nodeFsStorage", { keys: ["maxEntries", "maxObjectBytes", "listSkillPrefixes"] });
   const maxEntries = options.maxEntries ?? 1_000_000;
   if (typeof maxEntries !== "number" || Number.isNaN(maxEntries) || maxEntries < 1) {
     throw new TypeError(`nodeFsStorage: maxEntries must be a positive number, got ${show(maxEntries)}`);

@@ -55,7 +55,7 @@ export function r2Storage(bucket, options = {}) {
     if (m in bucket) Object.getOwnPropertyDescriptor(bucket, m);
   }
   Object.keys(bucket);
-  options = optionsObject(options, "r2Storage");
+  options = optionsObject(options, "r2Storage", { keys: ["prefix", "bucketName", "maxObjectBytes"] });
   let root = options.prefix ?? "";
   if (typeof root !== "string") throw new TypeError(`r2Storage: prefix must be a string, got ${typeof root}`);
   if (root !== "" && typeof root === "string" && !root.endsWith("/")) root += "/";

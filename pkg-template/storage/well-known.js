@@ -49,10 +49,7 @@ const positive = (value, name, fallback) => positiveOption(value, name, fallback
  *   headers?: Record<string, string>; allowOrigins?: string[]; timeoutMs?: number }} [options]
  */
 export function wellKnownStorage(baseUrl, options = {}) {
-  options = optionsObject(options, "wellKnownStorage");
-  for (const k of Object.keys(options)) {
-    if (!OPTION_KEYS.has(k)) throw new TypeError(`wellKnownStorage: unknown option ${show(k)}; the options are ${[...OPTION_KEYS].join(", ")}`);
-  }
+  options = optionsObject(options, "wellKnownStorage", { keys: [...OPTION_KEYS] });
   if (typeof baseUrl !== "string" && !(baseUrl instanceof URL)) {
     throw new TypeError(`wellKnownStorage: baseUrl must be a string or a URL, got ${show(baseUrl)}`);
   }

@@ -108,7 +108,7 @@ pub struct Audiences {
 pub fn audiences<I: FilterItem>(
     items: impl IntoIterator<Item = I>,
     opts: &CatalogOptions,
-    permitted: Option<&dyn Fn(&SkillMeta) -> bool>,
+    permitted: Option<&dyn Fn(&SkillMeta) -> Verdict>,
 ) -> Audiences {
     let tiers: Vec<String> =
         opts.tiers.clone().unwrap_or_else(|| DEFAULT_TIERS.iter().map(|t| t.to_string()).collect());
@@ -134,9 +134,10 @@ pub fn audiences<I: FilterItem>(
             if let (None, Some(agent)) = (&found, opts.agent.as_deref()) {
                 found = agent_rule(s, agent);
             }
-            let refused = || permitted.is_some_and(|p| item.meta().is_none_or(|m| !p(&m)));
-            if found.is_none() && (own.model || own.user) && refused() {
-                found = Some(("not-permitted", "the host's permission check refused it".to_string()));
+            if let (None, Some(p)) = (&found, permitted) {
+                if own.model || own.user {
+                    found = permission_rule(s, item.meta().map(|m| p(&m)), &mut out.diagnostics);
+                }
             }
             found
         };
@@ -160,6 +161,27 @@ pub fn audiences<I: FilterItem>(
 
 /// Why a skill is hidden from everyone, and what to tell: a reason code and a message.
 type Hidden = Option<(&'static str, String)>;
+
+/// What the host's `permitted` predicate answered for a skill: allowed or not, or why it gave no
+/// answer (it threw).
+pub type Verdict = Result<bool, String>;
+
+/// The host's predicate's verdict on a skill (None: the skill has no meta to ask about). Anything
+/// but a yes hides it (default deny); a predicate that failed is also a warning naming the skill.
+#[inline(never)]
+fn permission_rule(s: &Skill, verdict: Option<Verdict>, diags: &mut Vec<Diagnostic>) -> Hidden {
+    match verdict {
+        Some(Ok(true)) => None,
+        Some(Err(why)) => {
+            diags.push(Diagnostic::warning(
+                codes::PERMITTED_FAILED,
+                format!("the host's permitted check failed for skill '{}' ({why}); the skill is hidden", s.name),
+            ));
+            Some(("not-permitted", format!("the host's permission check failed: {why}")))
+        }
+        _ => Some(("not-permitted", "the host's permission check refused it".to_string())),
+    }
+}
 
 /// The rank of the model's tier among `tiers`; a tier not among them is a warning, and no
 /// `min_tier` applies.
@@ -224,7 +246,8 @@ pub fn filter<'a>(
     opts: &CatalogOptions,
     permitted: &dyn Fn(&SkillMeta) -> bool,
 ) -> (Vec<&'a SkillMeta>, Vec<HiddenSkill>, Vec<Diagnostic>) {
-    let a = audiences(metas, opts, Some(permitted));
+    let verdict = |m: &SkillMeta| Ok(permitted(m));
+    let a = audiences(metas, opts, Some(&verdict));
     let shown = metas.iter().zip(&a.audience).filter(|(_, a)| a.model).map(|(m, _)| m).collect();
     (shown, a.hidden, a.diagnostics)
 }

@@ -19,7 +19,7 @@ mod filter;
 mod format;
 mod guidance;
 
-pub use filter::{audiences, filter, localized_description, Audience, Audiences, FilterItem};
+pub use filter::{audiences, filter, localized_description, Audience, Audiences, FilterItem, Verdict};
 pub use format::{instructions, to_prompt};
 use format::{one_line, Item};
 pub use guidance::{search_guidance, search_instructions, with_pending_note, with_search_note};

@@ -6,7 +6,7 @@
 use crate::activate::{CommandRunner, ToolOptions};
 use crate::consent::Approver;
 use crate::content::DEFAULT_TOOL_NAME;
-use crate::disclose::{ActivationStyle, CatalogFormat, CatalogOptions};
+use crate::disclose::{ActivationStyle, CatalogFormat, CatalogOptions, Verdict};
 use crate::discover::{default_roots, normalize_root, DiscoverOptions, ScopeHandle, SkillMeta};
 use crate::store::{keys, Storage};
 use serde::{Deserialize, Serialize};
@@ -17,8 +17,9 @@ use std::rc::Rc;
 use tsify::Tsify;
 
 /// The host's permission check: whether a skill may be shown and used at all. Called once per
-/// skill per registry generation.
-pub type Permitted = Rc<dyn Fn(&SkillMeta) -> bool>;
+/// skill per registry generation. It answers whether the skill is allowed, or why it could not
+/// answer (a JS predicate that threw): such a skill is hidden, with a `permitted-failed` warning.
+pub type Permitted = Rc<dyn Fn(&SkillMeta) -> Verdict>;
 
 /// The names of the default scopes, in precedence order (the first that has a name wins it).
 pub const DEFAULT_SCOPES: [&str; 4] = ["project", "user", "org", "builtin"];
@@ -409,7 +410,7 @@ mod tests {
         assert!(merged.same_filters(&config));
         let over = serde_json::json!({ "disabled": [] });
         assert!(!config.with_overrides(over.as_object().unwrap(), None).unwrap().same_filters(&config));
-        let p: Permitted = Rc::new(|_| true);
+        let p: Permitted = Rc::new(|_| Ok(true));
         assert!(!config.with_overrides(&Default::default(), Some(p)).unwrap().same_filters(&config));
         let bad = serde_json::json!({ "maxResources": "many" });
         assert!(config.with_overrides(bad.as_object().unwrap(), None).is_err());

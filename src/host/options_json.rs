@@ -46,15 +46,18 @@ pub fn invoke_options_from_json(value: &Value) -> Result<InvokeOptions, (String,
     Ok(o)
 }
 
+/// The keys of [`SearchOptions`], as its `Deserialize` names them.
+const SEARCH_KEYS: &[&str] = &["limit", "scope"];
+
 /// [`SearchOptions`] from `value` (an object): a missing key keeps its default, an unknown key is
-/// ignored, and a value of the wrong type is an error that names the key.
+/// an error, and so is a value of the wrong type; the error names the key.
 pub fn search_options_from_json(value: &Value) -> Result<SearchOptions, (String, Error)> {
     let mut o = SearchOptions::default();
     fields(value, "struct SearchOptions", |key, v| {
         match key {
             "limit" => o.limit = read::opt_u32(v)?,
             "scope" => o.scope = read::opt_string(v)?,
-            _ => {}
+            _ => return Err(Error::unknown_field(key, SEARCH_KEYS)),
         }
         Ok(())
     })?;

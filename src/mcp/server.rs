@@ -48,7 +48,7 @@ pub enum CacheScope {
 
 /// How the server pages and what caching it announces.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct McpOptions {
     /// Entries per page (default 50, at most 1000).
     pub page_size: u32,

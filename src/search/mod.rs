@@ -29,7 +29,7 @@ pub const DEFAULT_SEARCH_LIMIT: u32 = 10;
 /// What a search is asked for besides the query.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "tsify", derive(Tsify))]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct SearchOptions {
     /// Results at most (default 10, at most 100).
     #[serde(skip_serializing_if = "Option::is_none")]

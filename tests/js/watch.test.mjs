@@ -99,3 +99,51 @@ test("watch: wrong arguments and unknown option keys are TypeErrors naming them"
   assert.throws(() => watch(registry, { roots: ["."], debounceMs: -1 }), { name: "TypeError", message: /debounceMs/ });
   assert.throws(() => watch(registry, { roots: ["."], onChange: "x" }), { name: "TypeError", message: /onChange must be a function/ });
 });
+
+test("watch: a root deleted and made again is watched again; its skills leave and come back", async () => {
+  const base = mkdtempSync(path.join(tmpdir(), "skillwasm-watch-again-"));
+  const root = path.join(base, "project");
+  write(root, "first", "The first skill.");
+  const registry = await SkillRegistry.discover({ project: nodeFsStorage(root), trustProject: true });
+  const reports = [];
+  const errors = [];
+  const w = watch(registry, { roots: [root], onChange: (r) => reports.push(r), onError: (e) => errors.push(e), debounceMs: 20, intervalMs: 50 });
+  try {
+    assert.equal(w.polling, false, "watched by fs.watch");
+    rmSync(root, { recursive: true });
+    let r = await nextReport(reports);
+    assert.deepEqual(names(r.removed), ["first"]);
+    // The root comes back (another directory at the same path), with another skill in it.
+    write(root, "second", "The second skill.");
+    r = await nextReport(reports);
+    assert.deepEqual(names(r.added), ["second"]);
+    // Watched again by fs.watch (polling stopped), and later changes under it are seen.
+    const t0 = Date.now();
+    while (w.polling && Date.now() - t0 < 5_000) await new Promise((res) => setTimeout(res, 20));
+    assert.equal(w.polling, false, "the root is watched again");
+    write(root, "third", "The third skill.");
+    r = await nextReport(reports);
+    assert.deepEqual(names(r.added), ["third"]);
+    assert.deepEqual(registry.names().sort(), ["second", "third"]);
+    // Replaced while watched (renamed away, another made in its place): followed too.
+    const moved = path.join(base, "moved");
+    const { renameSync } = await import("node:fs");
+    renameSync(root, moved);
+    write(root, "fourth", "The fourth skill.");
+    const seen = new Set();
+    while (!seen.has("fourth") || registry.names().includes("second")) {
+      r = await nextReport(reports);
+      for (const n of names(r.added)) seen.add(n);
+    }
+    assert.deepEqual(registry.names().sort(), ["fourth"]);
+    writeFileSync(path.join(moved, ".agents", "skills", "third", "SKILL.md"), skillMd("third", "Edited where nobody watches."));
+    write(root, "fifth", "The fifth skill.");
+    r = await nextReport(reports);
+    assert.deepEqual(names(r.added), ["fifth"]);
+    assert.deepEqual(errors, []);
+  } finally {
+    w.close();
+    await w.refreshing;
+    rmSync(base, { recursive: true, force: true });
+  }
+});

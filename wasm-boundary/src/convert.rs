@@ -228,11 +228,14 @@ pub fn keyed_error(name: &str, (key, e): (String, serde_json::Error)) -> JsValue
 }
 
 /// An options object as JSON (an object, never an array), with the values under `holes` unread.
+/// A function or symbol anywhere else in it is a `TypeError` naming its key: JSON would leave it
+/// out, and a misspelt callback (`permited`) would then silently do nothing.
 pub fn options_value(v: &JsValue, name: &str, holes: &[&str]) -> Result<(Value, Taken), JsValue> {
     if !v.is_object() {
         return Err(type_error(&format!("{name} must be an object, not {}", kind_of(v))));
     }
-    let (value, taken) = json(v, holes).map_err(|e| type_error(&e.describe(name)))?;
+    let marked: Vec<&str> = holes.iter().copied().chain(["?"]).collect();
+    let (value, taken) = json(v, &marked).map_err(|e| type_error(&e.describe(name)))?;
     if !value.is_object() {
         return Err(type_error(&format!("{name} must be a plain object, not an array")));
     }

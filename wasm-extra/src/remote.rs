@@ -98,7 +98,7 @@ pub fn check_request_url(
 }
 
 #[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct UnpackOptions {
     #[serde(rename = "type")]
     kind: Option<String>,
@@ -136,7 +136,7 @@ pub fn unpack_skill_artifact(
 }
 
 #[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct PublishOpts {
     base_url: Option<String>,
 }

@@ -77,8 +77,8 @@ export type RegistryOptions = SkillsConfig & {
 "#;
 
 /// The `permitted` function among the values an options conversion left unread, as the core
-/// wants it: a throwing or non-boolean answer counts as "no" (the call is caught by wasm-bindgen's
-/// `catch` on `Function::call1`, so nothing unwinds through Rust).
+/// wants it: a non-boolean answer counts as "no", a throw as a failure the core reports (the call
+/// is caught by wasm-bindgen's `catch` on `Function::call1`, so nothing unwinds through Rust).
 pub(crate) fn predicate(taken: &convert::Taken, what: &str) -> Result<Option<Permitted>, JsValue> {
     let Some((_, f)) = taken.iter().find(|(path, _)| path == "permitted") else { return Ok(None) };
     if f.is_undefined() || f.is_null() {
@@ -89,8 +89,11 @@ pub(crate) fn predicate(taken: &convert::Taken, what: &str) -> Result<Option<Per
         .dyn_into()
         .map_err(|_| options_error(&format!("{what}.permitted must be a function, not {}", convert::kind_of(f))))?;
     Ok(Some(Rc::new(move |m: &SkillMeta| match to_js(m) {
-        Ok(v) => f.call1(&JsValue::NULL, &v).ok().and_then(|r| r.as_bool()).unwrap_or(false),
-        Err(_) => false,
+        Ok(v) => match f.call1(&JsValue::NULL, &v) {
+            Ok(r) => Ok(r.as_bool().unwrap_or(false)),
+            Err(e) => Err(format!("it threw {}", convert::describe_error(convert::pass_traps(e)))),
+        },
+        Err(_) => Err("the skill could not be given to it".to_string()),
     })))
 }
 

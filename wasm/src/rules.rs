@@ -30,7 +30,7 @@ export interface ListSkip {
 
 /// The options of `skillFileNames`.
 #[derive(Debug, Default, Deserialize, Tsify)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct SkillFileOptions {
     /// Also `skill.md`, as discovery's `acceptLowercaseSkillMd` does (and the reference CLI).
     #[tsify(optional)]
@@ -38,14 +38,15 @@ pub struct SkillFileOptions {
 }
 
 impl SkillFileOptions {
-    /// The options `value` (an object) gives: unknown keys ignored, a value of the wrong type an
+    /// The options `value` (an object) gives: an unknown key or a value of the wrong type is an
     /// error naming its key (serde's error, as the derive gives).
     fn from_json(value: &Value) -> Result<SkillFileOptions, (String, serde_json::Error)> {
         let mut o = SkillFileOptions::default();
         read::fields(value, "struct SkillFileOptions", |key, v| {
-            if key == "acceptLowercaseSkillMd" {
-                o.accept_lowercase_skill_md = read::bool(v)?;
+            if key != "acceptLowercaseSkillMd" {
+                return Err(serde::de::Error::unknown_field(key, &["acceptLowercaseSkillMd"]));
             }
+            o.accept_lowercase_skill_md = read::bool(v)?;
             Ok(())
         })?;
         Ok(o)

@@ -112,10 +112,18 @@ impl JsSkillSession {
         JsSkillSession::default()
     }
 
-    /// Every activation and file read so far, oldest first.
+    /// The latest activations and file reads, oldest first: at most 1000 (the oldest go first),
+    /// so that a long conversation's session stays small. `counts()` counts them all.
     #[wasm_bindgen(unchecked_return_type = "Activation[]")]
     pub fn activations(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.borrow().activations).map_err(JsValue::from)
+    }
+
+    /// How often each skill was loaded (instructions and files, bytes, the last time), by name:
+    /// every load of this session, also those `activations()` no longer keeps.
+    #[wasm_bindgen(unchecked_return_type = "SkillCount[]")]
+    pub fn counts(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.borrow().counts()).map_err(JsValue::from)
     }
 
     /// Whether the conversation holds the instructions of `name` (loaded, and not compacted or

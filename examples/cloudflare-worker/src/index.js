@@ -18,12 +18,16 @@ const LIMITS = {
 };
 // Room for the multipart boundaries and part headers around the files.
 const ENVELOPE_BYTES = 256 * 1024;
+// How much of an oversized body is read (and dropped) so that its sender gets the 413.
+const DRAIN_BYTES = 32 * MiB;
 const FORMATS = new Set(["xml", "json", "markdown", "reference"]);
 // The most a POST /tool body may have: { name, path? } is small.
 const TOOL_BODY_BYTES = 64 * 1024;
 // The most a POST /mcp body may have: one JSON-RPC message (or a small batch) naming a URI.
 const MCP_BODY_BYTES = 64 * 1024;
 const WELL_KNOWN = "/.well-known/agent-skills/";
+// The largest catalog budget (what renderCatalog takes: a 32-bit count).
+const MAX_BUDGET = 2 ** 32 - 1;
 
 // ---------------------------------------------------------------------------------------------
 // State kept between requests (one per isolate).
@@ -46,7 +50,7 @@ let changes = Promise.resolve();
  *   snapshotEtag: string | null,
  *   checkedAt: number,
  * }} State
- * @typedef {{ root: string, snapshotKey: string, scope: string, toolName: string, checkSeconds: number }} Config
+ * @typedef {{ root: string, snapshotKey: string, scope: string, toolName: string, checkSeconds: number, corsOrigins: string[] }} Config
  */
 
 /** Settings from `[vars]` (wrangler.toml). */
@@ -58,7 +62,16 @@ function readConfig(env) {
     scope: String(env.SKILLS_SCOPE ?? "org"),
     toolName: String(env.TOOL_NAME ?? "activate_skill"),
     checkSeconds: Number(env.SNAPSHOT_CHECK_SECONDS ?? 30),
+    corsOrigins: corsOrigins(env.WELL_KNOWN_CORS_ORIGINS),
   };
+}
+
+/**
+ * The origins browsers may read the well-known routes from: `*` (the default: the index and its
+ * artifacts are public), a list of origins separated by spaces or commas, or "" (none).
+ */
+function corsOrigins(v) {
+  return String(v ?? "*").split(/[\s,]+/).filter((o) => o !== "");
 }
 
 /** The binding, counting its calls (the /status endpoint reports them). */
@@ -158,7 +171,9 @@ function catalog(s, url) {
   for (const key of ["budgetTokens", "budgetChars"]) {
     if (!q.has(key)) continue;
     const n = Number(q.get(key));
-    if (!Number.isInteger(n) || n < 0) throw new HttpError(400, `${key} must be a non-negative integer`);
+    if (!/^\d+$/.test(q.get(key)) || !Number.isSafeInteger(n) || n > MAX_BUDGET) {
+      throw new HttpError(400, `${key} must be an integer from 0 to ${MAX_BUDGET}`);
+    }
     options[key] = n;
   }
   for (const key of ["locale", "modelTier", "hostVersion"]) if (q.has(key)) options[key] = q.get(key);
@@ -178,7 +193,7 @@ async function withTool(s, fn) {
 }
 
 async function toolCall(s, request) {
-  const body = await readCapped(request, TOOL_BODY_BYTES, { drain: true });
+  const body = await readCapped(request, TOOL_BODY_BYTES);
   let input;
   try {
     input = JSON.parse(new TextDecoder().decode(body));
@@ -210,15 +225,21 @@ function status(s) {
 }
 
 /**
- * The body, refused with 413 as soon as it passes `max` bytes (Content-Length is not trusted).
- * With `drain`, the rest of an oversized body is read and dropped (nothing kept) before the 413,
- * for clients that fail when a request body is cut off.
+ * The body, refused with 413 as soon as it passes `max` bytes (Content-Length is not trusted, and
+ * a body without one, chunked, is counted as it comes): at most `max` bytes are ever kept. The
+ * rest of an oversized body is read and dropped, up to DRAIN_BYTES more, before the 413: a client
+ * still sending (fetch, curl) sees its connection reset otherwise, not the answer. A body that
+ * says or turns out to be larger than that is cut off at once.
  */
-async function readCapped(request, max, { drain = false } = {}) {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > max) throw new HttpError(413, `the body is larger than ${max} bytes`);
+async function readCapped(request, max) {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  const tooLarge = () => new HttpError(413, `the body is larger than ${max} bytes`);
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
+  if (Number.isFinite(declared) && declared > max) {
+    await drain(reader, declared <= max + DRAIN_BYTES ? declared : 0);
+    throw tooLarge();
+  }
   const chunks = [];
   let total = 0;
   for (;;) {
@@ -226,9 +247,8 @@ async function readCapped(request, max, { drain = false } = {}) {
     if (done) break;
     total += value.byteLength;
     if (total > max) {
-      if (drain) while (!(await reader.read()).done);
-      else await reader.cancel().catch(() => {});
-      throw new HttpError(413, `the body is larger than ${max} bytes`);
+      await drain(reader, DRAIN_BYTES);
+      throw tooLarge();
     }
     chunks.push(value);
   }
@@ -236,6 +256,21 @@ async function readCapped(request, max, { drain = false } = {}) {
   let at = 0;
   for (const c of chunks) out.set(c, (at += c.byteLength) - c.byteLength);
   return out;
+}
+
+/** Reads and drops at most `limit` more bytes of a body, then cancels what is left of it. */
+async function drain(reader, limit) {
+  let dropped = 0;
+  try {
+    while (dropped <= limit) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      dropped += value.byteLength;
+    }
+  } catch {
+    return; // the client went away
+  }
+  await reader.cancel().catch(() => {});
 }
 
 /** [{ path, bytes }] from a multipart/form-data body: every file part, its filename the path. */
@@ -460,7 +495,7 @@ async function wellKnown(s, request, rel) {
 /** POST /mcp: the body read within MCP_BODY_BYTES, then one stateless MCP exchange (./mcp.js). */
 async function mcp(s, request) {
   if (request.method !== "POST") return mcpRefused(405, -32000, "this server is stateless: only POST /mcp");
-  const body = await readCapped(request, MCP_BODY_BYTES, { drain: true });
+  const body = await readCapped(request, MCP_BODY_BYTES);
   return serveMcp(s.registry, request, body, s.config.toolName);
 }
 
@@ -479,7 +514,48 @@ const ENDPOINTS = {
 // Writes (uploads, DELETE, refresh) need the bearer secret.
 const WRITES = "POST /skills/<dir>, DELETE /skills/<dir> and POST /refresh need Authorization: Bearer <WRITE_SECRET>";
 
-export default {
+/**
+ * The CORS headers of a well-known route for `request`: the index and its artifacts are public
+ * reads, so browsers of the configured origins may read them (never sent on other routes).
+ */
+function corsHeaders(request, config) {
+  const origins = config.corsOrigins;
+  if (origins.includes("*")) return { "access-control-allow-origin": "*", "access-control-expose-headers": "ETag" };
+  const origin = request.headers.get("origin");
+  const out = { vary: "Origin" };
+  if (origin !== null && origins.includes(origin)) {
+    Object.assign(out, { "access-control-allow-origin": origin, "access-control-expose-headers": "ETag" });
+  }
+  return out;
+}
+
+/** The answer to a CORS preflight (OPTIONS) of a well-known route. */
+function preflight(request, config) {
+  const headers = corsHeaders(request, config);
+  if (headers["access-control-allow-origin"] !== undefined) {
+    Object.assign(headers, {
+      "access-control-allow-methods": "GET, HEAD, OPTIONS",
+      "access-control-allow-headers": "If-None-Match, Cache-Control",
+      "access-control-max-age": "86400",
+    });
+  }
+  return new Response(null, { status: 204, headers: { ...headers, allow: "GET, HEAD, OPTIONS" } });
+}
+
+/**
+ * The answer to `HEAD`: the GET route's status and headers, without the body, and the length
+ * GET's body has (every GET answer here is made in memory).
+ */
+async function headOf(response) {
+  const headers = new Headers(response.headers);
+  if (response.body !== null && !headers.has("content-length")) {
+    headers.set("content-length", String((await response.arrayBuffer()).byteLength));
+  }
+  return new Response(null, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** The routes (GET, POST, DELETE); the default export adds HEAD, OPTIONS and CORS around them. */
+const routes = {
   /**
    * @param {Request} request
    * @param {{ SKILLS: R2Bucket, SKILLS_PREFIX?: string }} env
@@ -520,5 +596,26 @@ export default {
       console.error(e);
       return json({ error: String(e?.message ?? e) }, 500);
     }
+  },
+};
+
+export default {
+  /**
+   * Every GET route answers HEAD alike (no body); the well-known routes carry CORS headers and
+   * answer OPTIONS preflights.
+   * @param {Request} request
+   * @param {{ SKILLS: R2Bucket, SKILLS_PREFIX?: string, WELL_KNOWN_CORS_ORIGINS?: string }} env
+   */
+  async fetch(request, env) {
+    const pathname = new URL(request.url).pathname;
+    const wellKnownPath = pathname.startsWith(WELL_KNOWN);
+    if (wellKnownPath && request.method === "OPTIONS") return preflight(request, readConfig(env));
+    const head = request.method === "HEAD";
+    let response = await routes.fetch(head ? new Request(request, { method: "GET" }) : request, env);
+    if (wellKnownPath) {
+      response = new Response(response.body, response);
+      for (const [k, v] of Object.entries(corsHeaders(request, readConfig(env)))) response.headers.set(k, v);
+    }
+    return head ? headOf(response) : response;
   },
 };

@@ -276,15 +276,6 @@ pub const MCP_DIGEST_MISMATCH: &str = "mcp-digest-mismatch";
 pub const MCP_FRONTMATTER_MISMATCH: &str = "mcp-frontmatter-mismatch";
 /// A read of a URI the retained manifest does not list. Error: nothing is fetched.
 pub const MCP_FILE_UNLISTED: &str = "mcp-file-unlisted";
-/// A listing reached one of the host's bounds on what a server may cost it: a message over
-/// `maxMessageBytes`, a cursor over `maxCursorBytes`, more than `maxListingBytes` in all, more
-/// than `maxPages` pages, or a cursor given again (a cycle). Warning: the listing stops there;
-/// the skills of the pages read before are kept.
-pub const MCP_LISTING_BOUND: &str = "mcp-listing-bound";
-/// The connection to the server closed under a request (its transport refused a message over
-/// its own bound, or the server went away). Error: that request fails; the store reconnects
-/// through its `reconnect` option before its next request, or says that it cannot.
-pub const MCP_CONNECTION_CLOSED: &str = "mcp-connection-closed";
 
 // ---------------------------------------------------------------------------------------------
 // compact: transcripts
@@ -356,6 +347,15 @@ pub const SKILL_NOT_APPROVED: &str = "skill-not-approved";
 /// (512 files, `maxObjectBytes` together), or a file could not be listed or read. Error: where an
 /// approval is needed, the skill is not served.
 pub const CONTENT_DIGEST_FAILED: &str = "content-digest-failed";
+/// The host's `permitted` predicate threw (or failed otherwise) for a skill; the skill is hidden,
+/// as when the predicate refuses it (default deny). Warning; the message names the skill and
+/// what the predicate threw.
+pub const PERMITTED_FAILED: &str = "permitted-failed";
+/// A listing reached one of the host's bounds on what a server may cost it: a message over
+/// `maxMessageBytes`, a cursor over `maxCursorBytes`, more than `maxListingBytes` in all, more
+/// than `maxPages` pages, or a cursor given again (a cycle). Warning: the listing stops there;
+/// the skills of the pages read before are kept.
+pub const MCP_LISTING_BOUND: &str = "mcp-listing-bound";
 
 /// Every code above, in the order they are declared.
 pub const ALL: &[&str] = &[
@@ -461,8 +461,6 @@ pub const ALL: &[&str] = &[
     MCP_DIGEST_MISMATCH,
     MCP_FRONTMATTER_MISMATCH,
     MCP_FILE_UNLISTED,
-    MCP_LISTING_BOUND,
-    MCP_CONNECTION_CLOSED,
     // compact
     TRANSCRIPT_NOT_ARRAY,
     TRANSCRIPT_UNREADABLE,
@@ -488,6 +486,8 @@ pub const ALL: &[&str] = &[
     REDIRECT_INVALID,
     SKILL_NOT_APPROVED,
     CONTENT_DIGEST_FAILED,
+    PERMITTED_FAILED,
+    MCP_LISTING_BOUND,
 ];
 
 /// The codes that say something about the moment rather than the file: a read that failed or

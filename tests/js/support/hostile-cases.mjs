@@ -30,8 +30,10 @@
 // - An array-like whose length says 1e9 must be refused quickly (TypeError or RangeError), not
 //   iterated; an out-of-range number (NaN, -1, 0.5, 2**53) may be accepted or refused, a string
 //   where a number belongs is a TypeError.
-// - Deep, wide or cyclic values under option keys the engine does not know may be ignored or
-//   refused; under a key it knows, they are a TypeError naming it.
+// - An option key the entry does not know is a TypeError naming it, whatever its value (a
+//   function too: a misspelt callback must not silently do nothing); only a key set to undefined
+//   counts as absent. Deep, wide or cyclic values under an unknown key may fail on their size
+//   first; under a key it knows, they are a TypeError naming it.
 // - `new SkillRegistry()` (its constructor is private) and a method called on a freed instance, a
 //   bare prototype object or an instance of another class throw a TypeError.
 // - fromSnapshot with bytes that are no snapshot throws its documented Error (about the
@@ -173,6 +175,15 @@ function optionsFamily(p) {
     if (type === "string" && k === firstString) {
       out.push({ label: `option ${k} is a ${DEEP}-deep array`, make: (fx) => ({ ...base(fx), [k]: deepArray(DEEP) }), expect: typeError(keyRe(k)), cost: "deep" });
     }
+  }
+  // A misspelt option is refused whatever its value, a function's included: JSON would drop a
+  // function, and a misspelt callback (`permited`) would silently filter nothing. Only a key
+  // set to undefined counts as left out.
+  // `extraKeys`: not a caller's options but a record the package made (an Injection) or a store's
+  // hints from the engine (list and read options), where a key a store does not know is a hint
+  // it may ignore (the storage contract's room to grow).
+  for (const kind of p.extraKeys ? [] : without(ALL_WRONG, "undefined")) {
+    out.push({ label: `an unknown option (permited) holding ${kind === "array" || kind === "object" ? "an" : "a"} ${kind}`, make: (fx) => ({ ...base(fx), permited: WRONG[kind]() }), expect: typeError(keyRe("permited")), cost: "cheap" });
   }
   out.push(
     // Reading options must call `get`; an implementation that reads the known keys one by one
@@ -463,7 +474,7 @@ export const SPECS = [
 
   // SkillSession
   { name: "SkillSession", group: "args", ctor: true, f: ctorOf("SkillSession"), args: () => [], params: [{ name: "(extra arguments)", kind: "ignored", check: (v) => (isObj(v) ? null : "no session") }] },
-  ...["activations", "isLoaded", "clear", "free", "observe"].map((m) => ({
+  ...["activations", "counts", "isLoaded", "clear", "free", "observe"].map((m) => ({
     name: `SkillSession#${m}`, group: m === "observe" ? "transcripts" : "args", f: method("SkillSession", m), self: (p, fx) => fx.session,
     args: (fx) => (m === "isLoaded" ? ["good"] : m === "observe" ? [fx.transcript, {}] : []),
     params: [
@@ -579,11 +590,11 @@ export const SPECS = [
   // SkillTool.invoke's result is the host's record: a wrong shape is a programming error.
   ...["aiSdkUserMessage", "anthropicUserMessage", "langChainUserContent"].map((name) => ({
     name, group: "args", f: (p) => p[name], args: () => [{ injected: [], remaining: "x" }], params: [
-      { name: "injection", kind: "options", schema: { injected: "object", remaining: "string" }, base: () => ({ injected: [], remaining: "x" }), check: CHECK.userMessage },
+      { name: "injection", kind: "options", extraKeys: true, schema: { injected: "object", remaining: "string" }, base: () => ({ injected: [], remaining: "x" }), check: CHECK.userMessage },
     ],
   })),
   { name: "openAiUserMessage", group: "args", f: (p) => p.openAiUserMessage, args: () => [{ injected: [], remaining: "x" }, {}], params: [
-    { name: "injection", kind: "options", schema: { injected: "object", remaining: "string" }, base: () => ({ injected: [], remaining: "x" }), check: CHECK.userMessage },
+    { name: "injection", kind: "options", extraKeys: true, schema: { injected: "object", remaining: "string" }, base: () => ({ injected: [], remaining: "x" }), check: CHECK.userMessage },
     { name: "options", kind: "options", optional: true, schema: { api: "enum" }, check: CHECK.userMessage },
   ] },
   { name: "anthropicTool", group: "args", f: (p) => p.anthropicTool, args: (fx) => [fx.tool], params: [inst("tool", "SkillTool")] },
@@ -597,11 +608,11 @@ export const SPECS = [
   { name: "memoryStorage", group: "adapters", f: (p) => p.memoryStorage, args: () => [{ "a/SKILL.md": "x" }], params: [{ name: "files", kind: "files", names: /files|content|key/i, check: CHECK.storage }] },
   { name: "memoryStorage().list", group: "adapters", async: true, f: (p) => p.memoryStorage(GOOD_FILES).list, self: () => undefined, args: () => ["", { limit: 2 }], params: [
     { name: "prefix", kind: "string", names: /prefix/i, storageKey: true, check: CHECK.page },
-    { name: "opts", kind: "options", optional: true, schema: { cursor: "string", limit: "number" }, check: CHECK.page },
+    { name: "opts", kind: "options", extraKeys: true, optional: true, schema: { cursor: "string", limit: "number" }, check: CHECK.page },
   ] },
   { name: "memoryStorage().read", group: "adapters", async: true, f: (p) => p.memoryStorage(GOOD_FILES).read, args: () => ["good/SKILL.md", { maxBytes: 5 }], params: [
     { name: "key", kind: "string", storageKey: true, check: CHECK.bytesOrNull },
-    { name: "opts", kind: "options", optional: true, schema: { maxBytes: "number" }, check: CHECK.bytesOrNull },
+    { name: "opts", kind: "options", extraKeys: true, optional: true, schema: { maxBytes: "number" }, check: CHECK.bytesOrNull },
   ] },
   { name: "nodeFsStorage", group: "adapters", f: (p) => p.nodeFsStorage, args: () => [fsFixtureDir(), {}], params: [
     { name: "dir", kind: "string", check: CHECK.storage },
@@ -609,7 +620,7 @@ export const SPECS = [
   ] },
   { name: "nodeFsStorage().listSkillPrefixes", group: "adapters", f: (p) => p.nodeFsStorage(fsFixtureDir()).listSkillPrefixes, self: () => undefined, args: () => ["", { limit: 2, files: ["SKILL.md"], prefixBytes: 64 }], params: [
     { name: "prefix", kind: "string", names: /prefix/i, storageKey: true, check: CHECK.page },
-    { name: "opts", kind: "options", optional: true, schema: { cursor: "string", limit: "number", files: "stringArray", prefixBytes: "number" }, check: CHECK.page },
+    { name: "opts", kind: "options", extraKeys: true, optional: true, schema: { cursor: "string", limit: "number", files: "stringArray", prefixBytes: "number" }, check: CHECK.page },
   ] },
   { name: "r2Storage", group: "adapters", f: (p) => p.r2Storage, args: () => [fakeBucket(), { prefix: "" }], params: [
     { name: "bucket", kind: "bucket", check: CHECK.storage },
@@ -666,11 +677,11 @@ export const SPECS = [
   ] },
   { name: "wellKnownStorage().list", group: "adapters", async: true, f: (p) => p.wellKnownStorage("http://127.0.0.1:9/", { fetch: indexFetch }).list, self: () => undefined, args: () => ["", { limit: 2 }], params: [
     { name: "prefix", kind: "string", names: /prefix/i, storageKey: true, check: CHECK.page },
-    { name: "opts", kind: "options", optional: true, schema: { cursor: "string", limit: "number" }, check: CHECK.page },
+    { name: "opts", kind: "options", extraKeys: true, optional: true, schema: { cursor: "string", limit: "number" }, check: CHECK.page },
   ] },
   { name: "wellKnownStorage().read", group: "adapters", async: true, f: (p) => p.wellKnownStorage("http://127.0.0.1:9/", { fetch: indexFetch }).read, args: () => ["good/SKILL.md", { maxBytes: 5 }], params: [
     { name: "key", kind: "string", storageKey: true, check: CHECK.bytesOrNull },
-    { name: "opts", kind: "options", optional: true, schema: { maxBytes: "number" }, check: CHECK.bytesOrNull },
+    { name: "opts", kind: "options", extraKeys: true, optional: true, schema: { maxBytes: "number" }, check: CHECK.bytesOrNull },
   ] },
   // Skills over MCP: a client of the test's own that answers one listed skill (no SDK, no socket).
   { name: "mcpSkillsExtension", group: "args", f: (p) => p.mcpSkillsExtension, args: () => [MCP_CAPS], params: [
@@ -699,11 +710,11 @@ export const SPECS = [
   ] },
   { name: "mcpStorage().list", group: "adapters", async: true, f: (p) => p.mcpStorage(mcpClient(), { server: "hostile" }).list, self: () => undefined, args: () => ["", { limit: 2 }], params: [
     { name: "prefix", kind: "string", names: /prefix/i, storageKey: true, check: CHECK.page },
-    { name: "opts", kind: "options", optional: true, schema: { cursor: "string", limit: "number" }, check: CHECK.page },
+    { name: "opts", kind: "options", extraKeys: true, optional: true, schema: { cursor: "string", limit: "number" }, check: CHECK.page },
   ] },
   { name: "mcpStorage().read", group: "adapters", async: true, f: (p) => p.mcpStorage(mcpClient(), { server: "hostile" }).read, args: () => ["good/SKILL.md", { maxBytes: 5 }], params: [
     { name: "key", kind: "string", storageKey: true, check: CHECK.bytesOrNull },
-    { name: "opts", kind: "options", optional: true, schema: { maxBytes: "number" }, check: CHECK.bytesOrNull },
+    { name: "opts", kind: "options", extraKeys: true, optional: true, schema: { maxBytes: "number" }, check: CHECK.bytesOrNull },
   ] },
   // Instance resets
   { name: "onInstanceReset", group: "adapters", f: (p) => p.onInstanceReset, args: () => [() => {}], params: [

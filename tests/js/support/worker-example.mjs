@@ -92,10 +92,12 @@ export function bundleSize() {
 /** The write secret the example runs with in tests (unless `vars.WRITE_SECRET` says otherwise). */
 export const WRITE_SECRET = "test-write-secret";
 
-export async function startExample({ persistDir, vars = {}, firstPath = "/status" }) {
+export async function startExample({ persistDir, vars = {}, firstPath = "/status", listen = false }) {
   assertBuilt();
   const t0 = performance.now();
   const mf = new Miniflare({
+    // With `listen`, workerd also serves on a port of 127.0.0.1 (`url`), for clients over a socket.
+    ...(listen ? { host: "127.0.0.1", port: 0 } : {}),
     modules: await modules(),
     modulesRoot: path.dirname(WORKER_SOURCE),
     compatibilityDate: "2025-01-01",
@@ -105,7 +107,7 @@ export async function startExample({ persistDir, vars = {}, firstPath = "/status
       SKILLS_PREFIX: "skills", SKILLS_SCOPE: "org", TOOL_NAME: "activate_skill", SNAPSHOT_CHECK_SECONDS: "0", WRITE_SECRET, ...vars,
     }).filter(([, v]) => v !== undefined)),
   });
-  await mf.ready;
+  const url = await mf.ready;
   const readyMs = performance.now() - t0;
   // Requests other than GET carry the write secret, unless the test sends its own authorization
   // or none (`anonymous: true`).
@@ -121,5 +123,5 @@ export async function startExample({ persistDir, vars = {}, firstPath = "/status
   const first = await fetch(firstPath);
   const firstBody = await first.json();
   const firstMs = performance.now() - t0;
-  return { mf, fetch, first: { status: first.status, body: firstBody }, readyMs, firstMs, dispose: () => mf.dispose() };
+  return { mf, fetch, url: listen ? url : null, first: { status: first.status, body: firstBody }, readyMs, firstMs, dispose: () => mf.dispose() };
 }
