@@ -347,6 +347,22 @@ pub const ORIGIN_REFUSED: &str = "origin-refused";
 /// whose origin can be told, or one more than the redirects a request follows (5). Error: the
 /// request fails.
 pub const REDIRECT_INVALID: &str = "redirect-invalid";
+/// The SKILL.md of an index entry names another skill than the entry (`aaa` serving
+/// `name: good`): the entry would pass for that skill. Error: the skill is refused.
+pub const ARTIFACT_NAME_MISMATCH: &str = "artifact-name-mismatch";
+/// A skill's name looks like another visible skill's (the same NFKC, lowercase form: `PDF` or
+/// fullwidth `ｐｄｆ` beside `pdf`): it is hidden, never offered beside the one it imitates, and the
+/// message names both. The one kept is the name that is plain lowercase ASCII, else the first in
+/// precedence order. Error.
+pub const SKILL_CONFUSABLE: &str = "skill-confusable";
+/// `name` mixes ASCII letters with letters outside ASCII (Cyrillic `р` with Latin `df`: `рdf`),
+/// the mark of a name made to read as another. Error in both modes: the skill is refused.
+pub const NAME_MIXED_SCRIPT: &str = "name-mixed-script";
+/// `name` holds a character no output shows as it is (a format character such as a bidi mark, a
+/// zero-width or tag character, a filler, a control, a variation selector that varies nothing:
+/// [`crate::text::hides`]); the name would read otherwise in the catalog than in a call. Error in
+/// both modes: the skill is refused.
+pub const NAME_HIDDEN_CHARS: &str = "name-hidden-chars";
 
 /// Every code above, in the order they are declared.
 pub const ALL: &[&str] = &[
@@ -477,6 +493,10 @@ pub const ALL: &[&str] = &[
     SKILLS_OUTSIDE_ROOTS,
     ORIGIN_REFUSED,
     REDIRECT_INVALID,
+    ARTIFACT_NAME_MISMATCH,
+    SKILL_CONFUSABLE,
+    NAME_MIXED_SCRIPT,
+    NAME_HIDDEN_CHARS,
 ];
 
 /// The codes that say something about the moment rather than the file: a read that failed or
