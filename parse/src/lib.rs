@@ -10,6 +10,7 @@
 
 pub mod content;
 pub mod diagnostic;
+pub mod lookalike;
 pub mod parse;
 pub mod sort;
 pub mod text;

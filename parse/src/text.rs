@@ -104,7 +104,7 @@ pub fn is_variation_selector(c: char) -> bool {
 /// selectors carries data nobody sees.
 pub fn hides(prev: Option<char>, c: char) -> bool {
     if is_variation_selector(c) {
-        return !prev.is_some_and(|p| !(p.is_whitespace() || is_hidden_char(p) || is_variation_selector(p)));
+        return prev.is_none_or(|p| p.is_whitespace() || is_hidden_char(p) || is_variation_selector(p));
     }
     is_hidden_char(c)
 }

@@ -130,10 +130,17 @@ export function wellKnownStorage(baseUrl, options = {}) {
     if (skill.type === "files") {
       const file = skill.files.find((f) => f.path === rel);
       if (!file) return Promise.resolve(null);
-      return fetchOnce(`file:${file.url}`, file.url, (bytes) => new Map([[rel, bytes]]), skill.name);
+      if (rel !== "SKILL.md") return fetchOnce(`file:${file.url}`, file.url, (bytes) => new Map([[rel, bytes]]), skill.name);
+      // The SKILL.md is checked as an artifact's is: it must name this entry's skill.
+      return fetchOnce(`file:${file.url}`, file.url, (bytes) => {
+        const out = unpackSkillArtifact(bytes, { ...limits, type: "skill-md", unverified: true, name: skill.name });
+        const error = out.diagnostics.find((d) => d.severity === "error");
+        if (error) throw failure(`${skill.name}: ${error.code}: ${error.message}`, error.code, { url: file.url });
+        return new Map([[rel, bytes]]);
+      }, skill.name);
     }
     return fetchOnce(artifactKey(skill), skill.url, (bytes) => {
-      const out = unpackSkillArtifact(bytes, { ...limits, type: skill.type, digest: skill.digest });
+      const out = unpackSkillArtifact(bytes, { ...limits, type: skill.type, digest: skill.digest, name: skill.name });
       skillDiagnostics.set(skill.name, out.diagnostics);
       const error = out.diagnostics.find((d) => d.severity === "error");
       if (error) throw failure(`${skill.name}: ${error.code}: ${error.message}`, error.code, { url: skill.url });

@@ -4,7 +4,8 @@
 
 use super::scan::{ScopeHandle, SkillRecord};
 use crate::diagnostic::{codes, Diagnostic};
-use std::collections::HashSet;
+use crate::lookalike::{is_plain, name_key};
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// The directory levels of a key: `""` has none, `a/b` has two.
@@ -47,9 +48,11 @@ pub fn precedence(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Vec<usize>
 
 /// Who wins each name: the first record of that name in precedence order.
 pub(super) struct Winners {
-    /// The winning records' indices, sorted by name (one per name).
+    /// The winning records' indices, sorted by name (one per name, and one of names that look
+    /// alike: [`keep_one_lookalike`]).
     pub by_name: Vec<usize>,
-    /// Per record: the index of the record that hides it.
+    /// Per record: the index of the record that hides it (one of the same name, or one whose
+    /// name looks like its own).
     pub shadowed_by: Vec<Option<usize>>,
     /// The shadowed records' indices, in precedence order.
     pub shadowed: Vec<usize>,
@@ -76,7 +79,7 @@ pub(super) fn winners(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Winner
     let mut by_name = Vec::new();
     let mut shadowed_by = vec![None; records.len()];
     let mut winner: Option<usize> = None;
-    for &(_, _, i) in &named {
+    for &(_, rank, i) in &named {
         match winner {
             Some(w) if name_of(records, w) == name_of(records, i) => {
                 if let Some(slot) = shadowed_by.get_mut(i) {
@@ -85,13 +88,69 @@ pub(super) fn winners(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Winner
             }
             _ => {
                 winner = Some(i);
-                by_name.push(i);
+                by_name.push((i, rank));
             }
         }
     }
+    let mut by_name = keep_one_lookalike(records, by_name, &mut shadowed_by);
     by_name.shrink_to_fit();
     let shadowed = order.into_iter().filter(|&i| shadowed_by.get(i).copied().flatten().is_some()).collect();
     Winners { by_name, shadowed_by, shadowed }
+}
+
+/// Of the winners `(record, rank)` (sorted by name) whose names look alike (one [`name_key`]),
+/// only one stays: a plain name (lowercase ASCII) before any other, else the first in precedence
+/// order. The others are hidden by it (`shadowed_by`), and so are the records their names
+/// shadowed: no same-named skill of a hidden name is offered either. Each name is keyed once and
+/// grouped in a hash map: linear, no two names compared.
+fn keep_one_lookalike(
+    records: &[SkillRecord],
+    winners: Vec<(usize, usize)>,
+    shadowed_by: &mut [Option<usize>],
+) -> Vec<usize> {
+    let better = |a: (usize, usize), b: (usize, usize)| {
+        let plain = |r: usize| is_plain(name_of(records, r));
+        (!plain(a.0), a.1) < (!plain(b.0), b.1)
+    };
+    // Each winner's group (one per key), and each group's best winner so far.
+    let mut groups: HashMap<String, usize> = HashMap::with_capacity(winners.len());
+    let mut group_of = Vec::with_capacity(winners.len());
+    let mut best: Vec<(usize, usize)> = Vec::new();
+    for &w in &winners {
+        let next = groups.len();
+        let g = *groups.entry(name_key(name_of(records, w.0))).or_insert(next);
+        group_of.push(g);
+        match best.get_mut(g) {
+            Some(b) if better(w, *b) => *b = w,
+            Some(_) => {}
+            None => best.push(w),
+        }
+    }
+    if best.len() == winners.len() {
+        return winners.into_iter().map(|(i, _)| i).collect(); // no two alike
+    }
+    // The record that hides each hidden winner.
+    let mut hidden_by: HashMap<usize, usize> = HashMap::new();
+    let mut out = Vec::with_capacity(best.len());
+    for (&(i, _), g) in winners.iter().zip(group_of) {
+        match best.get(g) {
+            Some(&(keep, _)) if keep != i => {
+                hidden_by.insert(i, keep);
+            }
+            _ => out.push(i),
+        }
+    }
+    for slot in shadowed_by.iter_mut() {
+        if let Some(keep) = slot.and_then(|w| hidden_by.get(&w)) {
+            *slot = Some(*keep);
+        }
+    }
+    for (&i, &keep) in &hidden_by {
+        if let Some(slot) = shadowed_by.get_mut(i) {
+            *slot = Some(keep);
+        }
+    }
+    out
 }
 
 /// The index of the record of `scope` named `name` that comes first in precedence order, without
@@ -275,3 +334,7 @@ mod tests {
         assert_eq!(precedence(&scopes, &records), want(&records));
     }
 }
+
+#[cfg(test)]
+#[path = "lookalike_tests.rs"]
+mod lookalike_tests;

@@ -420,21 +420,52 @@ impl SkillRegistry {
     fn resolve(&mut self) {
         self.generation += 1;
         let decided = order::winners(&self.scopes, &self.records);
-        let (offered, aliases) = aliases::decide(&self.scopes, &self.records, decided.by_name, &decided.shadowed);
+        // Same-named skills are offered under qualified names; a lookalike is not offered at all.
+        let same_named: Vec<usize> =
+            decided.shadowed.iter().copied().filter(|&i| !self.is_lookalike(&decided.shadowed_by, i)).collect();
+        let (offered, aliases) = aliases::decide(&self.scopes, &self.records, decided.by_name, &same_named);
         self.shadowed = decided.shadowed;
         self.winners = offered;
         self.aliases = Rc::new(aliases);
         self.shadowed_by = decided.shadowed_by;
     }
 
-    /// The `skill-shadowed` warnings, one per shadowed record in precedence order: written when
-    /// asked for, not held (at 100,000 skills, thousands of messages and paths nobody may read).
+    /// Whether record `i` is hidden by a skill whose name looks like its own (not the same name).
+    fn is_lookalike(&self, shadowed_by: &[Option<usize>], i: usize) -> bool {
+        shadowed_by
+            .get(i)
+            .copied()
+            .flatten()
+            .is_some_and(|w| order::name_of(&self.records, w) != order::name_of(&self.records, i))
+    }
+
+    /// The `skill-shadowed` warnings and `skill-confusable` errors, one per hidden record in
+    /// precedence order: written when asked for, not held (at 100,000 skills, thousands of
+    /// messages and paths nobody may read).
     fn shadowing(&self) -> impl Iterator<Item = Diagnostic> + '_ {
         let offered_as: std::collections::HashMap<usize, &str> =
             self.aliases.iter().map(|a| (a.record, a.skill.name.as_str())).collect();
         self.shadowed.iter().filter_map(move |&i| {
             let b = self.records.get(i)?;
-            let a = self.shadowed_by.get(i).copied().flatten().and_then(|w| self.records.get(w))?;
+            let w = self.shadowed_by.get(i).copied().flatten()?;
+            let a = self.records.get(w)?;
+            let (name, other) = (order::name_of(&self.records, i), order::name_of(&self.records, w));
+            if name != other {
+                let mut d = Diagnostic::error(
+                    codes::SKILL_CONFUSABLE,
+                    format!(
+                        "skill '{}' at {}:{} is hidden: its name looks like '{}' at {}:{}, which is offered instead",
+                        crate::text::one_line(name),
+                        b.scope,
+                        b.location,
+                        crate::text::one_line(other),
+                        a.scope,
+                        a.location
+                    ),
+                );
+                d.path = Some(format!("{}:{}", b.scope, b.location));
+                return Some(d);
+            }
             let mut d = Diagnostic::warning(
                 codes::SKILL_SHADOWED,
                 format!(

@@ -39,6 +39,41 @@ fn tar_overhead(limits: &Limits) -> u64 {
     (u64::from(limits.max_entries) + 4) * 1024 + 1024
 }
 
+/// Verifies and unpacks `bytes`, then, when `name` (the index entry's) is given, checks that its
+/// SKILL.md names that skill ([`named_as`]). `expected` is the index's digest (`None` only for
+/// v0.1.0 files, which have none).
+pub fn unpack_entry(
+    bytes: &[u8],
+    kind: ArtifactKind,
+    expected: Option<&str>,
+    name: Option<&str>,
+    limits: &Limits,
+) -> Unpacked {
+    let out = unpack_artifact(bytes, kind, expected, limits);
+    match (name, out.files.first()) {
+        (Some(name), Some(skill_md)) => named_as(&skill_md.bytes, name).map_or(out, Unpacked::refused),
+        _ => out,
+    }
+}
+
+/// Refuses a SKILL.md whose frontmatter names another skill than `entry` (the index entry's
+/// name): served as `entry`, it would load as, and replace, that other skill. A SKILL.md without
+/// a name, or whose frontmatter does not read, is left to discovery, which reports it.
+pub fn named_as(skill_md: &[u8], entry: &str) -> Option<Diagnostic> {
+    let fields = crate::mcp::frontmatter::frontmatter_json(skill_md, crate::parse::Mode::Lenient).ok()?;
+    let named = fields.get("name")?.as_str()?.trim();
+    (named != entry.trim()).then(|| {
+        refuse(
+            codes::ARTIFACT_NAME_MISMATCH,
+            format!(
+                "the SKILL.md of index entry '{}' names the skill '{}'; it is not used",
+                crate::text::one_line(entry),
+                crate::text::one_line(named)
+            ),
+        )
+    })
+}
+
 /// Verifies and unpacks `bytes`. `expected` is the index's digest (`None` only for v0.1.0 files,
 /// which have none).
 pub fn unpack_artifact(bytes: &[u8], kind: ArtifactKind, expected: Option<&str>, limits: &Limits) -> Unpacked {

@@ -82,3 +82,20 @@ fn hostile_archives_are_refused() {
     );
     assert_eq!(code(&unpack_artifact(b"plain", ArtifactKind::Archive, None, &limits())), Some(codes::ARCHIVE_INVALID));
 }
+
+#[test]
+fn an_entry_whose_skill_md_names_another_skill_is_refused() {
+    let good = b"---\nname: good\ndescription: The real one.\n---\nBody\n".to_vec();
+    let digest = crate::remote::digest::sha256_digest(&good);
+    let ok = super::unpack_entry(&good, ArtifactKind::SkillMd, Some(&digest), Some("good"), &limits());
+    assert!(ok.diagnostics.is_empty() && ok.files.len() == 1);
+    let impostor = super::unpack_entry(&good, ArtifactKind::SkillMd, Some(&digest), Some("aaa"), &limits());
+    assert!(impostor.files.is_empty());
+    assert_eq!(code(&impostor), Some(codes::ARTIFACT_NAME_MISMATCH));
+    assert!(impostor.diagnostics[0].message.contains("'aaa'") && impostor.diagnostics[0].message.contains("'good'"));
+    // Without a name in the frontmatter, discovery takes the entry's (its directory's) name.
+    let nameless = b"---\ndescription: d\n---\n".to_vec();
+    assert!(super::unpack_entry(&nameless, ArtifactKind::SkillMd, None, Some("aaa"), &limits()).diagnostics.is_empty());
+    // Without the entry's name, nothing is checked (as before).
+    assert!(super::unpack_entry(&good, ArtifactKind::SkillMd, Some(&digest), None, &limits()).diagnostics.is_empty());
+}

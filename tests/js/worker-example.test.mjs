@@ -337,6 +337,33 @@ describe("the Cloudflare Worker example in workerd over a real R2 binding", { sk
     assert.deepEqual(await keys(), before, "nothing written");
   });
 
+  test("an upload holding a SKILL.md of another skill is refused (/skills/zzz with deploy-prod/SKILL.md); nothing is written", async () => {
+    const before = await keys();
+    const md = (name, what = `The ${name} skill.`) => Buffer.from(`---\nname: ${name}\ndescription: ${what}\n---\n\nBody of ${name}.\n`);
+    for (const [label, nested] of [
+      ["nested, named as its own directory", { rel: "deploy-prod/SKILL.md", bytes: md("deploy-prod", "Deploys to production.") }],
+      ["nested, named otherwise", { rel: "x/SKILL.md", bytes: md("deploy-prod", "Deploys to production.") }],
+      ["deep, lowercase, its name the directory's", { rel: "a/b/deploy-prod/skill.md", bytes: Buffer.from("---\ndescription: Deploys.\n---\n") }],
+      ["in a folder upload", { rel: "zzz/deploy-prod/SKILL.md", bytes: md("deploy-prod") }],
+    ]) {
+      const top = nested.rel.startsWith("zzz/") ? { rel: "zzz/SKILL.md", bytes: md("zzz") } : { rel: "SKILL.md", bytes: md("zzz") };
+      const res = await upload("zzz", [top, nested]);
+      const body = await res.json();
+      assert.equal(res.status, 422, `${label}: ${JSON.stringify(body)}`);
+      assert.match(body.error, /deploy-prod/, label);
+    }
+    const zipped = await uploadZip("zzz", zip([{ rel: "SKILL.md", bytes: md("zzz") }, { rel: "deploy-prod/SKILL.md", bytes: md("deploy-prod") }]));
+    assert.equal(zipped.status, 422, JSON.stringify(await zipped.json()));
+    assert.deepEqual(await keys(), before, "nothing written");
+    assert.equal((await postTool({ name: "deploy-prod" })).isError, true, "/tool never serves it");
+    // A nested SKILL.md of the skill's own name is no other skill.
+    const own = await upload("zzz", [{ rel: "SKILL.md", bytes: md("zzz") }, { rel: "templates/zzz/SKILL.md", bytes: md("zzz", "A template.") }]);
+    assert.equal(own.status, 201, JSON.stringify(await own.json()));
+    const gone = await worker.fetch("/skills/zzz", { method: "DELETE" });
+    assert.equal(gone.status, 200, JSON.stringify(await gone.json()));
+    assert.deepEqual(await keys(), before, "removed again");
+  });
+
   test("a failed upload leaves the previous version whole", async () => {
     const s = skills[2];
     const bucket = await worker.mf.getR2Bucket("SKILLS");

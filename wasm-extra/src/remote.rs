@@ -105,12 +105,14 @@ struct UnpackOptions {
     digest: Option<String>,
     #[serde(default)]
     unverified: bool,
+    name: Option<String>,
     max_artifact_bytes: Option<u32>,
     max_skill_bytes: Option<u32>,
     max_entries: Option<u32>,
 }
 
-/// Verifies an artifact's digest and unpacks it within the limits.
+/// Verifies an artifact's digest and unpacks it within the limits; with `name` (the index entry's),
+/// refuses a SKILL.md that names another skill.
 #[wasm_bindgen(js_name = unpackSkillArtifact, unchecked_return_type = "UnpackedSkill")]
 pub fn unpack_skill_artifact(
     #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
@@ -132,7 +134,8 @@ pub fn unpack_skill_artifact(
         max_skill_bytes: o.max_skill_bytes.map_or(d.max_skill_bytes, u64::from),
         max_entries: o.max_entries.unwrap_or(d.max_entries),
     };
-    to_js(&remote::unpack_artifact(&bytes, kind, o.digest.as_deref(), &limits)).map_err(JsValue::from)
+    let unpacked = remote::unpack::unpack_entry(&bytes, kind, o.digest.as_deref(), o.name.as_deref(), &limits);
+    to_js(&unpacked).map_err(JsValue::from)
 }
 
 #[derive(Deserialize, Default)]

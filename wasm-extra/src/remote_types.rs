@@ -39,6 +39,8 @@ export interface UnpackOptions {
   /** The index's digest; required unless `unverified` (v0.1.0 files have none). */
   digest?: string;
   unverified?: boolean;
+  /** The index entry's name: a SKILL.md that names another skill is refused (`artifact-name-mismatch`). */
+  name?: string;
   maxArtifactBytes?: number;
   maxSkillBytes?: number;
   maxEntries?: number;

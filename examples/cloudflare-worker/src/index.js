@@ -405,6 +405,21 @@ async function replaceSkill(bucket, dir, files) {
   return { stale };
 }
 
+/**
+ * A SKILL.md deeper in the upload is a skill of its own to discovery, found by its own name: an
+ * upload to /skills/<name> may hold no skill but <name>, or `/skills/zzz` could serve
+ * `deploy-prod`.
+ */
+function checkNestedSkills(name, files) {
+  for (const f of files) {
+    const parts = f.path.split("/");
+    if (parts.length < 2 || (parts.at(-1) !== "SKILL.md" && parts.at(-1) !== "skill.md")) continue;
+    const parsed = parseSkill(f.bytes, { dirName: parts.at(-2), includeBody: false });
+    if (parsed.skill === null || parsed.skill.name === name) continue; // not another skill
+    throw new HttpError(422, `${f.path} is the skill '${parsed.skill.name}'; an upload to ${name} holds no skill but '${name}'`, { path: f.path });
+  }
+}
+
 async function upload(s, request, rawName) {
   const name = dirName(rawName);
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
@@ -433,6 +448,7 @@ async function upload(s, request, rawName) {
   if (parsed.skill.name !== name) {
     throw new HttpError(422, `the skill is named '${parsed.skill.name}', not '${name}' like its directory`, { diagnostics: parsed.diagnostics });
   }
+  checkNestedSkills(name, files);
 
   const dir = `${s.config.root}${name}/`;
   const { stale, report } = await serially(s, () => replaceSkill(s.bucket, dir, files));

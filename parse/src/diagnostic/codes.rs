@@ -356,6 +356,22 @@ pub const PERMITTED_FAILED: &str = "permitted-failed";
 /// than `maxPages` pages, or a cursor given again (a cycle). Warning: the listing stops there;
 /// the skills of the pages read before are kept.
 pub const MCP_LISTING_BOUND: &str = "mcp-listing-bound";
+/// The SKILL.md of an index entry names another skill than the entry (`aaa` serving
+/// `name: good`): the entry would pass for that skill. Error: the skill is refused.
+pub const ARTIFACT_NAME_MISMATCH: &str = "artifact-name-mismatch";
+/// A skill's name looks like another visible skill's (the same NFKC, lowercase form: `PDF` or
+/// fullwidth `ｐｄｆ` beside `pdf`): it is hidden, never offered beside the one it imitates, and the
+/// message names both. The one kept is the name that is plain lowercase ASCII, else the first in
+/// precedence order. Error.
+pub const SKILL_CONFUSABLE: &str = "skill-confusable";
+/// `name` mixes ASCII letters with letters outside ASCII (Cyrillic `р` with Latin `df`: `рdf`),
+/// the mark of a name made to read as another. Error in both modes: the skill is refused.
+pub const NAME_MIXED_SCRIPT: &str = "name-mixed-script";
+/// `name` holds a character no output shows as it is (a format character such as a bidi mark, a
+/// zero-width or tag character, a filler, a control, a variation selector that varies nothing:
+/// [`crate::text::hides`]); the name would read otherwise in the catalog than in a call. Error in
+/// both modes: the skill is refused.
+pub const NAME_HIDDEN_CHARS: &str = "name-hidden-chars";
 
 /// Every code above, in the order they are declared.
 pub const ALL: &[&str] = &[
@@ -488,6 +504,10 @@ pub const ALL: &[&str] = &[
     CONTENT_DIGEST_FAILED,
     PERMITTED_FAILED,
     MCP_LISTING_BOUND,
+    ARTIFACT_NAME_MISMATCH,
+    SKILL_CONFUSABLE,
+    NAME_MIXED_SCRIPT,
+    NAME_HIDDEN_CHARS,
 ];
 
 /// The codes that say something about the moment rather than the file: a read that failed or

@@ -71,6 +71,7 @@ pub fn build_skill(
                     codes::NAME_MISSING,
                     format!("Missing required field in frontmatter: name; the directory name '{dir}' is used"),
                 ));
+                diags.extend(crate::lookalike::name_rule(dir));
                 skill.name = dir.to_string();
             }
             _ => diags.push(Diagnostic::error(codes::NAME_MISSING, "Missing required field in frontmatter: name")),
@@ -87,6 +88,7 @@ pub fn build_skill(
                             )
                             .at_line(f.line),
                         );
+                        diags.extend(crate::lookalike::name_rule(dir));
                         skill.name = dir.to_string();
                     }
                     _ => diags.push(Diagnostic::error(codes::NAME_INVALID, msg).at_line(f.line)),
@@ -96,6 +98,7 @@ pub fn build_skill(
                 for (code, msg) in name_rules(name, dir_name) {
                     diags.push(rule(code, msg, f.line));
                 }
+                diags.extend(crate::lookalike::name_rule(name).map(|d| d.at_line(f.line)));
                 skill.name = take_trimmed(&mut f.value);
             }
         },
