@@ -177,9 +177,7 @@ const AFTER = {
 // Blocks compiled elsewhere or run instead: the Worker and the page run in workerd and Chromium
 // (docs-runtimes.test.mjs), the esbuild recipe (which imports .wasm files) in
 // bundlers-chromium.test.mjs, and Mastra's block in the Mastra test below (it needs @mastra/core).
-// The agent loop runs in readme.test.mjs: its conversation is a plain `[]` that each turn reads and
-// extends, which TypeScript cannot type without an annotation JavaScript does not have.
-const ELSEWHERE = new Set(["worker", "browser", "esbuild", "mastra", "agent-loop"]);
+const ELSEWHERE = new Set(["worker", "browser", "esbuild", "mastra"]);
 
 /** The snippets and checked blocks of the README and docs/ as TypeScript files, placeholders first. */
 function docFiles() {
