@@ -93,6 +93,7 @@ const ASYNC_MEMBERS = new Set([
   "SkillRegistry#readFile",
   "SkillRegistry#readScopedFile",
   "SkillRegistry#refresh",
+  "SkillRegistry#contentDigest",
   "SkillRegistry#listLazyScopes",
   "SkillTool#execute",
   "SkillTool#executeCall",
