@@ -160,33 +160,7 @@ impl Reader {
                 }
                 '(' | ')' => return Err("has a subshell, function or other compound command ('(' or ')')".into()),
                 '<' | '>' => self.redirection()?,
-                '\\' => {
-                    match self.peek(1) {
-                        Some('\n') => {}
-                        Some(n) => self.push(n, true),
-                        None => return Err("ends with a lone backslash".into()),
-                    }
-                    self.i += 2;
-                }
-                '\'' => self.single_quoted()?,
-                '"' => self.double_quoted()?,
-                '$' => match self.peek(1) {
-                    Some('\'') => {
-                        self.i += 1;
-                        self.ansi_c_quoted()?;
-                    }
-                    Some('"') => {
-                        self.i += 1;
-                        self.double_quoted()?;
-                    }
-                    _ => return Err("has a parameter expansion or substitution ('$')".into()),
-                },
-                '`' => return Err("has a command substitution ('`')".into()),
-                c if c.is_control() => return Err(format!("has the control character U+{:04X}", c as u32)),
-                c => {
-                    self.push(c, false);
-                    self.i += 1;
-                }
+                c => self.word_piece(c)?,
             }
             if self.word.is_some() || !self.words.is_empty() {
                 pending = None;
@@ -202,6 +176,41 @@ impl Reader {
         Ok(())
     }
 
+    /// One piece of a word at `c` (not an operator or a blank): an escaped character, a quoted
+    /// string, or a plain character; what would expand is refused.
+    fn word_piece(&mut self, c: char) -> Result<(), String> {
+        match c {
+            '\\' => {
+                match self.peek(1) {
+                    Some('\n') => {}
+                    Some(n) => self.push(n, true),
+                    None => return Err("ends with a lone backslash".into()),
+                }
+                self.i += 2;
+            }
+            '\'' => self.single_quoted()?,
+            '"' => self.double_quoted()?,
+            '$' => match self.peek(1) {
+                Some('\'') => {
+                    self.i += 1;
+                    self.ansi_c_quoted()?;
+                }
+                Some('"') => {
+                    self.i += 1;
+                    self.double_quoted()?;
+                }
+                _ => return Err("has a parameter expansion or substitution ('$')".into()),
+            },
+            '`' => return Err("has a command substitution ('`')".into()),
+            c if c.is_control() => return Err(control(c)),
+            c => {
+                self.push(c, false);
+                self.i += 1;
+            }
+        }
+        Ok(())
+    }
+
     fn single_quoted(&mut self) -> Result<(), String> {
         self.i += 1;
         self.word.get_or_insert_with(Vec::new);
@@ -209,9 +218,7 @@ impl Reader {
             match self.peek(0) {
                 None => return Err("has an unclosed quote".into()),
                 Some('\'') => break,
-                Some(c) if c.is_control() && c != '\n' && c != '\t' => {
-                    return Err(format!("has the control character U+{:04X}", c as u32))
-                }
+                Some(c) if c.is_control() && c != '\n' && c != '\t' => return Err(control(c)),
                 Some(c) => self.push(c, true),
             }
             self.i += 1;
@@ -237,9 +244,7 @@ impl Reader {
                     Some('\n') => self.i += 1,
                     _ => self.push('\\', true),
                 },
-                Some(c) if c.is_control() && c != '\n' && c != '\t' => {
-                    return Err(format!("has the control character U+{:04X}", c as u32))
-                }
+                Some(c) if c.is_control() && c != '\n' && c != '\t' => return Err(control(c)),
                 Some(c) => self.push(c, true),
             }
             self.i += 1;
@@ -273,9 +278,7 @@ impl Reader {
                     self.push(decoded, true);
                     self.i += 1;
                 }
-                Some(c) if c.is_control() && c != '\n' && c != '\t' => {
-                    return Err(format!("has the control character U+{:04X}", c as u32))
-                }
+                Some(c) if c.is_control() && c != '\n' && c != '\t' => return Err(control(c)),
                 Some(c) => self.push(c, true),
             }
             self.i += 1;
@@ -327,33 +330,7 @@ impl Reader {
         loop {
             match self.peek(0) {
                 None | Some(' ' | '\t' | '\n' | ';' | '&' | '|' | '(' | ')' | '<' | '>') => break,
-                Some('\\') => {
-                    match self.peek(1) {
-                        Some('\n') => {}
-                        Some(n) => self.push(n, true),
-                        None => return Err("ends with a lone backslash".into()),
-                    }
-                    self.i += 2;
-                }
-                Some('\'') => self.single_quoted()?,
-                Some('"') => self.double_quoted()?,
-                Some('$') => match self.peek(1) {
-                    Some('\'') => {
-                        self.i += 1;
-                        self.ansi_c_quoted()?;
-                    }
-                    Some('"') => {
-                        self.i += 1;
-                        self.double_quoted()?;
-                    }
-                    _ => return Err("has a parameter expansion or substitution ('$')".into()),
-                },
-                Some('`') => return Err("has a command substitution ('`')".into()),
-                Some(c) if c.is_control() => return Err(format!("has the control character U+{:04X}", c as u32)),
-                Some(c) => {
-                    self.push(c, false);
-                    self.i += 1;
-                }
+                Some(c) => self.word_piece(c)?,
             }
         }
         let target = self.word.take();
@@ -377,6 +354,11 @@ impl Reader {
             Err(format!("redirects to or from the file '{}' (only /dev/null and descriptors are allowed)", t))
         }
     }
+}
+
+/// Why a control character is refused.
+fn control(c: char) -> String {
+    format!("has the control character U+{:04X}", c as u32)
 }
 
 /// Words bash reads as syntax when they start a command.
