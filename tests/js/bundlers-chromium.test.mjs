@@ -4,14 +4,13 @@
 // Chromium. The page parses a skill and renders a catalog, so the .wasm the bundle points at was
 // found, fetched and instantiated.
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { chromium } from "playwright-core";
 import { ARGS, CHROMIUM, CI, missing } from "./support/chromium.mjs";
-import { PKG, assertBuilt } from "./helpers.mjs";
-import { serveStatic } from "./support/static-server.mjs";
+import { assertBuilt } from "./helpers.mjs";
+import { appProject, loadApp } from "./support/bundled-app.mjs";
 import { snippets } from "./support/docs.mjs";
 
 const skip = missing && !CI ? `${CHROMIUM} is missing (run \`make setup\`)` : false;
@@ -23,17 +22,6 @@ const registry = await SkillRegistry.discover({ user: memoryStorage({ ".agents/s
 const catalog = renderCatalog(registry);
 window.__result = { name: skill?.name, diagnostics: diagnostics.length, names: registry.names(), catalogHasDemo: catalog.text.includes("demo"), version: version() };
 `;
-
-function project(files) {
-  const dir = mkdtempSync(path.join(tmpdir(), "skillwasm-bundler-"));
-  cpSync(PKG, path.join(dir, "node_modules", "skillwasm"), { recursive: true });
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-  for (const [rel, body] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    writeFileSync(path.join(dir, rel), body);
-  }
-  return dir;
-}
 
 describe("bundlers: the runtimes guide's recipes in Chromium", { skip }, () => {
   let browser;
@@ -47,25 +35,8 @@ describe("bundlers: the runtimes guide's recipes in Chromium", { skip }, () => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  async function load(distDir, page = "/index.html") {
-    const server = await serveStatic({ "/": distDir });
-    const tab = await browser.newPage();
-    const failed = [];
-    tab.on("response", (r) => {
-      if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
-    });
-    const errors = [];
-    tab.on("pageerror", (e) => errors.push(String(e)));
-    try {
-      await tab.goto(`${server.url}${page}`);
-      await tab.waitForFunction(() => window.__result !== undefined || window.__failed !== undefined, null, { timeout: 30_000 }).catch(() => {});
-      const result = await tab.evaluate(() => window.__result ?? null);
-      return { result, failed, errors };
-    } finally {
-      await tab.close();
-      await server.close();
-    }
-  }
+  const load = (distDir, page) => loadApp(browser, distDir, page);
+
 
   function assertLoaded({ result, failed, errors }) {
     assert.deepEqual(failed, [], "no request failed");
@@ -80,7 +51,7 @@ describe("bundlers: the runtimes guide's recipes in Chromium", { skip }, () => {
 
   test("Vite: vite build, init() with no argument", async () => {
     const { build } = await import("vite");
-    const dir = project({
+    const dir = appProject({
       "index.html": `<!doctype html><meta charset="utf-8"><title>app</title><script type="module" src="/main.js"></script>`,
       "main.js": `import { init, parseSkill, SkillRegistry, memoryStorage, renderCatalog, version } from "skillwasm";\nawait init();\n${APP_BODY}`,
       "vite.config.js": `export default { build: { target: "es2022" }, optimizeDeps: { exclude: ["skillwasm"] } };\n`,
@@ -94,7 +65,7 @@ describe("bundlers: the runtimes guide's recipes in Chromium", { skip }, () => {
 
   test("esbuild: the three .wasm files through the file loader, their URLs passed to init", async () => {
     const esbuild = await import("esbuild");
-    const dir = project({
+    const dir = appProject({
       // The recipe as docs/guides/runtimes.md writes it (it imports init and parseSkill), then the app.
       "main.js": `${snippets().esbuild}import { SkillRegistry, memoryStorage, renderCatalog, substituteArguments, version } from "skillwasm";\n${APP_BODY}\nwindow.__result.substituted = substituteArguments("x $0", "y");\n`,
       "dist/index.html": `<!doctype html><meta charset="utf-8"><title>app</title><script type="module" src="/main.js"></script>`,
@@ -118,7 +89,7 @@ describe("bundlers: the runtimes guide's recipes in Chromium", { skip }, () => {
 
   test("esbuild without the recipe: the .wasm is not copied, and init() says what failed", async () => {
     const esbuild = await import("esbuild");
-    const dir = project({
+    const dir = appProject({
       "main.js": `import { init } from "skillwasm";\ntry { await init(); window.__result = { ok: true }; } catch (e) { window.__result = { error: String(e.message) }; }\n`,
       "dist/index.html": `<!doctype html><meta charset="utf-8"><title>app</title><script type="module" src="/main.js"></script>`,
     });

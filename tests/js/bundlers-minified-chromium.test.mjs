@@ -6,14 +6,13 @@
 // execute, a `/skill` invocation, compaction, a session, the MCP Skills methods; and it checks that
 // a class without a public constructor still says so under its exported name.
 import assert from "node:assert/strict";
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { chromium } from "playwright-core";
 import { ARGS, CHROMIUM, CI, missing } from "./support/chromium.mjs";
-import { PKG, assertBuilt } from "./helpers.mjs";
-import { serveStatic } from "./support/static-server.mjs";
+import { assertBuilt } from "./helpers.mjs";
+import { appProject, loadApp } from "./support/bundled-app.mjs";
 
 const skip = missing && !CI ? `${CHROMIUM} is missing (run \`make setup\`)` : false;
 
@@ -58,17 +57,6 @@ try {
 const INDEX = `<!doctype html><meta charset="utf-8"><title>app</title><script type="module" src="/main.js"></script>`;
 const WASM = ["skillwasm_bg.wasm", "skillwasm_cold_bg.wasm", "skillwasm_extra_bg.wasm"];
 
-function project(files) {
-  const dir = mkdtempSync(path.join(tmpdir(), "skillwasm-minified-"));
-  cpSync(PKG, path.join(dir, "node_modules", "skillwasm"), { recursive: true });
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-  for (const [rel, body] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    writeFileSync(path.join(dir, rel), body);
-  }
-  return dir;
-}
-
 describe("minified production builds construct every class and run the flow in Chromium", { skip }, () => {
   let browser;
   const dirs = [];
@@ -82,40 +70,25 @@ describe("minified production builds construct every class and run the flow in C
   });
 
   async function run(distDir) {
-    const server = await serveStatic({ "/": distDir });
-    const tab = await browser.newPage();
-    const failed = [];
-    tab.on("response", (r) => {
-      if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
-    });
-    const errors = [];
-    tab.on("pageerror", (e) => errors.push(String(e)));
-    try {
-      await tab.goto(`${server.url}/index.html`);
-      await tab.waitForFunction(() => window.__result !== undefined || window.__failed !== undefined, null, { timeout: 30_000 }).catch(() => {});
-      const [result, thrown] = await tab.evaluate(() => [window.__result ?? null, window.__failed ?? null]);
-      assert.equal(thrown, null, "the flow threw");
-      assert.deepEqual(failed, [], "no request failed");
-      assert.deepEqual(errors, [], "no page error");
-      assert.ok(result, "the app ran");
-      assert.equal(result.name, "demo");
-      assert.equal(result.diagnostics, 0);
-      assert.deepEqual(result.names, ["demo", "other"]);
-      assert.equal(result.catalogHasDemo, true);
-      assert.match(result.version, /^\d+\.\d+\.\d+/);
-      assert.equal(result.executed, true, "new SkillTool(...).execute loaded the skill");
-      assert.deepEqual(result.invoked, ["other"]);
-      assert.equal(result.remaining, "now");
-      assert.deepEqual(result.compacted, [["demo", "compacted"]]);
-      assert.equal(result.tokensSaved, true);
-      assert.equal(result.observed, true, "new SkillSession().observe answered");
-      assert.deepEqual(result.mcp, ["demo", "other"], "new SkillsMcp(registry) listed the skills");
-      assert.equal(result.noConstructor, "true SkillRegistry has no public constructor: use its static methods");
-      assert.deepEqual(result.errors, [true, true]);
-    } finally {
-      await tab.close();
-      await server.close();
-    }
+    const { result, thrown, failed, errors } = await loadApp(browser, distDir);
+    assert.equal(thrown, null, "the flow threw");
+    assert.deepEqual(failed, [], "no request failed");
+    assert.deepEqual(errors, [], "no page error");
+    assert.ok(result, "the app ran");
+    assert.equal(result.name, "demo");
+    assert.equal(result.diagnostics, 0);
+    assert.deepEqual(result.names, ["demo", "other"]);
+    assert.equal(result.catalogHasDemo, true);
+    assert.match(result.version, /^\d+\.\d+\.\d+/);
+    assert.equal(result.executed, true, "new SkillTool(...).execute loaded the skill");
+    assert.deepEqual(result.invoked, ["other"]);
+    assert.equal(result.remaining, "now");
+    assert.deepEqual(result.compacted, [["demo", "compacted"]]);
+    assert.equal(result.tokensSaved, true);
+    assert.equal(result.observed, true, "new SkillSession().observe answered");
+    assert.deepEqual(result.mcp, ["demo", "other"], "new SkillsMcp(registry) listed the skills");
+    assert.equal(result.noConstructor, "true SkillRegistry has no public constructor: use its static methods");
+    assert.deepEqual(result.errors, [true, true]);
   }
 
   // What a minifier did to the bundle: the check above is only meaningful if classes lost their
@@ -127,7 +100,7 @@ describe("minified production builds construct every class and run the flow in C
 
   test("Vite: vite build (default minification), init() with no argument", async () => {
     const { build } = await import("vite");
-    const dir = project({
+    const dir = appProject({
       "index.html": INDEX,
       "main.js": `${IMPORTS}\nawait init();\n${FLOW}`,
       "vite.config.js": `export default { build: { target: "es2022" }, optimizeDeps: { exclude: ["skillwasm"] } };\n`,
@@ -141,7 +114,7 @@ describe("minified production builds construct every class and run the flow in C
 
   test("esbuild: --bundle --minify --format=esm, the .wasm files through the file loader", async () => {
     const esbuild = await import("esbuild");
-    const dir = project({
+    const dir = appProject({
       "main.js": `${IMPORTS}\nimport wasmUrl from "skillwasm/skillwasm_bg.wasm";\nimport coldUrl from "skillwasm/skillwasm_cold_bg.wasm";\nimport extraUrl from "skillwasm/skillwasm_extra_bg.wasm";\nawait init({ module_or_path: wasmUrl, cold: coldUrl, extra: extraUrl });\n${FLOW}`,
       "dist/index.html": INDEX,
     });
@@ -164,7 +137,7 @@ describe("minified production builds construct every class and run the flow in C
 
   test("webpack: mode production, init() with no argument (webpack follows new URL(..., import.meta.url))", async () => {
     const { default: webpack } = await import("webpack");
-    const dir = project({ "src/main.js": `${IMPORTS}\nawait init();\n${FLOW}`, "dist/index.html": INDEX });
+    const dir = appProject({ "src/main.js": `${IMPORTS}\nawait init();\n${FLOW}`, "dist/index.html": INDEX });
     dirs.push(dir);
     const stats = await new Promise((resolve, reject) => {
       webpack(
@@ -188,7 +161,7 @@ describe("minified production builds construct every class and run the flow in C
     const { rollup } = await import("rollup");
     const { nodeResolve } = await import("@rollup/plugin-node-resolve");
     const { default: terser } = await import("@rollup/plugin-terser");
-    const dir = project({ "src/main.js": `${IMPORTS}\nawait init();\n${FLOW}`, "dist/index.html": INDEX });
+    const dir = appProject({ "src/main.js": `${IMPORTS}\nawait init();\n${FLOW}`, "dist/index.html": INDEX });
     dirs.push(dir);
     const bundle = await rollup({
       input: path.join(dir, "src", "main.js"),
