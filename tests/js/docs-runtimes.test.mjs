@@ -11,6 +11,7 @@ import { Miniflare } from "miniflare";
 import { chromium } from "playwright-core";
 import { PKG, ROOT, assertBuilt } from "./helpers.mjs";
 import { ARGS, CHROMIUM, CI, missing } from "./support/chromium.mjs";
+import { WORKER_BUILD } from "./support/workerd.mjs";
 import { serveStatic } from "./support/static-server.mjs";
 import { snippets } from "./support/docs.mjs";
 
@@ -30,13 +31,7 @@ test("the README's Worker: the catalog and the skill tool over R2, in workerd", 
   const esbuild = await import("esbuild");
   const out = await esbuild.build({
     stdin: { contents: SNIPPETS.worker, loader: "js", resolveDir: ROOT, sourcefile: "worker.js" },
-    bundle: true,
-    format: "esm",
-    target: "es2022",
-    platform: "browser",
-    conditions: ["workerd", "worker"],
-    write: false,
-    logLevel: "silent",
+    ...WORKER_BUILD,
     plugins: [{
       name: "skillwasm-package",
       setup(b) {

@@ -10,6 +10,7 @@ import path from "node:path";
 import { Miniflare } from "miniflare";
 import { PKG, ROOT } from "../helpers.mjs";
 import { EXAMPLE } from "./worker-example.mjs";
+import { WORKER_BUILD } from "./workerd.mjs";
 
 function run(command, args, cwd) {
   const r = spawnSync(command, args, { cwd, encoding: "utf8", timeout: 120_000 });
@@ -69,13 +70,7 @@ async function bundle(app) {
   const wasm = new Map();
   const out = await esbuild.build({
     entryPoints: [path.join(app, "src", "index.js")],
-    bundle: true,
-    format: "esm",
-    target: "es2022",
-    platform: "browser",
-    conditions: ["workerd", "worker"],
-    write: false,
-    logLevel: "silent",
+    ...WORKER_BUILD,
     absWorkingDir: app,
     plugins: [{
       name: "wasm-modules",

@@ -7,6 +7,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { Miniflare } from "miniflare";
 import { PKG, ROOT, assertBuilt } from "../helpers.mjs";
+import { WORKER_BUILD } from "./workerd.mjs";
 
 export const EXAMPLE = path.join(ROOT, "examples", "cloudflare-worker");
 export const WORKER_SOURCE = path.join(EXAMPLE, "src", "index.js");
@@ -45,13 +46,7 @@ function modules() {
     const dir = path.dirname(WORKER_SOURCE);
     const out = await esbuild.build({
       entryPoints: [WORKER_SOURCE],
-      bundle: true,
-      format: "esm",
-      target: "es2022",
-      platform: "browser",
-      conditions: ["workerd", "worker"],
-      write: false,
-      logLevel: "silent",
+      ...WORKER_BUILD,
       plugins: [{
         name: "skillwasm-package",
         setup(b) {

@@ -12,6 +12,17 @@ import { PKG, assertBuilt } from "../helpers.mjs";
 
 const SUPPORT = path.dirname(fileURLToPath(import.meta.url));
 
+/** esbuild's options for a Worker bundled as wrangler bundles one (the `workerd` conditions). */
+export const WORKER_BUILD = Object.freeze({
+  bundle: true,
+  format: "esm",
+  target: "es2022",
+  platform: "browser",
+  conditions: ["workerd", "worker"],
+  write: false,
+  logLevel: "silent",
+});
+
 function packageModules(script, support = []) {
   const source = path.join(SUPPORT, script);
   const modules = [
