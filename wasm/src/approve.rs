@@ -3,13 +3,12 @@
 //! rejection, an answer that is no boolean or none within `approvalTimeoutMs` refuses (the core
 //! then answers the model with `skill-not-approved`); nothing unwinds through Rust.
 
-use super::convert::{self, StoreAnswer};
-use super::{options_error, to_js};
-use js_sys::Function;
+use super::convert;
+use super::hook;
+use super::to_js;
 use skillwasm::consent::{ApprovalRequest, Approver};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_APPROVE: &'static str = r#"
@@ -26,25 +25,13 @@ export type SkillApprover = (request: ApprovalRequest) => boolean | Promise<bool
 /// The `approve` function among the values an options conversion left unread; each call waits
 /// at most `timeout_ms`.
 pub(crate) fn approver(taken: &convert::Taken, what: &str, timeout_ms: u32) -> Result<Option<Approver>, JsValue> {
-    let Some((_, f)) = taken.iter().find(|(path, _)| path == "approve") else { return Ok(None) };
-    if f.is_undefined() || f.is_null() {
-        return Ok(None);
-    }
-    let f: Function = f
-        .clone()
-        .dyn_into()
-        .map_err(|_| options_error(&format!("{what}.approve must be a function, not {}", convert::kind_of(f))))?;
+    let Some(f) = hook::taken_function(taken, "approve", what)? else { return Ok(None) };
     Ok(Some(Rc::new(move |request: ApprovalRequest| {
         let f = f.clone();
         Box::pin(async move {
             let arg = to_js(&request).map_err(|_| "the request could not be converted".to_string())?;
-            match convert::call_store(&f, &JsValue::NULL, &arg, &JsValue::UNDEFINED, timeout_ms).await {
-                StoreAnswer::Value(v) => {
-                    v.as_bool().ok_or_else(|| format!("it answered with {} instead of a boolean", convert::kind_of(&v)))
-                }
-                StoreAnswer::Failed(e) => Err(e),
-                StoreAnswer::TimedOut => Err(format!("no answer within {timeout_ms} ms")),
-            }
+            let v = hook::call(&f, &arg, timeout_ms).await?;
+            v.as_bool().ok_or_else(|| format!("it answered with {} instead of a boolean", convert::kind_of(&v)))
         })
     })))
 }

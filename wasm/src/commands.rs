@@ -8,9 +8,9 @@
 //! second module) or answers damaged spans leaves that body's commands as written, with a
 //! warning.
 
-use super::convert::{self, StoreAnswer};
-use super::{options_error, to_js};
-use js_sys::{Function, JsString};
+use super::convert;
+use super::{hook, to_js};
+use js_sys::JsString;
 use skillwasm::activate::command_scan::{self, CommandSpan};
 use skillwasm::activate::{CommandRequest, CommandRunner, MAX_OUTPUT_CHARS};
 use std::rc::Rc;
@@ -49,23 +49,12 @@ export type CommandRunner = (request: CommandRequest) => string | Promise<string
 /// The `commands` function among the values an options conversion left unread; each call waits at
 /// most `timeout_ms`.
 pub(crate) fn runner(taken: &convert::Taken, what: &str, timeout_ms: u32) -> Result<Option<CommandRunner>, JsValue> {
-    let Some((_, f)) = taken.iter().find(|(path, _)| path == "commands") else { return Ok(None) };
-    if f.is_undefined() || f.is_null() {
-        return Ok(None);
-    }
-    let f: Function = f
-        .clone()
-        .dyn_into()
-        .map_err(|_| options_error(&format!("{what}.commands must be a function, not {}", convert::kind_of(f))))?;
+    let Some(f) = hook::taken_function(taken, "commands", what)? else { return Ok(None) };
     Ok(Some(Rc::new(move |request: CommandRequest| {
         let f = f.clone();
         Box::pin(async move {
             let arg = to_js(&request).map_err(|_| "the request could not be converted".to_string())?;
-            match convert::call_store(&f, &JsValue::NULL, &arg, &JsValue::UNDEFINED, timeout_ms).await {
-                StoreAnswer::Value(v) => output(&v),
-                StoreAnswer::Failed(e) => Err(e),
-                StoreAnswer::TimedOut => Err(format!("no answer within {timeout_ms} ms")),
-            }
+            output(&hook::call(&f, &arg, timeout_ms).await?)
         })
     })))
 }

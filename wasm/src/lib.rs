@@ -7,6 +7,7 @@ mod approve;
 mod commands;
 // What this façade and the package's second module (wasm-extra/) share.
 mod common;
+mod hook;
 mod page_lines;
 mod registry;
 mod rules;
