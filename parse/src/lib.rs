@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+pub mod confusables;
 pub mod content;
 pub mod diagnostic;
 pub mod lookalike;

@@ -159,6 +159,38 @@ pub fn approvals_from_json(v: &Value) -> Result<Approvals, String> {
     Ok(out)
 }
 
+/// Where a registry's approvals come from, as its `approvals` option says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApprovalsOption {
+    /// These (what `registry.approvals()` returned; none when the option is absent).
+    Given(Approvals),
+    /// Those a snapshot holds (`approvals: "snapshot"`, for `fromSnapshot` only): the host says
+    /// that whoever can write its snapshots may decide its approvals.
+    FromSnapshot,
+}
+
+/// Reads the `approvals` option: [`approvals_from_json`], or the string `"snapshot"`.
+pub fn approvals_option(v: &Value) -> Result<ApprovalsOption, String> {
+    match v {
+        Value::String(s) if s == "snapshot" => Ok(ApprovalsOption::FromSnapshot),
+        Value::String(_) => Err("must be an array of { name, scope, digest } or \"snapshot\"".into()),
+        _ => approvals_from_json(v).map(ApprovalsOption::Given),
+    }
+}
+
+/// The approvals a snapshot held, `(scope, name, digest)` each, checked as the option's are.
+pub fn approvals_from_stored(stored: Vec<(String, String, String)>) -> Result<Approvals, String> {
+    let mut out = Approvals::default();
+    for (i, (scope, name, digest)) in stored.into_iter().enumerate() {
+        let fits = |s: &str| !s.is_empty() && s.len() <= MAX_FIELD_BYTES;
+        if !fits(&scope) || !fits(&name) || !is_content_digest(&digest) {
+            return Err(format!("approval {i} is not a name, a scope and a content digest"));
+        }
+        out.approve(Approval { name, scope, digest })?;
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,6 +219,21 @@ mod tests {
         ap.approve(a("csv", "org", D1)).unwrap();
         assert_eq!(ap.list(), [a("csv", "org", D1), a("pdf", "user", D2)]);
         assert_eq!(ap.len(), 2);
+    }
+
+    #[test]
+    fn the_option_takes_a_list_or_the_snapshot_and_stored_ones_are_checked() {
+        assert_eq!(approvals_option(&json!("snapshot")), Ok(ApprovalsOption::FromSnapshot));
+        assert_eq!(approvals_option(&Value::Null), Ok(ApprovalsOption::Given(Approvals::default())));
+        assert!(approvals_option(&json!("all")).unwrap_err().contains("\"snapshot\""));
+        let t = |scope: &str, name: &str, digest: &str| (scope.to_string(), name.to_string(), digest.to_string());
+        let ok = approvals_from_stored(vec![t("user", "pdf", D1)]).unwrap();
+        assert!(ok.approved("user", "pdf", D1));
+        for bad in
+            [t("user", "pdf", "sha256:00"), t("", "pdf", D1), t("user", "", D1), t("user", &"n".repeat(5000), D1)]
+        {
+            assert!(approvals_from_stored(vec![bad.clone()]).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

@@ -111,3 +111,46 @@ fn grouping_is_linear_at_a_hundred_thousand_skills() {
     // A pairwise comparison would be 10^10 steps; one pass is well under a few seconds even unoptimised.
     assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
 }
+
+/// Cyrillic `сор`: every letter Cyrillic, so it mixes nothing, and reads as Latin `cop`.
+const CYRILLIC_COP: &str = "\u{0441}\u{043E}\u{0440}";
+
+#[test]
+fn a_name_wholly_in_another_script_that_reads_as_a_plain_one_is_hidden() {
+    // In a scope of higher precedence too: the plain name stays.
+    let reg = discover(vec![scope("project", &[(CYRILLIC_COP, CYRILLIC_COP)]), scope("user", &[("cop", "cop")])]);
+    assert_eq!(reg.names(), ["cop"]);
+    let d = reg.diagnostics().into_iter().find(|d| d.code == codes::SKILL_CONFUSABLE).expect("skill-confusable");
+    assert!(d.message.contains("'cop'") && d.message.contains(CYRILLIC_COP), "{}", d.message);
+    // Alone, it is a name like any other.
+    let reg = discover(vec![scope("project", &[(CYRILLIC_COP, CYRILLIC_COP)])]);
+    assert_eq!(reg.names(), [CYRILLIC_COP]);
+}
+
+#[test]
+fn plain_names_that_share_a_key_are_all_offered() {
+    // `rn` reads as `m`, `1` as `l`: each plain name reads as written, so none hides another, and
+    // a name that is not plain is hidden by the first plain one.
+    let reg = discover(vec![scope(
+        "user",
+        &[("burn", "burn"), ("bum", "bum"), ("BURN", "BURN"), ("v1", "v1"), ("vl", "vl")],
+    )]);
+    assert_eq!(reg.names(), ["bum", "burn", "v1", "vl"]);
+    let hidden: Vec<String> =
+        reg.diagnostics().into_iter().filter(|d| d.code == codes::SKILL_CONFUSABLE).filter_map(|d| d.path).collect();
+    assert_eq!(hidden, ["user:BURN/SKILL.md"]);
+}
+
+#[test]
+fn lookalike_names_the_skill_an_added_name_would_be_hidden_by() {
+    let reg = discover(vec![scope("user", &[("pdf", "pdf"), ("cop", "cop"), ("Deploy", "Deploy")])]);
+    assert_eq!(reg.lookalike(CYRILLIC_COP).as_deref(), Some("cop"));
+    assert_eq!(reg.lookalike("PDF").as_deref(), Some("pdf"));
+    assert_eq!(reg.lookalike(FULLWIDTH_PDF).as_deref(), Some("pdf"));
+    // Not plain, and like a visible name that is not plain either: still an impostor of it.
+    assert_eq!(reg.lookalike("DEPLOY").as_deref(), Some("Deploy"));
+    // A plain name is never hidden; a name is not its own lookalike; an unlike name has none.
+    for none in ["pdf", "deploy", "Deploy", "Report", "\u{043D}\u{0430}\u{0432}\u{044B}\u{043A}"] {
+        assert_eq!(reg.lookalike(none), None, "{none}");
+    }
+}

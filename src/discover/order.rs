@@ -99,8 +99,9 @@ pub(super) fn winners(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Winner
 }
 
 /// Of the winners `(record, rank)` (sorted by name) whose names look alike (one [`name_key`]),
-/// only one stays: a plain name (lowercase ASCII) before any other, else the first in precedence
-/// order. The others are hidden by it (`shadowed_by`), and so are the records their names
+/// the plain ones (lowercase ASCII letters, digits, hyphens) stay, since each reads as written
+/// (`burn` and `bum` share a key); when there is none, the first in precedence order stays. The
+/// others are hidden by the group's best (`shadowed_by`), and so are the records their names
 /// shadowed: no same-named skill of a hidden name is offered either. Each name is keyed once and
 /// grouped in a hash map: linear, no two names compared.
 fn keep_one_lookalike(
@@ -134,7 +135,7 @@ fn keep_one_lookalike(
     let mut out = Vec::with_capacity(best.len());
     for (&(i, _), g) in winners.iter().zip(group_of) {
         match best.get(g) {
-            Some(&(keep, _)) if keep != i => {
+            Some(&(keep, _)) if keep != i && !is_plain(name_of(records, i)) => {
                 hidden_by.insert(i, keep);
             }
             _ => out.push(i),

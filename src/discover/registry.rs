@@ -17,7 +17,7 @@ use std::rc::Rc;
 
 #[path = "snapshot.rs"]
 mod snapshot;
-pub use snapshot::SNAPSHOT_FORMAT;
+pub use snapshot::{StoredApproval, SNAPSHOT_FORMAT};
 
 /// The skills of every scope: discovered once, cached, refreshed cheaply, serialisable to a
 /// snapshot.
@@ -559,6 +559,27 @@ impl SkillRegistry {
     /// The names of the visible skills.
     pub fn names(&self) -> Vec<String> {
         self.winner_names().map(str::to_string).collect()
+    }
+
+    /// The visible skill a skill named `name` would be hidden by as a look-alike, were it added
+    /// (see [`crate::lookalike`]): one whose name differs from `name` but shares its key, when
+    /// `name` is not plain (a plain name is never hidden). A host that adds skills (an upload)
+    /// refuses an impostor with it before it is stored. One pass over the visible names.
+    pub fn lookalike(&self, name: &str) -> Option<String> {
+        if crate::lookalike::is_plain(name) {
+            return None;
+        }
+        let key = crate::lookalike::name_key(name);
+        let own = |v: usize| aliases::entry(&self.records, &self.aliases, v).is_some_and(|(i, _)| i == v);
+        let mut alike = self
+            .winners
+            .iter()
+            .filter(|&&v| own(v))
+            .map(|&v| aliases::name_at(&self.records, &self.aliases, v))
+            .filter(|&other| other != name && crate::lookalike::name_key(other) == key);
+        let first = alike.next()?;
+        // A plain one before any other: it is the one that would stay.
+        Some(alike.chain(std::iter::once(first)).find(|n| crate::lookalike::is_plain(n)).unwrap_or(first).to_string())
     }
 
     /// Everything found: scope-level findings, then each skill's diagnostics (with its location

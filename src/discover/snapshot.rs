@@ -1,9 +1,9 @@
 //! Snapshots: the registry as bytes a cold start can begin from without one store call.
 //!
-//! The format, `skillwasm-registry/2`, is binary and read in one pass straight into the
+//! The format, `skillwasm-registry/3`, is binary and read in one pass straight into the
 //! registry's records (no decoded tree in between):
 //!
-//! - a header: the line `skillwasm-registry/2\n`, then a 64-bit checksum (little-endian) of
+//! - a header: the line `skillwasm-registry/3\n`, then a 64-bit checksum (little-endian) of
 //!   everything after it;
 //! - the scopes: a count, then per scope its name, its roots (a count and the strings) and a
 //!   trust byte;
@@ -13,7 +13,10 @@
 //!   fields (a flags number for the optional ones, then each field in declaration order, maps and
 //!   lists as a count and their items, metadata values as tagged JSON), and its diagnostics;
 //! - the registry's own diagnostics (the shadowing ones are left out: they are derived again);
-//! - the search index ([`crate::search::encode::to_bytes`]), length-prefixed, empty for none.
+//! - the search index ([`crate::search::encode::to_bytes`]), length-prefixed, empty for none;
+//! - the host's approvals: a count, then per approval its scope, name and content digest (see
+//!   [`crate::consent`]), so that a registry started from a snapshot asks for none again. A
+//!   `skillwasm-registry/2` snapshot, the same without this part, is still read.
 //!
 //! Numbers are LEB128 varints, strings a varint length and UTF-8, a diagnostic a byte of
 //! severity and flags, its code as 1 + its index in [`codes::ALL`] (or 0 and the string), its
@@ -34,14 +37,22 @@ use records::{read_records, Decoder, Encoder};
 use wire::{Bad, Count, Reader};
 
 /// The snapshot format's name and version.
-pub const SNAPSHOT_FORMAT: &str = "skillwasm-registry/2";
+pub const SNAPSHOT_FORMAT: &str = "skillwasm-registry/3";
+
+/// An approval as a snapshot keeps it: the skill's scope, its name and the content digest
+/// approved (the consent module checks and holds them; discovery only carries them).
+pub type StoredApproval = (String, String, String);
 
 /// The first line of a snapshot.
-const MAGIC: &[u8] = b"skillwasm-registry/2\n";
+const MAGIC: &[u8] = b"skillwasm-registry/3\n";
+/// The first line of the previous version, which has no approvals.
+const MAGIC_2: &[u8] = b"skillwasm-registry/2\n";
 /// The first line and the checksum.
 const HEADER: usize = MAGIC.len() + 8;
 /// The fewest bytes a scope takes: a bound on the count read.
 const MIN_SCOPE: usize = 3;
+/// The fewest bytes an approval takes (three lengths): a bound on the count read.
+const MIN_APPROVAL: usize = 3;
 
 fn invalid(why: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::error(codes::SNAPSHOT_INVALID, format!("the snapshot cannot be read: {why}"))
@@ -63,9 +74,11 @@ fn named_format(bytes: &[u8]) -> Option<&str> {
     std::str::from_utf8(named).ok().filter(|n| n.len() <= 64)
 }
 
-/// The body of a whole snapshot of this format, or why the bytes are not one.
-fn body_of(bytes: &[u8]) -> Result<&[u8], Diagnostic> {
-    if !bytes.starts_with(MAGIC) {
+/// The body of a whole snapshot of this format (or of version 2: then `true`), or why the
+/// bytes are not one.
+fn body_of(bytes: &[u8]) -> Result<(&[u8], bool), Diagnostic> {
+    let version_2 = bytes.starts_with(MAGIC_2);
+    if !bytes.starts_with(MAGIC) && !version_2 {
         return Err(match named_format(bytes) {
             Some(other) => Diagnostic::error(
                 codes::SNAPSHOT_INVALID,
@@ -81,24 +94,29 @@ fn body_of(bytes: &[u8]) -> Result<&[u8], Diagnostic> {
     if wire::checksum(body) != u64::from_le_bytes(want) {
         return Err(invalid("it is damaged or cut short (the checksum differs)"));
     }
-    Ok(body)
+    Ok((body, version_2))
 }
 
 impl SkillRegistry {
     /// The registry as bytes: metadata, locations, diagnostics, the sizes and etags it was built
     /// from, and the search index. Storage handles are not in it; `from_snapshot` takes them again.
     pub fn snapshot(&self) -> Vec<u8> {
+        self.snapshot_with(&[])
+    }
+
+    /// [`SkillRegistry::snapshot`] with the host's approvals in it.
+    pub fn snapshot_with(&self, approvals: &[StoredApproval]) -> Vec<u8> {
         let search = self.search_bytes();
         let enc =
             Encoder { scopes: &self.scopes, codes: codes::ALL.iter().enumerate().map(|(i, c)| (*c, i)).collect() };
         // Written twice: once to count its bytes, once into a buffer of exactly that size (a
         // buffer grown by doubling holds up to twice the snapshot, and three times while it moves).
         let mut counted = Count(HEADER);
-        enc.body(&mut counted, self, &search);
+        enc.body(&mut counted, self, &search, approvals);
         let mut out = Vec::with_capacity(counted.0);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&[0; 8]);
-        enc.body(&mut out, self, &search);
+        enc.body(&mut out, self, &search, approvals);
         let sum = wire::checksum(out.get(HEADER..).unwrap_or_default());
         if let Some(slot) = out.get_mut(MAGIC.len()..HEADER) {
             slot.copy_from_slice(&sum.to_le_bytes());
@@ -125,7 +143,18 @@ impl SkillRegistry {
         options: DiscoverOptions,
         checked: impl FnOnce(usize),
     ) -> Result<SkillRegistry, Diagnostic> {
-        let body = body_of(bytes)?;
+        Self::from_snapshot_with(bytes, scopes, options, checked).map(|(r, _)| r)
+    }
+
+    /// [`SkillRegistry::from_snapshot_checked`], with the approvals the snapshot holds (none for
+    /// version 2), as they were written: the consent module checks them.
+    pub fn from_snapshot_with(
+        bytes: &[u8],
+        scopes: Vec<ScopeHandle>,
+        options: DiscoverOptions,
+        checked: impl FnOnce(usize),
+    ) -> Result<(SkillRegistry, Vec<StoredApproval>), Diagnostic> {
+        let (body, version_2) = body_of(bytes)?;
         let mut d = Decoder { r: Reader::new(body), scopes: &scopes, no_diagnostics: Rc::default() };
         let at = |d: &Decoder, b: Bad| invalid(format_args!("{} (byte {})", b.0, HEADER + d.r.offset()));
         if !same_scopes(&mut d.r, &scopes).map_err(|b| at(&d, b))? {
@@ -138,6 +167,7 @@ impl SkillRegistry {
         let records = read_records(&mut d).map_err(|b| at(&d, b))?;
         let mut diagnostics = d.diagnostics().map_err(|b| at(&d, b))?;
         let search = d.r.bytes().map_err(|b| at(&d, b))?;
+        let approvals = if version_2 { Vec::new() } else { read_approvals(&mut d.r).map_err(|b| at(&d, b))? };
         if d.r.left() != 0 {
             return Err(at(&d, Bad("bytes follow the end")));
         }
@@ -150,8 +180,18 @@ impl SkillRegistry {
         r.resolve();
         // The stored index is decoded on first use (see `search_index`).
         *r.stored_search.borrow_mut() = search;
-        Ok(r)
+        Ok((r, approvals))
     }
+}
+
+/// Reads the approvals a snapshot holds (a count checked against the bytes left).
+fn read_approvals(r: &mut Reader) -> Result<Vec<StoredApproval>, Bad> {
+    let n = r.count(MIN_APPROVAL)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push((r.string()?, r.string()?, r.string()?));
+    }
+    Ok(out)
 }
 
 /// Reads the snapshot's scopes and says whether they are `scopes` (names, roots, trust, order).

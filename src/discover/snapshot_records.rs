@@ -3,6 +3,7 @@
 //! each flag, index and count as it goes (the layout is described in the parent module).
 
 use super::wire::{self, Bad, Reader, Sink};
+use super::StoredApproval;
 use crate::diagnostic::{codes, Diagnostic, Severity};
 use crate::discover::{ScopeHandle, SkillRecord, SkillRegistry};
 use crate::parse::{FieldMap, Skill};
@@ -50,7 +51,7 @@ pub(super) struct Encoder<'a> {
 }
 
 impl Encoder<'_> {
-    pub(super) fn body<S: Sink>(&self, s: &mut S, reg: &SkillRegistry, search: &[u8]) {
+    pub(super) fn body<S: Sink>(&self, s: &mut S, reg: &SkillRegistry, search: &[u8], approvals: &[StoredApproval]) {
         wire::varint(s, self.scopes.len() as u64);
         for scope in self.scopes {
             wire::str(s, &scope.name);
@@ -71,6 +72,12 @@ impl Encoder<'_> {
             self.diagnostic(s, d);
         }
         wire::bytes(s, search);
+        wire::varint(s, approvals.len() as u64);
+        for (scope, name, digest) in approvals {
+            wire::str(s, scope);
+            wire::str(s, name);
+            wire::str(s, digest);
+        }
     }
 
     fn record<S: Sink>(&self, s: &mut S, r: &SkillRecord) {

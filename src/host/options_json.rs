@@ -64,6 +64,32 @@ pub fn search_options_from_json(value: &Value) -> Result<SearchOptions, (String,
     Ok(o)
 }
 
+/// What `snapshot()` is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct SnapshotOptions {
+    /// Write the registry's approvals into the snapshot too (default false), for a host whose
+    /// snapshots are kept where its settings are; `fromSnapshot` takes them only with
+    /// `approvals: "snapshot"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub approvals: Option<bool>,
+}
+
+/// [`SnapshotOptions`] from `value`, as [`search_options_from_json`] reads its options.
+pub fn snapshot_options_from_json(value: &Value) -> Result<SnapshotOptions, (String, Error)> {
+    let mut o = SnapshotOptions::default();
+    fields(value, "struct SnapshotOptions", |key, v| {
+        match key {
+            "approvals" => o.approvals = read::opt_bool(v)?,
+            _ => return Err(Error::unknown_field(key, &["approvals"])),
+        }
+        Ok(())
+    })?;
+    Ok(o)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -109,11 +109,42 @@ impl SkillHost {
         config: SkillsConfig,
         checked: impl FnOnce(usize),
     ) -> Result<SkillHost, Diagnostic> {
-        let mut registry =
-            SkillRegistry::from_snapshot_checked(bytes, scopes.handles, config.discover.clone(), checked)?;
+        Self::from_snapshot_approved(bytes, scopes, config, checked, false)
+    }
+
+    /// [`SkillHost::from_snapshot_checked`], taking the approvals the snapshot holds when
+    /// `take_approvals` (else they are left unread: a snapshot is a cache any process may write).
+    pub fn from_snapshot_approved(
+        bytes: &[u8],
+        scopes: Scopes,
+        config: SkillsConfig,
+        checked: impl FnOnce(usize),
+        take_approvals: bool,
+    ) -> Result<SkillHost, Diagnostic> {
+        let (mut registry, stored) =
+            SkillRegistry::from_snapshot_with(bytes, scopes.handles, config.discover.clone(), checked)?;
         registry.mark_pending(&scopes.lazy);
         registry.set_locations(scopes.locations);
-        Ok(SkillHost::new(registry, config))
+        let mut host = SkillHost::new(registry, config);
+        if take_approvals {
+            host.approvals = crate::consent::approvals_from_stored(stored).map_err(|e| {
+                Diagnostic::error(
+                    crate::diagnostic::codes::SNAPSHOT_INVALID,
+                    format!("the snapshot cannot be read: {e}"),
+                )
+            })?;
+        }
+        Ok(host)
+    }
+
+    /// The registry as snapshot bytes ([`SkillRegistry::snapshot`]), with the host's approvals
+    /// when `with_approvals`.
+    pub fn snapshot(&self, with_approvals: bool) -> Vec<u8> {
+        if !with_approvals {
+            return self.registry.snapshot();
+        }
+        let stored: Vec<_> = self.approvals.list().into_iter().map(|a| (a.scope, a.name, a.digest)).collect();
+        self.registry.snapshot_with(&stored)
     }
 
     /// Reads a file of `scope`'s skill `name` (shadowed or not), see

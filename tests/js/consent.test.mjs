@@ -177,6 +177,19 @@ test("a remote skill's allowed-tools do nothing until its content is approved; a
   assert.deepEqual(fromSnapshot.approvals(), approvals);
   assert.equal((await new SkillTool(fromSnapshot).execute({ name: "deploy" })).isError, false);
   assert.equal(isToolAllowed(fromSnapshot, ["deploy"], "Bash", push).allowed, true, "from a snapshot");
+  // Inside the snapshot, when the host asks on both sides: a plain snapshot carries none, and
+  // approvals written into one are taken only with `approvals: "snapshot"`.
+  assert.deepEqual(SkillRegistry.fromSnapshot(registry.snapshot(), { scopes, approvals: "snapshot" }).approvals(), []);
+  const withApprovals = registry.snapshot({ approvals: true });
+  assert.ok(withApprovals.length > registry.snapshot().length);
+  assert.deepEqual(SkillRegistry.fromSnapshot(withApprovals, { scopes }).approvals(), [], "not taken unless asked");
+  const carried = SkillRegistry.fromSnapshot(withApprovals, { scopes, approvals: "snapshot" });
+  assert.deepEqual(carried.approvals(), approvals);
+  assert.equal((await new SkillTool(carried).execute({ name: "deploy" })).isError, false);
+  assert.equal(isToolAllowed(carried, ["deploy"], "Bash", push).allowed, true, "carried by the snapshot");
+  await assert.rejects(SkillRegistry.discover({ scopes, approvals: "snapshot" }), (e) => e instanceof TypeError && /fromSnapshot only/.test(e.message));
+  assert.throws(() => SkillRegistry.fromSnapshot(withApprovals, { scopes, approvals: "all" }), (e) => e instanceof TypeError && /approvals/.test(e.message));
+  assert.throws(() => registry.snapshot({ approval: true }), (e) => e instanceof TypeError && /approval/.test(e.message));
   // An approval of other content does not hold.
   const other = [{ ...approvals[0], digest: `sha256:${"0".repeat(64)}` }];
   const stale = await SkillRegistry.discover({ scopes, approvals: other });

@@ -125,3 +125,30 @@ test("non-ASCII names that are neither alike nor mixed stay", async () => {
   assert.deepEqual(registry.names(), [...names].sort());
   assert.deepEqual(registry.diagnostics().filter((d) => d.severity === "error"), []);
 });
+
+test("a name wholly in another script that reads as a stored one's (TR39 skeleton) is hidden, in a real directory too", async (t) => {
+  const { mkdtemp, mkdir, writeFile, rm } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const root = await mkdtemp(join(tmpdir(), "skillwasm-tr39-"));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  // Cyrillic сору (с о р у) beside Latin copy; Greek ορα beside... nothing: it stays.
+  const cyrillicCopy = "\u0441\u043e\u0440\u0443";
+  const greek = "\u03bf\u03c1\u03b1";
+  for (const name of ["copy", cyrillicCopy, greek]) {
+    await mkdir(join(root, name));
+    await writeFile(join(root, name, "SKILL.md"), skillMd(name));
+  }
+  const registry = await pkg.SkillRegistry.discover({ scopes: [{ name: "project", storage: pkg.nodeFsStorage(root), roots: [""], trusted: true }] });
+  assert.deepEqual(registry.names(), ["copy", greek]);
+  const d = registry.diagnostics().find((x) => x.code === "skill-confusable");
+  assert.ok(d && d.message.includes(`'${cyrillicCopy}'`) && d.message.includes("'copy'"), JSON.stringify(registry.diagnostics()));
+  assert.deepEqual(new pkg.SkillTool(registry).definition().inputSchema.properties.name.enum, ["copy", greek]);
+  // What a host asks before it adds a skill.
+  assert.equal(registry.lookalike(cyrillicCopy), "copy");
+  assert.equal(registry.lookalike("COPY"), "copy");
+  assert.equal(registry.lookalike("\uff43\uff4f\uff50\uff59"), "copy");
+  assert.equal(registry.lookalike("copy"), null, "a name is not its own lookalike");
+  assert.equal(registry.lookalike("opa"), null, "a plain name is never hidden");
+  assert.equal(registry.lookalike("\u041e\u0420\u0410"), greek, "Cyrillic ОРА reads as Greek ορα: both read as opa");
+});

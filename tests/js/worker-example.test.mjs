@@ -364,6 +364,27 @@ describe("the Cloudflare Worker example in workerd over a real R2 binding", { sk
     assert.deepEqual(await keys(), before, "removed again");
   });
 
+  test("an upload whose name looks like a stored skill's is refused (Cyrillic сор beside cop, PDF beside pdf); nothing is written", async () => {
+    const md = (name) => Buffer.from(`---\nname: ${name}\ndescription: The ${name} skill.\n---\n\nBody of ${name}.\n`);
+    const cop = await upload("cop", [{ rel: "SKILL.md", bytes: md("cop") }]);
+    assert.equal(cop.status, 201, JSON.stringify(await cop.json()));
+    const before = await keys();
+    for (const impostor of ["\u0441\u043E\u0440", "COP", "\uFF43\uFF4F\uFF50"]) {
+      const res = await upload(impostor, [{ rel: "SKILL.md", bytes: md(impostor) }]);
+      const body = await res.json();
+      assert.equal(res.status, 409, `${impostor}: ${JSON.stringify(body)}`);
+      assert.equal(body.lookalike, "cop");
+      assert.match(body.error, /looks like the skill 'cop'/);
+    }
+    assert.deepEqual(await keys(), before, "nothing written");
+    // A plain name that merely shares a key (`rn` reads as `m`) is its own skill.
+    for (const plain of ["corn", "com"]) {
+      const res = await upload(plain, [{ rel: "SKILL.md", bytes: md(plain) }]);
+      assert.equal(res.status, 201, `${plain}: ${JSON.stringify(await res.json())}`);
+    }
+    for (const dir of ["corn", "com", "cop"]) assert.equal((await worker.fetch(`/skills/${dir}`, { method: "DELETE" })).status, 200);
+  });
+
   test("a failed upload leaves the previous version whole", async () => {
     const s = skills[2];
     const bucket = await worker.mf.getR2Bucket("SKILLS");

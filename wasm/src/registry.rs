@@ -5,7 +5,7 @@ use super::storage::JsStorage;
 use super::{convert, metas, options_error, to_js};
 use js_sys::{Function, Promise};
 use serde_json::Value;
-use skillwasm::consent::{self, Approvals};
+use skillwasm::consent;
 use skillwasm::discover::SkillMeta;
 use skillwasm::host::{self, resolve_scopes, Permitted, ScopeSpec, Scopes, SkillHost, SkillsConfig, DEFAULT_SCOPES};
 use std::cell::RefCell;
@@ -71,8 +71,11 @@ export type RegistryOptions = SkillsConfig & {
    * current content.
    */
   approve?: SkillApprover;
-  /** Approvals to start with: what `registry.approvals()` returned. */
-  approvals?: Approval[];
+  /**
+   * Approvals to start with: what `registry.approvals()` returned; or, for `fromSnapshot` only,
+   * `"snapshot"`: those the snapshot holds (written by `snapshot({ approvals: true })`).
+   */
+  approvals?: Approval[] | "snapshot";
 };
 "#;
 
@@ -100,7 +103,7 @@ pub(crate) fn predicate(taken: &convert::Taken, what: &str) -> Result<Option<Per
 /// Splits the JS options into the configuration (plain data and the predicate) and the scopes.
 /// The options are read once, within the bounds; the stores and the predicate are handed back
 /// unread.
-fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig, Approvals), JsValue> {
+fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig, consent::ApprovalsOption), JsValue> {
     if !options.is_object() {
         return Err(options_error(&format!(
             "{what} must be an object with scopes or project/user/org/builtin stores, not {}",
@@ -124,7 +127,7 @@ fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig,
     }
     let scope_list = value.as_object_mut().and_then(|o| o.remove("scopes")).unwrap_or_default();
     let approvals = value.as_object_mut().and_then(|o| o.remove("approvals")).unwrap_or_default();
-    let approvals = consent::approvals_from_json(&approvals).map_err(|e| {
+    let approvals = consent::approvals_option(&approvals).map_err(|e| {
         let sep = if e.starts_with('[') { "" } else { " " };
         options_error(&format!("{what}.approvals{sep}{e}"))
     })?;
@@ -228,7 +231,13 @@ impl JsSkillRegistry {
     #[wasm_bindgen(unchecked_return_type = "Promise<SkillRegistry>")]
     pub fn discover(#[wasm_bindgen(unchecked_param_type = "RegistryOptions")] options: JsValue) -> Promise {
         crate::tool::spawn(Box::pin(async move {
-            let (scopes, config, approvals) = parse_options(&options, "SkillRegistry.discover: options")?;
+            let what = "SkillRegistry.discover: options";
+            let (scopes, config, approvals) = parse_options(&options, what)?;
+            let consent::ApprovalsOption::Given(approvals) = approvals else {
+                return Err(options_error(&format!(
+                    "{what}.approvals: \"snapshot\" takes a snapshot's approvals, so it is for SkillRegistry.fromSnapshot only"
+                )));
+            };
             let mut host = SkillHost::discover(scopes, config).await;
             *host.approvals_mut() = approvals;
             Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(host)) }.into())
@@ -268,9 +277,12 @@ impl JsSkillRegistry {
             #[cfg(not(target_arch = "wasm32"))]
             let _ = len;
         };
-        let mut host = SkillHost::from_snapshot_checked(&bytes, scopes, config, reserve)
+        let from_snapshot = approvals == consent::ApprovalsOption::FromSnapshot;
+        let mut host = SkillHost::from_snapshot_approved(&bytes, scopes, config, reserve, from_snapshot)
             .map_err(|d| JsValue::from(js_sys::Error::new(&format!("{}: {}", d.code, d.message))))?;
-        *host.approvals_mut() = approvals;
+        if let consent::ApprovalsOption::Given(approvals) = approvals {
+            *host.approvals_mut() = approvals;
+        }
         Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(host)) })
     }
 
@@ -302,6 +314,19 @@ impl JsSkillRegistry {
     /// The names of the visible skills.
     pub fn names(&self) -> Vec<String> {
         self.inner.borrow().registry().names()
+    }
+
+    /// The visible skill that a skill named `name` would be hidden by as a look-alike (`PDF` or
+    /// Cyrillic `сор` beside `pdf` or `cop`), or null: a host that adds skills refuses an
+    /// impostor with it before storing it. Null for a plain name (lowercase ASCII letters,
+    /// digits, hyphens), which is never hidden.
+    #[wasm_bindgen(unchecked_return_type = "string | null")]
+    pub fn lookalike(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let name = convert::string(&name, "SkillRegistry.lookalike: name")?;
+        Ok(self.inner.borrow().registry().lookalike(&name).map_or(JsValue::NULL, |n| JsValue::from_str(&n)))
     }
 
     /// Everything found, scope-level and per skill (with `path` = `scope:location`).
@@ -426,8 +451,18 @@ impl JsSkillRegistry {
         crate::tool::promise(async move { host::consent::content_digest(&inner, &name).await })
     }
 
-    /// The registry as bytes, for `SkillRegistry.fromSnapshot`.
-    pub fn snapshot(&self) -> Vec<u8> {
-        self.inner.borrow().registry().snapshot()
+    /// The registry as bytes, for `SkillRegistry.fromSnapshot`; with `{ approvals: true }` the
+    /// registry's approvals too (restored only by `fromSnapshot(bytes, { approvals: "snapshot" })`).
+    pub fn snapshot(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "SnapshotOptions")] options: Option<JsValue>,
+    ) -> Result<Vec<u8>, JsValue> {
+        let (opts, _) = convert::options_by(
+            &options.unwrap_or_default(),
+            "SkillRegistry.snapshot: options",
+            &[],
+            host::snapshot_options_from_json,
+        )?;
+        Ok(self.inner.borrow().snapshot(opts.approvals.unwrap_or(false)))
     }
 }

@@ -449,6 +449,11 @@ async function upload(s, request, rawName) {
     throw new HttpError(422, `the skill is named '${parsed.skill.name}', not '${name}' like its directory`, { diagnostics: parsed.diagnostics });
   }
   checkNestedSkills(name, files);
+  // `PDF` or Cyrillic `сор` beside `pdf` or `cop`: discovery would hide it, so it is not stored.
+  const alike = s.registry.lookalike(name);
+  if (alike !== null) {
+    throw new HttpError(409, `the name '${name}' looks like the skill '${alike}' here, which it would pass for; choose another name`, { lookalike: alike });
+  }
 
   const dir = `${s.config.root}${name}/`;
   const { stale, report } = await serially(s, () => replaceSkill(s.bucket, dir, files));

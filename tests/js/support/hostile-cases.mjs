@@ -452,12 +452,14 @@ export const SPECS = [
       { name: "query", kind: "string", check: CHECK.hits, huge: true },
       { name: "options", kind: "options", optional: true, schema: { limit: "number", scope: "string" }, text: "scope", check: CHECK.hits },
     ] },
-  ...["get", "listMetas", "listMetasAcross", "names", "diagnostics", "stats", "snapshot", "free", "readFile", "readScopedFile", "refresh", "listLazyScopes", "approvals", "contentDigest"].map((m) => ({
+  ...["get", "lookalike", "listMetas", "listMetasAcross", "names", "diagnostics", "stats", "snapshot", "free", "readFile", "readScopedFile", "refresh", "listLazyScopes", "approvals", "contentDigest"].map((m) => ({
     name: `SkillRegistry#${m}`, group: "args", async: ["readFile", "readScopedFile", "refresh", "listLazyScopes", "contentDigest"].includes(m), f: method("SkillRegistry", m), self: (p, fx) => fx.registry,
-    args: () => (m === "get" || m === "contentDigest" ? ["good"] : m === "readFile" ? ["good", "references/a.md"] : m === "readScopedFile" ? ["project", "good", "references/a.md"] : m === "listMetas" ? ["project"] : []),
+    args: () => (m === "get" || m === "contentDigest" || m === "lookalike" ? ["good"] : m === "readFile" ? ["good", "references/a.md"] : m === "readScopedFile" ? ["project", "good", "references/a.md"] : m === "listMetas" ? ["project"] : []),
     params: [
       { ...inst("this", "SkillRegistry"), names: /SkillRegistry|registry|this/i },
       ...(m === "get" ? [{ name: "name", kind: "string", check: CHECK.metaOrNull, huge: true }] : []),
+      ...(m === "lookalike" ? [{ name: "name", kind: "string", check: CHECK.stringOrNull, huge: true }] : []),
+      ...(m === "snapshot" ? [{ name: "options", kind: "options", optional: true, schema: { approvals: "bool" }, check: (v) => (v instanceof Uint8Array ? null : "not snapshot bytes") }] : []),
       // A digest of any name: the skill's { name, scope, digest, files, size }, or { name, error }.
       ...(m === "contentDigest" ? [{ name: "name", kind: "string", check: (v) => (isObject(v) && typeof v.name === "string" && (typeof v.digest === "string" || isObject(v.error)) ? null : "not a ContentDigest"), huge: true }] : []),
       ...(m === "listMetas" ? [{ name: "scope", kind: "string", optional: true, check: CHECK.metas }] : []),
