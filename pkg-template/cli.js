@@ -8,6 +8,7 @@ import { parseSkill, readProperties, skillFileNames, toPrompt, version } from ".
 import { DEFAULT_MAX_OBJECT_BYTES } from "./storage/keys.js";
 import { UsageError as AgentUsageError, cmdActivate, cmdCatalog, cmdList, cmdRead } from "./cli-agent.js";
 import { NETWORK_USAGE, cmdMcp, cmdPublish } from "./cli-network.js";
+import { LOCK_USAGE, cmdAdd, cmdInstall, cmdLock, cmdRemove, cmdUpdate, cmdVerify } from "./cli-lock.js";
 import { progress, stylesFor } from "./cli-style.js";
 
 const USAGE = `Usage: skillwasm <command> [arguments]
@@ -41,6 +42,8 @@ As an agent sees a project (its .agents/skills, and the user's ~/.agents/skills)
 
 Publishing:
 ${NETWORK_USAGE}
+Pinning (skills-lock.json):
+${LOCK_USAGE}
 Exit codes: 0 success, 1 invalid skill or nothing loaded, 2 usage error.
 Colour only on a terminal; NO_COLOR turns it off, FORCE_COLOR on.
 
@@ -369,6 +372,12 @@ const COMMANDS = {
   read: { run: cmdRead, usage: "read <name> <path> [dir] [--client NAME] [--no-user] [--no-trust]" },
   publish: { run: cmdPublish, usage: "publish <dir> --out <dir> [--base-url <url>]" },
   mcp: { run: cmdMcp, usage: "mcp [dir] [--client NAME] [--no-user] [--no-trust] [--page-size N] [--no-tool]" },
+  add: { run: cmdAdd, usage: "add <source> [dir] [--name N] [--path P] [--ref R] [--force] [--json]" },
+  remove: { run: cmdRemove, usage: "remove <name> [dir] [--json]" },
+  lock: { run: cmdLock, usage: "lock [dir] [--json]" },
+  verify: { run: cmdVerify, usage: "verify [dir] [--json]" },
+  install: { run: cmdInstall, usage: "install [dir] --frozen [--json]" },
+  update: { run: cmdUpdate, usage: "update [name] [dir] [--dry-run] [--json]" },
 };
 
 async function main(argv) {

@@ -22,6 +22,7 @@
 //!   ([`host::SkillsConfig`]), the visibility it implies, the registry held with both
 //!   ([`host::SkillHost`]) and the skill tool with its session ([`host::SkillTool`])
 //! - [`consent`]: the content digest of a skill and the host's approvals bound to it
+//! - [`lock`]: lockfiles, skills pinned by that digest, and the check of a registry against one
 //! - [`remote`]: skills over the network: the Agent Skills Discovery index, read and published,
 //!   its artifacts verified and unpacked
 //! - [`mcp`]: skills over MCP: the Skills extension's `skill://` URIs, limits and entries
@@ -41,6 +42,8 @@ pub mod consent;
 pub mod disclose;
 pub mod discover;
 pub mod host;
+#[cfg(feature = "digest")]
+pub mod lock;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 #[cfg(feature = "remote")]

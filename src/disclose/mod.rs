@@ -163,7 +163,8 @@ impl Default for CatalogOptions {
 pub struct HiddenSkill {
     /// The skill's name.
     pub name: String,
-    /// `disabled`, `not-permitted`, `model-invocation-disabled`, `tier` or `compatibility`.
+    /// `disabled`, `not-permitted`, `model-invocation-disabled`, `tier`, `compatibility` or
+    /// `pin-mismatch` (a lockfile refused its content).
     pub reason: String,
     /// Why it was hidden, for people.
     pub message: String,

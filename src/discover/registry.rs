@@ -561,6 +561,21 @@ impl SkillRegistry {
         self.winner_names().map(str::to_string).collect()
     }
 
+    /// Each skill offered, in name order: `(offered name, scope, own name, directory key)`; the
+    /// offered name is the qualified one (`user:pdf`) for a same-named skill of another scope.
+    pub fn offered_skills(&self) -> Vec<(String, String, String, String)> {
+        self.winners
+            .iter()
+            .filter_map(|&v| {
+                let (i, _) = aliases::entry(&self.records, &self.aliases, v)?;
+                let r = self.records.get(i)?;
+                let own = r.skill.as_ref()?.name.clone();
+                let offered = aliases::name_at(&self.records, &self.aliases, v).to_string();
+                Some((offered, r.scope.clone(), own, r.directory().to_string()))
+            })
+            .collect()
+    }
+
     /// The visible skill a skill named `name` would be hidden by as a look-alike, were it added
     /// (see [`crate::lookalike`]): one whose name differs from `name` but shares its key, when
     /// `name` is not plain (a plain name is never hidden). A host that adds skills (an upload)

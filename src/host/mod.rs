@@ -11,6 +11,8 @@
 mod config;
 mod config_json;
 pub mod consent;
+#[cfg(feature = "digest")]
+pub mod lock;
 mod options;
 mod options_json;
 mod served;

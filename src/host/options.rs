@@ -14,7 +14,7 @@ pub const MAX_TOOL_NAME_CHARS: usize = 64;
 /// The registry options' keys that are not the configuration's serialised form: the scopes, the
 /// host's three functions (the `permitted` predicate, the `commands` runner, the `approve` hook)
 /// and the approvals to restore.
-pub const REGISTRY_ONLY_KEYS: [&str; 5] = ["scopes", "permitted", "commands", "approve", "approvals"];
+pub const REGISTRY_ONLY_KEYS: [&str; 6] = ["scopes", "permitted", "commands", "approve", "approvals", "lock"];
 
 /// The configuration's keys a tool's options also take at their top level: the agent the tool is
 /// for (its catalog, enum, search and invocations follow it).

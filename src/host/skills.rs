@@ -30,6 +30,11 @@ pub struct SkillHost {
     /// is taken as it was when its digest was computed until the next refresh (or the next
     /// `content_digest`).
     digests: HashMap<(String, String), String>,
+    /// The lockfile the host gave, if any, and what it decided (see [`super::lock`]).
+    #[cfg(feature = "digest")]
+    pub(super) lock: Option<Rc<crate::lock::Lockfile>>,
+    #[cfg(feature = "digest")]
+    pub(super) lock_report: crate::lock::LockReport,
 }
 
 impl SkillHost {
@@ -43,7 +48,19 @@ impl SkillHost {
             catalog: RefCell::new(None),
             approvals: Approvals::default(),
             digests: HashMap::new(),
+            #[cfg(feature = "digest")]
+            lock: None,
+            #[cfg(feature = "digest")]
+            lock_report: crate::lock::LockReport::default(),
         }
+    }
+
+    /// Who sees which skill under `config`: the filters' view, less the skills a lockfile refused.
+    pub(super) fn compute_view(&self, config: &SkillsConfig) -> View {
+        let view = View::compute(&self.registry, config);
+        #[cfg(feature = "digest")]
+        let view = view.refusing(&self.lock_report.refused);
+        view
     }
 
     /// The approvals the host holds.
@@ -174,7 +191,7 @@ impl SkillHost {
         if self.view.generation() == self.registry.generation() {
             self.view.clone()
         } else {
-            Rc::new(View::compute(&self.registry, &self.config))
+            Rc::new(self.compute_view(&self.config))
         }
     }
 
@@ -184,7 +201,7 @@ impl SkillHost {
         if config.same_filters(&self.config) {
             self.view()
         } else {
-            Rc::new(View::compute(&self.registry, config))
+            Rc::new(self.compute_view(config))
         }
     }
 
@@ -237,7 +254,7 @@ impl SkillHost {
         invoke::autocomplete(partial, self.view().user_skills(), limit)
     }
 
-    fn install(&mut self, view: Rc<View>) {
+    pub(super) fn install(&mut self, view: Rc<View>) {
         self.view = view;
         *self.catalog.borrow_mut() = None;
     }
@@ -249,7 +266,7 @@ impl SkillHost {
         self.registry.relocate(&self.config.scope_paths);
         self.digests.clear();
         if self.decides_again() {
-            let view = Rc::new(View::compute(&self.registry, &self.config));
+            let view = Rc::new(self.compute_view(&self.config));
             self.install(view);
         }
         report
@@ -278,11 +295,13 @@ impl SkillHost {
         };
         let view = {
             let host = cell.borrow();
-            host.decides_again().then(|| Rc::new(View::compute(&host.registry, &host.config)))
+            host.decides_again().then(|| Rc::new(host.compute_view(&host.config)))
         };
         if let Some(view) = view {
             cell.borrow_mut().install(view);
         }
+        #[cfg(feature = "digest")]
+        super::lock::verify_lock_shared(cell).await;
         report
     }
 }
@@ -298,11 +317,13 @@ impl SkillHost {
         let report = cell.borrow_mut().registry.apply_listed(found);
         let view = {
             let host = cell.borrow();
-            host.decides_again().then(|| Rc::new(View::compute(&host.registry, &host.config)))
+            host.decides_again().then(|| Rc::new(host.compute_view(&host.config)))
         };
         if let Some(view) = view {
             cell.borrow_mut().install(view);
         }
+        #[cfg(feature = "digest")]
+        super::lock::verify_lock_shared(cell).await;
         Some(report)
     }
 }

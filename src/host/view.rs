@@ -90,6 +90,21 @@ impl View {
         }
     }
 
+    /// The view with the skills `refused` (by the name they are offered under, with why: a
+    /// lockfile's verdict) hidden from the model and the user alike.
+    pub fn refusing(mut self, refused: &std::collections::HashMap<String, String>) -> View {
+        for (name, why) in refused {
+            let Some(k) = self.metas.position(name) else { continue };
+            if let Some(a) = self.audience.get_mut(k) {
+                *a = Audience::default();
+            }
+            self.hidden.retain(|h| h.name != *name);
+            self.hidden.push(HiddenSkill { name: name.clone(), reason: "pin-mismatch".into(), message: why.clone() });
+            self.user_skills.retain(|s| s.name != *name);
+        }
+        self
+    }
+
     /// A number no other view computed in this process has: what a cache of data derived from
     /// the view (the package's second module keeps the skills the user may invoke) is keyed by.
     pub fn serial(&self) -> u64 {

@@ -167,6 +167,7 @@ const DECLARED = {
   "openai-agents": "",
   "consent-approve": `import { SkillRegistry, wellKnownStorage } from "skillwasm";\ndeclare function askTheUser(question: string, context: unknown): Promise<boolean>;\n`,
   "consent-approvals": `import { SkillRegistry } from "skillwasm";\ndeclare const registry: SkillRegistry;\ndeclare const options: { scopes: [] };\ndeclare const bytes: Uint8Array;\n`,
+  "pinning-lock": `import { SkillRegistry } from "skillwasm";\nimport { readFile } from "node:fs/promises";\ndeclare const options: { scopes: [] };\n`,
   "consent-snapshot": `import { SkillRegistry } from "skillwasm";\ndeclare const registry: SkillRegistry;\ndeclare const options: { scopes: [] };\n`,
   "mcp-bounds-reconnect": "",
   "store-layout": `import { SkillRegistry, wellKnownStorage } from "skillwasm";\n`,

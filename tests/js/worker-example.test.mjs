@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { bundleSize, startExample } from "./support/worker-example.mjs";
 import { zip } from "./support/zip.mjs";
 
-const { mcpStorage, parseSkill, SkillRegistry, wellKnownStorage } = await importPkg();
+const { mcpStorage, memoryStorage, parseSkill, SkillRegistry, wellKnownStorage } = await importPkg();
 const MiB = 1024 * 1024;
 const SKILLS = 5;
 const skip = !existsSync(CORPUS_SKILLS) && `no ${path.relative(process.cwd(), CORPUS_SKILLS)}`;
@@ -96,10 +96,10 @@ describe("the Cloudflare Worker example in workerd over a real R2 binding", { sk
   const uploadZip = (dir, bytes) =>
     worker.fetch(`/skills/${dir}`, { method: "POST", headers: { "content-type": "application/zip" }, body: new Uint8Array(bytes) });
   // The multipart body is encoded here (Node's FormData and Response), then sent as bytes.
-  const upload = async (dir, files) => {
+  const upload = async (dir, files, extraHeaders = {}) => {
     const encoded = new Response(form(files));
     const body = new Uint8Array(await encoded.arrayBuffer());
-    return worker.fetch(`/skills/${dir}`, { method: "POST", headers: { "content-type": encoded.headers.get("content-type") }, body });
+    return worker.fetch(`/skills/${dir}`, { method: "POST", headers: { "content-type": encoded.headers.get("content-type"), ...extraHeaders }, body });
   };
 
   before(async () => {
@@ -383,6 +383,27 @@ describe("the Cloudflare Worker example in workerd over a real R2 binding", { sk
       assert.equal(res.status, 201, `${plain}: ${JSON.stringify(await res.json())}`);
     }
     for (const dir of ["corn", "com", "cop"]) assert.equal((await worker.fetch(`/skills/${dir}`, { method: "DELETE" })).status, 200);
+  });
+
+  test("an upload carrying X-Skill-Digest is stored only when its content has that digest; the answer gives the digest", async () => {
+    const files = [
+      { rel: "SKILL.md", bytes: Buffer.from("---\nname: pinned\ndescription: A pinned skill.\n---\n\nBody.\n") },
+      { rel: "references/a.md", bytes: Buffer.from("# A\n") },
+    ];
+    // The digest as a client computes it: the package's registry over the same files in memory.
+    const local = await SkillRegistry.discover({ scopes: [{ name: "c", storage: memoryStorage(Object.fromEntries(files.map((f) => [`pinned/${f.rel}`, f.bytes]))), roots: [""], trusted: true }] });
+    const digest = (await local.contentDigest("pinned")).digest;
+    const before = await keys();
+    const wrong = await upload("pinned", files, { "x-skill-digest": `sha256:${"0".repeat(64)}` });
+    const refused = await wrong.json();
+    assert.equal(wrong.status, 412, JSON.stringify(refused));
+    assert.equal(refused.digest, digest);
+    assert.deepEqual(await keys(), before, "nothing written");
+    const right = await upload("pinned", files, { "x-skill-digest": digest });
+    const stored = await right.json();
+    assert.equal(right.status, 201, JSON.stringify(stored));
+    assert.equal(stored.digest, digest);
+    assert.equal((await worker.fetch("/skills/pinned", { method: "DELETE" })).status, 200);
   });
 
   test("a failed upload leaves the previous version whole", async () => {

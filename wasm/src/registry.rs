@@ -76,6 +76,12 @@ export type RegistryOptions = SkillsConfig & {
    * `"snapshot"`: those the snapshot holds (written by `snapshot({ approvals: true })`).
    */
   approvals?: Approval[] | "snapshot";
+  /**
+   * A lockfile (`skills-lock.json`, parsed): after discovery and every refresh each offered
+   * skill's content digest is computed, and a pinned skill whose content differs from its pin is
+   * refused (`skill-pin-mismatch`); unpinned and missing skills are reported. `discover` only.
+   */
+  lock?: Lockfile;
 };
 "#;
 
@@ -103,7 +109,13 @@ pub(crate) fn predicate(taken: &convert::Taken, what: &str) -> Result<Option<Per
 /// Splits the JS options into the configuration (plain data and the predicate) and the scopes.
 /// The options are read once, within the bounds; the stores and the predicate are handed back
 /// unread.
-fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig, consent::ApprovalsOption), JsValue> {
+/// What a registry's options hold besides its scopes and configuration.
+struct RegistryExtras {
+    approvals: consent::ApprovalsOption,
+    lock: Option<skillwasm::lock::Lockfile>,
+}
+
+fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig, RegistryExtras), JsValue> {
     if !options.is_object() {
         return Err(options_error(&format!(
             "{what} must be an object with scopes or project/user/org/builtin stores, not {}",
@@ -131,6 +143,12 @@ fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig,
         let sep = if e.starts_with('[') { "" } else { " " };
         options_error(&format!("{what}.approvals{sep}{e}"))
     })?;
+    let lock = match value.as_object_mut().and_then(|o| o.remove("lock")) {
+        None | Some(Value::Null) => None,
+        Some(v) => {
+            Some(skillwasm::lock::lockfile_from_json(&v).map_err(|e| options_error(&format!("{what}.lock: {e}")))?)
+        }
+    };
     let mut config = SkillsConfig::from_json_keyed(&value).map_err(|e| convert::keyed_error(what, e))?;
     config.permitted = predicate(&taken, what)?;
     let timeout = config.discover.timeout_ms.max(1);
@@ -194,7 +212,7 @@ fn parse_options(options: &JsValue, what: &str) -> Result<(Scopes, SkillsConfig,
     let scopes = resolve_scopes(&specs, &config)
         .and_then(|s| s.with_lazy(lazy))
         .map_err(|e| options_error(&format!("{what}: {e}")))?;
-    Ok((scopes, config, approvals))
+    Ok((scopes, config, RegistryExtras { approvals, lock }))
 }
 
 /// One scope's spec; a store that is none is a TypeError naming it at `at`.
@@ -232,7 +250,7 @@ impl JsSkillRegistry {
     pub fn discover(#[wasm_bindgen(unchecked_param_type = "RegistryOptions")] options: JsValue) -> Promise {
         crate::tool::spawn(Box::pin(async move {
             let what = "SkillRegistry.discover: options";
-            let (scopes, config, approvals) = parse_options(&options, what)?;
+            let (scopes, config, RegistryExtras { approvals, lock }) = parse_options(&options, what)?;
             let consent::ApprovalsOption::Given(approvals) = approvals else {
                 return Err(options_error(&format!(
                     "{what}.approvals: \"snapshot\" takes a snapshot's approvals, so it is for SkillRegistry.fromSnapshot only"
@@ -240,7 +258,10 @@ impl JsSkillRegistry {
             };
             let mut host = SkillHost::discover(scopes, config).await;
             *host.approvals_mut() = approvals;
-            Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(host)) }.into())
+            host.set_lock(lock);
+            let inner = Rc::new(RefCell::new(host));
+            host::lock::verify_lock_shared(&inner).await;
+            Ok(JsSkillRegistry { inner }.into())
         }))
     }
 
@@ -267,7 +288,13 @@ impl JsSkillRegistry {
                 )))
             }
         };
-        let (scopes, config, approvals) = parse_options(&options, "SkillRegistry.fromSnapshot: options")?;
+        let what = "SkillRegistry.fromSnapshot: options";
+        let (scopes, config, RegistryExtras { approvals, lock }) = parse_options(&options, what)?;
+        if lock.is_some() {
+            return Err(options_error(&format!(
+                "{what}.lock: checking a lockfile reads every skill's files, which fromSnapshot does not; use SkillRegistry.discover with lock"
+            )));
+        }
         // The registry a snapshot holds takes about twice its bytes: room for it in one grow of
         // the memory, not a grow (and a JS garbage collection) every step of the way; made once
         // the snapshot is found good, so that one refused never grows the memory.
@@ -332,7 +359,37 @@ impl JsSkillRegistry {
     /// Everything found, scope-level and per skill (with `path` = `scope:location`).
     #[wasm_bindgen(unchecked_return_type = "Diagnostic[]")]
     pub fn diagnostics(&self) -> Result<JsValue, JsError> {
-        to_js(&self.inner.borrow().registry().diagnostics())
+        let host = self.inner.borrow();
+        let mut all = host.registry().diagnostics();
+        all.extend(host.lock_report().diagnostics.iter().cloned());
+        to_js(&all)
+    }
+
+    /// A lockfile of every skill offered, each pinned to its content digest computed now (see
+    /// `SkillRegistry.discover`'s `lock`), with a diagnostic for each skill whose digest could not
+    /// be computed. An entry of `previous` (a lockfile) for the same scope and name keeps its
+    /// `source`; other sources are the scope's store (a directory, a discovery index, an MCP
+    /// server). Never rejects.
+    #[wasm_bindgen(unchecked_return_type = "Promise<LockfileResult>")]
+    pub fn lockfile(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "Lockfile")] previous: Option<JsValue>,
+    ) -> Promise {
+        let previous = match previous.filter(|v| !v.is_undefined() && !v.is_null()) {
+            None => None,
+            Some(v) => {
+                let parsed = convert::options_value(&v, "SkillRegistry.lockfile: previous", &[]).and_then(|(v, _)| {
+                    skillwasm::lock::lockfile_from_json(&v)
+                        .map_err(|e| options_error(&format!("SkillRegistry.lockfile: previous: {e}")))
+                });
+                match parsed {
+                    Ok(l) => Some(l),
+                    Err(e) => return Promise::reject(&e),
+                }
+            }
+        };
+        let inner = self.inner.clone();
+        crate::tool::promise(async move { host::lock::lockfile_shared(&inner, previous.as_ref()).await })
     }
 
     /// Store calls made so far (discovery, refreshes and file reads).

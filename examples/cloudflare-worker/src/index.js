@@ -6,7 +6,7 @@
 // `skillwasm` resolves to the package's `workerd` entry: the .wasm is imported as a compiled
 // module and instantiated at global scope, so no request pays for it.
 import {
-  SkillRegistry, SkillTool, ZipError, assertKey, parseSkill, publishWellKnown, r2Storage, renderCatalog, unzip, version,
+  SkillRegistry, SkillTool, ZipError, assertKey, memoryStorage, parseSkill, publishWellKnown, r2Storage, renderCatalog, unzip, version,
 } from "skillwasm";
 import { mcpRefused, serveMcp } from "./mcp.js";
 
@@ -420,6 +420,19 @@ function checkNestedSkills(name, files) {
   }
 }
 
+/** The content digest of an upload's files: the core's one definition, over a store in memory. */
+async function contentDigestOf(name, files) {
+  const storage = memoryStorage(Object.fromEntries(files.map((f) => [`${name}/${f.path}`, f.bytes])));
+  const registry = await SkillRegistry.discover({ scopes: [{ name: "upload", storage, roots: [""], trusted: true }] });
+  try {
+    const d = await registry.contentDigest(name);
+    if (d.digest === undefined) throw new HttpError(422, `the upload's content digest could not be computed: ${d.error?.message}`);
+    return d.digest;
+  } finally {
+    registry.free();
+  }
+}
+
 async function upload(s, request, rawName) {
   const name = dirName(rawName);
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
@@ -454,12 +467,19 @@ async function upload(s, request, rawName) {
   if (alike !== null) {
     throw new HttpError(409, `the name '${name}' looks like the skill '${alike}' here, which it would pass for; choose another name`, { lookalike: alike });
   }
+  // A client that pinned the skill says which content it sends: anything else is refused.
+  const digest = await contentDigestOf(name, files);
+  const expected = request.headers.get("x-skill-digest");
+  if (expected !== null && expected !== digest) {
+    throw new HttpError(412, `the upload's content digest is ${digest}, not ${expected} as X-Skill-Digest says`, { digest, expected });
+  }
 
   const dir = `${s.config.root}${name}/`;
   const { stale, report } = await serially(s, () => replaceSkill(s.bucket, dir, files));
   return json({
     name: parsed.skill.name,
     directory: name,
+    digest,
     description: parsed.skill.description,
     files: files.map((f) => ({ path: f.path, size: f.bytes.byteLength })).sort((a, b) => (a.path < b.path ? -1 : 1)),
     removed: stale.map((k) => k.slice(dir.length)),

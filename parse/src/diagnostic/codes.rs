@@ -372,6 +372,13 @@ pub const NAME_MIXED_SCRIPT: &str = "name-mixed-script";
 /// [`crate::text::hides`]); the name would read otherwise in the catalog than in a call. Error in
 /// both modes: the skill is refused.
 pub const NAME_HIDDEN_CHARS: &str = "name-hidden-chars";
+/// A pinned skill (see the lockfile) whose content digest differs from its pin, or could not be
+/// computed: it is refused, and the message names both digests. Error.
+pub const SKILL_PIN_MISMATCH: &str = "skill-pin-mismatch";
+/// A skill present but not pinned in the lockfile the host gave. Warning.
+pub const SKILL_UNPINNED: &str = "skill-unpinned";
+/// A skill pinned in the lockfile the host gave but not found. Warning.
+pub const SKILL_PIN_MISSING: &str = "skill-pin-missing";
 
 /// Every code above, in the order they are declared.
 pub const ALL: &[&str] = &[
@@ -508,6 +515,9 @@ pub const ALL: &[&str] = &[
     SKILL_CONFUSABLE,
     NAME_MIXED_SCRIPT,
     NAME_HIDDEN_CHARS,
+    SKILL_PIN_MISMATCH,
+    SKILL_UNPINNED,
+    SKILL_PIN_MISSING,
 ];
 
 /// The codes that say something about the moment rather than the file: a read that failed or

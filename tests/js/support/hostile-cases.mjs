@@ -452,13 +452,15 @@ export const SPECS = [
       { name: "query", kind: "string", check: CHECK.hits, huge: true },
       { name: "options", kind: "options", optional: true, schema: { limit: "number", scope: "string" }, text: "scope", check: CHECK.hits },
     ] },
-  ...["get", "lookalike", "listMetas", "listMetasAcross", "names", "diagnostics", "stats", "snapshot", "free", "readFile", "readScopedFile", "refresh", "listLazyScopes", "approvals", "contentDigest"].map((m) => ({
-    name: `SkillRegistry#${m}`, group: "args", async: ["readFile", "readScopedFile", "refresh", "listLazyScopes", "contentDigest"].includes(m), f: method("SkillRegistry", m), self: (p, fx) => fx.registry,
+  ...["get", "lookalike", "listMetas", "listMetasAcross", "names", "diagnostics", "stats", "snapshot", "free", "readFile", "readScopedFile", "refresh", "listLazyScopes", "approvals", "contentDigest", "lockfile"].map((m) => ({
+    name: `SkillRegistry#${m}`, group: "args", async: ["readFile", "readScopedFile", "refresh", "listLazyScopes", "contentDigest", "lockfile"].includes(m), f: method("SkillRegistry", m), self: (p, fx) => fx.registry,
     args: () => (m === "get" || m === "contentDigest" || m === "lookalike" ? ["good"] : m === "readFile" ? ["good", "references/a.md"] : m === "readScopedFile" ? ["project", "good", "references/a.md"] : m === "listMetas" ? ["project"] : []),
     params: [
       { ...inst("this", "SkillRegistry"), names: /SkillRegistry|registry|this/i },
       ...(m === "get" ? [{ name: "name", kind: "string", check: CHECK.metaOrNull, huge: true }] : []),
       ...(m === "lookalike" ? [{ name: "name", kind: "string", check: CHECK.stringOrNull, huge: true }] : []),
+      // A lockfile of the registry: { lockfile: { lockfileVersion: 1, skills }, diagnostics }.
+      ...(m === "lockfile" ? [{ name: "previous", kind: "options", optional: true, schema: { lockfileVersion: "number" }, base: () => ({ lockfileVersion: 1, skills: [] }), check: (v) => (isObject(v) && isObject(v.lockfile) && Array.isArray(v.lockfile.skills) && Array.isArray(v.diagnostics) ? null : "not a LockfileResult") }] : []),
       ...(m === "snapshot" ? [{ name: "options", kind: "options", optional: true, schema: { approvals: "bool" }, check: (v) => (v instanceof Uint8Array ? null : "not snapshot bytes") }] : []),
       // A digest of any name: the skill's { name, scope, digest, files, size }, or { name, error }.
       ...(m === "contentDigest" ? [{ name: "name", kind: "string", check: (v) => (isObject(v) && typeof v.name === "string" && (typeof v.digest === "string" || isObject(v.error)) ? null : "not a ContentDigest"), huge: true }] : []),

@@ -1,0 +1,163 @@
+// The pinning commands as a user runs them, in bash, in real directories: `add` from a directory,
+// a git repository (the git binary), a tar.gz and a zip made by the system's tools and a discovery
+// index served on 127.0.0.1 each pins the same digest for the same skill; `verify` accepts the
+// lockfile and a one-byte change breaks it; `install --frozen` restores the project in a fresh
+// directory and fails when a source no longer gives what was pinned; `update` shows what changed.
+import assert from "node:assert/strict";
+import { execFile, execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { CLI, importPkg } from "./helpers.mjs";
+import { routesOf, serve } from "./support/well-known-server.mjs";
+
+const { SkillRegistry, nodeFsStorage, publishWellKnown } = await importPkg();
+
+const quote = (s) => `'${String(s).replaceAll("'", "'\\''")}'`;
+
+/** `skillwasm <args>` through bash in `cwd`: { status, stdout, stderr } (never throws). */
+function sw(cwd, ...args) {
+  const line = [process.execPath, CLI, ...args].map(quote).join(" ");
+  return new Promise((resolve) => {
+    execFile("bash", ["-c", line], { cwd, encoding: "utf8", timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ status: error ? (error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const SKILL = {
+  "SKILL.md": "---\nname: csv-profile\ndescription: Profile CSV files: columns, types, nulls.\n---\n\nRun `scripts/profile.sh <file>`.\n",
+  "scripts/profile.sh": "#!/bin/sh\nhead -1 \"$1\"\n",
+  "references/types.md": "# Types\n\nint, float, date, text.\n",
+};
+
+function writeTree(dir, files) {
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+}
+
+const lockOf = (dir) => JSON.parse(readFileSync(path.join(dir, "skills-lock.json"), "utf8"));
+
+test("add pins one digest from every source; verify holds it; a one-byte change breaks it", async (t) => {
+  const tmp = mkdtempSync(path.join(tmpdir(), "skillwasm-cli-lock-"));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  const src = path.join(tmp, "src", "csv-profile");
+  writeTree(src, SKILL);
+  // A git repository holding the skill in a folder.
+  const repo = path.join(tmp, "repo");
+  writeTree(path.join(repo, "skills", "csv-profile"), SKILL);
+  const git = (...a) => execFileSync("git", ["-C", repo, ...a], { encoding: "utf8" });
+  git("init", "-q");
+  git("add", "-A");
+  git("-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "skills");
+  const commit = git("rev-parse", "HEAD").trim();
+  // Archives by the system's tools.
+  execFileSync("tar", ["-czf", path.join(tmp, "csv.tar.gz"), "-C", src, "."]);
+  execFileSync("python3", ["-c", "import sys,zipfile,os\nz=zipfile.ZipFile(sys.argv[1],'w')\nfor r,_,fs in os.walk(sys.argv[2]):\n  for f in fs:\n    p=os.path.join(r,f); z.write(p, os.path.relpath(p, sys.argv[2]))\nz.close()", path.join(tmp, "csv.zip"), src]);
+  // A discovery index of the skill on 127.0.0.1.
+  const published = await publishWellKnown(await SkillRegistry.discover({ scopes: [{ name: "s", storage: nodeFsStorage(path.join(tmp, "src")), roots: [""], trusted: true }] }));
+  const server = await serve(routesOf(published));
+  t.after(() => server.close());
+
+  const sources = [
+    ["directory", [src], { type: "directory" }],
+    ["git", [repo, "--path", "skills/csv-profile"], { type: "git", commit, path: "skills/csv-profile" }],
+    ["tar.gz", [path.join(tmp, "csv.tar.gz")], { type: "archive" }],
+    ["zip", [path.join(tmp, "csv.zip")], { type: "archive" }],
+    ["discovery index", [server.url, "--name", "csv-profile"], { type: "discovery", url: server.url, name: "csv-profile" }],
+  ];
+  const digests = new Set();
+  for (const [label, args, want] of sources) {
+    const project = path.join(tmp, `project-${label.replace(/\W/g, "-")}`);
+    mkdirSync(project);
+    const added = await sw(project, "add", ...args, "--json");
+    assert.equal(added.status, 0, `${label}: ${added.stderr}`);
+    const entry = JSON.parse(added.stdout);
+    assert.equal(entry.name, "csv-profile");
+    assert.equal(entry.location, ".agents/skills/csv-profile");
+    for (const [k, v] of Object.entries(want)) assert.equal(entry.source[k], v, `${label}: source.${k}`);
+    assert.deepEqual(lockOf(project).skills, [entry]);
+    assert.equal(readFileSync(path.join(project, ".agents/skills/csv-profile/scripts/profile.sh"), "utf8"), SKILL["scripts/profile.sh"]);
+    digests.add(entry.digest);
+
+    const ok = await sw(project, "verify");
+    assert.equal(ok.status, 0, `${label}: ${ok.stdout}${ok.stderr}`);
+    assert.match(ok.stdout, /1 pinned skill, no drift/);
+    // One byte.
+    const file = path.join(project, ".agents/skills/csv-profile/references/types.md");
+    writeFileSync(file, readFileSync(file, "utf8").replace("int", "Int"));
+    const drift = await sw(project, "verify", "--json");
+    assert.equal(drift.status, 1, label);
+    const report = JSON.parse(drift.stdout);
+    assert.equal(report.ok, false);
+    assert.deepEqual(report.drift.map((d) => d.code), ["skill-pin-mismatch"]);
+    assert.ok(report.drift[0].message.includes(entry.digest), report.drift[0].message);
+  }
+  assert.equal(digests.size, 1, `one digest from every source: ${[...digests]}`);
+});
+
+test("install --frozen restores a project in a fresh directory, and fails on any difference; update shows what changed", async (t) => {
+  const tmp = mkdtempSync(path.join(tmpdir(), "skillwasm-cli-install-"));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  const repo = path.join(tmp, "repo");
+  writeTree(path.join(repo, "csv-profile"), SKILL);
+  const git = (...a) => execFileSync("git", ["-C", repo, ...a], { encoding: "utf8" });
+  git("init", "-q");
+  git("add", "-A");
+  git("-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "one");
+  const project = path.join(tmp, "project");
+  writeTree(path.join(project, "vendor", "notes"), { "SKILL.md": "---\nname: notes\ndescription: Take notes.\n---\n" });
+  assert.equal((await sw(project, "add", repo, "--path", "csv-profile")).status, 0);
+  assert.equal((await sw(project, "add", "vendor/notes")).status, 0);
+  const lock = lockOf(project);
+  assert.deepEqual(lock.skills.map((e) => [e.name, e.source.type, e.source.path]), [["csv-profile", "git", "csv-profile"], ["notes", "directory", "vendor/notes"]]);
+
+  // A fresh checkout of the project: the lockfile and the vendored folder, no .agents.
+  const fresh = path.join(tmp, "fresh");
+  mkdirSync(fresh);
+  cpSync(path.join(project, "skills-lock.json"), path.join(fresh, "skills-lock.json"));
+  cpSync(path.join(project, "vendor"), path.join(fresh, "vendor"), { recursive: true });
+  // The repository moves on: a frozen install still takes the pinned commit.
+  writeFileSync(path.join(repo, "csv-profile/references/types.md"), "# Types\n\nchanged upstream\n");
+  git("-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qam", "two");
+  const installed = await sw(fresh, "install", "--frozen");
+  assert.equal(installed.status, 0, installed.stdout + installed.stderr);
+  assert.match(installed.stdout, /installed csv-profile \(3 files\)/);
+  assert.equal(readFileSync(path.join(fresh, ".agents/skills/csv-profile/references/types.md"), "utf8"), SKILL["references/types.md"]);
+  assert.equal((await sw(fresh, "verify")).status, 0);
+
+  // A source that no longer gives what was pinned fails the frozen install, naming both digests.
+  writeFileSync(path.join(fresh, "vendor/notes/SKILL.md"), "---\nname: notes\ndescription: Take notes!\n---\n");
+  const refused = await sw(fresh, "install", "--frozen");
+  assert.equal(refused.status, 1);
+  assert.match(refused.stdout, /failed notes: its source now gives sha256:[0-9a-f]{64}, not sha256:/);
+  assert.equal((await sw(fresh, "install")).status, 2, "install without --frozen is a usage error");
+
+  // update: the changed file is listed, then written and pinned.
+  const dry = await sw(project, "update", "csv-profile", "--dry-run");
+  assert.equal(dry.status, 0, dry.stderr);
+  assert.match(dry.stdout, /csv-profile: sha256:\w+ -> sha256:\w+ \(not written: --dry-run\)\n {2}~ references\/types\.md/);
+  assert.deepEqual(lockOf(project), lock, "a dry run writes nothing");
+  const updated = await sw(project, "update", "csv-profile", "--json");
+  const report = JSON.parse(updated.stdout).skills[0];
+  assert.deepEqual([report.added, report.removed, report.changed], [[], [], ["references/types.md"]]);
+  const after = lockOf(project).skills.find((e) => e.name === "csv-profile");
+  assert.equal(after.digest, report.to);
+  assert.notEqual(after.source.commit, lock.skills[0].source.commit, "the new commit is pinned");
+  assert.equal((await sw(project, "verify")).status, 0);
+
+  // remove drops the files and the pin.
+  assert.equal((await sw(project, "remove", "notes")).status, 0);
+  assert.ok(!existsSync(path.join(project, ".agents/skills/notes")));
+  assert.deepEqual(lockOf(project).skills.map((e) => e.name), ["csv-profile"]);
+  // A skill put there by hand is drift until it is pinned.
+  writeTree(path.join(project, ".agents/skills/stray"), { "SKILL.md": "---\nname: stray\ndescription: Unpinned.\n---\n" });
+  const stray = await sw(project, "verify");
+  assert.equal(stray.status, 1);
+  assert.match(stray.stdout, /warning: skill-unpinned: skill 'stray' of project is not pinned/);
+  assert.equal((await sw(project, "lock")).status, 0);
+  assert.equal((await sw(project, "verify")).status, 0);
+});
