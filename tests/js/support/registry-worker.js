@@ -9,11 +9,13 @@
 //   POST /search          { id, queries: [string], limit? } -> the names found, per query
 //   POST /faulty          { root, roots, options, throwKey, hangKey }
 //   POST /put             { key, text }
+//   POST /pinned          { root, roots, lock? } -> a lockfile of the skills, the pin diagnostics
+//                         and the names the model is offered, with `lock` checked when given
 //   GET  /version
 //
 // Each answer carries `r2` (the bucket calls of that step) and `ms` (Date.now and
 // performance.now around it, measured inside the Worker).
-import { SkillRegistry, r2Storage, version } from "./workerd.js";
+import { SkillRegistry, SkillTool, r2Storage, version } from "./workerd.js";
 
 /** Registries kept between requests (a registry started in one request, refreshed in another). */
 const kept = new Map();
@@ -174,6 +176,23 @@ async function faulty(body, env) {
   };
 }
 
+/** Discovery over R2 with a lockfile (or none): what it pins, refuses and reports. */
+async function pinned(body, env) {
+  const storage = r2Storage(env.SKILLS, { prefix: body.root });
+  const reg = await SkillRegistry.discover(body.lock ? { ...options(body, storage), lock: body.lock } : options(body, storage));
+  try {
+    const { lockfile } = await reg.lockfile();
+    const pins = reg.diagnostics().filter((d) => d.code.startsWith("skill-pin") || d.code === "skill-unpinned");
+    // What the model is offered: the skill tool's names.
+    const tool = new SkillTool(reg);
+    const names = tool.definition().inputSchema.properties.name.enum;
+    tool.free();
+    return { lockfile, pins, names };
+  } finally {
+    reg.free();
+  }
+}
+
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
@@ -193,6 +212,8 @@ export default {
           return Response.json({ ok: search(body) });
         case "/faulty":
           return Response.json({ ok: await faulty(body, env) });
+        case "/pinned":
+          return Response.json({ ok: await pinned(body, env) });
         case "/put":
           await env.SKILLS.put(body.key, body.text);
           return Response.json({ ok: true });
