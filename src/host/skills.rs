@@ -251,7 +251,7 @@ impl SkillHost {
     /// Suggestions for a partial `/name`, among the skills the user may invoke.
     #[cfg(feature = "invocation")]
     pub fn autocomplete(&self, partial: &str, limit: usize) -> Vec<Suggestion> {
-        invoke::autocomplete(partial, self.view().user_skills(), limit)
+        invoke::autocomplete_described(partial, self.view().user_skills(), limit, None)
     }
 
     pub(super) fn install(&mut self, view: Rc<View>) {

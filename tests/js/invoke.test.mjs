@@ -43,6 +43,12 @@ test("autocomplete ranks exact, prefix, then fuzzy", () => {
   assert.deepEqual(autocomplete(registry, "/pdf").map((s) => [s.name, s.matchKind]), [["pdf", "exact"], ["pdf-tools", "prefix"]]);
   assert.deepEqual(autocomplete(registry, "dpy").map((s) => s.name), ["deploy"]);
   assert.ok(!autocomplete(registry, "").some((s) => s.name === "internal"));
+  // Words that name no skill find one by what it does.
+  const described = autocomplete(registry, "/deploy the app to production");
+  assert.ok(described.length > 0 && described.every((s) => s.matchKind === "description"), JSON.stringify(described));
+  assert.equal(described[0].name, "deploy");
+  assert.deepEqual(autocomplete(registry, "/merge pdf files").map((s) => [s.name, s.matchKind]).sort(), [["pdf", "description"], ["pdf-tools", "description"]]);
+  assert.deepEqual(autocomplete(registry, "/zzz qqq"), [], "nothing matched is nothing");
 });
 
 test("substituteArguments outside code, with named arguments", () => {

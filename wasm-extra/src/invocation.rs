@@ -28,6 +28,9 @@ struct Invocable {
 #[wasm_bindgen(js_name = __sw_Invocables)]
 pub struct Invocables {
     skills: Vec<Skill>,
+    /// The search index over their names and descriptions, built by the first autocomplete that
+    /// searches descriptions and kept as long as this visibility is.
+    described: std::cell::OnceCell<skillwasm::search::SearchIndex>,
 }
 
 #[wasm_bindgen(js_class = __sw_Invocables)]
@@ -46,7 +49,7 @@ impl Invocables {
                 ..Skill::default()
             })
             .collect();
-        Ok(Invocables { skills })
+        Ok(Invocables { skills, described: std::cell::OnceCell::new() })
     }
 }
 
@@ -73,7 +76,8 @@ pub fn autocomplete(skills: &Invocables, partial: JsValue, limit: JsValue) -> Re
             0
         }
     });
-    to_js(&invoke::autocomplete(&partial, &skills.skills, limit)).map_err(JsValue::from)
+    to_js(&invoke::autocomplete_described(&partial, &skills.skills, limit, Some(&skills.described)))
+        .map_err(JsValue::from)
 }
 
 /// Whether one of the active skills (`active`: the core module's `[{ name, allowedTools }]` JSON

@@ -20,6 +20,9 @@ pub enum MatchKind {
     Word,
     /// Its characters appear in the name in order.
     Fuzzy,
+    /// Its words match the skill's name and description as a search does (`merge pdf files`):
+    /// offered when the names match fewer than asked for.
+    Description,
 }
 
 /// One autocomplete entry.
@@ -41,6 +44,70 @@ pub struct Suggestion {
     /// name has beyond what was typed (at most 99); fuzzy 500 minus the gaps between the matched
     /// characters (at least 1). An empty partial scores every name 0.
     pub score: u32,
+}
+
+/// Characters typed before descriptions are searched too (fewer name a skill being typed).
+const DESCRIBED_MIN_CHARS: usize = 3;
+/// Suggestions asked for when the caller sets no limit, for the description search.
+const DESCRIBED_LIMIT: usize = 10;
+
+/// A search index over `skills` (document `i` is `skills[i]`: its name and description), for
+/// [`autocomplete_described`]. Build it once per list of skills and keep it.
+pub fn described_index(skills: &[impl std::borrow::Borrow<Skill>]) -> crate::search::SearchIndex {
+    crate::search::SearchIndex::build(skills.iter().map(|s| {
+        let s = s.borrow();
+        crate::search::SearchDoc { name: &s.name, texts: vec![&s.description] }
+    }))
+}
+
+/// [`autocomplete`], then, when what was typed is a phrase (it holds a space) or matches no name,
+/// is at least three characters long, and the names match fewer than `limit` (10 for no limit),
+/// the skills whose name and description match the words typed, best
+/// first ([`MatchKind::Description`], scores 1..=400): `/merge pdf files` finds `pdf` by what it
+/// does. `cache` keeps [`described_index`] of the same `skills` between calls: it is built the
+/// first time descriptions are searched (names alone never build it); without a cache, for this
+/// call only.
+pub fn autocomplete_described(
+    partial: &str,
+    skills: &[impl std::borrow::Borrow<Skill>],
+    limit: usize,
+    cache: Option<&std::cell::OnceCell<crate::search::SearchIndex>>,
+) -> Vec<Suggestion> {
+    let mut out = autocomplete(partial, skills, limit);
+    let wanted = if limit == 0 { DESCRIBED_LIMIT } else { limit };
+    let p = partial.trim();
+    let p = p.strip_prefix('/').or_else(|| p.strip_prefix('$')).unwrap_or(p).trim();
+    // A name being typed (one word that names something) is left to the names.
+    let phrase = p.contains(char::is_whitespace);
+    if out.len() >= wanted || p.chars().count() < DESCRIBED_MIN_CHARS || !(phrase || out.is_empty()) {
+        return out;
+    }
+    let built;
+    let index = match cache {
+        Some(c) => c.get_or_init(|| described_index(skills)),
+        None => {
+            built = described_index(skills);
+            &built
+        }
+    };
+    let taken: HashSet<String> = out.iter().map(|s| s.name.clone()).collect();
+    let allow =
+        |d: u32| skills.get(d as usize).is_some_and(|s| s.borrow().user_invocable && !taken.contains(&s.borrow().name));
+    let mut seen: HashSet<&str> = HashSet::new();
+    for (rank, (d, _)) in index.search(p, wanted.saturating_sub(out.len()) * 2, &allow).into_iter().enumerate() {
+        let Some(s) = skills.get(d as usize).map(|s| s.borrow()) else { continue };
+        if out.len() >= wanted || !seen.insert(s.name.as_str()) {
+            continue;
+        }
+        out.push(Suggestion {
+            name: s.name.clone(),
+            description: s.description.clone(),
+            argument_hint: s.argument_hint.clone(),
+            match_kind: MatchKind::Description,
+            score: 400u32.saturating_sub(rank as u32).max(1),
+        });
+    }
+    out
 }
 
 /// Names longer than this are only considered for exact, prefix and word matches.
@@ -192,6 +259,38 @@ mod tests {
         let v = vec![skill("a-x-b-x-c", true), skill("abc-long-name", true), skill("xabc", true)];
         let got: Vec<String> = autocomplete("abc", &v, 0).into_iter().map(|s| s.name).collect();
         assert_eq!(got, vec!["abc-long-name", "xabc", "a-x-b-x-c"]);
+    }
+
+    #[test]
+    fn words_that_name_no_skill_find_it_by_its_description() {
+        let mut v =
+            vec![skill("pdf", true), skill("csv-profile", true), skill("secret-pdf", false), skill("docx", true)];
+        v[0].description = "Merge, split and fill PDF files.".into();
+        v[1].description = "Profile the columns of CSV files.".into();
+        v[2].description = "Merge PDF files in secret.".into();
+        let got: Vec<(String, MatchKind)> = autocomplete_described("/merge pdf files", &v, 5, None)
+            .into_iter()
+            .map(|s| (s.name, s.match_kind))
+            .collect();
+        assert_eq!(
+            got,
+            [("pdf".to_string(), MatchKind::Description), ("csv-profile".to_string(), MatchKind::Description)]
+        );
+        // Names first; descriptions fill what is left, never a name twice; a kept index is used alike.
+        let cache = std::cell::OnceCell::new();
+        let got: Vec<String> = autocomplete_described("/pd", &v, 5, Some(&cache)).into_iter().map(|s| s.name).collect();
+        assert_eq!(got, ["pdf"], "a name being typed");
+        let got: Vec<String> =
+            autocomplete_described("/pdf", &v, 1, Some(&cache)).into_iter().map(|s| s.name).collect();
+        assert_eq!(got, ["pdf"]);
+        assert!(cache.get().is_none(), "names alone never build the index");
+        let got: Vec<String> =
+            autocomplete_described("files", &v, 1, Some(&cache)).into_iter().map(|s| s.name).collect();
+        assert_eq!(got.len(), 1);
+        assert!(cache.get().is_some());
+        // Two characters name a skill being typed: no description search.
+        assert!(autocomplete_described("/zz", &v, 5, None).is_empty());
+        assert!(autocomplete_described("qqq", &v, 0, None).is_empty());
     }
 
     #[test]
