@@ -1,12 +1,13 @@
 //! The index as bytes, for snapshots: a magic line, the names with their lengths, then the
 //! vocabulary front-coded (each term as the length it shares with the one before and the rest),
-//! each with its postings as gaps between document ids and frequencies, every number a LEB128
-//! varint; written into the snapshot's JSON as base64. Reading checks every length, every id and
+//! each with its count of postings (doubled, plus one for a term that occurs in a name) and its
+//! postings as gaps between document ids and frequencies, every number a LEB128 varint. Reading checks every length, every id and
 //! the order, so bytes that are not such an index are refused (the registry then builds one).
 
 use super::index::SearchIndex;
 
-const MAGIC: &[u8] = b"skillwasm-search/1\n";
+/// Version 2 marks the terms that occur in names (version 1, which did not, is built again).
+const MAGIC: &[u8] = b"skillwasm-search/2\n";
 
 fn put(out: &mut Vec<u8>, mut v: u64) {
     loop {
@@ -46,7 +47,9 @@ pub fn to_bytes(index: &SearchIndex) -> Vec<u8> {
         let to = index.starts.get(t + 1).copied().unwrap_or(0) as usize;
         let docs = index.docs.get(from..to).unwrap_or(&[]);
         let tfs = index.tfs.get(from..to).unwrap_or(&[]);
-        put(&mut out, docs.len() as u64);
+        // The count of postings, doubled, and 1 more for a term that occurs in a name.
+        let in_name = index.name_terms.binary_search(&(t as u32)).is_ok();
+        put(&mut out, (docs.len() as u64) << 1 | u64::from(in_name));
         let mut last = 0u32;
         for (i, (d, tf)) in docs.iter().zip(tfs).enumerate() {
             put(&mut out, u64::from(if i == 0 { *d } else { d.saturating_sub(last) }));
@@ -113,7 +116,11 @@ pub fn from_bytes(bytes: &[u8]) -> Option<SearchIndex> {
         }
         index.terms.push(String::from_utf8(term.clone()).ok()?);
         prev = term;
-        let df = r.small(u64::from(n).min(left(&r)))?;
+        let flagged = r.num()?;
+        if flagged & 1 == 1 {
+            index.name_terms.push(index.terms.len() as u32 - 1);
+        }
+        let df = u32::try_from(flagged >> 1).ok().filter(|df| u64::from(*df) <= u64::from(n).min(left(&r)))?;
         let mut last: u32 = 0;
         for i in 0..df {
             let gap = r.small(u64::from(u32::MAX))?;

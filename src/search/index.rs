@@ -49,18 +49,22 @@ pub struct SearchIndex {
     pub(super) starts: Vec<u32>,
     pub(super) docs: Vec<u32>,
     pub(super) tfs: Vec<u16>,
+    /// The terms that occur in names (term ids, ascending), for query words with a typo.
+    pub(super) name_terms: Vec<u32>,
     /// Derived from the above when built or loaded (never stored).
     derived: Derived,
 }
 
+/// What is computed from the stored index: the average length at once, the typo tables when a
+/// search first needs them (a query whose words are all known and that is no name needs none),
+/// so that the first search after a start from a snapshot does not build them all.
 #[derive(Debug, Clone, Default, PartialEq)]
 struct Derived {
     avg_len: f32,
     /// Trigrams of the names, for names given with a typo.
-    names: TrigramTable,
-    /// The terms that occur in names (term ids), and their trigrams, for query words with a typo.
-    name_terms: Vec<u32>,
-    name_term_grams: TrigramTable,
+    names: std::cell::OnceCell<TrigramTable>,
+    /// Trigrams of the name terms, for query words with a typo.
+    name_term_grams: std::cell::OnceCell<TrigramTable>,
 }
 
 impl SearchIndex {
@@ -71,11 +75,13 @@ impl SearchIndex {
         let mut postings: BTreeMap<String, Vec<(u32, u16)>> = BTreeMap::new();
         let mut buf = Vec::new();
         let mut counts: HashMap<String, u16> = HashMap::new();
+        let mut in_names: std::collections::HashSet<String> = std::collections::HashSet::new();
         for (id, doc) in docs.into_iter().enumerate() {
             counts.clear();
             let mut len: u32 = 0;
             buf.clear();
             tokenize(doc.name, &mut buf);
+            in_names.extend(buf.iter().cloned());
             for t in buf.drain(..) {
                 let c = counts.entry(t).or_insert(0);
                 *c = c.saturating_add(NAME_WEIGHT);
@@ -99,6 +105,9 @@ impl SearchIndex {
         index.starts.push(0);
         for (term, mut list) in postings {
             crate::sort::sort_by_key(&mut list, |p| p.0);
+            if in_names.contains(&term) {
+                index.name_terms.push(index.terms.len() as u32);
+            }
             index.terms.push(term);
             for (d, c) in list {
                 index.docs.push(d);
@@ -110,23 +119,24 @@ impl SearchIndex {
         index
     }
 
-    /// Computes what is not stored: the average length and the typo tables.
+    /// Computes what is not stored and is needed at once: the average length (the typo tables
+    /// wait for the first search that needs them).
     pub(super) fn derive(&mut self) {
         let total: u64 = self.lens.iter().map(|l| u64::from(*l)).sum();
         let avg_len = if self.lens.is_empty() { 1.0 } else { (total as f32 / self.lens.len() as f32).max(1.0) };
-        let names = TrigramTable::build(self.names.iter().map(String::as_str));
-        let mut name_terms: Vec<u32> = Vec::new();
-        let mut buf = Vec::new();
-        for n in &self.names {
-            buf.clear();
-            tokenize(n, &mut buf);
-            name_terms.extend(buf.iter().filter_map(|t| self.term_id(t)));
-        }
-        crate::sort::sort(&mut name_terms);
-        name_terms.dedup();
-        let name_term_grams =
-            TrigramTable::build(name_terms.iter().filter_map(|t| self.terms.get(*t as usize)).map(String::as_str));
-        self.derived = Derived { avg_len, names, name_terms, name_term_grams };
+        self.derived = Derived { avg_len, ..Derived::default() };
+    }
+
+    /// The trigram table of the names.
+    fn name_grams(&self) -> &TrigramTable {
+        self.derived.names.get_or_init(|| TrigramTable::build(self.names.iter().map(String::as_str)))
+    }
+
+    /// The trigram table of the name terms (entry `k` is term `name_terms[k]`).
+    fn name_term_grams(&self) -> &TrigramTable {
+        self.derived.name_term_grams.get_or_init(|| {
+            TrigramTable::build(self.name_terms.iter().filter_map(|t| self.terms.get(*t as usize)).map(String::as_str))
+        })
     }
 
     /// How many documents.
@@ -176,8 +186,8 @@ impl SearchIndex {
             if allowance == 0 {
                 continue;
             }
-            for (k, _) in self.derived.name_term_grams.candidates(w, 8) {
-                let Some(&id) = self.derived.name_terms.get(k as usize) else { continue };
+            for (k, _) in self.name_term_grams().candidates(w, 8) {
+                let Some(&id) = self.name_terms.get(k as usize) else { continue };
                 let Some(term) = self.terms.get(id as usize) else { continue };
                 if edit_distance(w, term, allowance, &mut rows).is_some() {
                     out.push((id, TYPO_WEIGHT));
@@ -218,9 +228,11 @@ impl SearchIndex {
             let bonus = best + 1.0 - distance as f32 * 0.1;
             scores.add(d, bonus);
         }
+        // The host's check (a lookup by name in its view) only for documents that would enter
+        // the top: a few dozen per search, not every document a common word touched.
         let mut top = TopK::new(limit);
         for (d, s) in scores.iter() {
-            if s > 0.0 && allow(d) {
+            if s > 0.0 && top.admits(s, d) && allow(d) {
                 top.push(s, d);
             }
         }
@@ -237,8 +249,7 @@ impl SearchIndex {
         let allowance = typo_allowance(q.chars().count());
         let mut rows = Rows::default();
         let mut out: Vec<(u32, usize)> = self
-            .derived
-            .names
+            .name_grams()
             .candidates(&q, 16)
             .into_iter()
             .filter_map(|(d, _)| {
@@ -258,8 +269,7 @@ impl SearchIndex {
         let allowance = (q.chars().count() / 3).clamp(1, 4);
         let mut rows = Rows::default();
         let mut near: Vec<(usize, u32)> = self
-            .derived
-            .names
+            .name_grams()
             .candidates(&q, 32)
             .into_iter()
             .filter(|(d, _)| allow(*d))

@@ -35,6 +35,15 @@ impl TopK {
         TopK { k, heap: BinaryHeap::with_capacity(k.min(1024) + 1) }
     }
 
+    /// Whether [`TopK::push`] would keep `(score, id)` now: a caller with a costly check of its own
+    /// (is this document allowed?) asks it first and checks only the entries that would enter.
+    pub fn admits(&self, score: f32, id: u32) -> bool {
+        if self.k == 0 || score.is_nan() {
+            return false;
+        }
+        self.heap.len() < self.k || self.heap.peek().is_some_and(|w| Entry(score, id) > w.0)
+    }
+
     /// Offers one entry; NaN scores are ignored.
     pub fn push(&mut self, score: f32, id: u32) {
         if self.k == 0 || score.is_nan() {
@@ -68,6 +77,13 @@ mod tests {
             t.push(s, id);
         }
         assert_eq!(t.into_sorted(), [(5.0, 1), (5.0, 3), (4.0, 5)]);
+        let mut t = TopK::new(2);
+        assert!(t.admits(1.0, 9));
+        t.push(2.0, 1);
+        t.push(3.0, 2);
+        assert!(
+            !t.admits(1.0, 0) && !t.admits(2.0, 3) && t.admits(2.0, 0) && t.admits(2.5, 7) && !t.admits(f32::NAN, 0)
+        );
         let mut none = TopK::new(0);
         none.push(1.0, 1);
         assert!(none.into_sorted().is_empty());
