@@ -1,13 +1,14 @@
 //! The discovery index's rules for the package's network adapters: reading an index, verifying
 //! and unpacking an artifact, publishing files as an index. Conversion only; the rules are
-//! `skillwasm::remote`'s.
+//! `skillwasm::net::discovery`'s.
 
 use super::served::Port;
 use super::{convert, to_js};
 use convert::BytesError;
 use js_sys::Promise;
 use serde::Deserialize;
-use skillwasm::remote::{self, ArtifactKind, Limits, OriginPolicy, PublishOptions};
+use skillwasm::net::discovery::{self, ArtifactKind, Limits, PublishOptions};
+use skillwasm::net::OriginPolicy;
 use skillwasm::store::DEFAULT_MAX_OBJECT_BYTES;
 use wasm_bindgen::prelude::*;
 
@@ -71,7 +72,7 @@ pub fn parse_skills_index(
     } else {
         policy(&o, Some(&index_url), "parseSkillsIndex: opts")?
     };
-    to_js(&remote::parse_index(&bytes, &index_url, &policy)).map_err(JsValue::from)
+    to_js(&discovery::parse_index(&bytes, &index_url, &policy)).map_err(JsValue::from)
 }
 
 /// Whether a network store may request `url` (resolved against `opts.base` when that is a
@@ -134,7 +135,7 @@ pub fn unpack_skill_artifact(
         max_skill_bytes: o.max_skill_bytes.map_or(d.max_skill_bytes, u64::from),
         max_entries: o.max_entries.unwrap_or(d.max_entries),
     };
-    let unpacked = remote::unpack::unpack_entry(&bytes, kind, o.digest.as_deref(), o.name.as_deref(), &limits);
+    let unpacked = discovery::unpack::unpack_entry(&bytes, kind, o.digest.as_deref(), o.name.as_deref(), &limits);
     to_js(&unpacked).map_err(JsValue::from)
 }
 
@@ -152,7 +153,7 @@ pub fn publish_skill_files(
 ) -> Result<JsValue, JsValue> {
     let o: PublishOpts = convert::options(&opts.unwrap_or_default(), "publishSkillFiles: opts")?;
     let list = keyed_files(&files, "publishSkillFiles: files")?;
-    to_js(&remote::publish_well_known(&list, &PublishOptions { base_url: o.base_url })).map_err(JsValue::from)
+    to_js(&discovery::publish_well_known(&list, &PublishOptions { base_url: o.base_url })).map_err(JsValue::from)
 }
 
 /// The files of a publication, `[{ input, dirName: key }]`, as `(key, bytes)`: only the files of
@@ -166,7 +167,7 @@ fn keyed_files(files: &JsValue, what: &str) -> Result<Vec<(String, Vec<u8>)>, Js
         };
         keyed.push((key, content));
     }
-    let used = remote::publish::published_keys(&keyed.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>());
+    let used = discovery::publish::published_keys(&keyed.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>());
     let mut list = Vec::new();
     for (i, ((key, content), used)) in keyed.into_iter().zip(used).enumerate() {
         if !used {
@@ -194,7 +195,7 @@ pub fn publish_served(port: JsValue, opts: JsValue) -> Result<Promise, JsValue> 
     let o: PublishOpts = convert::options(&opts, "publishRegistry: opts")?;
     let port = Port::new(port).map_err(|e| convert::type_error(&format!("publishRegistry: {e}")))?;
     Ok(wasm_bindgen_futures::future_to_promise(async move {
-        let published = remote::publish_registry(&port, &PublishOptions { base_url: o.base_url })
+        let published = discovery::publish_registry(&port, &PublishOptions { base_url: o.base_url })
             .await
             .map_err(|e| JsValue::from(js_sys::Error::new(&format!("publishRegistry: {e}"))))?;
         to_js(&published).map_err(JsValue::from)
