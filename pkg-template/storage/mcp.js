@@ -6,7 +6,7 @@
 // What a server may cost the host is bounded in the core too (parseMcpSkills reads each page within
 // the listing's bounds, see src/net/mcp/client_bounds.rs); the connection, its label and reconnecting
 // are in mcp-connection.js.
-import { mcpFileUri, mcpSkillsExtension, parseMcpSkills, verifyMcpFile } from "../exports.js";
+import { mcpFileUri, mcpSkillsExtension, parseMcpSkills, verifyMcpFile } from "../guarded.js";
 import {
   assertKey, assertPrefix, byteLimit, codedError, cursorOption, objectCap, objectTooLarge, optionsObject, overCap, pageLimit, positiveOption, sharedLoad, show,
 } from "./keys.js";

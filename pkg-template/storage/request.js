@@ -4,7 +4,7 @@
 // only performs what it decides. Redirects are followed by hand, one hop at a time, each hop
 // checked; every request has its own AbortController, and the timeout bounds the whole request:
 // its redirects, its answer and the reading of its body.
-import { checkRequestUrl } from "../exports.js";
+import { checkRequestUrl } from "../guarded.js";
 import { codedError, show } from "./keys.js";
 
 /** The default of `timeoutMs`: 30 s. */

@@ -38,14 +38,6 @@ pub(super) struct Analysis {
     pub(super) notes: Vec<Diagnostic>,
 }
 
-pub(super) fn input_object(input: Option<&Value>) -> Option<Value> {
-    match input? {
-        Value::String(s) => crate::json::from_str(s).ok().filter(Value::is_object),
-        v @ Value::Object(_) => Some(v.clone()),
-        _ => None,
-    }
-}
-
 pub(super) fn text_stats(s: &str) -> (usize, usize, u32) {
     (s.chars().count(), s.lines().count(), estimate_tokens(s))
 }

@@ -9,12 +9,15 @@ mod commands;
 mod common;
 mod hook;
 mod page_lines;
+mod promise;
 mod registry;
 mod rules;
 mod seam;
 mod seam_invoke;
 mod served;
 mod served_types;
+// The start function (the host's text tables, this module's hooks), shared with wasm-extra/.
+mod start;
 mod storage;
 mod tool;
 // Frontmatter beyond the fast path, read by the second module.
