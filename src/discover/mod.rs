@@ -15,6 +15,7 @@ mod root_scan;
 mod rules;
 mod scan;
 mod scan_notes;
+mod scan_roots;
 mod types;
 
 pub use aliases::{skill_path, Alias, QUALIFIER};
