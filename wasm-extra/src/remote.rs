@@ -10,6 +10,7 @@ use serde::Deserialize;
 use skillwasm::net::discovery::{self, ArtifactKind, Limits, PublishOptions};
 use skillwasm::net::OriginPolicy;
 use skillwasm::store::DEFAULT_MAX_OBJECT_BYTES;
+use skillwasm_boundary::batch::{self, BatchItem};
 use wasm_bindgen::prelude::*;
 
 /// Most bytes of an index or artifact handed in (the core's own limits, 16 MiB by default, then
@@ -159,10 +160,10 @@ pub fn publish_skill_files(
 /// The files of a publication, `[{ input, dirName: key }]`, as `(key, bytes)`: only the files of
 /// skills are read across the boundary. `what` names the parameter in errors.
 fn keyed_files(files: &JsValue, what: &str) -> Result<Vec<(String, Vec<u8>)>, JsValue> {
-    let items = convert::batch(files, MAX_FILES).map_err(|e| convert::type_error(&format!("{what} {e}")))?;
+    let items = batch::batch(files, MAX_FILES).map_err(|e| convert::type_error(&format!("{what} {e}")))?;
     let mut keyed = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
-        let convert::BatchItem::Input { input: content, dir_name: Some(key) } = item else {
+        let BatchItem::Input { input: content, dir_name: Some(key) } = item else {
             return Err(convert::type_error(&format!("{what}[{i}] must be {{ input, dirName }}")));
         };
         keyed.push((key, content));
