@@ -7,7 +7,8 @@
 #                the core split by a profile (cold-split/) -> pkg/
 #                (+ pkg-template/)
 #   make pack    build, then npm pack: target/pack/skillwasm-<version>.tgz (what `npm publish` would upload)
-#   make lint    cargo fmt --check; clippy (native, the workspace; wasm32, the façade); rustdoc; warnings denied
+#   make lint    no import circle within a folder (scripts/import-dag.mjs); cargo fmt --check;
+#                clippy (native, the workspace; wasm32, the façade); rustdoc; warnings denied
 #   make test    lint, native cargo tests, then the JS tests (node --test) against the built pkg/
 #   make demo    the main job on the bundled example skills (build output in target/demo-build.log),
 #                then the playground
@@ -163,8 +164,11 @@ pack: build
 
 # Formatting and lints: the whole workspace natively (every target), the façade (with the core as
 # it is built for the package) on wasm32, and the docs of the core and its parse crate (every public
-# item has one; links resolve).
+# item has one; links resolve). First, the files of each folder (Rust and the package's JS) import
+# each other without a circle (scripts/import-dag.mjs, checked on its own fixtures first).
 lint: setup
+	$(NODE) scripts/import-dag.mjs --self-test
+	$(NODE) scripts/import-dag.mjs
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p $(WASM_CRATE) --target $(WASM_TARGET) -- -D warnings

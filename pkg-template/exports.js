@@ -1,64 +1,7 @@
 // What every entry point exports (node.js, workerd.js and browser.js re-export this module and add
 // only what differs: how the wasm is loaded, and nodeFsStorage in node). Adding an export is one
-// edit here.
-import * as glue from "./skillwasm.js";
-import { guardModule } from "./instance.js";
-import { extra, installInvocation, installServing, installTranscriptMethods } from "./extra.js";
-
-// Every generated export is listed below, guarded: the trap-recovery test
-// (tests/js/instance-reset.test.mjs) fails when a generated export of either module is missing
-// here (its `__sw_` functions excepted: they pass data between the two modules, see extra.js), so
-// a new Rust export gets its name added here.
-const core = guardModule(glue);
-installTranscriptMethods(core);
-const invocation = installInvocation(core);
-const serving = installServing(core);
-
-// The core module's exports (wasm/), guarded against a dead instance (see instance.js).
-export const {
-  SkillRegistry,
-  SkillSession,
-  SkillTool,
-  estimateTokens,
-  frontmatterSpan,
-  isSkippedDirectory,
-  parseSkill,
-  parseSkills,
-  renderCatalog,
-  skillFileNames,
-  version,
-  initSync,
-  __wbg_reset_state,
-} = core;
-
-// The second module's exports (wasm-extra/, see extra.js), guarded the same way.
-export const {
-  checkRequestUrl,
-  compactSkillContent,
-  dedupeSkillContent,
-  detectTranscriptFormat,
-  findSkillContent,
-  isInSkillDirectory,
-  mcpFileUri,
-  mcpSkillsExtension,
-  parseMcpSkills,
-  parseSkillsIndex,
-  publishSkillFiles,
-  protectedMessages,
-  pruneTranscript,
-  readProperties,
-  reattachSkills,
-  substituteArguments,
-  toPrompt,
-  unpackSkillArtifact,
-  verifyMcpFile,
-} = extra;
-
-// User invocation and permissions over the core's registries, run in the second module (extra.js).
-export const { autocomplete, isToolAllowed, parseMessage } = invocation;
-// A registry's skills served over MCP and published as a discovery index, run in the second module
-// over the registry's port (extra.js).
-export const { SkillsMcp, publishRegistry } = serving;
+// edit here, or in guarded.js for an export of the wasm modules.
+export * from "./guarded.js";
 
 export { onInstanceReset, instanceResets, InstanceResetError } from "./instance.js";
 

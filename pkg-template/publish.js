@@ -1,6 +1,6 @@
 // Publishing skills as an Agent Skills Discovery index. The core builds the index and the
 // artifacts (publishSkillFiles); this module only gathers the files from what the host hands in.
-import { SkillRegistry, isSkippedDirectory, publishRegistry, publishSkillFiles } from "./exports.js";
+import { SkillRegistry, isSkippedDirectory, publishRegistry, publishSkillFiles } from "./guarded.js";
 import { assertKey, fileEntries, optionsObject, show } from "./storage/keys.js";
 
 const MAX_PAGES = 100_000;

@@ -23,9 +23,9 @@
 //!   ([`host::SkillHost`]) and the skill tool with its session ([`host::SkillTool`])
 //! - [`consent`]: the content digest of a skill and the host's approvals bound to it
 //! - [`lock`]: lockfiles, skills pinned by that digest, and the check of a registry against one
-//! - [`remote`]: skills over the network: the Agent Skills Discovery index, read and published,
-//!   its artifacts verified and unpacked
-//! - [`mcp`]: skills over MCP: the Skills extension's `skill://` URIs, limits and entries
+//! - [`net`]: skills over the network: the Agent Skills Discovery index, read and published, its
+//!   artifacts verified and unpacked ([`net::discovery`]); the MCP Skills extension's server and
+//!   client checks ([`net::mcp`])
 
 #![warn(missing_docs)]
 
@@ -44,10 +44,8 @@ pub mod discover;
 pub mod host;
 #[cfg(feature = "digest")]
 pub mod lock;
-#[cfg(feature = "mcp")]
-pub mod mcp;
-#[cfg(feature = "remote")]
-pub mod remote;
+#[cfg(feature = "net")]
+pub mod net;
 pub mod search;
 use skillwasm_parse::sort;
 pub mod store;

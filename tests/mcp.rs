@@ -5,8 +5,8 @@
 use futures_executor::block_on;
 use serde_json::{json, Value};
 use skillwasm::host::{resolve_scopes, ScopeSpec, SkillHost, SkillsConfig};
-use skillwasm::mcp::{McpOptions, SkillsMcp, INVALID_PARAMS, MAX_RESOURCES_PER_SKILL};
-use skillwasm::remote::digest::sha256_digest;
+use skillwasm::net::digest::sha256_digest;
+use skillwasm::net::mcp::{McpOptions, SkillsMcp, INVALID_PARAMS, MAX_RESOURCES_PER_SKILL};
 use skillwasm::search::encode::unbase64;
 use skillwasm::store::{MemoryStorage, Storage};
 use std::cell::RefCell;

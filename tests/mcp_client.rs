@@ -7,10 +7,10 @@ mod common;
 
 use serde_json::{json, Map, Value};
 use skillwasm::diagnostic::codes;
-use skillwasm::mcp::client::{parse_entry, parse_list_result, ReadOptions};
-use skillwasm::mcp::verify::{compare_frontmatter, verify_file};
+use skillwasm::net::digest::sha256_digest;
+use skillwasm::net::mcp::client::{parse_entry, parse_list_result, ReadOptions};
+use skillwasm::net::mcp::verify::{compare_frontmatter, verify_file};
 use skillwasm::parse::{fence, parse_frontmatter, validate::name_rules, Mode, ParseOptions};
-use skillwasm::remote::digest::sha256_digest;
 
 /// The frontmatter of `bytes` with every scalar as its text (null as null).
 fn text_frontmatter(bytes: &[u8]) -> Option<Map<String, Value>> {

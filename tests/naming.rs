@@ -5,7 +5,7 @@
 use futures_executor::block_on;
 use skillwasm::discover::{DiscoverOptions, ScopeHandle, SkillRegistry};
 use skillwasm::host::{resolve_scopes, ScopeSpec, SkillHost, SkillsConfig};
-use skillwasm::mcp::{McpOptions, SkillsMcp};
+use skillwasm::net::mcp::{McpOptions, SkillsMcp};
 use skillwasm::store::{MemoryStorage, Storage};
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -317,3 +317,10 @@ pub fn pointer_text(name: &str, first: usize) -> String {
         open_tag(name, Some(STATUS_ALREADY_LOADED))
     )
 }
+
+/// A single-line value inside a Markdown code span (a location): [`one_line`], backticks as `'`
+/// (nothing can be escaped inside a span, so a backtick would end it) and the protocol's tags
+/// neutralised ([`neutralize_tags`]).
+pub fn markdown_code(s: &str) -> String {
+    neutralize_tags(&one_line(s).replace('`', "'"), PROTOCOL_TAGS).into_owned()
+}

@@ -4,9 +4,9 @@
 // may be read from and whether the bytes read are the ones listed are decided by the core
 // (mcpSkillsExtension, parseMcpSkills, mcpFileUri, verifyMcpFile).
 // What a server may cost the host is bounded in the core too (parseMcpSkills reads each page within
-// the listing's bounds, see src/mcp/client_bounds.rs); the connection, its label and reconnecting
+// the listing's bounds, see src/net/mcp/client_bounds.rs); the connection, its label and reconnecting
 // are in mcp-connection.js.
-import { mcpFileUri, mcpSkillsExtension, parseMcpSkills, verifyMcpFile } from "../exports.js";
+import { mcpFileUri, mcpSkillsExtension, parseMcpSkills, verifyMcpFile } from "../guarded.js";
 import {
   assertKey, assertPrefix, byteLimit, codedError, cursorOption, objectCap, objectTooLarge, optionsObject, overCap, pageLimit, positiveOption, sharedLoad, show,
 } from "./keys.js";

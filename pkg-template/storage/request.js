@@ -1,10 +1,10 @@
 // One GET of a network store under the host's origin policy and timeout. Which URL may be
 // requested, and whether the host's headers go with it, is the core's rule (checkRequestUrl, the
-// origin policy of src/remote/origin.rs, where an index's URLs are resolved too): this module
+// origin policy of src/net/origin.rs, where an index's URLs are resolved too): this module
 // only performs what it decides. Redirects are followed by hand, one hop at a time, each hop
 // checked; every request has its own AbortController, and the timeout bounds the whole request:
 // its redirects, its answer and the reading of its body.
-import { checkRequestUrl } from "../exports.js";
+import { checkRequestUrl } from "../guarded.js";
 import { codedError, show } from "./keys.js";
 
 /** The default of `timeoutMs`: 30 s. */

@@ -1,7 +1,7 @@
 // A store over a site's Agent Skills Discovery index (/.well-known/agent-skills/index.json, with
 // the v0.1.0 /.well-known/skills/index.json as fallback). JS holds only the fetching: the index is
 // read, every artifact verified and unpacked, by the core (parseSkillsIndex, unpackSkillArtifact).
-import { parseSkillsIndex, unpackSkillArtifact } from "../exports.js";
+import { parseSkillsIndex, unpackSkillArtifact } from "../guarded.js";
 import {
   assertKey, assertPrefix, byteLimit, codedError, cursorOption, objectCap, objectTooLarge, optionsObject, overCap, pageLimit, positiveOption, sharedLoad, show,
 } from "./keys.js";

@@ -2,75 +2,17 @@
 //! the tool wraps them, ready to go into the conversation.
 
 use super::expand::{expand_body, CommandRunner};
+use super::fork::fork_of;
+use super::injection::{Injected, Injection};
 use super::invoke;
 use super::session::{Activation, SkillSession};
-use super::subagent::{fork_of, Fork};
-use super::tool::{already_loaded, display_directory, wrap_activation, ToolOptions};
+use super::tool_io::ToolOptions;
+use super::wrap::{already_loaded, display_directory, wrap_activation};
 use crate::diagnostic::Diagnostic;
 use crate::discover::{FileRequest, FilesRequest, SkillMeta, SkillRegistry};
 use crate::parse::Skill;
-use serde::{Deserialize, Serialize};
 #[cfg(feature = "invocation")]
 use std::rc::Rc;
-
-#[cfg(feature = "tsify")]
-use tsify::Tsify;
-
-/// A skill the user invoked (`/name args`) or mentioned (`$name`), ready to go into the
-/// conversation: its instructions wrapped as the tool would wrap them, arguments substituted.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "tsify", derive(Tsify))]
-#[serde(rename_all = "camelCase")]
-pub struct Injected {
-    /// The skill's name.
-    pub name: String,
-    /// Invoked with `/name` or mentioned with `$name`.
-    pub kind: invoke::InvocationKind,
-    /// The arguments after a `/name` (empty for a mention).
-    pub arguments: String,
-    /// The instructions, wrapped in `<skill_content>`, arguments substituted; or, when the
-    /// conversation holds them already, the short pointer a repeated activation gets.
-    pub content: String,
-    /// Bytes of the SKILL.md read (0 for a pointer given without a read).
-    pub size: u64,
-    /// The instructions were loaded earlier in this conversation (by the model or the user) and
-    /// `content` is a short pointer to that load (see [`SkillSession::repeat_of`]).
-    pub already_loaded: bool,
-    /// Set when the skill says `context: fork`: the host may run it in a subagent instead.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "tsify", tsify(optional))]
-    pub fork: Option<Fork>,
-}
-
-/// How a user's message is handled (`SkillTool.invoke(message, options)`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "tsify", derive(Tsify))]
-#[serde(rename_all = "camelCase", default)]
-pub struct InvokeOptions {
-    /// Inject the instructions in full even when the conversation holds them already (as the
-    /// tool's `force`); otherwise such a skill gets the short pointer a repeated activation gets.
-    #[cfg_attr(feature = "tsify", tsify(optional))]
-    pub force: bool,
-}
-
-/// What a user's message asks for: the skills to inject and the text to send on.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "tsify", derive(Tsify))]
-#[serde(rename_all = "camelCase")]
-pub struct Injection {
-    /// The skills to put into the conversation, in the order the message names them.
-    pub injected: Vec<Injected>,
-    /// The message without a leading `/name args` (the text to send on).
-    pub remaining: String,
-    /// A leading `/name` that is no user-invocable skill.
-    pub unknown: Vec<String>,
-    /// Skills that could not be read.
-    pub errors: Vec<Diagnostic>,
-    /// Findings while serving the instructions (a `` !`command` `` the host's runner refused).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(feature = "tsify", tsify(optional))]
-    pub diagnostics: Vec<Diagnostic>,
-}
 
 /// A planned injection (see [`super::plan`] for why plans exist).
 pub struct InjectionPlan {

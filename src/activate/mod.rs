@@ -6,7 +6,9 @@
 // Where bodies ask for commands; the recognition itself is the `commands` feature's.
 pub mod command_scan;
 mod expand;
+mod fork;
 mod inject;
+mod injection;
 mod input_json;
 // Its types are always there (the skill tool's `invoke` reads a parsed message handed over as
 // data); the rules that read messages, substitute arguments and complete names are the
@@ -18,13 +20,19 @@ mod search;
 mod session;
 mod subagent;
 mod tool;
+mod tool_io;
+mod wrap;
 
 #[cfg(test)]
 mod repeat_tests;
 
 pub use expand::*;
+pub use fork::*;
 pub use inject::*;
+pub use injection::*;
 pub use search::*;
 pub use session::*;
 pub use subagent::*;
 pub use tool::*;
+pub use tool_io::*;
+pub use wrap::*;

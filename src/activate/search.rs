@@ -3,11 +3,12 @@
 //! `name` has no enum), and a `query` that searches them; a name it does not know is answered
 //! with the nearest ones. Below that point none of this is used and the tool is as before.
 
-use super::tool::{definition, error_result, ClientOutput, ToolDefinition, ToolInput, ToolOptions, ToolResult};
+use super::tool::{definition, error_result};
+use super::tool_io::{ClientOutput, ToolDefinition, ToolInput, ToolOptions, ToolResult};
+use crate::content::markdown_code;
 use crate::content::{plain_line, SEARCH_RESULTS_PREFIX, UNKNOWN_SKILL_PREFIX};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::search::SearchHit;
-use crate::text::markdown_code;
 
 /// Characters of a description shown in a search answer at most.
 pub const HIT_DESCRIPTION_CHARS: usize = 200;

@@ -2,8 +2,8 @@
 //! pointer instead of the body again, and what left the conversation when the host compacted or
 //! pruned it, so that the next activation returns the skill in full.
 
-use super::inject::Injection;
-use super::tool::ToolResult;
+use super::injection::Injection;
+use super::tool_io::ToolResult;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet, VecDeque};
 

@@ -26,9 +26,8 @@
 //!    tools whatever they hold. A result of another tool that holds `<skill_content>` markup is
 //!    noted.
 
-use super::analyse::input_object;
 use super::format::read_slot;
-use super::read::{read_message, str_field};
+use super::read::{input_object, read_message, str_field};
 use super::types::*;
 use crate::content::{self, Block, DEFAULT_TOOL_NAME, STATUS_ALREADY_LOADED, STATUS_COMPACTED};
 use crate::diagnostic::{codes, Diagnostic};

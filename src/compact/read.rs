@@ -279,3 +279,13 @@ pub(super) fn read_message(i: usize, m: &Value, format: TranscriptFormat) -> Res
     }
     Ok((role.to_string(), out))
 }
+
+/// A tool call's input as a JSON object: an object as it is, or a string that holds one (the
+/// arguments as OpenAI sends them); None for anything else.
+pub(super) fn input_object(input: Option<&Value>) -> Option<Value> {
+    match input? {
+        Value::String(s) => crate::json::from_str(s).ok().filter(Value::is_object),
+        v @ Value::Object(_) => Some(v.clone()),
+        _ => None,
+    }
+}

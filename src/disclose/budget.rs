@@ -168,7 +168,8 @@ pub(super) fn fit(items: Vec<Item<'_>>, opts: &CatalogOptions, truncate: impl Fn
 #[cfg(test)]
 mod tests {
     use super::super::format::render;
-    use super::super::{truncate, CatalogFormat};
+    use super::super::render::truncate;
+    use super::super::CatalogFormat;
     use super::*;
 
     /// The budget as it was first written: render, test, cut or drop one, render again.

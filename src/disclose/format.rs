@@ -2,7 +2,8 @@
 //! go with it.
 
 use super::{ActivationStyle, CatalogEntry, CatalogFormat};
-use crate::text::{json_for_markup, markdown_code, markdown_text, xml_attr, xml_text};
+use crate::content::markdown_code;
+use crate::text::{json_for_markup, markdown_text, xml_attr, xml_text};
 use serde::Serialize;
 
 /// The reference layout of `<available_skills>` (what `skills-ref to-prompt` prints): one tag or

@@ -3,7 +3,8 @@
 //! placed after the listing, so a listing that fits is written exactly as without it.
 
 use super::CatalogFormat;
-use crate::text::{json_for_markup, markdown_code, xml_text};
+use crate::content::markdown_code;
+use crate::text::{json_for_markup, xml_text};
 
 /// The sentence of the note: `omitted` skills are not listed; the tool searches.
 fn sentence(omitted: usize, tool_name: &str) -> String {

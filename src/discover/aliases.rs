@@ -11,7 +11,7 @@
 //! of records is a record (the winner of its name), a value at or above it an [`Alias`].
 
 use super::order;
-use super::scan::{ScopeHandle, SkillRecord};
+use super::record::{ScopeHandle, SkillRecord};
 use crate::parse::Skill;
 use std::rc::Rc;
 

@@ -2,7 +2,7 @@
 //! the visible skills as a list of records shared with the registry, not as copies of their keys.
 
 use super::aliases::{self, Alias};
-use super::scan::SkillRecord;
+use super::record::SkillRecord;
 use super::types::{join_location, shown_location, SkillMeta};
 use crate::parse::Skill;
 use std::collections::BTreeMap;

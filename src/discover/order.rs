@@ -2,7 +2,7 @@
 //! record comes first for a name) and nesting (which skill directory lies inside another). Both
 //! are n log n in the number of records: no pair of records is ever compared directly.
 
-use super::scan::{ScopeHandle, SkillRecord};
+use super::record::{ScopeHandle, SkillRecord};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::lookalike::{is_plain, name_key};
 use std::collections::{HashMap, HashSet};

@@ -2,8 +2,9 @@
 //! cheaply, and serialisable to a snapshot a cold start can begin from without one store call.
 
 use super::aliases::{self, Alias};
+use super::record::{Discovery, ScopeHandle, SkillRecord};
 use super::root_listing::RootListing;
-use super::scan::{self, Discovery, ScopeHandle, SkillRecord};
+use super::scan;
 use super::types::{join_location, DiscoverOptions, FileContent, FileResult, RefreshReport, ScopedFile, SkillMeta};
 use super::{order, report};
 use crate::diagnostic::{codes, Diagnostic};

@@ -1,7 +1,7 @@
 //! What the registry reports about its skills as a whole: what a refresh changed, and the names
 //! an answer about an unknown skill lists. Both are linear in the number of skills.
 
-use super::scan::SkillRecord;
+use super::record::SkillRecord;
 use super::types::{RefreshReport, SkillRef};
 use std::collections::HashMap;
 use std::rc::Rc;

@@ -3,8 +3,8 @@
 //! that come in key order.
 
 use super::gitignore::GITIGNORE;
+use super::record::directory_of;
 use super::rules::{is_skipped_dir_bytes, skill_file_kind};
-use super::scan::directory_of;
 use super::types::DiscoverOptions;
 use crate::store::{digest, ListEntry};
 use std::collections::HashSet;

@@ -6,8 +6,8 @@
 //! the rest to one loaded on first use).
 
 use super::gitignore;
+use super::record::{Discovery, ScopeHandle};
 use super::root_scan::{Found, RootScan};
-use super::scan::{Discovery, ScopeHandle};
 use super::types::DiscoverOptions;
 use crate::diagnostic::{codes, Diagnostic};
 use crate::store::{CallStats, LocalFuture, StorageError};
@@ -184,7 +184,7 @@ pub(super) fn outside_note(scope: &str, roots: &[String], found: &[&str], more: 
     // The roots that would find them: the directory above each skill's directory.
     let mut wanted: Vec<String> = Vec::new();
     for k in found {
-        let parent = super::scan::directory_of(super::scan::directory_of(k));
+        let parent = super::record::directory_of(super::record::directory_of(k));
         let root = if parent.is_empty() { String::new() } else { format!("{parent}/") };
         if !wanted.contains(&root) {
             wanted.push(root);

@@ -33,15 +33,12 @@ use std::rc::Rc;
 mod records;
 #[path = "snapshot_wire.rs"]
 mod wire;
+pub use records::StoredApproval;
 use records::{read_records, Decoder, Encoder};
 use wire::{Bad, Count, Reader};
 
 /// The snapshot format's name and version.
 pub const SNAPSHOT_FORMAT: &str = "skillwasm-registry/3";
-
-/// An approval as a snapshot keeps it: the skill's scope, its name and the content digest
-/// approved (the consent module checks and holds them; discovery only carries them).
-pub type StoredApproval = (String, String, String);
 
 /// The first line of a snapshot.
 const MAGIC: &[u8] = b"skillwasm-registry/3\n";

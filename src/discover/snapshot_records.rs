@@ -3,12 +3,15 @@
 //! each flag, index and count as it goes (the layout is described in the parent module).
 
 use super::wire::{self, Bad, Reader, Sink};
-use super::StoredApproval;
 use crate::diagnostic::{codes, Diagnostic, Severity};
 use crate::discover::{ScopeHandle, SkillRecord, SkillRegistry};
 use crate::parse::{FieldMap, Skill};
 use std::collections::HashMap;
 use std::rc::Rc;
+
+/// An approval as a snapshot keeps it: the skill's scope, its name and the content digest
+/// approved (the consent module checks and holds them; discovery only carries them).
+pub type StoredApproval = (String, String, String);
 
 /// The key every skill's SKILL.md has below its directory, unless it was found as `skill.md`.
 const SKILL_MD: &str = "SKILL.md";

@@ -258,7 +258,7 @@ impl SkillsConfig {
         out.permitted = permitted.or_else(|| self.permitted.clone());
         out.commands = self.commands.clone();
         out.approve = self.approve.clone();
-        super::options::check_tool_name(&out.tool_name).map_err(|e| format!("toolName: {e}"))?;
+        super::tool_name::check_tool_name(&out.tool_name).map_err(|e| format!("toolName: {e}"))?;
         Ok(out)
     }
 
@@ -329,7 +329,7 @@ pub fn resolve_scopes(specs: &[ScopeSpec], config: &SkillsConfig) -> Result<Scop
     if specs.is_empty() {
         return Err("at least one scope is needed (scopes: [...] or project/user/org/builtin)".into());
     }
-    super::options::check_tool_name(&config.tool_name).map_err(|e| format!("toolName: {e}"))?;
+    super::tool_name::check_tool_name(&config.tool_name).map_err(|e| format!("toolName: {e}"))?;
     let mut out: Vec<ScopeHandle> = Vec::with_capacity(specs.len());
     let mut locations = BTreeMap::new();
     for s in specs {

@@ -68,6 +68,23 @@ pub async fn verify_lock_shared(cell: &RefCell<SkillHost>) {
     host.install(view);
 }
 
+/// [`SkillHost::refresh_shared`], then the lockfile checked again ([`verify_lock_shared`]): what a
+/// host with a lockfile calls to refresh.
+pub async fn refresh_verified(cell: &RefCell<SkillHost>) -> crate::discover::RefreshReport {
+    let report = SkillHost::refresh_shared(cell).await;
+    verify_lock_shared(cell).await;
+    report
+}
+
+/// [`SkillHost::list_pending_shared`], then the lockfile checked again when a scope was listed.
+pub async fn list_pending_verified(cell: &RefCell<SkillHost>) -> Option<crate::discover::RefreshReport> {
+    let report = SkillHost::list_pending_shared(cell).await;
+    if report.is_some() {
+        verify_lock_shared(cell).await;
+    }
+    report
+}
+
 /// A lockfile written from a registry, and what kept skills out of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "tsify", derive(Tsify))]

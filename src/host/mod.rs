@@ -18,6 +18,7 @@ mod options_json;
 mod served;
 mod skills;
 mod tool;
+mod tool_name;
 mod view;
 
 #[cfg(test)]
@@ -29,4 +30,5 @@ pub use options_json::*;
 pub use served::*;
 pub use skills::*;
 pub use tool::*;
+pub use tool_name::*;
 pub use view::*;

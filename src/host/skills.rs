@@ -300,8 +300,6 @@ impl SkillHost {
         if let Some(view) = view {
             cell.borrow_mut().install(view);
         }
-        #[cfg(feature = "digest")]
-        super::lock::verify_lock_shared(cell).await;
         report
     }
 }
@@ -322,8 +320,6 @@ impl SkillHost {
         if let Some(view) = view {
             cell.borrow_mut().install(view);
         }
-        #[cfg(feature = "digest")]
-        super::lock::verify_lock_shared(cell).await;
         Some(report)
     }
 }

@@ -159,6 +159,9 @@ impl SkillTool {
     pub async fn execute(&self, input: Result<ToolInput, String>, now: f64) -> activate::ToolResult {
         if let Ok(i) = &input {
             if self.needs_pending(i) {
+                #[cfg(feature = "digest")]
+                super::lock::list_pending_verified(&self.host).await;
+                #[cfg(not(feature = "digest"))]
                 SkillHost::list_pending_shared(&self.host).await;
             }
         }

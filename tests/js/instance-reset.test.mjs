@@ -61,7 +61,7 @@ describe("trap recovery in Node", () => {
       ]) {
         for (const name of list) {
           assert.equal(typeof entry[name], typeof g[name], name);
-          assert.notEqual(entry[name], g[name], `${name} is exported unguarded: add it to the list in exports.js`);
+          assert.notEqual(entry[name], g[name], `${name} is exported unguarded: add it to the list in guarded.js`);
         }
       }
       for (const g of [glue, extraGlue]) {

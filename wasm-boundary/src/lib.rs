@@ -4,6 +4,7 @@
 //!
 //! - [`convert`]: every caller-supplied value read once, with bounds on depth, size and count, and
 //!   no JS exception unwinding through a Rust frame.
+//! - [`batch`]: the items of a batch, read once; their bytes copied into the module in one pass.
 //! - [`parsed`]: parse results handed to JS a batch at a time, as one JSON text and the body
 //!   ranges of the caller's own bytes.
 //! - [`metas`]: a registry's lists of skills' metadata handed to JS the same way, a few MiB of
@@ -14,6 +15,7 @@
 
 #![warn(missing_docs)]
 
+pub mod batch;
 pub mod convert;
 #[cfg(target_arch = "wasm32")]
 pub mod grow;

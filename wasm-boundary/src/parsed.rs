@@ -5,14 +5,14 @@
 //! objects.
 //!
 //! The inputs of a `parseSkills` batch cross into wasm memory a run at a time, in one copy
-//! (`convert::skill_batch`): without bodies only their first bytes (the core's prefix-read policy
+//! (`batch::skill_batch`): without bodies only their first bytes (the core's prefix-read policy
 //! decides from them; an input whose frontmatter does not end there is copied whole, alone), with
 //! bodies all of them. A body that is a range of its input unchanged (valid UTF-8, no `\r`,
 //! trimmed: the core decides) is not serialised: its range in the run's buffer goes to JS with the
 //! text, where the body is made from those very bytes. Any other body (line endings normalised) is
 //! the core's own string, in the JSON.
 
-use crate::convert::{self, SkillBatch, SkillItem};
+use crate::batch::{self, SkillBatch, SkillItem};
 use js_sys::Array;
 use skillwasm::store::{limits, PREFIX_BYTES};
 use skillwasm::{ParseOptions, ParseResult};
@@ -165,7 +165,7 @@ pub fn parse_batch(
     while from < batch.items.len() {
         let (mut to, mut span) = (from, 0);
         while let Some(item) = batch.items.get(to) {
-            let n = convert::copied(item, prefix);
+            let n = batch::copied(item, prefix);
             if to > from && span + n > BATCH_BYTES {
                 break;
             }
@@ -182,7 +182,7 @@ pub fn parse_batch(
         let mut at = 0;
         for i in from..to {
             let Some(item) = batch.items.get_mut(i) else { break };
-            let len = convert::copied(item, prefix);
+            let len = batch::copied(item, prefix);
             let size = match item {
                 SkillItem::Bytes { size, dir_name } => {
                     item_opts.dir_name = dir_name.take().or_else(|| opts.dir_name.clone());

@@ -11,10 +11,12 @@
 // The one bounded converter of caller values, shared with the core's façade (wasm-boundary/).
 pub(crate) use skillwasm_boundary::convert;
 
-// What this façade shares with the core's (results as JS values, the options TypeError, the NFKC
-// start function).
+// What this façade shares with the core's (results as JS values, the options TypeError, and the
+// NFKC start function).
 #[path = "../../wasm/src/common.rs"]
 mod common;
+#[path = "../../wasm/src/start.rs"]
+mod start;
 
 mod compact;
 mod invocation;

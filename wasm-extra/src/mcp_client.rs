@@ -1,16 +1,16 @@
 //! The MCP Skills extension's client rules for `mcpStorage`: whether a server declares the
 //! extension, a `skills/list` page or `skills/get` result read into retained entries, the URI a
 //! key may be read from, and a file's bytes verified against its entry. Conversion only; the
-//! rules are `skillwasm::mcp`'s.
+//! rules are `skillwasm::net::mcp`'s.
 
 use super::{convert, to_js};
 use convert::{BytesError, Unreadable};
 use serde::Deserialize;
 use skillwasm::diagnostic::codes;
-use skillwasm::mcp::client::{McpPage, McpSkill, ReadOptions};
-use skillwasm::mcp::client_bounds::{self, ListingBounds, ListingState, Measured};
-use skillwasm::mcp::verify;
-use skillwasm::mcp::MAX_SKILL_BYTES;
+use skillwasm::net::mcp::client::{McpPage, McpSkill, ReadOptions};
+use skillwasm::net::mcp::client_bounds::{self, ListingBounds, ListingState, Measured};
+use skillwasm::net::mcp::verify;
+use skillwasm::net::mcp::MAX_SKILL_BYTES;
 use skillwasm::Diagnostic;
 use wasm_bindgen::prelude::*;
 

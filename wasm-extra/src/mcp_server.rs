@@ -1,13 +1,13 @@
 //! The MCP Skills extension's server methods for JS (`SkillsMcp`), over the skills a core
 //! module's registry serves (read through its port, [`super::served`]; extra.js makes the port
 //! and the class users construct with a registry): conversion only; the methods, their results
-//! and their errors are `skillwasm::mcp`'s.
+//! and their errors are `skillwasm::net::mcp`'s.
 
 use super::served::Port;
 use super::{convert, to_js};
 use js_sys::Promise;
 use serde::Serialize;
-use skillwasm::mcp::{McpOptions, RpcError, SkillsMcp};
+use skillwasm::net::mcp::{McpOptions, RpcError, SkillsMcp};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 

@@ -1,14 +1,16 @@
 //! The discovery index's rules for the package's network adapters: reading an index, verifying
 //! and unpacking an artifact, publishing files as an index. Conversion only; the rules are
-//! `skillwasm::remote`'s.
+//! `skillwasm::net::discovery`'s.
 
 use super::served::Port;
 use super::{convert, to_js};
 use convert::BytesError;
 use js_sys::Promise;
 use serde::Deserialize;
-use skillwasm::remote::{self, ArtifactKind, Limits, OriginPolicy, PublishOptions};
+use skillwasm::net::discovery::{self, ArtifactKind, Limits, PublishOptions};
+use skillwasm::net::OriginPolicy;
 use skillwasm::store::DEFAULT_MAX_OBJECT_BYTES;
+use skillwasm_boundary::batch::{self, BatchItem};
 use wasm_bindgen::prelude::*;
 
 /// Most bytes of an index or artifact handed in (the core's own limits, 16 MiB by default, then
@@ -71,7 +73,7 @@ pub fn parse_skills_index(
     } else {
         policy(&o, Some(&index_url), "parseSkillsIndex: opts")?
     };
-    to_js(&remote::parse_index(&bytes, &index_url, &policy)).map_err(JsValue::from)
+    to_js(&discovery::parse_index(&bytes, &index_url, &policy)).map_err(JsValue::from)
 }
 
 /// Whether a network store may request `url` (resolved against `opts.base` when that is a
@@ -134,7 +136,7 @@ pub fn unpack_skill_artifact(
         max_skill_bytes: o.max_skill_bytes.map_or(d.max_skill_bytes, u64::from),
         max_entries: o.max_entries.unwrap_or(d.max_entries),
     };
-    let unpacked = remote::unpack::unpack_entry(&bytes, kind, o.digest.as_deref(), o.name.as_deref(), &limits);
+    let unpacked = discovery::unpack::unpack_entry(&bytes, kind, o.digest.as_deref(), o.name.as_deref(), &limits);
     to_js(&unpacked).map_err(JsValue::from)
 }
 
@@ -152,21 +154,21 @@ pub fn publish_skill_files(
 ) -> Result<JsValue, JsValue> {
     let o: PublishOpts = convert::options(&opts.unwrap_or_default(), "publishSkillFiles: opts")?;
     let list = keyed_files(&files, "publishSkillFiles: files")?;
-    to_js(&remote::publish_well_known(&list, &PublishOptions { base_url: o.base_url })).map_err(JsValue::from)
+    to_js(&discovery::publish_well_known(&list, &PublishOptions { base_url: o.base_url })).map_err(JsValue::from)
 }
 
 /// The files of a publication, `[{ input, dirName: key }]`, as `(key, bytes)`: only the files of
 /// skills are read across the boundary. `what` names the parameter in errors.
 fn keyed_files(files: &JsValue, what: &str) -> Result<Vec<(String, Vec<u8>)>, JsValue> {
-    let items = convert::batch(files, MAX_FILES).map_err(|e| convert::type_error(&format!("{what} {e}")))?;
+    let items = batch::batch(files, MAX_FILES).map_err(|e| convert::type_error(&format!("{what} {e}")))?;
     let mut keyed = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
-        let convert::BatchItem::Input { input: content, dir_name: Some(key) } = item else {
+        let BatchItem::Input { input: content, dir_name: Some(key) } = item else {
             return Err(convert::type_error(&format!("{what}[{i}] must be {{ input, dirName }}")));
         };
         keyed.push((key, content));
     }
-    let used = remote::publish::published_keys(&keyed.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>());
+    let used = discovery::publish::published_keys(&keyed.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>());
     let mut list = Vec::new();
     for (i, ((key, content), used)) in keyed.into_iter().zip(used).enumerate() {
         if !used {
@@ -194,7 +196,7 @@ pub fn publish_served(port: JsValue, opts: JsValue) -> Result<Promise, JsValue> 
     let o: PublishOpts = convert::options(&opts, "publishRegistry: opts")?;
     let port = Port::new(port).map_err(|e| convert::type_error(&format!("publishRegistry: {e}")))?;
     Ok(wasm_bindgen_futures::future_to_promise(async move {
-        let published = remote::publish_registry(&port, &PublishOptions { base_url: o.base_url })
+        let published = discovery::publish_registry(&port, &PublishOptions { base_url: o.base_url })
             .await
             .map_err(|e| JsValue::from(js_sys::Error::new(&format!("publishRegistry: {e}"))))?;
         to_js(&published).map_err(JsValue::from)

@@ -1,7 +1,6 @@
-//! What both façade crates of the package need alike: the one way results become JS values, the
-//! TypeError of a call with options of the wrong shape, and the start function that hands the core
-//! the host's NFKC normalisation and lowercase mapping (and what the module's own `install_hooks`
-//! installs).
+//! What both façade crates of the package need alike: the one way results become JS values, and
+//! the TypeError of a call with options of the wrong shape (the start function both run is in
+//! `start.rs`).
 //! `wasm-extra/` compiles this same file.
 
 use serde::Serialize;
@@ -19,23 +18,4 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError
 /// A TypeError for a call with options of the wrong shape (a programming error, so it throws).
 pub(crate) fn options_error(message: &str) -> JsValue {
     super::convert::type_error(message)
-}
-
-/// NFKC through the host's `String.prototype.normalize`.
-fn normalize_nfkc(s: &str) -> String {
-    js_sys::JsString::from(s).normalize("NFKC").into()
-}
-
-/// Lowercase through the host's `String.prototype.toLowerCase`.
-fn to_lower_case(s: &str) -> String {
-    js_sys::JsString::from(s).to_lower_case().into()
-}
-
-/// Runs once when the module is instantiated: the core normalises and lowers text with the host's
-/// tables, and the module installs what else it hands the core (`install_hooks` in its lib.rs).
-#[wasm_bindgen(start, private)]
-fn start() {
-    skillwasm::text::set_nfkc(normalize_nfkc);
-    skillwasm::text::set_lowercase(to_lower_case);
-    super::install_hooks();
 }

@@ -9,12 +9,15 @@ mod commands;
 mod common;
 mod hook;
 mod page_lines;
+mod promise;
 mod registry;
 mod rules;
 mod seam;
 mod seam_invoke;
 mod served;
 mod served_types;
+// The start function (the host's text tables, this module's hooks), shared with wasm-extra/.
+mod start;
 mod storage;
 mod tool;
 // Frontmatter beyond the fast path, read by the second module.
@@ -23,7 +26,7 @@ mod beyond;
 pub(crate) use common::{options_error, to_js};
 // The bounded converter of caller values and the handover of parse results and of lists of
 // skills' metadata, shared with the second module's façade (wasm-extra/).
-pub(crate) use skillwasm_boundary::{convert, metas, parsed};
+pub(crate) use skillwasm_boundary::{batch, convert, metas, parsed};
 
 // The allocator (the standard one, growing the memory in steps) is the boundary crate's too.
 #[cfg(target_arch = "wasm32")]
@@ -110,17 +113,17 @@ pub fn parse_skills(
 ) -> Result<JsValue, JsValue> {
     let (opts, _) =
         convert::options_by(&opts.unwrap_or_default(), "parseSkills: opts", &[], host::parse_options_from_json)?;
-    let mut batch = convert::skill_batch(&inputs, MAX_BATCH, DEFAULT_MAX_OBJECT_BYTES)
+    let mut batch = batch::skill_batch(&inputs, MAX_BATCH, DEFAULT_MAX_OBJECT_BYTES)
         .map_err(|e| convert::type_error(&format!("parseSkills: inputs {e}")))?;
     let invalid = |message: String| ParseResult {
         diagnostics: vec![Diagnostic::error(skillwasm::diagnostic::codes::INPUT_INVALID, message)],
         ..ParseResult::default()
     };
-    let other = |item: &convert::SkillItem| match item {
-        convert::SkillItem::Unreadable(message) => invalid(format!("this item cannot be read: {message}")),
-        convert::SkillItem::TooLarge(n) => too_large(*n),
-        convert::SkillItem::Lying(why) => invalid(format!("this item is {why}")),
-        convert::SkillItem::NotBytes | convert::SkillItem::Bytes { .. } => {
+    let other = |item: &batch::SkillItem| match item {
+        batch::SkillItem::Unreadable(message) => invalid(format!("this item cannot be read: {message}")),
+        batch::SkillItem::TooLarge(n) => too_large(*n),
+        batch::SkillItem::Lying(why) => invalid(format!("this item is {why}")),
+        batch::SkillItem::NotBytes | batch::SkillItem::Bytes { .. } => {
             invalid("this item is neither a string, a Uint8Array nor { input, dirName }".to_string())
         }
     };

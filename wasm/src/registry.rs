@@ -248,7 +248,7 @@ impl JsSkillRegistry {
     /// costs the skills it touches a diagnostic each; the registry is always returned.
     #[wasm_bindgen(unchecked_return_type = "Promise<SkillRegistry>")]
     pub fn discover(#[wasm_bindgen(unchecked_param_type = "RegistryOptions")] options: JsValue) -> Promise {
-        crate::tool::spawn(Box::pin(async move {
+        crate::promise::spawn(Box::pin(async move {
             let what = "SkillRegistry.discover: options";
             let (scopes, config, RegistryExtras { approvals, lock }) = parse_options(&options, what)?;
             let consent::ApprovalsOption::Given(approvals) = approvals else {
@@ -389,7 +389,7 @@ impl JsSkillRegistry {
             }
         };
         let inner = self.inner.clone();
-        crate::tool::promise(async move { host::lock::lockfile_shared(&inner, previous.as_ref()).await })
+        crate::promise::promise(async move { host::lock::lockfile_shared(&inner, previous.as_ref()).await })
     }
 
     /// Store calls made so far (discovery, refreshes and file reads).
@@ -415,7 +415,7 @@ impl JsSkillRegistry {
             (Err(e), _) | (_, Err(e)) => return Promise::reject(&e),
         };
         let planned = self.inner.borrow().registry().file_request(&name, rel_path.as_deref());
-        crate::tool::promise(async move {
+        crate::promise::promise(async move {
             match planned {
                 Ok(req) => req.fetch().await,
                 Err(refused) => *refused,
@@ -444,7 +444,7 @@ impl JsSkillRegistry {
             (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return Promise::reject(&e),
         };
         let inner = self.inner.clone();
-        crate::tool::promise(async move {
+        crate::promise::promise(async move {
             SkillHost::read_scoped_file_shared(&inner, &scope, &name, rel_path.as_deref()).await
         })
     }
@@ -455,7 +455,7 @@ impl JsSkillRegistry {
     #[wasm_bindgen(unchecked_return_type = "Promise<RefreshReport>")]
     pub fn refresh(&self) -> Promise {
         let inner = self.inner.clone();
-        crate::tool::promise(async move { SkillHost::refresh_shared(&inner).await })
+        crate::promise::promise(async move { host::lock::refresh_verified(&inner).await })
     }
 
     /// Lists the `lazy` scopes not listed yet (a host that wants them in its next catalog awaits
@@ -464,7 +464,7 @@ impl JsSkillRegistry {
     #[wasm_bindgen(js_name = listLazyScopes, unchecked_return_type = "Promise<RefreshReport | null>")]
     pub fn list_lazy_scopes(&self) -> Promise {
         let inner = self.inner.clone();
-        crate::tool::promise(async move { SkillHost::list_pending_shared(&inner).await })
+        crate::promise::promise(async move { host::lock::list_pending_verified(&inner).await })
     }
 
     /// The skills the model is offered that best match `query`, best first: BM25 over names
@@ -505,7 +505,7 @@ impl JsSkillRegistry {
             Err(e) => return Promise::reject(&e),
         };
         let inner = self.inner.clone();
-        crate::tool::promise(async move { host::consent::content_digest(&inner, &name).await })
+        crate::promise::promise(async move { host::consent::content_digest(&inner, &name).await })
     }
 
     /// The registry as bytes, for `SkillRegistry.fromSnapshot`; with `{ approvals: true }` the

@@ -5,8 +5,9 @@
 //! (reading, wrapping and recording the skills a message the second module read names). The rules
 //! run in the second module; internal to the package: not exported by its entry points.
 
+use super::promise::promise;
 use super::registry::JsSkillRegistry;
-use super::tool::{promise, JsSkillTool};
+use super::tool::JsSkillTool;
 use super::{convert, options_error};
 use js_sys::{Function, Promise};
 use serde::Serialize;

@@ -2,6 +2,7 @@
 //! export converts its arguments, calls the core (`skillwasm::host`) and converts the result; the
 //! host's permission predicate is a JS function the core calls once per skill per generation.
 
+use super::promise::promise;
 use super::registry::{predicate, JsSkillRegistry};
 use super::{convert, options_error, to_js};
 use js_sys::Promise;
@@ -144,24 +145,6 @@ impl JsSkillSession {
 #[wasm_bindgen(js_name = SkillTool)]
 pub struct JsSkillTool {
     pub(crate) inner: SkillTool,
-}
-
-/// Runs `f` as a promise. Every async export hands its future here boxed, so one instance of
-/// the executor glue serves them all instead of one per export.
-#[inline(never)]
-pub(crate) fn spawn(
-    f: std::pin::Pin<Box<dyn std::future::Future<Output = Result<JsValue, JsValue>>>>,
-) -> js_sys::Promise {
-    wasm_bindgen_futures::future_to_promise(f)
-}
-
-/// `f`'s outcome as a promise of its JS value.
-pub(crate) fn promise<F, T>(f: F) -> Promise
-where
-    F: std::future::Future<Output = T> + 'static,
-    T: serde::Serialize,
-{
-    spawn(Box::pin(async move { to_js(&f.await).map_err(JsValue::from) }))
 }
 
 #[wasm_bindgen(js_class = SkillTool)]

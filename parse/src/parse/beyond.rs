@@ -10,7 +10,7 @@
 
 use std::sync::OnceLock;
 
-use super::frontmatter::Field;
+use super::field::Field;
 use super::types::Mode;
 use crate::diagnostic::{codes, Diagnostic};
 

@@ -12,7 +12,7 @@
 //! [`MAX_DEPTH`]: damaged bytes are an error, never a panic.
 
 use super::beyond::{self, Answer};
-use super::frontmatter::Field;
+use super::field::Field;
 use super::node::{Node, Style};
 use crate::diagnostic::{Diagnostic, Severity};
 

@@ -7,6 +7,7 @@ pub mod beyond_wire;
 pub mod extensions;
 pub mod fast;
 pub mod fence;
+mod field;
 pub mod flow;
 mod frontmatter;
 mod map;
@@ -19,7 +20,8 @@ mod types;
 pub mod validate;
 pub mod yaml;
 
-pub use frontmatter::{parse_frontmatter, Field, MAX_FRONTMATTER_BYTES};
+pub use field::Field;
+pub use frontmatter::{parse_frontmatter, MAX_FRONTMATTER_BYTES};
 pub use map::FieldMap;
 pub use types::{Mode, ParseOptions, ParseResult, Skill};
 

@@ -4,7 +4,7 @@
 use super::Answer;
 use crate::diagnostic::{codes, Diagnostic};
 use crate::parse::fast;
-use crate::parse::frontmatter::{fields, Field};
+use crate::parse::field::{fields, Field};
 use crate::parse::node::{self, Node};
 use crate::parse::repair;
 use crate::parse::types::Mode;

@@ -27,7 +27,7 @@
 
 use super::client::{parse_get_result, parse_list_result, McpPage, McpSkill, ReadOptions};
 use crate::diagnostic::{codes, Diagnostic};
-use crate::remote::digest::sha256_digest;
+use crate::net::digest::sha256_digest;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

@@ -1,5 +1,5 @@
 use super::*;
-use crate::remote::digest::sha256_digest;
+use crate::net::digest::sha256_digest;
 use serde_json::json;
 
 fn res(uri: &str, body: &str) -> Value {
@@ -34,7 +34,7 @@ fn a_page_is_read_into_entries_with_keys() {
     );
     assert!(s.head.starts_with("---\nname: refunds\n") && s.head.ends_with("---\n"), "{}", s.head);
     // The head parses to the listed frontmatter.
-    assert_eq!(crate::mcp::verify::compare_frontmatter(&s.frontmatter, s.head.as_bytes()), Ok(()));
+    assert_eq!(crate::net::mcp::verify::compare_frontmatter(&s.frontmatter, s.head.as_bytes()), Ok(()));
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! links that stay inside the skill (and are then left out), at most `max_entries` entries and
 //! `max_skill_bytes` unpacked, each path once.
 
-use super::Limits;
+use super::limits::Limits;
 use crate::diagnostic::codes;
 use crate::store::keys::key_problem;
 use crate::Diagnostic;

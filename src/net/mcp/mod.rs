@@ -17,7 +17,6 @@ pub mod client;
 pub mod client_bounds;
 pub mod client_head;
 pub mod client_keys;
-pub mod frontmatter;
 pub mod manifest;
 pub mod mime;
 pub mod server;

@@ -2,9 +2,11 @@
 //! a deterministic `.tar.gz` (the same files always give the same bytes) for a skill with
 //! resources, and every digest computed from exactly the bytes served.
 
-use super::entries::safe_path;
-use super::{digest, inflate, tar, url, SCHEMA_V0_2_0};
+use super::SCHEMA_V0_2_0;
 use crate::diagnostic::codes;
+use crate::net::archive::entries::safe_path;
+use crate::net::archive::{inflate, tar};
+use crate::net::{digest, url};
 use crate::{parse_skill, Diagnostic, ParseOptions};
 use serde::Serialize;
 use serde_json::json;

@@ -10,7 +10,7 @@
 use super::publish::{publish_well_known, PublishOptions, Published};
 use crate::diagnostic::Diagnostic;
 use crate::host::{ServedSkills, SkillSource};
-use crate::mcp::{RpcError, MAX_SKILL_BYTES};
+use crate::net::mcp::{RpcError, MAX_SKILL_BYTES};
 
 /// Every file of `source`, keyed `<name>/<path>`.
 async fn gather(source: &SkillSource) -> Result<Vec<(String, Vec<u8>)>, RpcError> {

@@ -1,6 +1,7 @@
 use super::*;
-use crate::remote::publish::{publish_well_known, PublishOptions};
-use crate::remote::{index::parse_index, tar::write_tar};
+use crate::net::archive::tar::write_tar;
+use crate::net::discovery::index::parse_index;
+use crate::net::discovery::publish::{publish_well_known, PublishOptions};
 
 const SKILL: &[u8] = b"---\nname: pdf\ndescription: Work with PDFs.\n---\n# PDF\n";
 
@@ -32,7 +33,7 @@ fn published_archives_round_trip_and_are_deterministic() {
     let index = parse_index(
         &a.index,
         "https://x.test/.well-known/agent-skills/index.json",
-        &crate::remote::OriginPolicy::new::<&str>("https://x.test/", &[]).expect("an origin"),
+        &crate::net::OriginPolicy::new::<&str>("https://x.test/", &[]).expect("an origin"),
     );
     assert!(index.diagnostics.is_empty(), "{:?}", index.diagnostics);
     let pdf = &index.skills[0];
@@ -86,7 +87,7 @@ fn hostile_archives_are_refused() {
 #[test]
 fn an_entry_whose_skill_md_names_another_skill_is_refused() {
     let good = b"---\nname: good\ndescription: The real one.\n---\nBody\n".to_vec();
-    let digest = crate::remote::digest::sha256_digest(&good);
+    let digest = crate::net::digest::sha256_digest(&good);
     let ok = super::unpack_entry(&good, ArtifactKind::SkillMd, Some(&digest), Some("good"), &limits());
     assert!(ok.diagnostics.is_empty() && ok.files.len() == 1);
     let impostor = super::unpack_entry(&good, ArtifactKind::SkillMd, Some(&digest), Some("aaa"), &limits());

@@ -1,5 +1,5 @@
 use super::*;
-use crate::remote::OriginPolicy;
+use crate::net::OriginPolicy;
 
 const BASE: &str = "https://example.com/.well-known/agent-skills/index.json";
 const D: &str = "sha256:90f8ec5669cd34183b9b0fdf8b94f5efb4c3672876330f4aa76088c2b4ad17be";

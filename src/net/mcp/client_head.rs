@@ -136,7 +136,7 @@ mod tests {
         let head2 = render(typed.as_object().unwrap());
         assert!(head2.contains("description: \"true\"\n") && head2.contains("n: 1.5\n"), "{head2}");
         for (listed, head) in [(&as_text, &head), (&typed, &head2)] {
-            let r = crate::mcp::verify::compare_frontmatter(listed.as_object().unwrap(), head.as_bytes());
+            let r = crate::net::mcp::verify::compare_frontmatter(listed.as_object().unwrap(), head.as_bytes());
             assert_eq!(r, Ok(()), "{head}");
         }
     }
@@ -152,7 +152,7 @@ mod tests {
         let parsed = crate::parse::parse_skill(head.as_bytes(), &crate::parse::ParseOptions::default());
         let codes: Vec<&str> = parsed.diagnostics.iter().map(|d| d.code.as_str()).collect();
         assert!(!codes.contains(&crate::diagnostic::codes::METADATA_NOT_STRING), "{codes:?}\n{head}");
-        let r = crate::mcp::verify::compare_frontmatter(listed.as_object().unwrap(), head.as_bytes());
+        let r = crate::net::mcp::verify::compare_frontmatter(listed.as_object().unwrap(), head.as_bytes());
         assert_eq!(r, Ok(()), "{head}");
     }
 }

@@ -4,13 +4,13 @@
 //! registry's store, asynchronously, as the tool's reads are; a file whose store listing gives an
 //! etag and a size is hashed once and found again in a [`DigestCache`] while both stay the same.
 
-use super::frontmatter::frontmatter_json;
 use super::uri::{check_name, format_file_uri, format_skill_uri};
 use super::{RpcError, INTERNAL_ERROR, INVALID_PARAMS, MAX_RESOURCES_PER_SKILL, MAX_SKILL_BYTES, SKILL_FILE};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::discover::is_skipped_dir;
 use crate::host::SkillSource;
-use crate::remote::digest::sha256_digest;
+use crate::net::digest::sha256_digest;
+use crate::net::frontmatter::frontmatter_json;
 use crate::store;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -40,7 +40,7 @@ pub struct SkillResource {
 pub struct SkillEntry {
     /// `skill://<skill path>/SKILL.md`.
     pub uri: String,
-    /// The SKILL.md's frontmatter as JSON ([`super::frontmatter`]).
+    /// The SKILL.md's frontmatter as JSON ([`crate::net::frontmatter`]).
     pub frontmatter: Map<String, Value>,
     /// `SKILL.md` first, then every other file in key order.
     pub resources: Vec<SkillResource>,

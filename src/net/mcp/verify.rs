@@ -7,9 +7,9 @@ use super::client::McpSkill;
 use super::client_keys::file_uri;
 use super::EXTENSION_ID;
 use crate::diagnostic::{codes, Diagnostic};
+use crate::net::digest::matches;
 use crate::parse::node::{resolve_plain, Node, Resolved, Style};
 use crate::parse::{fence, parse_frontmatter, Mode};
-use crate::remote::digest::matches;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -166,8 +166,8 @@ fn number(text: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::client::{parse_entry, ReadOptions};
-    use crate::remote::digest::sha256_digest;
+    use crate::net::digest::sha256_digest;
+    use crate::net::mcp::client::{parse_entry, ReadOptions};
     use serde_json::json;
 
     const DOC: &str = "---\nname: pdf\ndescription: Fill PDF forms\nmetadata:\n  version: 1.10\n  tags: [a, b]\nlicense: MIT\n---\n# PDF\n";

@@ -3,9 +3,10 @@
 //! unknown `$schema` is reported and the index is not processed; an unknown `type` is skipped; a
 //! malformed entry costs only itself a diagnostic.
 
-use super::origin::{self, OriginPolicy};
-use super::{digest, url, SCHEMA_V0_2_0};
+use super::SCHEMA_V0_2_0;
 use crate::diagnostic::codes;
+use crate::net::origin::{self, OriginPolicy};
+use crate::net::{digest, url};
 use crate::parse::validate::name_rules;
 use crate::{Diagnostic, Severity};
 use serde::Serialize;

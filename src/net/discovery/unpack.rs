@@ -1,11 +1,12 @@
 //! An artifact from its raw bytes to a skill's files: the size bound and the digest first (of
 //! exactly the bytes served), then, for an archive, gzip'd tar or zip by its leading bytes, under
-//! the entry rules of [`super::entries`], and a `SKILL.md` at the root.
+//! the entry rules of [`crate::net::archive::entries`], and a `SKILL.md` at the root.
 
-pub use super::entries::UnpackedFile;
-use super::entries::{refuse, too_big, Collector};
-use super::{digest, inflate, tar, zip, Limits};
 use crate::diagnostic::codes;
+pub use crate::net::archive::entries::UnpackedFile;
+use crate::net::archive::entries::{refuse, too_big, Collector};
+use crate::net::archive::{inflate, tar, zip, Limits};
+use crate::net::digest;
 use crate::Diagnostic;
 use serde::Serialize;
 
@@ -60,7 +61,7 @@ pub fn unpack_entry(
 /// name): served as `entry`, it would load as, and replace, that other skill. A SKILL.md without
 /// a name, or whose frontmatter does not read, is left to discovery, which reports it.
 pub fn named_as(skill_md: &[u8], entry: &str) -> Option<Diagnostic> {
-    let fields = crate::mcp::frontmatter::frontmatter_json(skill_md, crate::parse::Mode::Lenient).ok()?;
+    let fields = crate::net::frontmatter::frontmatter_json(skill_md, crate::parse::Mode::Lenient).ok()?;
     let named = fields.get("name")?.as_str()?.trim();
     (named != entry.trim()).then(|| {
         refuse(

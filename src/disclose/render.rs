@@ -1,0 +1,96 @@
+//! Rendering the catalog: the skills the filters let through, as entries of the chosen format,
+//! fitted to the budget ([`super::budget`]), with the instructions that go with them.
+
+use super::budget;
+use super::filter::{filter, localized_description};
+use super::format::{instructions, one_line, Item};
+use super::{CatalogOptions, CatalogResult, HiddenSkill};
+use crate::diagnostic::{codes, Diagnostic};
+use crate::discover::SkillMeta;
+use crate::parse::Skill;
+use crate::text::estimate_tokens;
+use std::collections::BTreeMap;
+
+/// Renders the catalog of the skills `filter` lets through, within the budget.
+pub fn render_catalog(
+    metas: &[SkillMeta],
+    opts: &CatalogOptions,
+    permitted: &dyn Fn(&SkillMeta) -> bool,
+) -> CatalogResult {
+    let (shown, hidden, diagnostics) = filter(metas, opts, permitted);
+    let shown: Vec<&dyn ShownSkill> = shown.into_iter().map(|m| m as &dyn ShownSkill).collect();
+    render_shown(&shown, hidden, diagnostics, opts)
+}
+
+/// What a catalog reads of a skill it shows: its fields, and where its SKILL.md is as the model is
+/// shown it. A host's view reads both from the registry's records, so that a catalog of many
+/// skills builds no [`SkillMeta`] for each.
+pub trait ShownSkill {
+    /// The skill's fields.
+    fn skill(&self) -> &Skill;
+    /// Where its SKILL.md is as the model is shown it (see [`SkillMeta::shown_path`]).
+    fn shown_path(&self, scope_paths: &BTreeMap<String, String>) -> String;
+}
+
+impl ShownSkill for SkillMeta {
+    fn skill(&self) -> &Skill {
+        &self.skill
+    }
+    fn shown_path(&self, scope_paths: &BTreeMap<String, String>) -> String {
+        SkillMeta::shown_path(self, scope_paths)
+    }
+}
+
+/// Renders the catalog of skills already filtered (`shown`, in order), within the budget; `hidden`
+/// and `diagnostics` are what the filtering found, passed on in the result.
+pub fn render_shown(
+    shown: &[&dyn ShownSkill],
+    hidden: Vec<HiddenSkill>,
+    diagnostics: Vec<Diagnostic>,
+    opts: &CatalogOptions,
+) -> CatalogResult {
+    let mut result = CatalogResult { hidden, diagnostics, ..CatalogResult::default() };
+    let locations: Vec<Option<String>> =
+        shown.iter().map(|m| opts.include_location.then(|| m.shown_path(&opts.scope_paths))).collect();
+    let items: Vec<Item> = shown
+        .iter()
+        .zip(&locations)
+        .map(|(m, location)| Item {
+            name: &m.skill().name,
+            description: one_line(localized_description(m.skill(), opts.locale.as_deref())),
+            location: location.as_deref(),
+        })
+        .collect();
+    if items.is_empty() {
+        return result;
+    }
+    let fitted = budget::fit(items, opts, truncate);
+    result.shortened = fitted.shortened;
+    result.dropped = fitted.dropped;
+    let Some(text) = fitted.text else {
+        result
+            .diagnostics
+            .push(Diagnostic::warning(codes::CATALOG_BUDGET, "no skill fits the budget; the catalog is empty"));
+        return result;
+    };
+    result.skills = fitted.skills;
+    result.chars = text.chars().count() as u32;
+    result.tokens = estimate_tokens(&text);
+    result.instructions =
+        Some(opts.instructions.clone().unwrap_or_else(|| instructions(opts.activation, &opts.tool_name)));
+    result.text = Some(text);
+    result
+}
+
+/// Cuts `s` to at most `cap` characters at a word boundary where one is near, ending in `…`.
+pub(super) fn truncate(s: &str, cap: usize) -> String {
+    if s.chars().count() <= cap {
+        return s.to_string();
+    }
+    let keep: String = s.chars().take(cap.saturating_sub(1)).collect();
+    let cut = match keep.rfind(' ') {
+        Some(i) if i * 4 >= keep.len() * 3 => &keep[..i],
+        _ => keep.as_str(),
+    };
+    format!("{}…", cut.trim_end())
+}
