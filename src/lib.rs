@@ -25,6 +25,9 @@
 //! - [`remote`]: skills over the network: the Agent Skills Discovery index, read and published,
 //!   its artifacts verified and unpacked
 //! - [`mcp`]: skills over MCP: the Skills extension's `skill://` URIs, limits and entries
+//! - [`vet`]: what a skill's text could do to the model or the machine, read before the model
+//!   sees it (hidden text, instructions against the host, exfiltration, risky scripts,
+//!   obfuscation)
 
 #![warn(missing_docs)]
 
@@ -48,6 +51,7 @@ pub mod remote;
 pub mod search;
 use skillwasm_parse::sort;
 pub mod store;
+pub mod vet;
 
 /// The version of this crate (and of the npm package built from it).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

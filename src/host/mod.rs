@@ -16,6 +16,7 @@ mod options_json;
 mod served;
 mod skills;
 mod tool;
+pub mod vet;
 mod view;
 
 #[cfg(test)]

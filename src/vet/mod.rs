@@ -1,0 +1,249 @@
+//! Vetting: what a skill's text could do to the model or the machine before the model sees it.
+//! Skills are instructions and scripts written by strangers; a vet reads their text (nothing is
+//! run) and names what hides instructions, turns the model against its host, sends secrets away
+//! or changes the machine behind the user's back.
+//!
+//! Each finding has a stable code, a level ([`Level`]: high, medium or low, fixed per code, see
+//! [`RULES`]), the file (a path within the skill) and the line. The checks, one file per
+//! capability, each rule in one place:
+//! - `hidden`: characters no view shows (Unicode tag characters, bidi controls, zero-width runs;
+//!   the rule of [`crate::text::hides`]) and Markdown a rendered view hides (HTML comments, hidden
+//!   elements, image alt text, link titles, link reference definitions) holding what the other
+//!   checks find;
+//! - `instructions`: phrases aimed at the model that contradict its host (ignore the previous
+//!   instructions, do not tell the user, without asking, disable the sandbox, reveal the system
+//!   prompt), in prose, not in code or quotes;
+//! - `exfil`: secrets (SSH and cloud keys, `.env`, the whole environment) sent to a network
+//!   address, and scripts fetched from the network into a shell;
+//! - `scripts`: recursive deletes of the root or home, permission changes, persistence
+//!   (crontab, shell profiles, launch agents, systemd), history switched off;
+//! - `obfuscation`: decoded text run (`base64 -d | sh`, `eval(atob(…))`) and long encoded blobs.
+//!
+//! One pass over each file (`scan`) splits it into lines with their Markdown context (fences,
+//! comments, hidden elements) and finds, by a table of trigger words, which checks a line needs;
+//! each check then reads that line only. The cost is linear in the bytes.
+
+mod exfil;
+mod hidden;
+mod instructions;
+mod obfuscation;
+mod scan;
+mod scripts;
+mod words;
+
+use crate::diagnostic::{codes, Diagnostic, Severity};
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "tsify")]
+use tsify::Tsify;
+
+/// How much a finding matters. Each code has one level ([`RULES`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Worth a look: common in honest skills too.
+    Low,
+    /// Risky, and honest skills do it at times (an installer piped to a shell, a crontab entry).
+    Medium,
+    /// What an honest skill has no reason to do (hidden instructions, secrets sent away).
+    #[default]
+    High,
+}
+
+impl Level {
+    /// The level's name: `high`, `medium` or `low`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Low => "low",
+            Level::Medium => "medium",
+            Level::High => "high",
+        }
+    }
+}
+
+/// What the host does with the findings (the registry option `vet`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "lowercase")]
+pub enum VetPolicy {
+    /// No vetting.
+    Off,
+    /// The findings are diagnostics of the skill (warnings; low ones notes); the skill loads.
+    #[default]
+    Report,
+    /// As `report`, and a skill with a finding at or above `vetSeverity` is refused.
+    Refuse,
+}
+
+/// One finding of a vet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    /// Stable, for programs (`vet-exfiltration` ...).
+    pub code: String,
+    /// The code's level.
+    pub level: Level,
+    /// The file, as a path within the skill (`SKILL.md`, `scripts/install.sh`).
+    pub path: String,
+    /// 1-based line in that file.
+    pub line: u32,
+    /// For people: what was found, with the text that shows it.
+    pub message: String,
+}
+
+/// Every vet code with its level, in the order of [`codes::ALL`].
+pub const RULES: [(&str, Level); 20] = [
+    (codes::VET_TAG_CHARACTERS, Level::High),
+    (codes::VET_BIDI_CONTROLS, Level::High),
+    (codes::VET_INVISIBLE_RUN, Level::High),
+    (codes::VET_INVISIBLE_CHARACTERS, Level::Low),
+    (codes::VET_HIDDEN_INSTRUCTIONS, Level::High),
+    (codes::VET_HIDDEN_MARKUP, Level::Low),
+    (codes::VET_INSTRUCTION_OVERRIDE, Level::High),
+    (codes::VET_CONCEAL_FROM_USER, Level::High),
+    (codes::VET_SKIP_CONFIRMATION, Level::Medium),
+    (codes::VET_DISABLE_SAFETY, Level::High),
+    (codes::VET_REVEAL_SYSTEM_PROMPT, Level::High),
+    (codes::VET_EXFILTRATION, Level::High),
+    (codes::VET_REMOTE_SCRIPT, Level::Medium),
+    (codes::VET_REMOTE_SCRIPT_INSECURE, Level::High),
+    (codes::VET_DESTRUCTIVE_DELETE, Level::High),
+    (codes::VET_PERMISSION_CHANGE, Level::Medium),
+    (codes::VET_PERSISTENCE, Level::Medium),
+    (codes::VET_HISTORY_TAMPERING, Level::High),
+    (codes::VET_EXEC_DECODED, Level::High),
+    (codes::VET_ENCODED_BLOB, Level::Medium),
+];
+
+/// The level of a vet code; None for a code that is not a vet finding.
+pub fn level_of(code: &str) -> Option<Level> {
+    RULES.iter().find(|(c, _)| *c == code).map(|(_, l)| *l)
+}
+
+/// The most findings of one code kept per file: a file that repeats a pattern is named a few
+/// times, not once per line.
+pub const MAX_PER_CODE: usize = 5;
+
+/// How a file is read: as Markdown (SKILL.md, references), as a script, or as data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// Markdown and plain text: prose, fences, inline code, markup a rendered view hides.
+    Markdown,
+    /// A script or source file: every line is code; comments and printed text are prose.
+    Script,
+    /// Structured data (JSON, YAML, TOML, CSV ...): commands in it are checked, prose is not,
+    /// and encoded runs are data.
+    Data,
+}
+
+/// The kind of the file at `path` (a path within the skill), by its extension; a file with
+/// none is a script when its text starts with `#!`.
+pub fn file_kind(path: &str, text: &str) -> FileKind {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let ext = match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => ext.to_ascii_lowercase(),
+        _ => String::new(),
+    };
+    match ext.as_str() {
+        "md" | "markdown" | "mdx" | "txt" | "rst" | "html" | "htm" | "adoc" => FileKind::Markdown,
+        "json" | "jsonc" | "json5" | "jsonl" | "yaml" | "yml" | "toml" | "csv" | "tsv" | "xml" | "svg" | "lock"
+        | "ini" | "cfg" | "conf" | "plist" | "map" | "d" | "sum" | "bib" => FileKind::Data,
+        "" if text.starts_with("#!") => FileKind::Script,
+        "" if matches!(name, "Makefile" | "Dockerfile" | "Justfile" | "makefile") => FileKind::Script,
+        "" => FileKind::Markdown,
+        _ => FileKind::Script,
+    }
+}
+
+/// Text for a message: on one line, hidden characters made visible ([`crate::text::one_line`]),
+/// at most `max` characters (then `…`).
+pub(crate) fn excerpt(s: &str, max: usize) -> String {
+    let line = crate::text::one_line(s);
+    match line.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", line.get(..at).unwrap_or_default()),
+        None => line,
+    }
+}
+
+/// Vets one text file of a skill (`path` within the skill), as its kind says.
+pub fn vet_text(path: &str, text: &str) -> Vec<Finding> {
+    scan::scan(path, text, file_kind(path, text))
+}
+
+/// Vets the bytes of a SKILL.md as discovery read them: the whole file or a prefix of it (cut
+/// anywhere, even inside a character; what follows a cut is not vetted). Bytes that are not
+/// UTF-8 before the end are not vetted (the parser refuses such a file).
+pub fn vet_skill_md(bytes: &[u8]) -> Vec<Finding> {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) if e.error_len().is_none() => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default(),
+        Err(_) => return Vec::new(),
+    };
+    scan::scan("SKILL.md", text, FileKind::Markdown)
+}
+
+/// A finding as a diagnostic of its skill: a warning for high and medium, a note for low, the
+/// level at the start of the message, the line, and the path when it is not the SKILL.md.
+pub fn diagnostic(f: &Finding) -> Diagnostic {
+    let severity = if f.level == Level::Low { Severity::Info } else { Severity::Warning };
+    let mut d =
+        Diagnostic::new(severity, &f.code, format!("{}: {}", f.level.as_str(), f.message)).at_line(Some(f.line));
+    if f.path != "SKILL.md" {
+        d.path = Some(f.path.clone());
+    }
+    d
+}
+
+/// The first finding at or above `threshold`, as the error that refuses the skill, naming it
+/// and how many more there are.
+pub fn refusal(findings: &[Finding], threshold: Level) -> Option<Diagnostic> {
+    let mut over = findings.iter().filter(|f| f.level >= threshold);
+    let first = over.next()?;
+    let more = over.count();
+    let others = match more {
+        0 => String::new(),
+        1 => " (and 1 more finding)".to_string(),
+        n => format!(" (and {n} more findings)"),
+    };
+    Some(
+        Diagnostic::error(
+            codes::VET_REFUSED,
+            format!(
+                "the skill is refused by the host's vetting policy (vet: refuse, vetSeverity: {}): {} ({}) at {}:{}: {}{others}",
+                threshold.as_str(),
+                first.code,
+                first.level.as_str(),
+                first.path,
+                first.line,
+                first.message
+            ),
+        )
+        .at_line(Some(first.line)),
+    )
+}
+
+/// What discovery does with the SKILL.md bytes it read, by the host's policy: the findings as
+/// diagnostics, and with `refuse` the error that refuses the skill when one is at or above
+/// `threshold` (then the second value is true).
+pub fn at_discovery(bytes: &[u8], policy: VetPolicy, threshold: Level) -> (Vec<Diagnostic>, bool) {
+    if policy == VetPolicy::Off {
+        return (Vec::new(), false);
+    }
+    let findings = vet_skill_md(bytes);
+    if findings.is_empty() {
+        return (Vec::new(), false);
+    }
+    let mut out: Vec<Diagnostic> = findings.iter().map(diagnostic).collect();
+    let refused = match policy {
+        VetPolicy::Refuse => refusal(&findings, threshold),
+        _ => None,
+    };
+    let is_refused = refused.is_some();
+    out.extend(refused);
+    (out, is_refused)
+}
+
+#[cfg(test)]
+mod tests;
