@@ -9,6 +9,7 @@ import { DEFAULT_MAX_OBJECT_BYTES } from "./storage/keys.js";
 import { UsageError as AgentUsageError, cmdActivate, cmdCatalog, cmdList, cmdRead } from "./cli-agent.js";
 import { NETWORK_USAGE, cmdMcp, cmdPublish } from "./cli-network.js";
 import { progress, stylesFor } from "./cli-style.js";
+import { VET_USAGE, cmdVet } from "./cli-vet.js";
 
 const USAGE = `Usage: skillwasm <command> [arguments]
 
@@ -38,6 +39,13 @@ As an agent sees a project (its .agents/skills, and the user's ~/.agents/skills)
   read <name> <path> [dir]           The skill tool's answer: one file of the skill.
   These take --client NAME (also .NAME/skills), --no-user, --no-trust (the project's skills
   are not read), --json. Exit 1 when the tool loaded nothing.
+
+Vetting:
+  ${VET_USAGE}
+                                     Vet every skill under each directory (its SKILL.md and
+                                     resources, read as text, nothing run): file:line: level:
+                                     code: message. Exit 1 when a finding is at or above
+                                     --severity (default high).
 
 Publishing:
 ${NETWORK_USAGE}
@@ -369,6 +377,7 @@ const COMMANDS = {
   read: { run: cmdRead, usage: "read <name> <path> [dir] [--client NAME] [--no-user] [--no-trust]" },
   publish: { run: cmdPublish, usage: "publish <dir> --out <dir> [--base-url <url>]" },
   mcp: { run: cmdMcp, usage: "mcp [dir] [--client NAME] [--no-user] [--no-trust] [--page-size N] [--no-tool]" },
+  vet: { run: cmdVet, usage: VET_USAGE },
 };
 
 async function main(argv) {

@@ -94,6 +94,7 @@ const ASYNC_MEMBERS = new Set([
   "SkillRegistry#readScopedFile",
   "SkillRegistry#refresh",
   "SkillRegistry#contentDigest",
+  "SkillRegistry#vet",
   "SkillRegistry#listLazyScopes",
   "SkillTool#execute",
   "SkillTool#executeCall",

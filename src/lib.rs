@@ -33,7 +33,7 @@
 
 // The parse path and the text rules it shares are a crate of their own (`parse/`), built for
 // speed; they are this crate's modules as much as the others.
-pub use skillwasm_parse::{content, diagnostic, lookalike, parse, text};
+pub use skillwasm_parse::{content, diagnostic, lookalike, parse, text, unseen};
 pub mod json;
 pub mod read;
 

@@ -659,7 +659,8 @@ fn vet_read(bytes: &[u8], opts: &DiscoverOptions, result: &mut crate::parse::Par
     if opts.vet == crate::vet::VetPolicy::Off || result.skill.is_none() {
         return;
     }
-    let (found, refused) = crate::vet::at_discovery(bytes, opts.vet, opts.vet_severity);
+    let description = result.skill.as_ref().map_or("", |s| s.description.as_str());
+    let (found, refused) = crate::vet::at_discovery(bytes, description, opts.vet, opts.vet_severity);
     if refused {
         result.skill = None;
     }

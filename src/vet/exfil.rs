@@ -6,75 +6,102 @@
 
 use super::excerpt;
 use super::scan::{Cmd, Rule, Sink};
-use super::words::{commands, is_word, Command, EXEC, NET, SECRET};
+use super::words::{
+    commands, is_word, Command, Families, AWS_KEY, CLOUD, CRED_FILE, ENV_VARS, EXEC, KEYCHAIN, NET, SECRET, SSH_KEY,
+};
 
 /// Lines of code between a secret and a send that still count as one sending the other.
 pub const WINDOW: u32 = 3;
 
-/// What the exfiltration check keeps between lines of code.
+/// What the exfiltration check keeps between lines of code: the last few that named a secret and
+/// the last few that named a network send (line, the lowercased line, its secret families, a
+/// shell's line), read again only when the other kind follows within [`WINDOW`] lines.
 #[derive(Default)]
 pub(super) struct Window {
-    /// The last line of code that named a secret, and the secret.
-    secret: Option<(u32, &'static str)>,
-    /// The last line of code that sent something over the network.
-    send: Option<u32>,
+    secrets: Vec<(u32, String, Families, bool)>,
+    sends: Vec<(u32, String)>,
 }
 
 impl Window {
     /// Forgets what was seen (a fence opens or closes).
     pub fn reset(&mut self) {
-        *self = Window::default();
+        self.secrets.clear();
+        self.sends.clear();
     }
 }
 
-/// Files and stores that hold secrets, as they appear in a lowercased line; a path counts when no
-/// word character runs into its start.
-const SECRET_PATHS: [&str; 24] = [
-    "~/.ssh",
-    "$home/.ssh",
-    "${home}/.ssh",
-    "/.ssh/",
-    "id_rsa",
-    "id_ed25519",
-    "id_ecdsa",
-    "id_dsa",
-    "~/.aws",
-    ".aws/credentials",
+/// Where an SSH key is, as a lowercased line names it; what follows `/.ssh/` that is no secret.
+const SSH_KEYS: [&str; 4] = ["id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"];
+const NOT_SECRET: [&str; 4] = [".pub", "known_hosts", "config", "authorized_keys"];
+/// Credential files, as a lowercased line names them.
+const CRED_FILES: [&str; 9] = [
     ".netrc",
     ".git-credentials",
     ".npmrc",
     ".pypirc",
-    ".docker/config.json",
-    ".kube/config",
     "/etc/shadow",
     "/etc/passwd",
     ".gnupg",
     "application_default_credentials",
-    ".config/gh/hosts",
-    "gh auth token",
-    "login data",
     "wallet.dat",
 ];
-
-/// What follows a key path that makes it no secret: the public key, known hosts, the config.
-const NOT_SECRET: [&str; 4] = [".pub", "known_hosts", "config", "authorized_keys"];
-
+/// Cloud and container tools' credentials.
+const CLOUD_FILES: [&str; 5] =
+    [".docker/config.json", ".kube/config", ".config/gh/hosts", "gh auth token", "print-access-token"];
 /// `.env` files that hold no secrets.
 const ENV_EXAMPLES: [&str; 5] = [".example", ".sample", ".template", ".dist", ".defaults"];
 
-/// The secret a line names, if any.
-fn secret(lower: &str) -> Option<&'static str> {
+/// Whether `lower` names `p` with no word character running into its start.
+fn names(lower: &str, p: &str) -> bool {
     let b = lower.as_bytes();
-    let bounded = |at: usize| at == 0 || !b.get(at - 1).is_some_and(|&c| is_word(c));
-    for p in SECRET_PATHS {
-        for (at, _) in lower.match_indices(p) {
-            let after = lower.get(at + p.len()..).unwrap_or_default();
-            let after = after.trim_start_matches('/');
-            if bounded(at) && !NOT_SECRET.iter().any(|n| after.starts_with(n)) {
-                return Some(p);
+    lower.match_indices(p).any(|(at, _)| at == 0 || !b.get(at - 1).is_some_and(|&c| is_word(c)))
+}
+
+/// The secret a line names (`families`: the secret words its first reading found), if any.
+fn secret(lower: &str, cmds: &[Command], families: Families) -> Option<&'static str> {
+    if families & SSH_KEY != 0 {
+        for (at, _) in lower.match_indices("/.ssh") {
+            let after = lower.get(at + 5..).unwrap_or_default().trim_start_matches('/');
+            if !NOT_SECRET.iter().any(|n| after.starts_with(n)) {
+                return Some("~/.ssh");
+            }
+        }
+        for key in SSH_KEYS {
+            for (at, _) in lower.match_indices(key) {
+                if !lower.get(at + key.len()..).unwrap_or_default().starts_with(".pub") {
+                    return Some("an SSH private key");
+                }
             }
         }
     }
+    if families & AWS_KEY != 0 && (lower.contains("/.aws") || lower.contains(".aws/credentials")) {
+        return Some("~/.aws");
+    }
+    if families & CRED_FILE != 0 {
+        if let Some(f) = CRED_FILES.iter().find(|f| names(lower, f)) {
+            return Some(f);
+        }
+    }
+    if families & CLOUD != 0 {
+        if let Some(f) = CLOUD_FILES.iter().find(|f| lower.contains(*f)) {
+            return Some(f);
+        }
+    }
+    if families & KEYCHAIN != 0
+        && ["dump-keychain", "find-generic-password", "find-internet-password"].iter().any(|k| lower.contains(k))
+    {
+        return Some("the keychain");
+    }
+    if families & ENV_VARS != 0 {
+        return environment(lower, cmds);
+    }
+    None
+}
+
+/// A `.env` file, or the whole environment (printenv, env as a command, os.environ or
+/// process.env whole).
+fn environment(lower: &str, cmds: &[Command]) -> Option<&'static str> {
+    let b = lower.as_bytes();
     for (at, _) in lower.match_indices(".env") {
         let before = at.checked_sub(1).and_then(|i| b.get(i)).copied();
         let after = lower.get(at + 4..).unwrap_or_default();
@@ -84,35 +111,27 @@ fn secret(lower: &str) -> Option<&'static str> {
             return Some(".env");
         }
     }
-    // The whole environment: printenv, env as a command, os.environ or process.env whole.
-    if lower.contains("printenv") && commands(lower).iter().any(|c| c.name == "printenv") {
-        return Some("the environment (printenv)");
+    if cmds.iter().any(|c| c.name == "printenv" || (c.name == "env" && c.args.is_empty())) {
+        return Some("the environment");
     }
-    if commands(lower).iter().any(|c| c.name == "env" && c.args.is_empty()) {
-        return Some("the environment (env)");
-    }
-    for (name, label) in
-        [("os.environ", "the environment (os.environ)"), ("process.env", "the environment (process.env)")]
-    {
+    for name in ["os.environ", "process.env"] {
         for (at, _) in lower.match_indices(name) {
-            let next = lower.as_bytes().get(at + name.len()).copied();
             let rest = lower.get(at + name.len()..).unwrap_or_default();
-            if next.is_none_or(|c| matches!(c, b')' | b',' | b' ' | b';' | b'}')) || rest.starts_with(".items()") {
-                return Some(label);
+            if rest.bytes().next().is_none_or(|c| matches!(c, b')' | b',' | b' ' | b';' | b'}'))
+                || rest.starts_with(".items()")
+            {
+                return Some("the environment");
             }
         }
     }
-    if lower.contains("get-childitem env:") || lower.contains("gci env:") || lower.contains("dump-keychain") {
-        return Some("the environment or keychain");
-    }
-    if lower.contains("find-generic-password") || lower.contains("find-internet-password") {
-        return Some("the keychain");
-    }
-    None
+    (lower.contains("get-childitem env:") || lower.contains("gci env:")).then_some("the environment")
 }
 
 /// Commands that send over the network.
-const SENDERS: [&str; 11] = ["curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "ftp", "rsync"];
+const SENDERS: [&str; 15] = [
+    "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "ftp", "rsync", "iwr", "irm", "nslookup",
+    "dig",
+];
 
 /// Calls that send over the network, as they appear in a lowercased line.
 const SEND_CALLS: [&str; 26] = [
@@ -145,65 +164,69 @@ const SEND_CALLS: [&str; 26] = [
 ];
 
 /// How a line sends over the network, if it does.
-fn send(lower: &str) -> Option<String> {
-    if let Some(c) = commands(lower).into_iter().find(|c| {
-        SENDERS.contains(&c.name)
-            && !c.args.is_empty()
-            && !((c.name == "scp" || c.name == "rsync") && !c.args.iter().any(|a| a.contains(':')))
-    }) {
-        return Some(c.name.to_string());
-    }
-    if let Some(call) = SEND_CALLS.iter().find(|s| lower.contains(*s)) {
-        return Some(call.trim_end_matches('(').to_string());
-    }
-    for c in commands(lower) {
-        if matches!(c.name, "iwr" | "irm" | "nslookup" | "dig") && !c.args.is_empty() {
-            return Some(c.name.to_string());
-        }
-    }
-    None
+fn send(lower: &str, cmds: &[Command]) -> Option<&'static str> {
+    let by_command = cmds.iter().find_map(|c| {
+        let remote = !matches!(c.name, "scp" | "rsync") || c.args.iter().any(|a| a.contains(':'));
+        SENDERS.iter().find(|s| **s == c.name && !c.args.is_empty() && remote).copied()
+    });
+    by_command.or_else(|| SEND_CALLS.iter().find(|s| lower.contains(*s)).map(|s| s.trim_end_matches('(')))
 }
 
 /// Checks a line for a secret sent over the network, and for a script fetched into a shell.
 pub(super) fn check(c: &Cmd, window: &mut Window, sink: &mut Sink) {
-    if c.has(NET) && c.has(EXEC) {
+    if c.has(NET) && c.has(EXEC) && c.lower.bytes().any(|x| matches!(x, b'|' | b'(' | b'&' | b';')) {
         remote_script(c, sink);
     }
-    if !c.has(SECRET | NET) {
+    if !c.has(SECRET | NET) || c.documented {
         return;
     }
-    let found = if c.has(SECRET) { secret(c.lower) } else { None };
-    let sent = if c.has(NET) { send(c.lower) } else { None };
-    let near = |line: u32| c.no.saturating_sub(line) <= WINDOW;
-    let pair = match (found, &sent) {
-        (Some(s), Some(n)) => Some((s, n.clone(), None)),
-        (Some(s), None) => {
-            // A `.env` file is loaded by most programs that call an API: only a shell's line
-            // that reads it counts a few lines away.
-            let carried = !c.prose && !c.comment && (s != ".env" || c.shell);
-            let earlier = window.send.filter(|&l| near(l) && carried);
-            if carried {
-                window.secret = Some((c.no, s));
+    let secrets = c.families & SECRET;
+    if c.has(SECRET) && c.has(NET) {
+        if let Some(s) = secret(c.lower, c.commands(), secrets) {
+            if let Some(n) = send(c.lower, c.commands()) {
+                sink.push(Rule::Exfiltration, c.no, || {
+                    format!("{s} sent over the network ({n}): {:?}", excerpt(c.line, 120))
+                });
+                return;
             }
-            earlier.map(|l| (s, "a network send".to_string(), Some(l)))
         }
-        (None, Some(n)) => {
-            let earlier = window.secret.filter(|&(l, _)| near(l) && !c.prose && !c.comment);
-            if !c.prose && !c.comment {
-                window.send = Some(c.no);
-            }
-            earlier.map(|(l, s)| (s, n.clone(), Some(l)))
-        }
-        (None, None) => None,
-    };
-    let Some((s, n, other)) = pair else { return };
-    if c.documented {
+    }
+    // Code carries a secret to a send a few lines on through a variable.
+    if c.prose || c.comment {
         return;
     }
-    sink.push(Rule::Exfiltration, c.no, || match other {
-        Some(l) => format!("{s} (line {l}) and a network send ({n}) a few lines apart: {:?}", excerpt(c.line, 120)),
-        None => format!("{s} sent over the network ({n}): {:?}", excerpt(c.line, 120)),
-    });
+    let near = |l: u32| c.no.saturating_sub(l) <= WINDOW;
+    window.secrets.retain(|(l, ..)| near(*l));
+    window.sends.retain(|(l, _)| near(*l));
+    let mut found: Option<(&'static str, &'static str, u32)> = None;
+    if c.has(NET) && !window.secrets.is_empty() {
+        if let Some(n) = send(c.lower, c.commands()) {
+            found = window.secrets.iter().find_map(|(l, text, fam, shell)| {
+                let s = secret(text, &commands(text), *fam)?;
+                // A `.env` file is loaded by most programs that call an API: only a shell's
+                // line that reads it counts a few lines away.
+                (s != ".env" || *shell).then_some((s, n, *l))
+            });
+        }
+    }
+    if found.is_none() && c.has(SECRET) && !window.sends.is_empty() {
+        if let Some(s) = secret(c.lower, c.commands(), secrets).filter(|s| *s != ".env" || c.shell) {
+            found = window.sends.iter().find_map(|(l, text)| send(text, &commands(text)).map(|n| (s, n, *l)));
+        }
+    }
+    if let Some((s, n, l)) = found {
+        sink.push(Rule::Exfiltration, c.no, || {
+            format!("{s} (line {l}) and a network send ({n}) a few lines apart: {:?}", excerpt(c.line, 120))
+        });
+    }
+    if c.has(SECRET) {
+        window.secrets.truncate(WINDOW as usize - 1);
+        window.secrets.insert(0, (c.no, c.lower.to_string(), secrets, c.shell));
+    }
+    if c.has(NET) {
+        window.sends.truncate(WINDOW as usize - 1);
+        window.sends.insert(0, (c.no, c.lower.to_string()));
+    }
 }
 
 /// What fetches a script.

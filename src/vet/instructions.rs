@@ -15,7 +15,7 @@
 
 use super::excerpt;
 use super::scan::{Cmd, Rule, Sink};
-use super::words::{group, matches, phrase_words, AGENT};
+use super::words::{group, matches, phrase_words, takes, AGENT, MAX_PHRASE};
 
 /// A phrase: the rule it breaks and its slots (see [`matches`]).
 type Phrase = (Rule, &'static [&'static [&'static str]]);
@@ -487,14 +487,15 @@ const NO: &[Phrase] = &[
 
 /// The first phrase of `phrases` that `words` (after the words that start it) begins with:
 /// its rule and how many words it takes.
-fn first(phrases: &[Phrase], words: &[String]) -> Option<(Rule, usize)> {
+fn first(phrases: &[Phrase], words: &[&str]) -> Option<(Rule, usize)> {
     phrases.iter().find_map(|(rule, p)| matches(words, p).map(|n| (*rule, n)))
 }
 
 /// The phrase that starts at the anchor word (`words[0]`) of group `g`: its rule and the words it
 /// spans.
-fn phrase(g: u8, words: &[String]) -> Option<(Rule, usize)> {
-    let w = |i: usize| words.get(i).map(String::as_str);
+fn phrase(g: u8, words: &[&str]) -> Option<(Rule, usize)> {
+    let w = |i: usize| words.get(i).copied();
+    let is = |i: usize, x: &str| w(i).is_some_and(|v| v.eq_ignore_ascii_case(x));
     let rest = |skip: usize| words.get(skip..).unwrap_or_default();
     match g {
         group::OVERRIDE => {
@@ -502,16 +503,18 @@ fn phrase(g: u8, words: &[String]) -> Option<(Rule, usize)> {
                 return Some((rule, n + 1));
             }
             let n = matches(rest(1), ALL_INSTRUCTIONS)?;
-            let next = words.get(n + 1).map(String::as_str);
-            (!next.is_some_and(|x| PLACES.contains(&x))).then_some((Rule::InstructionOverride, n + 1))
+            let next = w(n + 1);
+            (!next.is_some_and(|x| in_list(PLACES, x))).then_some((Rule::InstructionOverride, n + 1))
         }
         group::NEGATION => {
-            let skip = match (w(0)?, w(1)) {
-                ("do" | "does" | "did", Some("not")) | ("don", Some("t")) => 2,
-                ("never" | "dont", _) => 1,
-                _ => return None,
+            let skip = if (is(0, "do") || is(0, "does") || is(0, "did")) && is(1, "not") || is(0, "don") && is(1, "t") {
+                2
+            } else if is(0, "never") || is(0, "dont") {
+                1
+            } else {
+                return None;
             };
-            let skip = if w(skip) == Some("ever") { skip + 1 } else { skip };
+            let skip = if is(skip, "ever") { skip + 1 } else { skip };
             first(NEGATED, rest(skip)).map(|(r, n)| (r, n + skip))
         }
         group::YOU => first(YOU, rest(1)).map(|(r, n)| (r, n + 1)),
@@ -519,29 +522,34 @@ fn phrase(g: u8, words: &[String]) -> Option<(Rule, usize)> {
             let (rule, n) = first(WITHOUT, rest(1))?;
             // "rejects the input without telling the user why": a flaw described, not an order.
             let next = w(n + 1);
-            (!(rule == Rule::ConcealFromUser && next.is_some_and(|x| QUESTIONS.contains(&x)))).then_some((rule, n + 1))
+            (!(rule == Rule::ConcealFromUser && next.is_some_and(|x| in_list(QUESTIONS, x)))).then_some((rule, n + 1))
         }
         group::HIDE => first(HIDE, rest(1)).map(|(r, n)| (r, n + 1)),
         group::USER => {
             let (rule, n) = first(USER, rest(1))?;
-            (!w(n + 1).is_some_and(|x| QUESTIONS.contains(&x))).then_some((rule, n + 1))
+            (!w(n + 1).is_some_and(|x| in_list(QUESTIONS, x))).then_some((rule, n + 1))
         }
         group::SECRETLY => first(SECRETLY, rest(1)).map(|(r, n)| (r, n + 1)),
         group::SAFETY => {
-            let skip = match (w(0)?, w(1)) {
-                ("turn" | "switch", Some("off")) => 2,
-                ("turn" | "switch", _) => return None,
+            let skip = match (is(0, "turn") || is(0, "switch"), is(1, "off")) {
+                (true, true) => 2,
+                (true, false) => return None,
                 _ => 1,
             };
             let (rule, n) = first(DISABLE, rest(skip))?;
             let after = w(skip + n);
-            (!after.is_some_and(|x| NOT_SAFETY.contains(&x))).then_some((rule, n + skip))
+            (!after.is_some_and(|x| in_list(NOT_SAFETY, x))).then_some((rule, n + skip))
         }
         group::REVEAL => first(REVEAL, rest(1)).map(|(r, n)| (r, n + 1)),
         group::NEW => first(NEW, rest(1)).map(|(r, n)| (r, n + 1)),
         group::NO => first(NO, rest(1)).map(|(r, n)| (r, n + 1)),
         _ => None,
     }
+}
+
+/// Whether `word` is one of `list` (lowercase), without case.
+fn in_list(list: &[&str], word: &str) -> bool {
+    list.iter().any(|x| x.eq_ignore_ascii_case(word))
 }
 
 fn what(rule: Rule) -> &'static str {
@@ -556,17 +564,66 @@ fn what(rule: Rule) -> &'static str {
 }
 
 /// Checks the phrases that start at `anchors` (byte offset, group) of `line`.
-pub(super) fn check(line: &str, anchors: &[(usize, u8)], no: u32, sink: &mut Sink) {
+pub(super) fn check(line: &str, anchors: &[(u32, u8)], no: u32, sink: &mut Sink) {
     for &(at, g) in anchors {
-        let words = phrase_words(line, at, 16);
-        if let Some((rule, n)) = phrase(g, &words) {
+        let at = at as usize;
+        // The word after the first tells most anchors apart from a phrase at once.
+        let (two, count) = phrase_words(line, at, 2);
+        if count < 2 || !second_fits(g, two[0], two[1]) {
+            continue;
+        }
+        let (words, count) = phrase_words(line, at, MAX_PHRASE);
+        let words = words.get(..count).unwrap_or_default();
+        if let Some((rule, n)) = phrase(g, words) {
             if is_cell_label(line, at, n) {
                 continue;
             }
-            let said = words.get(..n).unwrap_or_default().join(" ");
+            let said = words.get(..n).unwrap_or_default().join(" ").to_ascii_lowercase();
             sink.push(rule, no, || format!("{}: \"{}\"", what(rule), excerpt(&said, 100)));
         }
     }
+}
+
+/// Whether `second` can follow `first` (of group `g`) in some phrase: the first slot of each of
+/// the group's phrases, or the word a group's first word needs (`do not`, `turn off`).
+fn second_fits(g: u8, first: &str, second: &str) -> bool {
+    let starts = |phrases: &[Phrase]| phrases.iter().any(|(_, p)| slot_takes(p, second));
+    match g {
+        group::OVERRIDE => starts(OVERRIDE) || in_list(&["all"], second),
+        group::NEGATION => {
+            (in_list(&["do", "does", "did"], first) && second.eq_ignore_ascii_case("not"))
+                || (first.eq_ignore_ascii_case("don") && second.eq_ignore_ascii_case("t"))
+                || (in_list(&["never", "dont"], first) && (second.eq_ignore_ascii_case("ever") || starts(NEGATED)))
+        }
+        group::SAFETY if in_list(&["turn", "switch"], first) => second.eq_ignore_ascii_case("off"),
+        group::SAFETY => starts(DISABLE),
+        group::YOU => starts(YOU),
+        group::WITHOUT => starts(WITHOUT),
+        group::HIDE => starts(HIDE),
+        group::USER => starts(USER),
+        group::SECRETLY => starts(SECRETLY),
+        group::REVEAL => starts(REVEAL),
+        group::NEW => starts(NEW),
+        group::NO => starts(NO),
+        _ => false,
+    }
+}
+
+/// Whether the phrase `p` can begin with `word`: a word of one of its slots up to and including
+/// the first that must be there (optional slots and gaps may be left out).
+fn slot_takes(p: &[&[&str]], word: &str) -> bool {
+    for slot in p {
+        match slot.first() {
+            Some(&"*") => return true,
+            Some(&"?") => {
+                if slot.iter().skip(1).any(|x| takes(x, word)) {
+                    return true;
+                }
+            }
+            _ => return slot.iter().any(|x| takes(x, word)),
+        }
+    }
+    true
 }
 
 /// Whether the phrase of `n` words at `at` is the whole cell of a Markdown table row: the name of

@@ -22,6 +22,11 @@
 //! One pass over each file (`scan`) splits it into lines with their Markdown context (fences,
 //! comments, hidden elements) and finds, by a table of trigger words, which checks a line needs;
 //! each check then reads that line only. The cost is linear in the bytes.
+//!
+//! Discovery reads the first bytes of every SKILL.md and the catalog shows the model a skill's
+//! name and description: discovery vets the description with every check and the frontmatter for
+//! hidden text ([`vet_skill_md`]). The body reaches the model only through the skill tool, which
+//! vets what it serves in full; a host vets a skill's every file with `SkillRegistry#vet`.
 
 mod exfil;
 mod hidden;
@@ -30,6 +35,8 @@ mod obfuscation;
 mod scan;
 mod scripts;
 mod words;
+
+pub use scan::Depth;
 
 use crate::diagnostic::{codes, Diagnostic, Severity};
 use serde::{Deserialize, Serialize};
@@ -169,19 +176,74 @@ pub(crate) fn excerpt(s: &str, max: usize) -> String {
 
 /// Vets one text file of a skill (`path` within the skill), as its kind says.
 pub fn vet_text(path: &str, text: &str) -> Vec<Finding> {
-    scan::scan(path, text, file_kind(path, text))
+    scan::scan(path, text, file_kind(path, text), Depth::Full)
 }
 
-/// Vets the bytes of a SKILL.md as discovery read them: the whole file or a prefix of it (cut
-/// anywhere, even inside a character; what follows a cut is not vetted). Bytes that are not
-/// UTF-8 before the end are not vetted (the parser refuses such a file).
-pub fn vet_skill_md(bytes: &[u8]) -> Vec<Finding> {
-    let text = match std::str::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) if e.error_len().is_none() => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default(),
-        Err(_) => return Vec::new(),
-    };
-    scan::scan("SKILL.md", text, FileKind::Markdown)
+/// Vets a SKILL.md as discovery reads it: what the catalog shows the model, before any call of
+/// the skill tool: `description` (the parsed description) with every check, and the frontmatter's
+/// bytes for hidden text (a look at each byte, and its lines read only when that look finds
+/// something that may hide text, [`Depth::Hidden`]). The body is vetted in full when the skill
+/// tool serves it and by `vet(name)`: vetting the body's hidden text here too was measured at
+/// 12-15% of discovery's time over the corpus, above the 10% discovery may cost
+/// (`bench/vet.mjs`). Bytes that are not UTF-8 are not read (the parser refuses such a file).
+pub fn vet_skill_md(bytes: &[u8], description: &str) -> Vec<Finding> {
+    let mut out = Vec::new();
+    if !description.is_empty() {
+        let at = description_line(bytes);
+        out.extend(scan::scan("SKILL.md", description, FileKind::Markdown, Depth::Full).into_iter().map(|mut f| {
+            f.line = f.line.saturating_add(at - 1);
+            f
+        }));
+    }
+    let front = bytes.get(..frontmatter_end(bytes)).unwrap_or_default();
+    if crate::unseen::may_hide_text(front) {
+        let text = match std::str::from_utf8(front) {
+            Ok(t) => t,
+            // A prefix cut inside a character: read up to the cut.
+            Err(e) if e.error_len().is_none() => {
+                std::str::from_utf8(front.get(..e.valid_up_to()).unwrap_or_default()).unwrap_or_default()
+            }
+            Err(_) => return out,
+        };
+        for f in scan::scan("SKILL.md", text, FileKind::Markdown, Depth::Hidden) {
+            // The description's characters are found by both reads.
+            if !out.iter().any(|o| o.code == f.code && o.line == f.line) {
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
+/// Where the frontmatter of a SKILL.md ends: the byte after its closing `---` line (0 when the
+/// file opens with no `---` line; the end of what was read when no line closes it).
+fn frontmatter_end(bytes: &[u8]) -> usize {
+    let mut end = 0usize;
+    for (k, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        end += line.len();
+        let l = line.trim_ascii_end();
+        let l = if k == 0 { l.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(l) } else { l };
+        match (k, l) {
+            (0, b"---") => {}
+            (0, _) => return 0,
+            (_, b"---" | b"...") => return end,
+            _ => {}
+        }
+    }
+    bytes.len()
+}
+
+/// The line of a SKILL.md's `description:` key (1 when there is none).
+fn description_line(bytes: &[u8]) -> u32 {
+    for (line, l) in (1u32..).zip(bytes.split(|&b| b == b'\n')) {
+        if l.starts_with(b"description:") {
+            return line;
+        }
+        if line > 1 && matches!(l.trim_ascii_end(), b"---" | b"...") {
+            break;
+        }
+    }
+    1
 }
 
 /// A finding as a diagnostic of its skill: a warning for high and medium, a note for low, the
@@ -224,14 +286,15 @@ pub fn refusal(findings: &[Finding], threshold: Level) -> Option<Diagnostic> {
     )
 }
 
-/// What discovery does with the SKILL.md bytes it read, by the host's policy: the findings as
+/// What discovery does with the SKILL.md bytes it read and the description it parsed, by the
+/// host's policy: the findings as
 /// diagnostics, and with `refuse` the error that refuses the skill when one is at or above
 /// `threshold` (then the second value is true).
-pub fn at_discovery(bytes: &[u8], policy: VetPolicy, threshold: Level) -> (Vec<Diagnostic>, bool) {
+pub fn at_discovery(bytes: &[u8], description: &str, policy: VetPolicy, threshold: Level) -> (Vec<Diagnostic>, bool) {
     if policy == VetPolicy::Off {
         return (Vec::new(), false);
     }
-    let findings = vet_skill_md(bytes);
+    let findings = vet_skill_md(bytes, description);
     if findings.is_empty() {
         return (Vec::new(), false);
     }

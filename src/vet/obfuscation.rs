@@ -5,7 +5,7 @@
 
 use super::excerpt;
 use super::scan::{Cmd, Rule, Sink};
-use super::words::{commands, is_word, DECODE, EXEC};
+use super::words::{is_word, Command, DECODE, EXEC};
 
 /// The shortest base64 run that is a blob.
 pub const MIN_BLOB: usize = 120;
@@ -80,6 +80,13 @@ pub(super) struct Decoded {
     vars: Vec<(String, u32)>,
 }
 
+impl Decoded {
+    /// Whether a variable of decoded text was set (a later line may run it).
+    pub fn pending(&self) -> bool {
+        !self.vars.is_empty()
+    }
+}
+
 /// The closing word of a heredoc a script's line opens (`<<EOF`, `<<-'END'`), if any.
 pub(super) fn heredoc_start(line: &str) -> Option<String> {
     let at = line.find("<<")?;
@@ -109,19 +116,15 @@ fn assigned(lower: &str) -> Option<&str> {
 
 /// Checks a line for decoded text that is run, on it or from a variable set a few lines before.
 pub(super) fn check(c: &Cmd, decoded: &mut Decoded, sink: &mut Sink) {
-    if !c.has(DECODE | EXEC) {
-        return;
-    }
-    let decoder =
-        if c.has(DECODE) { DECODERS.iter().filter_map(|d| c.lower.find(d).map(|at| (at, *d))).min() } else { None };
-    if c.has(DECODE) {
-        if let Some(how) = powershell_encoded(c.lower) {
+    if c.has(EXEC) && (c.lower.contains("powershell") || c.lower.contains("pwsh")) {
+        if let Some(how) = powershell_encoded(c.commands()) {
             return found(c, sink, how);
         }
     }
-    if let Some((at, d)) = decoder {
+    if c.has(DECODE) {
+        let Some((at, d)) = DECODERS.iter().filter_map(|d| c.lower.find(d).map(|at| (at, *d))).min() else { return };
         let before = c.lower.get(..at).unwrap_or_default();
-        let cmds = commands(c.lower);
+        let cmds = c.commands();
         let first = cmds.iter().position(|x| x.name.contains("base64") || x.name == "xxd" || x.name == "openssl");
         let piped = first.is_some_and(|f| cmds.iter().skip(f + 1).any(|x| x.piped && SHELLS.contains(&x.name)));
         if piped || RUNNERS.iter().any(|r| runs(before, r)) {
@@ -135,7 +138,7 @@ pub(super) fn check(c: &Cmd, decoded: &mut Decoded, sink: &mut Sink) {
         }
         return;
     }
-    if !c.has(EXEC) {
+    if !c.has(EXEC) || decoded.vars.is_empty() {
         return;
     }
     decoded.vars.retain(|(_, l)| c.no.saturating_sub(*l) <= WINDOW);
@@ -166,8 +169,8 @@ fn runs(before: &str, runner: &str) -> bool {
 }
 
 /// `powershell -enc <base64>` and its spellings.
-fn powershell_encoded(lower: &str) -> Option<&'static str> {
-    commands(lower).into_iter().find_map(|c| {
+fn powershell_encoded(cmds: &[Command]) -> Option<&'static str> {
+    cmds.iter().find_map(|c| {
         let ps = matches!(c.name, "powershell" | "powershell.exe" | "pwsh");
         let mut args = c.args.iter();
         let flag = args.by_ref().position(|a| matches!(*a, "-enc" | "-encodedcommand" | "-e" | "-ec"));

@@ -3,7 +3,7 @@
 //! ([`super::words`]) as they are read, and the checks the line calls for, each given that line.
 //! Every check reads only its line (and a few lines of state), so the pass is linear in the bytes.
 
-use super::words::{self, lookup, step, COMMANDS, CUE, EXEC, HASH_START, INSTR, OUTPUT};
+use super::words::{commands, hash_of, lookup, may_trigger, Command, Families, COMMANDS, CUE, EXEC, INSTR, OUTPUT};
 use super::{exfil, hidden, instructions, obfuscation, scripts, FileKind, Finding, MAX_PER_CODE, RULES};
 
 /// Every rule, in the order of [`RULES`] (its index there).
@@ -104,17 +104,22 @@ impl Ctx {
     }
 }
 
+/// The most phrase-starting words of a line that are tried.
+pub(super) const MAX_ANCHORS: usize = 12;
+
 /// What the first reading of a line found.
 #[derive(Default)]
 pub(super) struct LineInfo {
     /// The families of checks its words call for.
-    pub families: u16,
-    /// Words outside code and quotes that start phrases: byte offset and phrase group.
-    pub anchors: Vec<(usize, u8)>,
-    /// Bytes outside ASCII.
-    pub non_ascii: bool,
-    /// Control bytes other than tab.
-    pub control: bool,
+    pub families: Families,
+    /// Words outside code and quotes that start phrases: byte offset and phrase group (the first
+    /// `anchor_count`).
+    pub anchors: [(u32, u8); MAX_ANCHORS],
+    /// How many of `anchors` are set.
+    pub anchor_count: usize,
+    /// Bytes that may begin a character [`crate::text::hides`] hides (controls, format
+    /// characters, variation selectors): the line's characters need a look.
+    pub suspect: bool,
     /// A `<`, `[` or `!`: markup a rendered view may hide.
     pub markup: bool,
     /// The longest run of base64 characters.
@@ -123,68 +128,176 @@ pub(super) struct LineInfo {
     pub hex_escapes: usize,
 }
 
+impl LineInfo {
+    /// The phrase-starting words found.
+    pub fn anchors(&self) -> &[(u32, u8)] {
+        self.anchors.get(..self.anchor_count).unwrap_or_default()
+    }
+}
+
+/// Byte classes of the first reading: a word byte, a base64 byte that is no word byte, and a byte
+/// that needs a look of its own (quotes, markup, escapes, controls, the first byte of a character
+/// outside ASCII; the bytes that continue one need none).
+const WORD: u8 = 1;
+const B64: u8 = 2;
+const SPECIAL: u8 = 4;
+
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_alphanumeric() || c == b'_' {
+            WORD
+        } else if matches!(c, b'+' | b'/' | b'=' | b'-') {
+            B64
+        } else if matches!(c, b'`' | b'"' | b'\'' | b'<' | b'[' | b'!' | b'\\')
+            || c >= 0xC0
+            || (c < 0x20 && c != b'\t')
+            || c == 0x7F
+        {
+            SPECIAL
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
+
 /// Reads a line once: its words against the trigger table, code spans and quotes (a phrase in
 /// them is not aimed at the model, unless `quotes_count`), and what the other checks need.
 pub(super) fn read_line(line: &str, quotes_count: bool) -> LineInfo {
-    let b = line.as_bytes();
     let mut info = LineInfo::default();
-    let (mut in_tick, mut in_dq, mut in_sq) = (false, false, false);
-    let mut run = 0usize;
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if words::is_word(c) {
-            let start = i;
-            let mut h = HASH_START;
-            while i < b.len() && words::is_word(b[i]) {
-                h = step(h, b[i]);
-                i += 1;
+    read_line_into(line, quotes_count, &mut info);
+    info
+}
+
+/// A word of the line ends: looked up when some trigger word may have its shape (most words have
+/// none, and cost no more than that test).
+#[inline(always)]
+fn word_ends(b: &[u8], start: usize, end: usize, info: &mut LineInfo, quoted: bool) {
+    if let Some(w) = b.get(start..end) {
+        if may_trigger(w) {
+            look_up_word(b, start, end, info, quoted);
+        }
+    }
+}
+
+/// Looks a word up in the trigger table and records what it calls for.
+#[inline(never)]
+fn look_up_word(b: &[u8], start: usize, end: usize, info: &mut LineInfo, quoted: bool) {
+    let Some(w) = b.get(start..end) else { return };
+    let (families, g) = lookup(w, hash_of(w));
+    if families != 0 {
+        info.families |= if quoted { families & !(INSTR | CUE) } else { families };
+        if g != 0 && !quoted && info.anchor_count < MAX_ANCHORS {
+            if let Some(slot) = info.anchors.get_mut(info.anchor_count) {
+                *slot = (start as u32, g);
+                info.anchor_count += 1;
             }
-            run += i - start;
-            if i - start <= 32 {
-                let (families, g) = lookup(&b[start..i], h);
-                if families != 0 {
-                    let quoted = in_tick || ((in_dq || in_sq) && !quotes_count);
-                    let f = if quoted { families & !(INSTR | CUE) } else { families };
-                    info.families |= f;
-                    if g != 0 && !quoted && info.anchors.len() < 16 {
-                        info.anchors.push((start, g));
+        }
+    }
+}
+
+/// Eight bytes at a time: [`ONES`] has a 1 in each byte, [`HIGH`] the high bit of each.
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `x` (bytes below 0x80) that is in `lo..=hi`: no byte's sum
+/// carries into the next.
+#[inline(always)]
+fn in_range(x: u64, lo: u8, hi: u8) -> u64 {
+    (x.wrapping_add(ONES * u64::from(0x80 - lo)) & !x.wrapping_add(ONES * u64::from(0x7F - hi))) & HIGH
+}
+
+/// The high bit of each byte of `x` that is a word byte (an ASCII letter, digit or `_`).
+#[inline(always)]
+fn word_bytes(x: u64) -> u64 {
+    let ascii = !x & HIGH;
+    let y = x & !HIGH;
+    (in_range(y | (ONES * 0x20), b'a', b'z') | in_range(y, b'0', b'9') | in_range(y, b'_', b'_')) & ascii
+}
+
+/// [`read_line`] into `info` (reset first). Eight bytes at a time, the bytes that are no word's
+/// are found (spaces and punctuation, about one in five); the words are the gaps between them,
+/// each tested for a trigger's first letter and length, and each byte found has a table lookup.
+pub(super) fn read_line_into(line: &str, quotes_count: bool, info: &mut LineInfo) {
+    info.families = 0;
+    info.anchor_count = 0;
+    info.suspect = false;
+    info.markup = false;
+    info.b64_run = 0;
+    info.hex_escapes = 0;
+    let b = line.as_bytes();
+    let (mut in_tick, mut in_dq, mut in_sq) = (false, false, false);
+    // The position after the last byte that is no word's, and where the current run of base64
+    // bytes began.
+    let mut next = 0usize;
+    let mut run = 0usize;
+    let mut at = 0usize;
+    for chunk in b.chunks(8) {
+        let (word, valid) = match <[u8; 8]>::try_from(chunk) {
+            Ok(full) => (u64::from_le_bytes(full), HIGH),
+            Err(_) => {
+                let mut bytes = [0u8; 8];
+                for (d, s) in bytes.iter_mut().zip(chunk) {
+                    *d = *s;
+                }
+                (u64::from_le_bytes(bytes), HIGH & ((1u64 << (8 * chunk.len())) - 1))
+            }
+        };
+        let mut others = !word_bytes(word) & valid;
+        while others != 0 {
+            let i = at + (others.trailing_zeros() / 8) as usize;
+            others &= others - 1;
+            let c = b.get(i).copied().unwrap_or(0);
+            let after_word = i > next;
+            if after_word {
+                word_ends(b, next, i, info, in_tick || ((in_dq || in_sq) && !quotes_count));
+            }
+            next = i + 1;
+            let k = CLASS[c as usize];
+            if k == B64 {
+                continue;
+            }
+            // A byte that is neither a word's nor base64's ends a run of base64.
+            info.b64_run = info.b64_run.max(i - run);
+            run = i + 1;
+            if k != SPECIAL {
+                continue;
+            }
+            match c {
+                b'`' => in_tick = !in_tick,
+                b'"' => in_dq ^= !in_tick,
+                b'\'' => {
+                    // An apostrophe inside a word (don't, users') is no quote.
+                    if !in_tick && !in_dq && (in_sq || !after_word) {
+                        in_sq = !in_sq;
                     }
                 }
-            }
-            continue;
-        }
-        match c {
-            b'+' | b'/' | b'=' | b'-' => run += 1,
-            _ => {
-                info.b64_run = info.b64_run.max(run);
-                run = 0;
-            }
-        }
-        match c {
-            b'`' => in_tick = !in_tick,
-            b'"' if !in_tick => in_dq = !in_dq,
-            b'\'' if !in_tick && !in_dq => {
-                // An apostrophe inside a word (don't, users') is no quote.
-                let after_word = i > 0 && b.get(i - 1).is_some_and(|&p| words::is_word(p));
-                if in_sq || !after_word {
-                    in_sq = !in_sq;
+                b'<' | b'[' | b'!' => info.markup = true,
+                b'\\' => info.hex_escapes += usize::from(b.get(i + 1) == Some(&b'x')),
+                0xC0..=0xFF => {
+                    if c == 0xE2 && b.get(i + 1) == Some(&0x80) && matches!(b.get(i + 2), Some(0x9C) | Some(0x9D)) {
+                        // Curly double quotes open and close a quote.
+                        in_dq = b.get(i + 2) == Some(&0x9C);
+                    } else {
+                        info.suspect |= crate::unseen::may_begin_hidden(b, i);
+                    }
                 }
+                // Bytes that continue a character outside ASCII.
+                0x80..=0xBF => {}
+                // Controls.
+                _ => info.suspect = true,
             }
-            b'<' | b'[' | b'!' => info.markup = true,
-            b'\\' if b.get(i + 1) == Some(&b'x') => info.hex_escapes += 1,
-            0xE2 if b.get(i + 1) == Some(&0x80) && matches!(b.get(i + 2), Some(0x9C) | Some(0x9D)) => {
-                in_dq = b.get(i + 2) == Some(&0x9C);
-                info.non_ascii = true;
-            }
-            0x80..=0xFF => info.non_ascii = true,
-            0..=0x08 | 0x0B..=0x0C | 0x0E..=0x1F | 0x7F => info.control = true,
-            _ => {}
         }
-        i += 1;
+        at += chunk.len();
     }
-    info.b64_run = info.b64_run.max(run);
-    info
+    if b.len() > next {
+        word_ends(b, next, b.len(), info, in_tick || ((in_dq || in_sq) && !quotes_count));
+    }
+    info.b64_run = info.b64_run.max(b.len().saturating_sub(run));
 }
 
 /// Markdown state carried from line to line.
@@ -204,13 +317,24 @@ struct Markdown {
 const DATA_LANGUAGES: [&str; 14] =
     ["json", "jsonc", "json5", "jsonl", "yaml", "yml", "toml", "csv", "tsv", "xml", "svg", "text", "txt", "diff"];
 
+/// `s` without the spaces and tabs at its ends (bytes: no character decoding).
+fn trim_ascii(s: &str) -> &str {
+    let b = s.as_bytes();
+    let blank = |c: &u8| *c == b' ' || *c == b'\t';
+    let Some(start) = b.iter().position(|c| !blank(c)) else { return "" };
+    let end = b.iter().rposition(|c| !blank(c)).map_or(start, |e| e + 1);
+    s.get(start..end).unwrap_or_default()
+}
+
 /// The fence a line opens: `(char, length, data)`, or None.
 fn fence_open(line: &str) -> Option<(u8, usize, bool)> {
-    let t = line.trim_start();
-    let c = *t.as_bytes().first()?;
+    let b = line.as_bytes();
+    let at = b.iter().position(|&c| c != b' ' && c != b'\t')?;
+    let c = *b.get(at)?;
     if c != b'`' && c != b'~' {
         return None;
     }
+    let t = line.get(at..)?;
     let n = t.bytes().take_while(|&b| b == c).count();
     if n < 3 {
         return None;
@@ -225,12 +349,45 @@ fn fence_open(line: &str) -> Option<(u8, usize, bool)> {
 
 /// Whether `line` closes the fence of `c` opened with `n` characters.
 fn fence_close(line: &str, c: u8, n: usize) -> bool {
-    let t = line.trim();
+    let t = trim_ascii(line);
     t.len() >= n && t.bytes().all(|b| b == c)
 }
 
+/// How much of a file is checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Depth {
+    /// Every check on every line.
+    Full,
+    /// The checks of hidden text only (characters, and markup a rendered view hides, with every
+    /// check on its text): what discovery runs over the SKILL.md bytes it reads when a look at
+    /// them finds something that may hide text.
+    Hidden,
+}
+
+/// Bytes of a line the discovery pass looks for: one that may begin a hidden character (outside
+/// ASCII, or a control) and one of the markup a rendered view may hide (`<`, `[`, `!`).
+const FLAG_SUSPECT: u8 = 1;
+const FLAG_MARKUP: u8 = 2;
+const FLAGS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c >= 0xC0 || (c < 0x20 && c != b'\t') || c == 0x7F {
+            FLAG_SUSPECT
+        } else if matches!(c, b'<' | b'[' | b'!') {
+            FLAG_MARKUP
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
+
 /// The state of a file's pass.
 pub(super) struct Scanner<'p> {
+    depth: Depth,
     pub sink: Sink<'p>,
     kind: FileKind,
     /// A script of the shell (or of no language the extension tells): its quoted text is
@@ -247,11 +404,14 @@ pub(super) struct Scanner<'p> {
     pub decoded: obfuscation::Decoded,
     /// The line lowercased, for the command checks (kept to reuse its buffer).
     lower: String,
+    /// What the first reading of a line found (kept to reuse it).
+    info: LineInfo,
 }
 
 /// Vets `text`, the file at `path` of a skill, read as `kind`.
-pub(super) fn scan(path: &str, text: &str, kind: FileKind) -> Vec<Finding> {
+pub(super) fn scan(path: &str, text: &str, kind: FileKind, depth: Depth) -> Vec<Finding> {
     let mut s = Scanner {
+        depth,
         sink: Sink { path, out: Vec::new(), counts: [0; RULES.len()], hidden: None },
         kind,
         shell: kind != FileKind::Script || is_shell(path, text),
@@ -261,13 +421,18 @@ pub(super) fn scan(path: &str, text: &str, kind: FileKind) -> Vec<Finding> {
         commands: exfil::Window::default(),
         decoded: obfuscation::Decoded::default(),
         lower: String::new(),
+        info: LineInfo::default(),
     };
     // A byte order mark at the start is the file's encoding, not hidden text.
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let mut no = 0u32;
     for line in text.split('\n') {
         no = no.saturating_add(1);
-        s.line(no, line.strip_suffix('\r').unwrap_or(line));
+        let line = match line.as_bytes().last() {
+            Some(b'\r') => line.get(..line.len() - 1).unwrap_or_default(),
+            _ => line,
+        };
+        s.line(no, line);
     }
     s.sink.out
 }
@@ -279,7 +444,7 @@ impl Scanner<'_> {
             FileKind::Data => return Ctx::Data,
             FileKind::Script => {
                 if let Some(end) = &self.heredoc {
-                    if line.trim() == end.as_str() {
+                    if trim_ascii(line) == end.as_str() {
                         self.heredoc = None;
                     }
                 } else {
@@ -291,12 +456,12 @@ impl Scanner<'_> {
         }
         let md = &mut self.md;
         if md.frontmatter == 0 {
-            md.frontmatter = if no == 1 && line.trim_end() == "---" { 1 } else { 2 };
+            md.frontmatter = if no == 1 && trim_ascii(line) == "---" { 1 } else { 2 };
             if md.frontmatter == 1 {
                 return Ctx::FenceMark;
             }
         } else if md.frontmatter == 1 {
-            if matches!(line.trim_end(), "---" | "...") {
+            if matches!(trim_ascii(line), "---" | "...") {
                 md.frontmatter = 2;
                 return Ctx::FenceMark;
             }
@@ -321,21 +486,26 @@ impl Scanner<'_> {
     /// Checks one line.
     fn line(&mut self, no: u32, line: &str) {
         let ctx = self.context(no, line);
-        if line.trim().is_empty() || ctx == Ctx::FenceMark {
+        let blank = trim_ascii(line).is_empty();
+        if blank || ctx == Ctx::FenceMark {
             if ctx == Ctx::FenceMark {
                 self.commands.reset();
             }
-            if line.trim().is_empty() {
+            if blank {
                 self.prev_cue = false;
             }
             return;
         }
-        let mut info = read_line(line, false);
+        if self.depth == Depth::Hidden {
+            return self.body_line(no, line, ctx);
+        }
+        let mut info = std::mem::take(&mut self.info);
+        read_line_into(line, false, &mut info);
         // A script's line that prints: its quoted text is what the model reads.
         if ctx == Ctx::Script && info.families & OUTPUT != 0 {
-            info = read_line(line, true);
+            read_line_into(line, true, &mut info);
         }
-        if info.non_ascii || info.control {
+        if info.suspect {
             hidden::characters(line, no, &mut self.sink);
         }
         // Markdown a rendered view hides: its text is checked apart, as hidden text.
@@ -356,21 +526,51 @@ impl Scanner<'_> {
                         visible.replace_range(span.start..span.end, &" ".repeat(span.end - span.start));
                     }
                 }
-                let info = read_line(&visible, false);
+                read_line_into(&visible, false, &mut info);
                 self.checks(no, &visible, ctx, &info);
+                self.info = info;
                 return;
             }
         }
         self.checks(no, line, ctx, &info);
+        self.info = info;
+    }
+
+    /// A line at [`Depth::Hidden`]: one look at each byte for what may hide text, and the checks
+    /// of hidden text where it is found.
+    fn body_line(&mut self, no: u32, line: &str, ctx: Ctx) {
+        let b = line.as_bytes();
+        let mut flags = 0u8;
+        for &c in b {
+            flags |= FLAGS[c as usize];
+        }
+        if flags & FLAG_SUSPECT != 0
+            && b.iter().enumerate().any(|(i, &c)| {
+                (c < 0x20 && c != b'\t') || c == 0x7F || (c >= 0xC0 && crate::unseen::may_begin_hidden(b, i))
+            })
+        {
+            hidden::characters(line, no, &mut self.sink);
+        }
+        let body = self.md.frontmatter == 2;
+        if body && ctx == Ctx::Prose && (flags & FLAG_MARKUP != 0 || self.md.comment || self.md.hidden.is_some()) {
+            for span in hidden::spans(line, &mut self.md.comment, &mut self.md.hidden) {
+                if let Some(text) = line.get(span.start..span.end) {
+                    self.hidden_text(no, text, span.what);
+                    hidden::markup_note(text, span.what, no, &mut self.sink);
+                }
+            }
+        }
     }
 
     /// The phrase, command and blob checks of a line's text.
     fn checks(&mut self, no: u32, line: &str, ctx: Ctx, info: &LineInfo) {
         let cue = info.families & CUE != 0;
-        if ctx.prose() && !info.anchors.is_empty() && self.kind != FileKind::Data {
-            instructions::check(line, &info.anchors, no, &mut self.sink);
+        if ctx.prose() && info.anchor_count > 0 && self.kind != FileKind::Data {
+            instructions::check(line, info.anchors(), no, &mut self.sink);
         }
-        if info.families & COMMANDS != 0 {
+        // What runs text (sh, eval ...) matters only beside another family (a fetch, a decoder)
+        // or a variable of decoded text.
+        if info.families & COMMANDS & !EXEC != 0 || (info.families & EXEC != 0 && self.decoded.pending()) {
             lower_into(&mut self.lower, line, ctx == Ctx::Prose);
             let documented = cue || self.prev_cue;
             let lower = std::mem::take(&mut self.lower);
@@ -391,6 +591,7 @@ impl Scanner<'_> {
                 prose: ctx == Ctx::Prose,
                 comment: is_comment(line),
                 shell: matches!(ctx, Ctx::Fence { .. }) || (ctx == Ctx::Script && self.shell),
+                cmds: Default::default(),
             };
             exfil::check(&c, &mut self.commands, &mut self.sink);
             scripts::check(&c, &mut self.sink);
@@ -412,8 +613,8 @@ impl Scanner<'_> {
     fn hidden_text(&mut self, no: u32, text: &str, what: &'static str) {
         let info = read_line(text, false);
         self.sink.hidden = Some(what);
-        if !info.anchors.is_empty() {
-            instructions::check(text, &info.anchors, no, &mut self.sink);
+        if info.anchor_count > 0 {
+            instructions::check(text, info.anchors(), no, &mut self.sink);
         }
         if info.families & COMMANDS != 0 {
             let mut lower = String::new();
@@ -428,6 +629,7 @@ impl Scanner<'_> {
                 prose: true,
                 comment: false,
                 shell: false,
+                cmds: Default::default(),
             };
             let mut window = exfil::Window::default();
             exfil::check(&c, &mut window, &mut self.sink);
@@ -442,10 +644,21 @@ impl Scanner<'_> {
 /// command as `;` does, so that "Run: curl …" reads as a command.
 fn lower_into(out: &mut String, line: &str, prose: bool) {
     out.clear();
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        let ends = prose && matches!(c, ':' | ',' | '.') && chars.peek().is_some_and(|n| *n == ' ');
-        out.push(if ends { ';' } else { c.to_ascii_lowercase() });
+    out.push_str(line);
+    out.make_ascii_lowercase();
+    if !prose {
+        return;
+    }
+    // ASCII bytes replaced by an ASCII byte: the text stays UTF-8.
+    let ends: Vec<usize> = out
+        .as_bytes()
+        .windows(2)
+        .enumerate()
+        .filter(|(_, w)| matches!(w, [b':' | b',' | b'.', b' ']))
+        .map(|(i, _)| i)
+        .collect();
+    for i in ends {
+        out.replace_range(i..i + 1, ";");
     }
 }
 
@@ -505,18 +718,25 @@ pub(super) struct Cmd<'a> {
     /// A line of shell (a shell script's, or a fence's): variables carry data from line to line.
     pub shell: bool,
     /// The families its words call for.
-    pub families: u16,
+    pub families: Families,
     /// Its number.
     pub no: u32,
     /// The line (or the one before it) says it documents a danger (never, avoid, blocked ...).
     pub documented: bool,
     /// A line of Markdown prose (not code).
     pub prose: bool,
+    /// The commands of `code`, read once when a check first asks.
+    pub cmds: std::cell::OnceCell<Vec<Command<'a>>>,
 }
 
-impl Cmd<'_> {
+impl<'a> Cmd<'a> {
     /// Whether the line's words call for any of `families`.
-    pub fn has(&self, families: u16) -> bool {
+    pub fn has(&self, families: Families) -> bool {
         self.families & families != 0
+    }
+
+    /// The commands of the line (of `code`).
+    pub fn commands(&self) -> &[Command<'a>] {
+        self.cmds.get_or_init(|| commands(self.code))
     }
 }

@@ -7,31 +7,35 @@
 
 use super::excerpt;
 use super::scan::{Cmd, Rule, Sink};
-use super::words::{commands, unquoted, Command, DELETE, HIST, PERM, PERSIST};
+use super::words::{
+    commands, unquoted, Command, AUTOSTART, DELETE, HIST, HIST_CMD, HIST_VAR, PERM, PERSIST, PERSIST_CMD, PROFILE_FILE,
+};
 
 /// Checks a line's commands.
 pub(super) fn check(c: &Cmd, sink: &mut Sink) {
     if c.documented || !c.has(DELETE | PERM | PERSIST | HIST) {
         return;
     }
-    let cmds = commands(c.code);
+    let l = c.lower;
     if c.has(DELETE) {
-        if let Some(what) = destructive(c.lower, &cmds) {
+        if let Some(what) = destructive(l, c.commands()) {
             sink.push(Rule::DestructiveDelete, c.no, || format!("{what}: {:?}", excerpt(c.line, 120)));
         }
     }
     if c.has(PERM) {
-        if let Some(what) = permission(c.lower, &cmds) {
+        if let Some(what) = permission(l, c.commands()) {
             sink.push(Rule::PermissionChange, c.no, || format!("{what}: {:?}", excerpt(c.line, 120)));
         }
     }
     if c.has(PERSIST) {
-        if let Some(what) = persistence(c.code, &cmds) {
+        if let Some(what) = persistence(c) {
             sink.push(Rule::Persistence, c.no, || format!("{what}: {:?}", excerpt(c.line, 120)));
         }
     }
-    if c.has(HIST) {
-        if let Some(what) = history(c.code, &cmds) {
+    let history_shape =
+        || ["history -", "o history", "_history", "clear-history", "historysavepath"].iter().any(|h| l.contains(h));
+    if c.has(HIST_VAR) || (c.has(HIST_CMD) && history_shape()) {
+        if let Some(what) = history(l, c.commands()) {
             sink.push(Rule::HistoryTampering, c.no, || format!("{what}: {:?}", excerpt(c.line, 120)));
         }
     }
@@ -239,7 +243,7 @@ const PROFILES: [&str; 14] = [
 ];
 
 /// Places from which a program starts again by itself.
-const AUTOSTART: [&str; 10] = [
+const AUTOSTART_PLACES: [&str; 10] = [
     "library/launchagents",
     "library/launchdaemons",
     "/etc/systemd/system",
@@ -253,36 +257,39 @@ const AUTOSTART: [&str; 10] = [
 ];
 
 /// How a line makes something start again by itself.
-fn persistence(lower: &str, cmds: &[Command]) -> Option<&'static str> {
-    if PROFILES.iter().any(|p| lower.contains(*p) && writes(lower, p)) {
+fn persistence(c: &Cmd) -> Option<&'static str> {
+    let lower = c.code;
+    if c.has(PROFILE_FILE) && PROFILES.iter().any(|p| lower.contains(*p) && writes(lower, p)) {
         return Some("a shell startup file written");
     }
-    if let Some(p) = AUTOSTART.iter().find(|p| lower.contains(*p) && writes(lower, p)) {
-        return Some(if p.contains("authorized_keys") {
-            "a key added to authorized_keys"
-        } else {
-            "a program installed to start by itself"
-        });
+    if c.has(AUTOSTART) {
+        if let Some(p) = AUTOSTART_PLACES.iter().find(|p| lower.contains(*p) && writes(lower, p)) {
+            return Some(if p.contains("authorized_keys") {
+                "a key added to authorized_keys"
+            } else {
+                "a program installed to start by itself"
+            });
+        }
     }
-    for c in cmds {
-        match c.name {
-            "crontab" if !c.args.iter().all(|a| matches!(*a, "-l" | "-r" | "-u")) || c.piped || c.args.is_empty() => {
+    if !c.has(PERSIST_CMD) {
+        return None;
+    }
+    for x in c.commands() {
+        match x.name {
+            "crontab" if !x.args.iter().all(|a| matches!(*a, "-l" | "-r" | "-u")) || x.piped || x.args.is_empty() => {
                 return Some("a crontab installed")
             }
-            "launchctl" if c.args.first().is_some_and(|a| matches!(*a, "load" | "bootstrap" | "enable" | "submit")) => {
+            "launchctl" if x.args.first().is_some_and(|a| matches!(*a, "load" | "bootstrap" | "enable" | "submit")) => {
                 return Some("a launch agent loaded")
             }
-            "systemctl" if c.args.contains(&"enable") => return Some("a systemd unit enabled"),
-            "schtasks" if c.args.contains(&"/create") => return Some("a scheduled task created"),
+            "systemctl" if x.args.contains(&"enable") => return Some("a systemd unit enabled"),
+            "schtasks" if x.args.contains(&"/create") => return Some("a scheduled task created"),
             "reg" if lower.contains("currentversion\\run") => return Some("a Run key added"),
             "register-scheduledtask" | "new-scheduledtask" => return Some("a scheduled task created"),
             _ => {}
         }
     }
-    if lower.contains("@reboot") {
-        return Some("a cron entry run at every boot");
-    }
-    None
+    lower.contains("@reboot").then_some("a cron entry run at every boot")
 }
 
 /// How a line switches the shell's history off or erases it.
