@@ -2,9 +2,10 @@
 // The profile the core module is split by (see src/main.rs): runs the work every host does on
 // the instrumented core module, in the built pkg/, and writes which functions ran. That work is
 // parsing, discovering, rendering catalogs and answering the skill tool, over the repository's
-// example skills, a set of frontmatter shapes the fast path reads, and generated trees of hundreds
-// of skills shaped like real ones (sizes past the small-collection paths, names out of listing
-// order, repeated and nested names, skills hidden from the model or the user). What it never runs
+// example skills, the vetting fixtures, a set of frontmatter shapes the fast path reads, and
+// generated trees of hundreds of skills shaped like real ones (sizes past the small-collection
+// paths, names out of listing order, repeated and nested names, skills hidden from the model or
+// the user). What it never runs
 // is moved to the cold module, loaded on its first call. tests/js/cold-split.test.mjs checks that
 // the work over the test corpus loads none of it; a path that test finds belongs here.
 //
@@ -195,6 +196,17 @@ for (const options of stores) {
   await tool.executeCall("skill", "{not json");
   tool.session.activations();
 }
+
+// The vetting fixtures: discovery vets each description, and the skill tool each text it serves,
+// so every check runs (serving the corpus finds most of them).
+const vetted = await sw.SkillRegistry.discover({
+  scopes: [{ name: "project", storage: nodeFsStorage(join(REPO, "tests/fixtures/vet")), roots: ["malicious/", "benign/"], trusted: true }],
+});
+vetted.listMetasAcross();
+vetted.diagnostics();
+const vetTool = new sw.SkillTool(vetted);
+for (const name of vetted.names()) await vetTool.execute({ name });
+vetted.free();
 
 const lines = [moduleLine, ...[...ran].sort((a, b) => a - b).map(String)];
 writeFileSync(profileOut, lines.join("\n") + "\n");

@@ -10,6 +10,7 @@ import { UsageError as AgentUsageError, cmdActivate, cmdCatalog, cmdList, cmdRea
 import { NETWORK_USAGE, cmdMcp, cmdPublish } from "./cli-network.js";
 import { LOCK_USAGE, cmdAdd, cmdInstall, cmdLock, cmdRemove, cmdUpdate, cmdVerify } from "./cli-lock.js";
 import { progress, stylesFor } from "./cli-style.js";
+import { VET_USAGE, cmdVet } from "./cli-vet.js";
 
 const USAGE = `Usage: skillwasm <command> [arguments]
 
@@ -39,6 +40,13 @@ As an agent sees a project (its .agents/skills, and the user's ~/.agents/skills)
   read <name> <path> [dir]           The skill tool's answer: one file of the skill.
   These take --client NAME (also .NAME/skills), --no-user, --no-trust (the project's skills
   are not read), --json. Exit 1 when the tool loaded nothing.
+
+Vetting:
+  ${VET_USAGE}
+                                     Vet every skill under each directory (its SKILL.md and
+                                     resources, read as text, nothing run): file:line: level:
+                                     code: message. Exit 1 when a finding is at or above
+                                     --severity (default high).
 
 Publishing:
 ${NETWORK_USAGE}
@@ -378,6 +386,7 @@ const COMMANDS = {
   verify: { run: cmdVerify, usage: "verify [dir] [--json]" },
   install: { run: cmdInstall, usage: "install [dir] --frozen [--json]" },
   update: { run: cmdUpdate, usage: "update [name] [dir] [--dry-run] [--json]" },
+  vet: { run: cmdVet, usage: VET_USAGE },
 };
 
 async function main(argv) {

@@ -95,6 +95,7 @@ const ASYNC_MEMBERS = new Set([
   "SkillRegistry#refresh",
   "SkillRegistry#contentDigest",
   "SkillRegistry#lockfile",
+  "SkillRegistry#vet",
   "SkillRegistry#listLazyScopes",
   "SkillTool#execute",
   "SkillTool#executeCall",

@@ -26,12 +26,15 @@
 //! - [`net`]: skills over the network: the Agent Skills Discovery index, read and published, its
 //!   artifacts verified and unpacked ([`net::discovery`]); the MCP Skills extension's server and
 //!   client checks ([`net::mcp`])
+//! - [`vet`]: what a skill's text could do to the model or the machine, read before the model
+//!   sees it (hidden text, instructions against the host, exfiltration, risky scripts,
+//!   obfuscation)
 
 #![warn(missing_docs)]
 
 // The parse path and the text rules it shares are a crate of their own (`parse/`), built for
 // speed; they are this crate's modules as much as the others.
-pub use skillwasm_parse::{content, diagnostic, lookalike, parse, text};
+pub use skillwasm_parse::{content, diagnostic, lookalike, parse, text, unseen};
 pub mod json;
 pub mod read;
 
@@ -49,6 +52,7 @@ pub mod net;
 pub mod search;
 use skillwasm_parse::sort;
 pub mod store;
+pub mod vet;
 
 /// The version of this crate (and of the npm package built from it).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

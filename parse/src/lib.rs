@@ -2,9 +2,10 @@
 //! subset, serde_yaml, repair, validation, lenient and strict), and what it shares with every
 //! later stage of the engine: [`diagnostic`] (findings and their stable codes), [`text`]
 //! (escaping per output format, the token estimate, code ranges, NFKC), [`content`] (the
-//! `<skill_content>` protocol) and [`sort`] (the one sort routine). The `skillwasm` crate
-//! re-exports these modules as its own; this one is apart so that it can be built for speed while
-//! the rest is built for size.
+//! `<skill_content>` protocol), [`sort`] (the one sort routine) and [`unseen`] (whether a text
+//! may hold what a reader does not see, at a glance). The `skillwasm` crate re-exports these
+//! modules as its own; this one is apart so that it can be built for speed while the rest is
+//! built for size.
 
 #![warn(missing_docs)]
 
@@ -15,6 +16,7 @@ pub mod lookalike;
 pub mod parse;
 pub mod sort;
 pub mod text;
+pub mod unseen;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use parse::{

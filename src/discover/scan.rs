@@ -300,7 +300,10 @@ async fn load(
         }
     };
     let result = match limits::parse_prefix(&first, prefix, c.size, &parse_opts) {
-        Some(result) => result,
+        Some(mut result) => {
+            vet_read(&first, opts, &mut result);
+            result
+        }
         // One byte more than the cap tells a file above it from one at it.
         None => {
             let all =
@@ -311,7 +314,11 @@ async fn load(
                     }
                 });
             match all {
-                Ok(all) => parse_skill(&all, &parse_opts),
+                Ok(all) => {
+                    let mut result = parse_skill(&all, &parse_opts);
+                    vet_read(&all, opts, &mut result);
+                    result
+                }
                 Err(d) => {
                     Rc::make_mut(&mut record.diagnostics).push(d);
                     return record;
@@ -329,6 +336,21 @@ async fn load(
         diagnostics.shrink_to_fit();
     }
     record
+}
+
+/// Vets the SKILL.md bytes discovery read (no other read: a prefix is vetted as far as it goes),
+/// by the host's policy: the findings join the skill's diagnostics, and with `vet: "refuse"` a
+/// finding at or above `vetSeverity` refuses the skill.
+fn vet_read(bytes: &[u8], opts: &DiscoverOptions, result: &mut crate::parse::ParseResult) {
+    if opts.vet == crate::vet::VetPolicy::Off || result.skill.is_none() {
+        return;
+    }
+    let description = result.skill.as_ref().map_or("", |s| s.description.as_str());
+    let (found, refused) = crate::vet::at_discovery(bytes, description, opts.vet, opts.vet_severity);
+    if refused {
+        result.skill = None;
+    }
+    result.diagnostics.extend(found);
 }
 
 thread_local! {

@@ -196,6 +196,14 @@ pub struct DiscoverOptions {
     /// Milliseconds a store call may take before it counts as failed (JS stores; default 10000).
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub timeout_ms: u32,
+    /// What is done with what vetting finds in the SKILL.md bytes discovery reads (default
+    /// `report`: diagnostics; `refuse`: a skill with a finding at or above `vetSeverity` is
+    /// refused; `off`). See [`crate::vet`].
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub vet: crate::vet::VetPolicy,
+    /// The level from which `vet: "refuse"` refuses a skill (default `high`).
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub vet_severity: crate::vet::Level,
 }
 
 impl Default for DiscoverOptions {
@@ -213,6 +221,8 @@ impl Default for DiscoverOptions {
             respect_gitignore: false,
             mode: Mode::Lenient,
             timeout_ms: 10_000,
+            vet: crate::vet::VetPolicy::Report,
+            vet_severity: crate::vet::Level::High,
         }
     }
 }

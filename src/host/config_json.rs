@@ -8,6 +8,7 @@
 use super::config::{SearchMode, SkillsConfig};
 use crate::disclose::{ActivationStyle, CatalogFormat};
 use crate::read::{self, variant};
+use crate::vet::{Level, VetPolicy};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 use serde_json::{Error, Value};
@@ -30,6 +31,22 @@ fn search(v: &Value) -> Result<SearchMode, Error> {
         0 => SearchMode::Auto,
         1 => SearchMode::Always,
         _ => SearchMode::Never,
+    })
+}
+
+fn vet_policy(v: &Value) -> Result<VetPolicy, Error> {
+    Ok(match variant(v, &["off", "report", "refuse"])? {
+        0 => VetPolicy::Off,
+        1 => VetPolicy::Report,
+        _ => VetPolicy::Refuse,
+    })
+}
+
+fn vet_level(v: &Value) -> Result<Level, Error> {
+    Ok(match variant(v, &["low", "medium", "high"])? {
+        0 => Level::Low,
+        1 => Level::Medium,
+        _ => Level::High,
     })
 }
 
@@ -76,6 +93,8 @@ impl SkillsConfig {
             "respectGitignore" => c.discover.respect_gitignore = read::bool(v)?,
             "mode" => c.discover.mode = read::mode(v)?,
             "timeoutMs" => c.discover.timeout_ms = read::u32(v)?,
+            "vet" => c.discover.vet = vet_policy(v)?,
+            "vetSeverity" => c.discover.vet_severity = vet_level(v)?,
             "disabled" => c.disabled = read::strings(v)?,
             "modelTier" => c.model_tier = read::opt_string(v)?,
             "tiers" => c.tiers = read::opt_strings(v)?,
@@ -137,6 +156,8 @@ mod tests {
                 respect_gitignore: !d.respect_gitignore,
                 mode: Mode::Strict,
                 timeout_ms: d.timeout_ms + 1,
+                vet: crate::vet::VetPolicy::Refuse,
+                vet_severity: crate::vet::Level::Medium,
             },
             disabled: vec!["x".into()],
             model_tier: Some("pro".into()),

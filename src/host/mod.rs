@@ -19,6 +19,7 @@ mod served;
 mod skills;
 mod tool;
 mod tool_name;
+pub mod vet;
 mod view;
 
 #[cfg(test)]

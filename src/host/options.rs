@@ -22,7 +22,7 @@ pub const SCOPE_KEYS: [&str; 5] = ["name", "storage", "roots", "trusted", "lazy"
 
 /// The configuration's keys (camelCase), every field, the optional ones too, in the order of
 /// its serialised form (a test holds the list to it).
-pub const CONFIG_KEYS: [&str; 35] = [
+pub const CONFIG_KEYS: [&str; 37] = [
     "client",
     "trustProject",
     "concurrency",
@@ -35,6 +35,8 @@ pub const CONFIG_KEYS: [&str; 35] = [
     "respectGitignore",
     "mode",
     "timeoutMs",
+    "vet",
+    "vetSeverity",
     "disabled",
     "modelTier",
     "tiers",
@@ -224,6 +226,8 @@ mod tests {
             respect_gitignore: _,
             mode: _,
             timeout_ms: _,
+            vet: _,
+            vet_severity: _,
         } = d;
     }
 
@@ -242,7 +246,7 @@ mod tests {
         ] {
             assert!(keys.iter().any(|x| x == k), "{k} in {keys:?}");
         }
-        assert_eq!(keys.len(), 27 + 12 - 4, "every field but the flattened discover and the three functions: {keys:?}");
+        assert_eq!(keys.len(), 27 + 14 - 4, "every field but the flattened discover and the three functions: {keys:?}");
         let reg = registry_keys();
         assert!(reg.iter().any(|k| k == "project") && reg.iter().any(|k| k == "scopes"));
         assert!(catalog_keys().iter().any(|k| k == "budgetChars"));

@@ -203,9 +203,34 @@ impl SkillTool {
         let mut result = activate::run(plan, &opts).await;
         if !result.is_error {
             result.digest = digest;
+            if let Some(refusal) = self.vet_served(&mut result) {
+                return activate::refused(&input, refusal);
+            }
         }
         self.session.borrow_mut().record_result(&result, now);
         result
+    }
+
+    /// Vets what the tool is about to serve (the instructions, or the file read) in full, by the
+    /// host's policy: with `vet: "report"` the findings join the result's diagnostics; with
+    /// `"refuse"` a finding at or above `vetSeverity` refuses the call (the error it returns).
+    /// Discovery vetted only the frontmatter and the body's hidden text; this is where the
+    /// visible text the model is given is vetted. Lines count in the text served.
+    fn vet_served(&self, result: &mut activate::ToolResult) -> Option<crate::diagnostic::Diagnostic> {
+        let config = self.config();
+        let policy = config.discover.vet;
+        if policy == crate::vet::VetPolicy::Off || result.already_loaded {
+            return None;
+        }
+        let path = result.path.clone().unwrap_or_else(|| "SKILL.md".to_string());
+        let findings = crate::vet::vet_text(&path, &result.content);
+        if policy == crate::vet::VetPolicy::Refuse {
+            if let Some(refusal) = crate::vet::refusal(&findings, config.discover.vet_severity) {
+                return Some(refusal);
+            }
+        }
+        result.diagnostics.extend(findings.iter().map(crate::vet::diagnostic));
+        None
     }
 
     /// Whether a call needs the lazy scopes not listed yet: a search, or a skill the tool does

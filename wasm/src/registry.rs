@@ -508,6 +508,20 @@ impl JsSkillRegistry {
         crate::promise::promise(async move { host::consent::content_digest(&inner, &name).await })
     }
 
+    /// Vets the skill that wins `name` in full: its SKILL.md and every resource within the
+    /// per-skill limits (512 files, `maxObjectBytes` together), text only, nothing run. Never
+    /// rejects: an unknown skill has an `error`; one beyond the limits or with a failed read has
+    /// the findings of what was read and a `vet-incomplete` error.
+    #[wasm_bindgen(unchecked_return_type = "Promise<VetReport>")]
+    pub fn vet(&self, #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue) -> Promise {
+        let name = match convert::string(&name, "SkillRegistry.vet: name") {
+            Ok(n) => n,
+            Err(e) => return Promise::reject(&e),
+        };
+        let inner = self.inner.clone();
+        crate::promise::promise(async move { host::vet::vet_skill(&inner, &name).await })
+    }
+
     /// The registry as bytes, for `SkillRegistry.fromSnapshot`; with `{ approvals: true }` the
     /// registry's approvals too (restored only by `fromSnapshot(bytes, { approvals: "snapshot" })`).
     pub fn snapshot(

@@ -380,6 +380,70 @@ pub const SKILL_UNPINNED: &str = "skill-unpinned";
 /// A skill pinned in the lockfile the host gave but not found. Warning.
 pub const SKILL_PIN_MISSING: &str = "skill-pin-missing";
 
+/// Vet (hidden text): Unicode tag characters (U+E0000–U+E007F), which no view shows and which
+/// spell ASCII; the message decodes them. High; a warning (see [`VET_REFUSED`] for the policy).
+pub const VET_TAG_CHARACTERS: &str = "vet-tag-characters";
+/// Vet (hidden text): bidirectional controls (embeddings, overrides, isolates) that reorder how a
+/// line reads. High; a warning.
+pub const VET_BIDI_CONTROLS: &str = "vet-bidi-controls";
+/// Vet (hidden text): a run of eight or more invisible characters (zero-width and other format
+/// characters), enough to carry hidden text. High; a warning.
+pub const VET_INVISIBLE_RUN: &str = "vet-invisible-run";
+/// Vet (hidden text): a few invisible characters on a line. Low; a note.
+pub const VET_INVISIBLE_CHARACTERS: &str = "vet-invisible-characters";
+/// Vet (hidden text): markup a rendered view hides (an HTML comment, a hidden element, alt text,
+/// a title, a link reference definition) holds what another vet check finds. High; a warning.
+pub const VET_HIDDEN_INSTRUCTIONS: &str = "vet-hidden-instructions";
+/// Vet (hidden text): an element hidden by a style holds text, or a comment addresses the model.
+/// Low; a note.
+pub const VET_HIDDEN_MARKUP: &str = "vet-hidden-markup";
+/// Vet (instructions): a phrase that tells the model to set aside its host's instructions
+/// ("ignore all previous instructions", "you are now …"). High; a warning.
+pub const VET_INSTRUCTION_OVERRIDE: &str = "vet-instruction-override";
+/// Vet (instructions): a phrase that tells the model to hide something from the user ("do not
+/// tell the user about …", "without telling the user"). High; a warning.
+pub const VET_CONCEAL_FROM_USER: &str = "vet-conceal-from-user";
+/// Vet (instructions): a phrase or an agent flag that acts without the user's confirmation
+/// ("without asking", `--dangerously-skip-permissions`). Medium; a warning.
+pub const VET_SKIP_CONFIRMATION: &str = "vet-skip-confirmation";
+/// Vet (instructions): a phrase that tells the model to switch off a safeguard ("disable the
+/// sandbox", "bypass the guardrails"). High; a warning.
+pub const VET_DISABLE_SAFETY: &str = "vet-disable-safety";
+/// Vet (instructions): a phrase that asks for the system prompt ("print your system prompt").
+/// High; a warning.
+pub const VET_REVEAL_SYSTEM_PROMPT: &str = "vet-reveal-system-prompt";
+/// Vet (exfiltration): a secret (SSH or cloud keys, `.env`, credentials, the environment) and a
+/// network send on one line or a few lines apart. High; a warning.
+pub const VET_EXFILTRATION: &str = "vet-exfiltration";
+/// Vet (exfiltration): a script fetched from the network and run (`curl … | sh`). Medium; a
+/// warning.
+pub const VET_REMOTE_SCRIPT: &str = "vet-remote-script";
+/// Vet (exfiltration): a script fetched over plain http or from a bare IP address and run. High;
+/// a warning.
+pub const VET_REMOTE_SCRIPT_INSECURE: &str = "vet-remote-script-insecure";
+/// Vet (risky scripts): a recursive delete of the root, the home directory or a system
+/// directory, a disk overwritten or formatted. High; a warning.
+pub const VET_DESTRUCTIVE_DELETE: &str = "vet-destructive-delete";
+/// Vet (risky scripts): a world-writable or setuid permission, a recursive change of a system
+/// path, sudo without a password. Medium; a warning.
+pub const VET_PERMISSION_CHANGE: &str = "vet-permission-change";
+/// Vet (risky scripts): persistence: a shell startup file written, a crontab, a launch agent, a
+/// systemd unit, an authorized key. Medium; a warning.
+pub const VET_PERSISTENCE: &str = "vet-persistence";
+/// Vet (risky scripts): the shell history switched off or erased. High; a warning.
+pub const VET_HISTORY_TAMPERING: &str = "vet-history-tampering";
+/// Vet (obfuscation): decoded text run (`base64 -d | sh`, `eval(atob(…))`). High; a warning.
+pub const VET_EXEC_DECODED: &str = "vet-exec-decoded";
+/// Vet (obfuscation): a long base64 or hex run, or a row of `\x` escapes, outside data. Medium;
+/// a warning.
+pub const VET_ENCODED_BLOB: &str = "vet-encoded-blob";
+/// The host's vetting policy (`vet: "refuse"`) refused the skill: a finding at or above
+/// `vetSeverity`, which the message names. Error: the skill is refused.
+pub const VET_REFUSED: &str = "vet-refused";
+/// A skill's files could not all be vetted: beyond the per-skill limits (512 files,
+/// `maxObjectBytes` together), or a file could not be listed or read. Error in the vet report.
+pub const VET_INCOMPLETE: &str = "vet-incomplete";
+
 /// Every code above, in the order they are declared.
 pub const ALL: &[&str] = &[
     // parse
@@ -518,6 +582,28 @@ pub const ALL: &[&str] = &[
     SKILL_PIN_MISMATCH,
     SKILL_UNPINNED,
     SKILL_PIN_MISSING,
+    VET_TAG_CHARACTERS,
+    VET_BIDI_CONTROLS,
+    VET_INVISIBLE_RUN,
+    VET_INVISIBLE_CHARACTERS,
+    VET_HIDDEN_INSTRUCTIONS,
+    VET_HIDDEN_MARKUP,
+    VET_INSTRUCTION_OVERRIDE,
+    VET_CONCEAL_FROM_USER,
+    VET_SKIP_CONFIRMATION,
+    VET_DISABLE_SAFETY,
+    VET_REVEAL_SYSTEM_PROMPT,
+    VET_EXFILTRATION,
+    VET_REMOTE_SCRIPT,
+    VET_REMOTE_SCRIPT_INSECURE,
+    VET_DESTRUCTIVE_DELETE,
+    VET_PERMISSION_CHANGE,
+    VET_PERSISTENCE,
+    VET_HISTORY_TAMPERING,
+    VET_EXEC_DECODED,
+    VET_ENCODED_BLOB,
+    VET_REFUSED,
+    VET_INCOMPLETE,
 ];
 
 /// The codes that say something about the moment rather than the file: a read that failed or

@@ -477,6 +477,13 @@ export const SPECS = [
       ] : []),
     ],
   })),
+  // A vet of any name: the skill's { name, scope, files, skipped, size, findings }, or { name, error }.
+  { name: "SkillRegistry#vet", group: "args", async: true, f: method("SkillRegistry", "vet"), self: (p, fx) => fx.registry,
+    args: () => ["good"],
+    params: [
+      { ...inst("this", "SkillRegistry"), names: /SkillRegistry|registry|this/i },
+      { name: "name", kind: "string", check: (v) => (isObject(v) && typeof v.name === "string" && (Array.isArray(v.findings) || isObject(v.error)) ? null : "not a VetReport"), huge: true },
+    ] },
 
   // SkillSession
   { name: "SkillSession", group: "args", ctor: true, f: ctorOf("SkillSession"), args: () => [], params: [{ name: "(extra arguments)", kind: "ignored", check: (v) => (isObj(v) ? null : "no session") }] },
