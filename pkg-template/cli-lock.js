@@ -14,8 +14,11 @@ import { SkillRegistry, memoryStorage, nodeFsStorage, parseSkill } from "./node.
 import { assertKey } from "./storage/keys.js";
 
 export const LOCK_USAGE = `  add <source> [dir] [--name N] [--path P] [--ref R] [--force]
-                                     Fetch a skill into [dir]/.agents/skills/<name>/ and pin
-                                     it in [dir]/skills-lock.json. <source>: a directory, a
+      [--severity high|medium|low] [--allow-findings]
+                                     Fetch a skill, vet it (refused on a finding at or above
+                                     --severity, default high, unless --allow-findings), copy
+                                     it into [dir]/.agents/skills/<name>/ and pin it in
+                                     [dir]/skills-lock.json. <source>: a directory, a
                                      git repository (local, or a URL ending .git; --ref,
                                      --path for its folder), a .zip/.tar.gz (file or URL),
                                      an https discovery index (--name of the entry), or
@@ -65,14 +68,28 @@ async function projectRegistry(dir, lock) {
   }
 }
 
-/** The content digest of a skill's files (the core's definition, over a store in memory). */
-async function digestOf(name, files) {
+/**
+ * A fetched skill as the core sees it, over a store in memory: its content digest, and (`vet`) the
+ * findings of vetting every file of it.
+ */
+async function inspect(name, files, { vet = false } = {}) {
   const storage = memoryStorage(Object.fromEntries(files.map((f) => [`${name}/${f.path}`, f.bytes])));
-  const registry = await SkillRegistry.discover({ scopes: [{ name: "fetched", storage, roots: [""], trusted: true }] });
-  const d = await registry.contentDigest(name);
-  if (d.digest === undefined) throw new SourceError(`'${name}': ${d.error?.message ?? "no digest"}`);
-  return d.digest;
+  const registry = await SkillRegistry.discover({ scopes: [{ name: "fetched", storage, roots: [""], trusted: true }], vet: "off" });
+  try {
+    const d = await registry.contentDigest(name);
+    if (d.digest === undefined) throw new SourceError(`'${name}': ${d.error?.message ?? "no digest"}`);
+    const report = vet ? await registry.vet(name) : null;
+    return { digest: d.digest, report };
+  } finally {
+    registry.free();
+  }
 }
+
+async function digestOf(name, files) {
+  return (await inspect(name, files)).digest;
+}
+
+const LEVELS = ["low", "medium", "high"];
 
 /** The skill's name, from its SKILL.md (the core parses it). */
 function nameOf(files, what) {
@@ -166,8 +183,12 @@ function recordedSource(dir, source) {
 
 /** `add <source> [dir]`. */
 export async function cmdAdd(args) {
-  const { flags, rest } = readFlags(args, { "--name": "string", "--path": "string", "--ref": "string", "--force": "bool", "--json": "bool" });
+  const { flags, rest } = readFlags(args, {
+    "--name": "string", "--path": "string", "--ref": "string", "--force": "bool", "--json": "bool", "--severity": "string", "--allow-findings": "bool",
+  });
   if (rest.length < 1 || rest.length > 2) throw new UsageError("expected a source and at most one directory");
+  const severity = flags.severity ?? "high";
+  if (!LEVELS.includes(severity)) throw new UsageError(`--severity must be high, medium or low, not ${severity}`);
   const dir = path.resolve(rest[1] ?? ".");
   return guarded("add", async () => {
     const asked = sourceOf(rest[0], flags, process.cwd());
@@ -181,8 +202,15 @@ export async function cmdAdd(args) {
       throw new SourceError(`${location} exists; remove it first, or --force to replace it`);
     }
     const recorded = recordedSource(dir, source);
+    // Vetted before anything is written: the core reads every file as text, runs nothing.
+    const { digest, report } = await inspect(name, files, { vet: true });
+    const over = report.findings.filter((f) => LEVELS.indexOf(f.level) >= LEVELS.indexOf(severity));
+    for (const f of report.findings) note(`${rest[0]}: ${f.path}:${f.line}: ${f.level}: ${f.code}: ${f.message}`);
+    if (report.error) throw new SourceError(`'${name}' could not be vetted whole: ${report.error.message}`);
+    if (over.length > 0 && !flags["allow-findings"]) {
+      throw new SourceError(`'${name}' is not added: ${over.length} finding${over.length === 1 ? "" : "s"} at or above ${severity} (listed above); --allow-findings adds it anyway`);
+    }
     placeFiles(dir, location, files);
-    const digest = await digestOf(name, files);
     const lockfile = await repin(dir, [{ name, scope: "project", source: recorded, location, digest }]);
     const entry = lockfile.skills.find((e) => e.scope === "project" && e.name === name);
     if (flags.json) out(JSON.stringify(entry, null, 2));

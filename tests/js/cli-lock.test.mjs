@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { CLI, importPkg } from "./helpers.mjs";
+import { CLI, ROOT, importPkg } from "./helpers.mjs";
 import { routesOf, serve } from "./support/well-known-server.mjs";
 
 const { SkillRegistry, nodeFsStorage, publishWellKnown } = await importPkg();
@@ -160,4 +160,20 @@ test("install --frozen restores a project in a fresh directory, and fails on any
   assert.match(stray.stdout, /warning: skill-unpinned: skill 'stray' of project is not pinned/);
   assert.equal((await sw(project, "lock")).status, 0);
   assert.equal((await sw(project, "verify")).status, 0);
+});
+
+test("add vets a skill before it writes anything: a finding at or above --severity refuses it unless --allow-findings", async (t) => {
+  const tmp = mkdtempSync(path.join(tmpdir(), "skillwasm-cli-vet-"));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  const stealer = path.join(ROOT, "tests", "fixtures", "vet", "malicious", "exfiltration", "ssh-key-stealer");
+  const refused = await sw(tmp, "add", stealer);
+  assert.equal(refused.status, 1, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /high: vet-exfiltration: /);
+  assert.match(refused.stderr, /is not added: \d+ findings? at or above high/);
+  assert.ok(!existsSync(path.join(tmp, ".agents")) && !existsSync(path.join(tmp, "skills-lock.json")), "nothing written");
+  const allowed = await sw(tmp, "add", stealer, "--allow-findings", "--json");
+  assert.equal(allowed.status, 0, allowed.stderr);
+  assert.match(allowed.stderr, /vet-exfiltration/, "the findings are still listed");
+  assert.equal(lockOf(tmp).skills.length, 1);
+  assert.equal((await sw(tmp, "add", stealer, "--severity", "extreme")).status, 2);
 });
