@@ -13,7 +13,7 @@
 #   make demo    the main job on the bundled example skills (build output in target/demo-build.log),
 #                then the playground
 #   make bench   the benchmark scripts in bench/ (parse, discovery, the skip hint, catalog + activation, R2, scale, search, MCP,
-#                init times of the two modules); `node bench/size.mjs` prints what takes each module's space (twiggy)
+#                init times of the two modules, vetting's cost); `node bench/size.mjs` prints what takes each module's space (twiggy)
 #   make clean
 #
 # Everything is relative to this directory; shared test data lives in ../shared.
@@ -227,6 +227,7 @@ bench: build
 	$(NODE) bench/network.mjs --runs 3
 	$(NODE) bench/search.mjs
 	$(NODE) bench/mcp.mjs
+	$(NODE) bench/vet.mjs
 
 clean:
 	rm -rf $(PKG)
