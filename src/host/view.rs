@@ -91,17 +91,27 @@ impl View {
     }
 
     /// The view with the skills `refused` (by the name they are offered under, with why: a
-    /// lockfile's verdict) hidden from the model and the user alike.
+    /// lockfile's verdict) hidden from the model and the user alike. One pass over each list,
+    /// however many are refused.
     pub fn refusing(mut self, refused: &std::collections::HashMap<String, String>) -> View {
-        for (name, why) in refused {
-            let Some(k) = self.metas.position(name) else { continue };
-            if let Some(a) = self.audience.get_mut(k) {
+        if refused.is_empty() {
+            return self;
+        }
+        for name in refused.keys() {
+            if let Some(a) = self.metas.position(name).and_then(|k| self.audience.get_mut(k)) {
                 *a = Audience::default();
             }
-            self.hidden.retain(|h| h.name != *name);
-            self.hidden.push(HiddenSkill { name: name.clone(), reason: "pin-mismatch".into(), message: why.clone() });
-            self.user_skills.retain(|s| s.name != *name);
         }
+        self.hidden.retain(|h| !refused.contains_key(&h.name));
+        let mut pinned: Vec<HiddenSkill> = refused
+            .iter()
+            .filter(|(name, _)| self.metas.position(name).is_some())
+            .map(|(name, why)| HiddenSkill { name: name.clone(), reason: "pin-mismatch".into(), message: why.clone() })
+            .collect();
+        // By name, whatever order the map holds them in.
+        pinned.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        self.hidden.extend(pinned);
+        self.user_skills.retain(|s| !refused.contains_key(&s.name));
         self
     }
 

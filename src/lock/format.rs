@@ -142,7 +142,8 @@ pub fn lockfile_from_json(v: &Value) -> Result<Lockfile, String> {
     if let Some(n) = v.get("skills").and_then(Value::as_array).map(Vec::len).filter(|&n| n > MAX_LOCK_ENTRIES) {
         return Err(format!("has {n} skills, more than {MAX_LOCK_ENTRIES}"));
     }
-    let lock: Lockfile = serde_json::from_value(v.clone()).map_err(|e| e.to_string())?;
+    // Read from the value in place (no copy of a lockfile of 100,000 entries).
+    let lock = Lockfile::deserialize(v).map_err(|e| e.to_string())?;
     for (i, e) in lock.skills.iter().enumerate() {
         let named = [e.name.as_str(), &e.scope, &e.location];
         if named.iter().any(|s| s.is_empty()) {
