@@ -5,7 +5,7 @@
 //! It either returns exactly what serde_yaml would (a differential test on the corpus and under
 //! random inputs holds it to that) or gives up with `None`, and the caller asks serde_yaml.
 
-use super::node::{Node, Style};
+use super::node::{resolve_plain, Node, Resolved, Style};
 
 const MAX_DEPTH: usize = 16;
 
@@ -147,6 +147,11 @@ impl<'a> Parser<'a> {
                 return None;
             }
             let (key, rest) = split_key(line.text)?;
+            // `0:`, `true:` and `null:` are keys of another type in YAML; serde_yaml's reading of them
+            // is what the rest of the parser expects.
+            if resolve_plain(key) != Resolved::String {
+                return None;
+            }
             let line_no = self.pos;
             if entries.iter().any(|e| e.key == key) {
                 return None; // duplicate keys are serde_yaml's (and the repair's) business

@@ -1,5 +1,6 @@
 //! Parsing and repair, end to end through `parse_skill`, with the exact resulting values.
 
+use super::fast;
 use super::{parse_skill, parse_skill_in_place, Mode, ParseOptions, ParseResult, Skill};
 
 fn lenient(src: &str) -> ParseResult {
@@ -41,6 +42,18 @@ fn the_same_values_through_serde_yaml() {
     assert_eq!(s.license.as_deref(), Some("1.10"));
     assert_eq!(s.metadata.get("version").map(String::as_str), Some("2.0"));
     assert_eq!(s.extra.get("extra_map"), Some(&serde_json::json!({"a": "1"})));
+}
+
+#[test]
+fn keys_of_other_yaml_types_are_read_by_serde_yaml() {
+    // `0:`, `true:` and `null:` are not string keys in YAML; the fast path leaves them to serde_yaml,
+    // which the property test compares it with.
+    for key in ["0", "1.5", "true", "null", "~"] {
+        assert!(fast::read(&format!("{key}:\n")).is_err(), "{key}");
+        let r = lenient(&fm(&format!("name: x\ndescription: d\nmetadata:\n  {key}: v\n")));
+        assert!(r.skill.is_some(), "{key}: {:?}", codes(&r));
+    }
+    assert!(fast::read("yes:\n").is_ok(), "YAML 1.2: yes is a string");
 }
 
 #[test]
