@@ -10,6 +10,7 @@ use crate::content::PROTOCOL_TAGS;
 use crate::diagnostic::Diagnostic;
 use crate::discover::{FileRequest, FilesRequest, SkillFiles, SkillMeta, SkillRegistry};
 use crate::text::{clean_lines, neutralize_tags};
+use crate::vet::{Level, VetPolicy};
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "tsify")]
@@ -23,6 +24,8 @@ pub struct SubagentPlan {
     file: FileRequest,
     files: Option<FilesRequest>,
     commands: Option<CommandRunner>,
+    /// The host's vetting policy and threshold for the instructions.
+    vet: (VetPolicy, Level),
 }
 
 /// What a host needs to run a skill in a subagent: the subagent type the skill names, the prompt,
@@ -61,13 +64,26 @@ pub fn plan_subagent(registry: &SkillRegistry, visible: &[String], name: &str) -
     }
     let meta = registry.get(name)?;
     let file = registry.file_request(name, None).ok()?;
-    Some(SubagentPlan { meta: Box::new(meta), file, files: registry.files_request(name), commands: None })
+    Some(SubagentPlan {
+        meta: Box::new(meta),
+        file,
+        files: registry.files_request(name),
+        commands: None,
+        vet: (VetPolicy::Off, Level::High),
+    })
 }
 
 impl SubagentPlan {
     /// The plan with the host's runner for `` !`command` `` preprocessing.
     pub fn with_commands(mut self, runner: Option<CommandRunner>) -> SubagentPlan {
         self.commands = runner;
+        self
+    }
+
+    /// The plan with the host's vetting policy for the instructions the prompt carries
+    /// ([`crate::vet::served`]; off unless given).
+    pub fn with_vet(mut self, policy: VetPolicy, threshold: Level) -> SubagentPlan {
+        self.vet = (policy, threshold);
         self
     }
 }
@@ -79,7 +95,7 @@ pub async fn run_subagent(plan: SubagentPlan, task: &str, opts: &ToolOptions) ->
 }
 
 /// Reads the planned skill's instructions and lists its files, and builds the subagent's task;
-/// None when the instructions cannot be read.
+/// None when the instructions cannot be read or the vetting policy refuses them.
 pub async fn run_subagent_task(plan: SubagentPlan, task: &str, opts: &ToolOptions) -> Option<SubagentTask> {
     let body = plan.file.fetch().await.text?;
     let listed = match plan.files {
@@ -90,6 +106,8 @@ pub async fn run_subagent_task(plan: SubagentPlan, task: &str, opts: &ToolOption
     let directory = display_directory(&meta, opts);
     let mut diagnostics = Vec::new();
     let body = expand_body(&body, &meta.skill.name, &directory, plan.commands.as_ref(), &mut diagnostics).await;
+    let (policy, threshold) = plan.vet;
+    diagnostics.extend(crate::vet::served(policy, threshold, "SKILL.md", &body).ok()?);
     let prompt = subagent_prompt_with(&meta, &body, &listed, task, opts);
     let cap = opts.max_resources as usize;
     Some(SubagentTask {

@@ -217,20 +217,27 @@ impl SkillTool {
     /// Discovery vetted only the frontmatter and the body's hidden text; this is where the
     /// visible text the model is given is vetted. Lines count in the text served.
     fn vet_served(&self, result: &mut activate::ToolResult) -> Option<crate::diagnostic::Diagnostic> {
-        let config = self.config();
-        let policy = config.discover.vet;
-        if policy == crate::vet::VetPolicy::Off || result.already_loaded {
+        if result.already_loaded {
             return None;
         }
         let path = result.path.clone().unwrap_or_else(|| "SKILL.md".to_string());
-        let findings = crate::vet::vet_text(&path, &result.content);
-        if policy == crate::vet::VetPolicy::Refuse {
-            if let Some(refusal) = crate::vet::refusal(&findings, config.discover.vet_severity) {
-                return Some(refusal);
+        match self.vet_text(&path, &result.content) {
+            Ok(findings) => {
+                result.diagnostics.extend(findings);
+                None
             }
+            Err(refusal) => Some(refusal),
         }
-        result.diagnostics.extend(findings.iter().map(crate::vet::diagnostic));
-        None
+    }
+
+    /// [`crate::vet::served`] by this tool's policy.
+    fn vet_text(
+        &self,
+        path: &str,
+        text: &str,
+    ) -> Result<Vec<crate::diagnostic::Diagnostic>, crate::diagnostic::Diagnostic> {
+        let config = self.config();
+        crate::vet::served(config.discover.vet, config.discover.vet_severity, path, text)
     }
 
     /// Whether a call needs the lazy scopes not listed yet: a search, or a skill the tool does
@@ -295,6 +302,23 @@ impl SkillTool {
             .with_commands(self.config().commands.clone());
         let mut injection = activate::run_injection_with(plan, &self.config().tool_options(), substitute).await;
         injection.errors.extend(refused);
+        // The instructions a user's `/name` puts into the conversation are vetted as the tool's
+        // answers are; a refused skill is not injected (its refusal is among the errors).
+        let mut injected = Vec::with_capacity(injection.injected.len());
+        for skill in std::mem::take(&mut injection.injected) {
+            if skill.already_loaded {
+                injected.push(skill);
+                continue;
+            }
+            match self.vet_text("SKILL.md", &skill.content) {
+                Ok(findings) => {
+                    injection.diagnostics.extend(findings.into_iter().map(|d| about(&skill.name, d)));
+                    injected.push(skill);
+                }
+                Err(refusal) => injection.errors.push(about(&skill.name, refusal)),
+            }
+        }
+        injection.injected = injected;
         self.session.borrow_mut().record_injection(&injection, now);
         injection
     }
@@ -306,19 +330,23 @@ impl SkillTool {
     }
 
     /// The prompt for a subagent that runs `name` on `task`; None when the tool does not offer
-    /// the skill or its instructions cannot be read. Nothing is recorded.
+    /// the skill, its instructions cannot be read or the host's vetting refuses them (`vet:
+    /// "refuse"`; `SkillRegistry#vet` says why). Nothing is recorded.
     pub async fn subagent_prompt(&self, name: &str, task: &str) -> Option<String> {
         self.subagent_task(name, task).await.map(|t| t.prompt)
     }
 
     /// What a host needs to run `name` on `task` in a subagent: the subagent type the skill names
-    /// (`agent`, for a `context: fork` skill), the prompt and the skill's files; None when the
-    /// tool does not offer the skill or its instructions cannot be read. Nothing is recorded.
+    /// (`agent`, for a `context: fork` skill), the prompt and the skill's files, and what vetting
+    /// found in the instructions; None as for [`SkillTool::subagent_prompt`]. Nothing is recorded.
     pub async fn subagent_task(&self, name: &str, task: &str) -> Option<activate::SubagentTask> {
         let offer = self.offer();
         let plan = activate::plan_subagent(self.host.borrow().registry(), &offer.reach(name), name)?
             .with_commands(self.config().commands.clone());
-        activate::run_subagent_task(plan, task, &self.config().tool_options()).await
+        let config = self.config();
+        // The instructions the prompt carries are vetted as the tool's answers are.
+        let plan = plan.with_vet(config.discover.vet, config.discover.vet_severity);
+        activate::run_subagent_task(plan, task, &config.tool_options()).await
     }
 
     #[cfg(feature = "transcripts")]
@@ -415,4 +443,10 @@ impl SkillTool {
         let opts = self.transcript_options(opts);
         self.followed(compact::reattach(transcript, &contents, catalog.as_deref(), &opts), &opts)
     }
+}
+
+/// `d` with the skill it is about named first (an injection answers for several skills).
+fn about(name: &str, mut d: crate::diagnostic::Diagnostic) -> crate::diagnostic::Diagnostic {
+    d.message = format!("'{name}': {}", d.message);
+    d
 }

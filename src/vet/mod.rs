@@ -155,6 +155,23 @@ pub fn refusal(findings: &[Finding], threshold: Level) -> Option<Diagnostic> {
     )
 }
 
+/// What the host's policy makes of `text` about to reach the model (`path` within the skill):
+/// nothing with `off`; the findings as diagnostics with `report`; with `refuse`, the error that
+/// refuses it when a finding is at or above `threshold` (the findings otherwise). The skill
+/// tool's answers, `/name` injections and subagent prompts all pass through this.
+pub fn served(policy: VetPolicy, threshold: Level, path: &str, text: &str) -> Result<Vec<Diagnostic>, Diagnostic> {
+    if policy == VetPolicy::Off {
+        return Ok(Vec::new());
+    }
+    let findings = vet_text(path, text);
+    if policy == VetPolicy::Refuse {
+        if let Some(refused) = refusal(&findings, threshold) {
+            return Err(refused);
+        }
+    }
+    Ok(findings.iter().map(diagnostic).collect())
+}
+
 /// What discovery does with the SKILL.md bytes it read and the description it parsed, by the
 /// host's policy: the findings as
 /// diagnostics, and with `refuse` the error that refuses the skill when one is at or above

@@ -86,6 +86,31 @@ test("refuse hides a skill with a finding at or above vetSeverity, and the tool 
   off.free();
 });
 
+test("a user's /name and a subagent's prompt are vetted as the tool's answers are", async () => {
+  const reporting = await discover(FILES);
+  const tool = new SkillTool(reporting);
+  const injected = await tool.invoke("/good now");
+  assert.deepEqual(injected.injected.map((s) => s.name), ["good"]);
+  assert.deepEqual(injected.diagnostics.map((d) => d.code), ["vet-hidden-instructions", "vet-instruction-override"]);
+  assert.match(injected.diagnostics[0].message, /^'good': high: /);
+  const task = await tool.subagentPlan("good", "write the tests");
+  assert.deepEqual(task.diagnostics.map((d) => d.code), ["vet-hidden-instructions", "vet-instruction-override"]);
+  reporting.free();
+
+  const refusing = await discover(FILES, { vet: "refuse" });
+  const strict = new SkillTool(refusing);
+  const refused = await strict.invoke("/good now");
+  assert.deepEqual(refused.injected, [], "the instructions are not put into the conversation");
+  assert.deepEqual(refused.errors.map((d) => d.code), ["vet-refused"]);
+  assert.match(refused.errors[0].message, /^'good': the skill is refused by the host's vetting policy/);
+  assert.equal(await strict.subagentPlan("good", "write the tests"), null);
+  assert.equal(await strict.subagentPrompt("good", "write the tests"), null);
+  // A clean skill still goes through under the same policy.
+  assert.deepEqual((await strict.invoke("/pushy")).injected.map((s) => s.name), ["pushy"]);
+  assert.match(await strict.subagentPrompt("pushy", "tidy up"), /Clean up\./);
+  refusing.free();
+});
+
 test("the options are checked: a typo or a value out of the list is a TypeError", async () => {
   await assert.rejects(discover(FILES, { vett: "refuse" }), (e) => e instanceof TypeError && /vett: unknown field `vett`, expected one of .*`vet`, `vetSeverity`/.test(e.message));
   await assert.rejects(discover(FILES, { vet: "block" }), (e) => e instanceof TypeError && /vet: unknown variant `block`, expected one of `off`, `report`, `refuse`/.test(e.message));
