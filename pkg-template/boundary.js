@@ -270,7 +270,7 @@ const readApart = (k) => k === "version" || k === "unchanged";
  * string, null or undefined), `warnings` (an array of `{ key, message }` strings), and `version`
  * and `unchanged` (left out of the text: the engine reads them on its own), at most `maxNodes`
  * values in all; each entry a non-array object whose own keys are `key` (a string),
- * `size` (a number), `etag` (a string) and, with `heads`, `head` (handed back unread as
+ * `size` (a number), `etag` and `digest` (strings) and, with `heads`, `head` (handed back unread as
  * `["entries.<i>.head", value]` pushed to `taken`) and `headError` (a string or null); nothing
  * with a `toJSON`. A key's lone surrogates become U+0000 (as boundedJson's `~entries.*.key`),
  * other strings' become U+FFFD. A getter or trap that throws, and anything unexpected, is null:
@@ -319,8 +319,8 @@ export function pageJson(page, maxNodes, maxChars, heads, taken) {
           text += `"key":${t}`;
         } else if (k === "size" && typeof v === "number") {
           text += `"size":${Number.isFinite(v) ? stringify(v) : "null"}`;
-        } else if (k === "etag" && typeof v === "string") {
-          text += `"etag":${str(v)}`;
+        } else if ((k === "etag" || k === "digest") && typeof v === "string") {
+          text += `"${k}":${str(v)}`;
         } else if (k === "headError" && heads && (typeof v === "string" || v === null)) {
           text += `"headError":${v === null ? "null" : str(v)}`;
         } else {
@@ -368,12 +368,13 @@ export function pageJson(page, maxNodes, maxChars, heads, taken) {
 /**
  * A store's listing page as lines, for the usual shape only, or null (then the caller reads it
  * with {@link pageJson}). The text: a first line that is `=` and the cursor, or empty when there
- * is none; then one line per entry, `key\tsize\tetag`, and `\t!message` after them for a
- * `headError` (size and etag empty when absent). The shape: a page whose own keys are `entries`
+ * is none; then one line per entry, `key\tsize\tetag`, then `\tsha256:<hex>` for a `digest`
+ * and `\t!message` for a `headError` (size and etag empty when absent; a digest of another form
+ * is null). The shape: a page whose own keys are `entries`
  * (an array of at most `maxEntries`), `cursor` (a string, null or undefined), `warnings` (only
  * undefined), and `version` and `unchanged` (left out: the engine reads them on its own); each entry a non-array object whose own keys are `key` (a string), `size` (a
  * non-negative safe integer, or null, undefined, a negative or a non-finite number for none),
- * `etag` (a non-empty string or undefined) and, with `heads`, `head` (handed back unread as
+ * `etag` (a non-empty string or undefined), `digest` and, with `heads`, `head` (handed back unread as
  * `["entries.<i>.head", value]` pushed to `taken`) and `headError` (a string or null); no line
  * feed in any string and no tab but in a head error, at most `maxChars` units in all, nothing with a `toJSON`. A key's lone
  * surrogates become U+0000, other strings' U+FFFD, as in pageJson. Anything else, and a getter or
@@ -404,6 +405,7 @@ export function pageLines(page, maxEntries, maxChars, heads, taken) {
       let key = null;
       let size = "";
       let etag = "";
+      let digest = "";
       let error = "";
       for (const k of keysOf(e)) {
         const v = e[k];
@@ -416,6 +418,8 @@ export function pageLines(page, maxEntries, maxChars, heads, taken) {
           else return null;
         } else if (k === "etag" && typeof v === "string" && v !== "") {
           etag = wellFormed(v);
+        } else if (k === "digest" && typeof v === "string" && DIGEST.test(v)) {
+          digest = `\t${v}`;
         } else if (k === "head" && heads) {
           found.push([`entries.${i}.head`, v]);
         } else if (k === "headError" && heads && (typeof v === "string" || v === null)) {
@@ -426,7 +430,7 @@ export function pageLines(page, maxEntries, maxChars, heads, taken) {
       }
       // A head error is the line's last field: a tab in it is its own.
       if (key === null || !plainField(key) || !plainField(etag) || error.includes("\n")) return null;
-      const line = error === "" ? `\n${key}\t${size}\t${etag}` : `\n${key}\t${size}\t${etag}${error}`;
+      const line = `\n${key}\t${size}\t${etag}${digest}${error}`;
       chars += line.length;
       if (chars > maxChars) return null;
       text += line;
@@ -449,6 +453,9 @@ export function pageLinesUtf8(page, maxEntries, maxChars, heads, taken) {
 }
 
 const utf8 = new TextEncoder();
+
+/** A listed object's SHA-256 as {@link pageLines} carries it (any other form: the page is read as JSON, which drops it). */
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 /** Whether `s` holds no tab and no line feed, the separators of {@link pageLines}. */
 function plainField(s) {

@@ -80,7 +80,7 @@ impl Storage for ListingOnly {
                 if *dir {
                     page.directories.push(key.clone());
                 } else {
-                    page.entries.push(ListEntry { key: key.clone(), size: None, etag: None });
+                    page.entries.push(ListEntry { key: key.clone(), size: None, etag: None, digest: None });
                 }
             }
             *self.handed.borrow_mut() += end - start;
@@ -202,7 +202,7 @@ fn directories_outside_the_prefix_or_not_keys_are_dropped() {
             _: &'a HeadRequest,
         ) -> Option<LocalFuture<'a, Result<HeadPage, StorageError>>> {
             let directories = ["elsewhere/", "r/", "r/../", "r/x", "r//", "r/ok/"].map(str::to_string).to_vec();
-            let entries = vec![ListEntry { key: "r/ok/SKILL.md".into(), size: None, etag: None }];
+            let entries = vec![ListEntry { key: "r/ok/SKILL.md".into(), size: None, etag: None, digest: None }];
             Some(Box::pin(async move {
                 Ok(HeadPage { page: ListPage { entries, directories, ..ListPage::default() }, heads: Vec::new() })
             }))

@@ -161,11 +161,13 @@ export function mcpStorage(client, options = {}) {
         // entries say which skills there are, so it is readable but not listed (discovery would
         // otherwise fetch it ahead of need, as a nested candidate).
         if (f.key !== s.key && (f.key === "SKILL.md" || f.key.endsWith("/SKILL.md"))) continue;
-        if (!byKey.has(f.key)) byKey.set(f.key, { key: f.key, size: f.size, etag: f.digest });
+        // The manifest's digest is the file's etag and its listed SHA-256: every read is checked against it.
+        if (!byKey.has(f.key)) byKey.set(f.key, { key: f.key, size: f.size, etag: f.digest, digest: f.digest });
       }
     }
     for (const s of byDir.values()) {
-      byKey.set(s.key, { key: s.key, ...(s.dynamic ? {} : { size: s.files.find((f) => f.key === s.key)?.size }), etag: s.etag, head: s.head });
+      const own = s.dynamic ? undefined : s.files.find((f) => f.key === s.key);
+      byKey.set(s.key, { key: s.key, ...(own ? { size: own.size, digest: own.digest } : {}), etag: s.etag, head: s.head });
     }
     const unique = [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     return { skills: byDir, files, entries: unique, diagnostics };

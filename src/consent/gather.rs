@@ -61,19 +61,12 @@ async fn read_within(src: &SkillSource, key: &str, path: &str, left: u64) -> Res
     }
 }
 
-/// Computes the content digest of the skill at `src`: `(digest, files, bytes)`, or the
-/// diagnostic that says why not.
-pub async fn compute(src: &SkillSource) -> Result<(String, u32, u64), Diagnostic> {
-    let cap = u64::from(src.max_bytes);
-    let skill_md = read_within(src, &src.instructions, "SKILL.md", cap).await?;
-    let mut total = skill_md.len() as u64;
-    let mut digests = vec![("SKILL.md".to_string(), file_digest(&skill_md))];
-    drop(skill_md);
-    let prefix = if src.directory.is_empty() { String::new() } else { format!("{}/", src.directory) };
+/// Lists the skill's directory: its entries, or why not (a directory far beyond the most files).
+async fn list_skill(src: &SkillSource, prefix: &str) -> Result<store::ListPage, Diagnostic> {
     // Enough keys for the most files with room for hidden ones; a bigger directory is refused.
     let limit = MAX_SKILL_FILES.saturating_mul(8);
     let mut stopped = false;
-    let listed = store::list_all(&*src.storage, &prefix, src.page_size, &src.stats, |e| {
+    let listed = store::list_all(&*src.storage, prefix, src.page_size, &src.stats, |e| {
         stopped = e.len() > limit;
         stopped
     })
@@ -84,17 +77,41 @@ pub async fn compute(src: &SkillSource) -> Result<(String, u32, u64), Diagnostic
             "its directory holds more than {limit} keys; a skill's digest covers at most {MAX_SKILL_FILES} files"
         )));
     }
+    Ok(listed)
+}
+
+/// Computes the content digest of the skill at `src`: `(digest, files, bytes)`, or the
+/// diagnostic that says why not. A file the store lists with its SHA-256
+/// ([`store::ListEntry::digest`]: an MCP server's manifest) is not read; when the SKILL.md is
+/// listed so, the listing comes first and a skill whose every file is listed so costs no read.
+pub async fn compute(src: &SkillSource) -> Result<(String, u32, u64), Diagnostic> {
+    let cap = u64::from(src.max_bytes);
+    let prefix = if src.directory.is_empty() { String::new() } else { format!("{}/", src.directory) };
+    let first = list_skill(src, &prefix).await?;
+    let listed_md =
+        first.entries.iter().find(|e| e.key == src.instructions).and_then(|e| Some((e.digest.clone()?, e.size)));
+    let (listed, skill_md, mut total) = match listed_md {
+        Some((digest, size)) => (first, digest, size.unwrap_or(0)),
+        None => {
+            let bytes = read_within(src, &src.instructions, "SKILL.md", cap).await?;
+            // A network store may list a skill's files only once its SKILL.md was read (a
+            // discovery index's artifact arrives with it): list again.
+            drop(first);
+            (list_skill(src, &prefix).await?, file_digest(&bytes), bytes.len() as u64)
+        }
+    };
+    let mut digests = vec![("SKILL.md".to_string(), skill_md)];
     let rel: Vec<(&str, &store::ListEntry)> =
         listed.entries.iter().filter_map(|e| e.key.strip_prefix(&prefix).map(|r| (r, e))).collect();
     let paths = resource_paths(rel.iter().map(|(r, _)| *r).collect());
+    let rel: std::collections::HashMap<&str, &store::ListEntry> = rel.into_iter().collect();
     if paths.len() + 1 > MAX_SKILL_FILES {
         return Err(failed(format!(
             "it has {} files, more than the {MAX_SKILL_FILES} a skill's digest covers",
             paths.len() + 1
         )));
     }
-    let wanted: std::collections::HashSet<&str> = paths.iter().copied().collect();
-    let listed_size: u64 = rel.iter().filter(|(r, _)| wanted.contains(r)).filter_map(|(_, e)| e.size).sum();
+    let listed_size: u64 = paths.iter().filter_map(|p| rel.get(p).and_then(|e| e.size)).sum();
     if total.saturating_add(listed_size) > cap {
         return Err(failed(format!(
             "its files hold {} bytes, more than the {cap} a skill's digest covers",
@@ -102,8 +119,14 @@ pub async fn compute(src: &SkillSource) -> Result<(String, u32, u64), Diagnostic
         )));
     }
     for path in paths {
+        let entry = rel.get(path);
+        if let Some(digest) = entry.and_then(|e| e.digest.clone()) {
+            total += entry.and_then(|e| e.size).unwrap_or(0);
+            digests.push((path.to_string(), digest));
+            continue;
+        }
         let key = format!("{prefix}{path}");
-        let bytes = read_within(src, &key, path, cap - total).await?;
+        let bytes = read_within(src, &key, path, cap.saturating_sub(total)).await?;
         total += bytes.len() as u64;
         digests.push((path.to_string(), file_digest(&bytes)));
     }
@@ -151,6 +174,65 @@ mod tests {
         let (digest, files, size) = block_on(compute(&src)).unwrap();
         assert_eq!(digest, "sha256:475219899a0c0943ffa17216644f00f7a0c1c979c5d41fcd8d2a829c969b954d");
         assert_eq!((files, size), (2, (SKILL.len() + 11) as u64));
+    }
+
+    /// A store that lists each object with its SHA-256, as the MCP store lists a manifest's files
+    /// (the listed digest of `lie` is of other bytes), and serves reads from memory.
+    struct Listed {
+        inner: MemoryStorage,
+        files: Vec<(String, String)>,
+        lie: Option<&'static str>,
+    }
+
+    impl Storage for Listed {
+        fn list<'a>(
+            &'a self,
+            prefix: &'a str,
+            cursor: Option<&'a str>,
+            limit: u32,
+        ) -> store::LocalFuture<'a, Result<store::ListPage, store::StorageError>> {
+            Box::pin(async move {
+                let mut page = self.inner.list(prefix, cursor, limit).await?;
+                for e in &mut page.entries {
+                    let bytes =
+                        self.files.iter().find(|(k, _)| *k == e.key).map(|(_, v)| v.as_bytes()).unwrap_or_default();
+                    e.digest = Some(file_digest(if self.lie == Some(e.key.as_str()) { b"other" } else { bytes }));
+                }
+                Ok(page)
+            })
+        }
+        fn read<'a>(
+            &'a self,
+            key: &'a str,
+            max_bytes: Option<u32>,
+        ) -> store::LocalFuture<'a, Result<Option<Vec<u8>>, store::StorageError>> {
+            self.inner.read(key, max_bytes)
+        }
+    }
+
+    #[test]
+    fn listed_digests_give_the_same_digest_without_a_read() {
+        let files: Vec<(String, String)> =
+            [("skills/hello/SKILL.md", SKILL), ("skills/hello/scripts/hello.sh", "echo hello\n")]
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+        let read =
+            block_on(compute(&source(&[(&files[0].0, SKILL), (&files[1].0, "echo hello\n")], 16 << 20))).unwrap();
+        let mut src = source(&[], 16 << 20);
+        src.storage = Rc::new(Listed { inner: MemoryStorage::new(files.clone()), files: files.clone(), lie: None });
+        assert_eq!(block_on(compute(&src)).unwrap(), read);
+        assert_eq!(src.stats.read_calls.get(), 0, "no file was read");
+        assert_eq!(src.stats.list_calls.get(), 1, "one listing");
+        // The listed digest is what the digest covers: a store that lists another file's digest
+        // gives another digest (the MCP store refuses any read that does not match it).
+        let mut lying = source(&[], 16 << 20);
+        lying.storage = Rc::new(Listed {
+            inner: MemoryStorage::new(files.clone()),
+            files,
+            lie: Some("skills/hello/scripts/hello.sh"),
+        });
+        assert_ne!(block_on(compute(&lying)).unwrap().0, read.0);
     }
 
     #[test]

@@ -110,7 +110,7 @@ impl<'a> RootScan<'a> {
     /// files), in key order; true when the directory cap is hit (stop listing).
     pub fn feed(&mut self, entries: Vec<ListEntry>, directories: Vec<String>) -> bool {
         // A directory key (`a/b/`) counts its directories as a file in it would, and is no file.
-        let directories = directories.into_iter().map(|key| ListEntry { key, size: None, etag: None });
+        let directories = directories.into_iter().map(|key| ListEntry { key, size: None, etag: None, digest: None });
         for e in merged(entries, directories) {
             let Some(rel) = e.key.strip_prefix(self.root) else { continue };
             let file_start = rel.as_bytes().iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
@@ -175,7 +175,9 @@ mod tests {
     use super::*;
 
     fn entries(keys: &[&str]) -> Vec<ListEntry> {
-        keys.iter().map(|k| ListEntry { key: k.to_string(), size: Some(1), etag: Some(format!("e-{k}")) }).collect()
+        keys.iter()
+            .map(|k| ListEntry { key: k.to_string(), size: Some(1), etag: Some(format!("e-{k}")), digest: None })
+            .collect()
     }
 
     fn found(scan: &RootScan<'_>) -> Vec<(String, String)> {

@@ -138,7 +138,11 @@ mod tests {
 
     impl Headed {
         fn page(&self) -> ListPage {
-            let entries = self.keys.iter().map(|k| ListEntry { key: k.to_string(), size: None, etag: None }).collect();
+            let entries = self
+                .keys
+                .iter()
+                .map(|k| ListEntry { key: k.to_string(), size: None, etag: None, digest: None })
+                .collect();
             ListPage { entries, ..ListPage::default() }
         }
     }

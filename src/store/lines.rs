@@ -1,9 +1,10 @@
 //! Listing pages as lines, the form JS stores' pages cross into the wasm module in (one string
 //! per page instead of a value per entry). One entry a line: `key`, then tab-separated its size,
-//! its etag and a fourth field that says what came of its head (`!message` for a failure; in a
-//! packed page, the length of its head in the page's heads). A missing or empty size or etag is
-//! none. The JS side writes the lines (`pageLines` and the packed listing of `nodeFsStorage`), the
-//! rules of what a line means are here.
+//! its etag, and optionally a fourth field: the object's SHA-256 (`sha256:<hex>`, see
+//! [`super::ListEntry::digest`]) and/or what came of its head (`!message` for a failure; in a
+//! packed page, the length of its head in the page's heads), the digest first when both are
+//! given. A missing or empty size or etag is none. The JS side writes the lines (`pageLines` and
+//! the packed listing of `nodeFsStorage`), the rules of what a line means are here.
 
 use super::{Head, ListEntry, ListPage};
 
@@ -16,7 +17,9 @@ pub struct EntryLine<'a> {
     pub size: Option<u64>,
     /// The listed etag.
     pub etag: Option<&'a str>,
-    /// The fourth field, which keeps any tab of its own.
+    /// The listed SHA-256 of the object (`sha256:<64 lowercase hex>`; another form is none).
+    pub digest: Option<&'a str>,
+    /// What came of its head: the rest of the line, which keeps any tab of its own.
     pub head: Option<&'a str>,
 }
 
@@ -29,7 +32,17 @@ pub fn entry_line(line: &str) -> Result<EntryLine<'_>, &'static str> {
         Some(n) => Some(n.parse::<u64>().map_err(|_| "sizes are not numbers")?),
     };
     let etag = fields.next().filter(|e| !e.is_empty());
-    Ok(EntryLine { key, size, etag, head: fields.next() })
+    let mut head = fields.next();
+    let mut digest = None;
+    if let Some(rest) = head.filter(|h| h.starts_with(crate::consent::digest::PREFIX)) {
+        let (d, after) = match rest.split_once('\t') {
+            Some((d, after)) => (d, Some(after)),
+            None => (rest, None),
+        };
+        digest = Some(d).filter(|d| crate::consent::is_content_digest(d));
+        head = after;
+    }
+    Ok(EntryLine { key, size, etag, digest, head })
 }
 
 /// A head error's message, kept to `most` characters; None when `field` is not `!message`.
@@ -58,7 +71,12 @@ pub fn page(text: &str, head_chars: usize) -> Option<(ListPage, Vec<(String, Hea
         if let Some(field) = e.head {
             head_errors.push((e.key.to_string(), head_error(field, head_chars)?));
         }
-        page.entries.push(ListEntry { key: e.key.to_string(), size: e.size, etag: e.etag.map(str::to_string) });
+        page.entries.push(ListEntry {
+            key: e.key.to_string(),
+            size: e.size,
+            etag: e.etag.map(str::to_string),
+            digest: e.digest.map(str::to_string),
+        });
     }
     Some((page, head_errors))
 }
@@ -81,6 +99,10 @@ pub fn write(page: &ListPage) -> String {
         }
         text.push('\t');
         text.push_str(e.etag.as_deref().unwrap_or_default());
+        if let Some(d) = &e.digest {
+            text.push('\t');
+            text.push_str(d);
+        }
     }
     text
 }
@@ -90,7 +112,7 @@ mod tests {
     use super::*;
 
     fn entry(key: &str, size: Option<u64>, etag: Option<&str>) -> ListEntry {
-        ListEntry { key: key.into(), size, etag: etag.map(str::to_string) }
+        ListEntry { key: key.into(), size, etag: etag.map(str::to_string), digest: None }
     }
 
     #[test]
@@ -133,6 +155,19 @@ mod tests {
     }
 
     #[test]
+    fn a_listed_digest_comes_before_the_head() {
+        let d = crate::consent::digest::file_digest(b"x");
+        let text = format!("\na\t1\te\t{d}\nb\t1\te\t{d}\t!gone\nc\t1\te\tsha256:XYZ\nd\t1\te\t!sha256:");
+        let (p, errors) = page(&text, 100).unwrap_or_default();
+        let digests: Vec<Option<&str>> = p.entries.iter().map(|e| e.digest.as_deref()).collect();
+        assert_eq!(digests, [Some(d.as_str()), Some(d.as_str()), None, None], "a malformed digest is none");
+        assert_eq!(errors, [("b".into(), Head::Failed("gone".into())), ("d".into(), Head::Failed("sha256:".into()))]);
+        let mut with = ListPage { entries: vec![entry("a", Some(1), Some("e"))], ..ListPage::default() };
+        with.entries[0].digest = Some(d.clone());
+        assert_eq!(page(&write(&with), 10), Some((with, Vec::new())));
+    }
+
+    #[test]
     fn lines_that_are_not_a_page_refuse_it() {
         for text in ["\nk\t1.5\te", "\nk\t-1\te", "\nk\tx\te", "\nk\t1\te\t5"] {
             assert_eq!(page(text, 10), None, "{text:?}");
@@ -141,9 +176,12 @@ mod tests {
 
     #[test]
     fn entry_lines_split_at_their_first_three_tabs() {
-        assert_eq!(entry_line("k"), Ok(EntryLine { key: "k", size: None, etag: None, head: None }));
-        assert_eq!(entry_line("k\t7"), Ok(EntryLine { key: "k", size: Some(7), etag: None, head: None }));
-        assert_eq!(entry_line("k\t\tE\t12"), Ok(EntryLine { key: "k", size: None, etag: Some("E"), head: Some("12") }));
+        assert_eq!(entry_line("k"), Ok(EntryLine { key: "k", size: None, etag: None, digest: None, head: None }));
+        assert_eq!(entry_line("k\t7"), Ok(EntryLine { key: "k", size: Some(7), etag: None, digest: None, head: None }));
+        assert_eq!(
+            entry_line("k\t\tE\t12"),
+            Ok(EntryLine { key: "k", size: None, etag: Some("E"), digest: None, head: Some("12") })
+        );
         assert_eq!(entry_line("k\tnope"), Err("sizes are not numbers"));
         assert_eq!(head_error("!why", 10), Some(Head::Failed("why".into())));
         assert_eq!(head_error("12", 10), None);

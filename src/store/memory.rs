@@ -74,7 +74,12 @@ impl Storage for MemoryStorage {
                     more = true;
                     break;
                 }
-                entries.push(ListEntry { key: k.clone(), size: Some(v.len() as u64), etag: Some(fnv1a(v)) });
+                entries.push(ListEntry {
+                    key: k.clone(),
+                    size: Some(v.len() as u64),
+                    etag: Some(fnv1a(v)),
+                    digest: None,
+                });
             }
             let cursor = if more { entries.last().map(|e| e.key.clone()) } else { None };
             Ok(ListPage { entries, cursor, ..ListPage::default() })

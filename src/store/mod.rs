@@ -65,6 +65,12 @@ pub struct ListEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Its etag (any string that changes when the content does), when the store has one.
     pub etag: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// `sha256:<64 lowercase hex>` of its bytes, when the store knows it and holds its reads to
+    /// it (an MCP server's manifest gives one per file, and the MCP store checks every read
+    /// against it): a skill's content digest is then computed without a read. Any other form is
+    /// dropped where a page is read.
+    pub digest: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

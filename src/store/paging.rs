@@ -167,7 +167,7 @@ mod tests {
             let period = self.period;
             Box::pin(async move {
                 Ok(ListPage {
-                    entries: vec![ListEntry { key: format!("k{n}"), size: None, etag: None }],
+                    entries: vec![ListEntry { key: format!("k{n}"), size: None, etag: None, digest: None }],
                     cursor: Some(format!("c{}", n % period)),
                     ..ListPage::default()
                 })

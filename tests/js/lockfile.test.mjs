@@ -10,7 +10,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { test } from "node:test";
 import { importPkg, PKG } from "./helpers.mjs";
-import { connectInProcess } from "./support/mcp-connect.mjs";
+import { connectInProcess, countRequests } from "./support/mcp-connect.mjs";
 import { routesOf, serve } from "./support/well-known-server.mjs";
 
 const pkg = await importPkg();
@@ -76,7 +76,23 @@ test("one content digest from a directory, memory, a zip, a tar.gz, a discovery 
   // The official SDK's client against the package's MCP server.
   const client = await connectInProcess(skillsMcpServer(source, { name: "pins" }));
   t.after(() => client.close());
+  // From the manifest's per-file digests: the files are not downloaded to pin, or to check a pin.
+  const requests = countRequests(client);
   assert.equal(await digestOf(mcpStorage(client, { server: "pins" })), fromDir, "MCP");
+  assert.equal(requests["resources/read"] ?? 0, 0, JSON.stringify(requests));
+  const lock = { lockfileVersion: 1, skills: [{ name: "pdf-tools", scope: "site", source: { type: "mcp", server: "pins", uri: "skill://pdf-tools/SKILL.md" }, location: "pdf-tools", digest: fromDir }] };
+  const pinned = await SkillRegistry.discover({ ...at(mcpStorage(client, { server: "pins" })), lock });
+  const offered = (r) => new SkillTool(r).definition()?.inputSchema.properties.name.enum ?? [];
+  assert.deepEqual(offered(pinned), ["pdf-tools"]);
+  assert.deepEqual(pinned.diagnostics().filter((d) => d.code.startsWith("skill-pin")), []);
+  const drifted = await SkillRegistry.discover({ ...at(mcpStorage(client, { server: "pins" })), lock: { ...lock, skills: [{ ...lock.skills[0], digest: `sha256:${"0".repeat(64)}` }] } });
+  assert.deepEqual(offered(drifted), [], "a pin the manifest does not match refuses the skill");
+  assert.deepEqual(drifted.diagnostics().filter((d) => d.code.startsWith("skill-pin")).map((d) => d.code), ["skill-pin-mismatch"]);
+  assert.equal(requests["resources/read"] ?? 0, 0, JSON.stringify(requests));
+  // The bytes the tool then serves are held to the same manifest.
+  assert.match((await new SkillTool(pinned).execute({ name: "pdf-tools" })).content, /scripts\/fill\.sh/);
+  assert.ok(requests["resources/read"] >= 1);
+  for (const r of [pinned, drifted, source]) r.free();
 });
 
 test("a registry given a lockfile refuses a drifted skill, reports unpinned and missing ones, and follows refreshes", async (t) => {

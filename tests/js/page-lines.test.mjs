@@ -37,6 +37,13 @@ const CASES = [
     true,
     "\na/SKILL.md\t3\te\nb/SKILL.md\t9\tf\t!gone\tfor good\nc\t1\tg",
   ],
+  [
+    "a listed SHA-256, before a head error",
+    { entries: [{ key: "a", size: 1, etag: "e", digest: `sha256:${"a".repeat(64)}` }, { key: "b", size: 1, digest: `sha256:${"b".repeat(64)}`, headError: "x" }] },
+    true,
+    `\na\t1\te\tsha256:${"a".repeat(64)}\nb\t1\t\tsha256:${"b".repeat(64)}\t!x`,
+  ],
+  ["a digest of another form (read as JSON, which drops it)", { entries: [{ key: "k", size: 1, etag: "e", digest: "sha256:ABC" }] }, false, null],
   ["an empty head error", { entries: [{ key: "k", size: 1, etag: "e", headError: "" }] }, true, "\nk\t1\te\t!"],
   ["a version and unchanged, left to the engine", { entries: [{ key: "k", size: 1, etag: "e" }], version: "v7", unchanged: true }, false, "\nk\t1\te"],
   [
@@ -77,11 +84,12 @@ function readLines(text) {
   const entries = [];
   const headErrors = [];
   for (const line of lines) {
-    const [key, size, etag, ...error] = line.split("\t");
+    const [key, size, etag, ...rest] = line.split("\t");
     const entry = { key };
     if (size !== "") entry.size = Number(size);
     if (etag !== "") entry.etag = etag;
-    if (error.length > 0) headErrors.push([key, error.join("\t").slice(1)]);
+    if (rest[0]?.startsWith("sha256:")) entry.digest = rest.shift();
+    if (rest.length > 0) headErrors.push([key, rest.join("\t").slice(1)]);
     entries.push(entry);
   }
   return { entries, cursor, headErrors };
@@ -94,6 +102,7 @@ function readJson(text) {
     const entry = { key: e.key };
     if (typeof e.size === "number" && e.size >= 0) entry.size = Math.trunc(e.size);
     if (typeof e.etag === "string") entry.etag = e.etag;
+    if (typeof e.digest === "string" && /^sha256:[0-9a-f]{64}$/.test(e.digest)) entry.digest = e.digest;
     return entry;
   });
   const headErrors = page.entries.filter((e) => typeof e.headError === "string").map((e) => [e.key, e.headError]);

@@ -5,6 +5,7 @@ use super::convert::{self, BytesError, StoreAnswer};
 use super::page_lines;
 use js_sys::{Function, Object, Reflect};
 use serde_json::Value;
+use skillwasm::consent::is_content_digest;
 use skillwasm::store::{
     heads, lines, Head, HeadPage, HeadRequest, ListEntry, ListPage, ListedPage, LocalFuture, SkipHint, Storage,
     StorageError,
@@ -195,6 +196,7 @@ fn parse_page_with(v: &JsValue, heads: Option<u32>) -> Result<HeadPage, StorageE
         };
         let size = e.get("size").and_then(Value::as_f64).filter(|s| *s >= 0.0 && s.is_finite()).map(|s| s as u64);
         let etag = e.get("etag").and_then(Value::as_str).map(str::to_string);
+        let digest = e.get("digest").and_then(Value::as_str).filter(|d| is_content_digest(d)).map(str::to_string);
         if heads.is_some() {
             if let Some(message) = e.get("headError").filter(|m| !m.is_null()) {
                 let text = message.as_str().map(str::to_string).unwrap_or_else(|| "a read that failed".to_string());
@@ -202,7 +204,7 @@ fn parse_page_with(v: &JsValue, heads: Option<u32>) -> Result<HeadPage, StorageE
                 head_errors.push((key.to_string(), Head::Failed(text)));
             }
         }
-        out.entries.push(ListEntry { key: key.to_string(), size, etag });
+        out.entries.push(ListEntry { key: key.to_string(), size, etag, digest });
     }
     match page.remove("cursor") {
         None | Some(Value::Null) => {}
@@ -329,7 +331,7 @@ fn read_packed(v: &JsValue, packed: &JsValue, most: u32) -> Result<HeadPage, Sto
         }
         let entry = lines::entry_line(line).map_err(refused)?;
         let key = entry.key.to_string();
-        let (size, etag) = (entry.size, entry.etag.map(str::to_string));
+        let (size, etag, digest) = (entry.size, entry.etag.map(str::to_string), entry.digest.map(str::to_string));
         match entry.head {
             None => {}
             Some(head) => {
@@ -351,7 +353,7 @@ fn read_packed(v: &JsValue, packed: &JsValue, most: u32) -> Result<HeadPage, Sto
                 }
             }
         }
-        got.page.entries.push(ListEntry { key, size, etag });
+        got.page.entries.push(ListEntry { key, size, etag, digest });
     }
     Ok(got)
 }

@@ -13,6 +13,12 @@ export interface ListEntry {
   size?: number;
   /** Changes whenever the content changes (a hash, a version, size + mtime ...). */
   etag?: string;
+  /**
+   * `sha256:<64 lowercase hex>` of the object's bytes, only when the store holds its reads to it
+   * (as the MCP store does with a server's manifest): a skill's content digest is then computed
+   * without reading its files. Any other form is ignored.
+   */
+  digest?: string;
 }
 
 /** One page of a listing. */
