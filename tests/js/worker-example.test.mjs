@@ -14,6 +14,7 @@ import { CORPUS_SKILLS, corpusFiles, expectedDiscovery, uploadCorpus } from "./s
 import { createHash } from "node:crypto";
 import { bundleSize, startExample } from "./support/worker-example.mjs";
 import { zip } from "./support/zip.mjs";
+import { countRequests } from "./support/mcp-connect.mjs";
 
 const { mcpStorage, memoryStorage, parseSkill, SkillRegistry, wellKnownStorage } = await importPkg();
 const MiB = 1024 * 1024;
@@ -403,6 +404,26 @@ describe("the Cloudflare Worker example in workerd over a real R2 binding", { sk
     const stored = await right.json();
     assert.equal(right.status, 201, JSON.stringify(stored));
     assert.equal(stored.digest, digest);
+    // The Worker's index and MCP server publish what gives the same digest: the index's artifact
+    // unpacked, and the MCP manifest's per-file digests with no file downloaded.
+    const index = wellKnownStorage("http://worker", { fetch: (url, init) => worker.fetch(new URL(url).pathname, { headers: init.headers }) });
+    const fromIndex = await SkillRegistry.discover({ scopes: [{ name: "worker", storage: index, roots: [""], trusted: true }] });
+    assert.equal((await fromIndex.contentDigest("pinned")).digest, digest, "discovery index");
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    const client = new Client({ name: "worker-pins", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL("http://worker/mcp"), { fetch: (url, init) => worker.fetch(new URL(url).pathname, { ...init, anonymous: true }) }));
+    try {
+      const requests = countRequests(client);
+      const fromMcp = await SkillRegistry.discover({ scopes: [{ name: "worker", storage: mcpStorage(client, { server: "worker" }), roots: [""], trusted: true }] });
+      assert.equal((await fromMcp.contentDigest("pinned")).digest, digest, "MCP manifest");
+      assert.equal(requests["resources/read"] ?? 0, 0, JSON.stringify(requests));
+      fromMcp.free();
+    } finally {
+      await client.close();
+    }
+    fromIndex.free();
+    local.free();
     assert.equal((await worker.fetch("/skills/pinned", { method: "DELETE" })).status, 200);
   });
 
