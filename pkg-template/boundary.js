@@ -742,12 +742,12 @@ const SKILL_VALUES = 16;
 // Skills' metadata (wasm-boundary/src/metas.rs): a list arrives as JSON texts, each one flat
 // array of every meta's values in the order src/discover/metas_json.rs writes them.
 // How many values a meta takes (metas_json.rs's META_VALUES).
-const META_VALUES = SKILL_VALUES + 6;
+const META_VALUES = SKILL_VALUES + 7;
 
 /**
  * Appends the `count` metas of `json` to `out`, each the object serde writes for a SkillMeta (the
- * skill's keys, then scope, location, path, directory, diagnostics and shadowedBy when there is
- * one); false when the text does not hold them.
+ * skill's keys, then scope, location, path, directory, diagnostics, and shadowedBy and digest
+ * when there are); false when the text does not hold them.
  * @param {string} json
  * @param {number} count
  * @param {unknown[]} out
@@ -765,6 +765,7 @@ export function takeMetas(json, count, out) {
       m.directory = w[b + 3];
       m.diagnostics = w[b + 4] === 0 ? [] : w[b + 4];
       if (w[b + 5] !== null) m.shadowedBy = w[b + 5];
+      if (w[b + 6] !== null) m.digest = w[b + 6];
       call(arrayPush, out, m);
     }
     return true;

@@ -67,6 +67,7 @@ fn meta(k: usize, payload: &str) -> SkillMeta {
         directory: format!(".agents/skills/{payload}"),
         diagnostics: Default::default(),
         shadowed_by: None,
+        digest: None,
     }
 }
 
@@ -80,6 +81,7 @@ fn metas() -> Vec<SkillMeta> {
         directory: ".agents/skills/pdf".into(),
         diagnostics: Default::default(),
         shadowed_by: None,
+        digest: None,
     }];
     out.extend(PAYLOADS.iter().enumerate().map(|(k, p)| meta(k, p)));
     out

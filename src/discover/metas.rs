@@ -25,6 +25,7 @@ pub(super) fn meta_of(
         directory: r.directory().to_string(),
         diagnostics: r.diagnostics.clone(),
         shadowed_by: shadowed_by.and_then(|w| records.get(w)).map(|w| format!("{}:{}", w.scope, w.location)),
+        digest: None,
     })
 }
 

@@ -6,13 +6,14 @@
 //! than the list.
 //!
 //! The values of a meta: the skill's [`SKILL_VALUES`] values (`result_json::write_skill`), then
-//! scope, location, path, directory, the diagnostics (`0`: none) and shadowedBy (`null`: none).
+//! scope, location, path, directory, the diagnostics (`0`: none), shadowedBy and digest (`null`:
+//! none).
 
 use super::SkillMeta;
 use crate::parse::result_json::{self, SKILL_VALUES};
 
 /// How many values a meta takes.
-pub const META_VALUES: usize = SKILL_VALUES + 6;
+pub const META_VALUES: usize = SKILL_VALUES + 7;
 
 /// Appends the values of `meta` to `out`, comma-separated (the caller writes the array's
 /// brackets, and a comma between metas).
@@ -24,10 +25,12 @@ pub fn write_meta(out: &mut Vec<u8>, meta: &SkillMeta) {
     }
     out.push(b',');
     result_json::write_diagnostics(out, &meta.diagnostics);
-    out.push(b',');
-    match &meta.shadowed_by {
-        Some(by) => result_json::string(out, by),
-        None => out.extend_from_slice(b"null"),
+    for field in [&meta.shadowed_by, &meta.digest] {
+        out.push(b',');
+        match field {
+            Some(text) => result_json::string(out, text),
+            None => out.extend_from_slice(b"null"),
+        }
     }
 }
 
@@ -79,8 +82,10 @@ mod tests {
             m.insert(k.into(), s(i));
         }
         m.insert("diagnostics".into(), or_empty(s(b + 4), Value::Array(vec![])));
-        if !s(b + 5).is_null() {
-            m.insert("shadowedBy".into(), s(b + 5));
+        for (i, k) in [(b + 5, "shadowedBy"), (b + 6, "digest")] {
+            if !s(i).is_null() {
+                m.insert(k.into(), s(i));
+            }
         }
         Value::Object(m)
     }
@@ -109,6 +114,7 @@ mod tests {
                     vec![Diagnostic::warning("w", "a warning \u{e9}").at_line(Some(3))]
                 }),
                 shadowed_by: (i == 1).then(|| "org:.agents/skills/full/SKILL.md".to_string()),
+                digest: (i == 1).then(|| format!("sha256:{}", "0".repeat(64))),
             });
         }
         let mut out = vec![b'['];

@@ -18,7 +18,7 @@ use std::rc::Rc;
 
 #[path = "snapshot.rs"]
 mod snapshot;
-pub use snapshot::{StoredApproval, SNAPSHOT_FORMAT};
+pub use snapshot::{Carried, StoredApproval, SNAPSHOT_FORMAT};
 #[path = "registry_reads.rs"]
 mod reads;
 pub use reads::{resource_paths, FileRequest, FilesRequest, SkillFiles, SkillSource};

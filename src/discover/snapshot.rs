@@ -1,9 +1,9 @@
 //! Snapshots: the registry as bytes a cold start can begin from without one store call.
 //!
-//! The format, `skillwasm-registry/3`, is binary and read in one pass straight into the
+//! The format, `skillwasm-registry/4`, is binary and read in one pass straight into the
 //! registry's records (no decoded tree in between):
 //!
-//! - a header: the line `skillwasm-registry/3\n`, then a 64-bit checksum (little-endian) of
+//! - a header: the line `skillwasm-registry/4\n`, then a 64-bit checksum (little-endian) of
 //!   everything after it;
 //! - the scopes: a count, then per scope its name, its roots (a count and the strings) and a
 //!   trust byte;
@@ -15,8 +15,12 @@
 //! - the registry's own diagnostics (the shadowing ones are left out: they are derived again);
 //! - the search index ([`crate::search::encode::to_bytes`]), length-prefixed, empty for none;
 //! - the host's approvals: a count, then per approval its scope, name and content digest (see
-//!   [`crate::consent`]), so that a registry started from a snapshot asks for none again. A
-//!   `skillwasm-registry/2` snapshot, the same without this part, is still read.
+//!   [`crate::consent`]), so that a registry started from a snapshot asks for none again;
+//! - the content digests known when it was written: a count, then per skill its scope, name and
+//!   digest, shown on the skills' metadata (never taken as a check: a snapshot is a cache).
+//!
+//! A `skillwasm-registry/3` snapshot (without the digests) and a `/2` one (without the approvals
+//! either) are still read.
 //!
 //! Numbers are LEB128 varints, strings a varint length and UTF-8, a diagnostic a byte of
 //! severity and flags, its code as 1 + its index in [`codes::ALL`] (or 0 and the string), its
@@ -38,12 +42,24 @@ use records::{read_records, Decoder, Encoder};
 use wire::{Bad, Count, Reader};
 
 /// The snapshot format's name and version.
-pub const SNAPSHOT_FORMAT: &str = "skillwasm-registry/3";
+pub const SNAPSHOT_FORMAT: &str = "skillwasm-registry/4";
 
 /// The first line of a snapshot.
-const MAGIC: &[u8] = b"skillwasm-registry/3\n";
-/// The first line of the previous version, which has no approvals.
+const MAGIC: &[u8] = b"skillwasm-registry/4\n";
+/// The first lines of the earlier versions still read: without the digests, and without the
+/// approvals either.
+const MAGIC_3: &[u8] = b"skillwasm-registry/3\n";
 const MAGIC_2: &[u8] = b"skillwasm-registry/2\n";
+
+/// What a snapshot carries besides the registry, as it was written (the caller checks it).
+#[derive(Debug, Default, PartialEq)]
+pub struct Carried {
+    /// The host's approvals (none before version 3).
+    pub approvals: Vec<StoredApproval>,
+    /// The content digests known when it was written, `(scope, name, digest)` (none before
+    /// version 4).
+    pub digests: Vec<StoredApproval>,
+}
 /// The first line and the checksum.
 const HEADER: usize = MAGIC.len() + 8;
 /// The fewest bytes a scope takes: a bound on the count read.
@@ -71,11 +87,12 @@ fn named_format(bytes: &[u8]) -> Option<&str> {
     std::str::from_utf8(named).ok().filter(|n| n.len() <= 64)
 }
 
-/// The body of a whole snapshot of this format (or of version 2: then `true`), or why the
-/// bytes are not one.
-fn body_of(bytes: &[u8]) -> Result<(&[u8], bool), Diagnostic> {
-    let version_2 = bytes.starts_with(MAGIC_2);
-    if !bytes.starts_with(MAGIC) && !version_2 {
+/// The body of a whole snapshot of this format or of an earlier one still read, with its
+/// version, or why the bytes are not one.
+fn body_of(bytes: &[u8]) -> Result<(&[u8], u8), Diagnostic> {
+    let version =
+        [(MAGIC, 4), (MAGIC_3, 3), (MAGIC_2, 2)].into_iter().find(|(m, _)| bytes.starts_with(m)).map(|(_, v)| v);
+    let Some(version) = version else {
         return Err(match named_format(bytes) {
             Some(other) => Diagnostic::error(
                 codes::SNAPSHOT_INVALID,
@@ -83,7 +100,7 @@ fn body_of(bytes: &[u8]) -> Result<(&[u8], bool), Diagnostic> {
             ),
             None => invalid(format_args!("it does not begin with {SNAPSHOT_FORMAT:?}")),
         });
-    }
+    };
     let (sum, body) =
         bytes.get(MAGIC.len()..).unwrap_or_default().split_at_checked(8).ok_or_else(|| invalid("it ends early"))?;
     let mut want = [0u8; 8];
@@ -91,29 +108,29 @@ fn body_of(bytes: &[u8]) -> Result<(&[u8], bool), Diagnostic> {
     if wire::checksum(body) != u64::from_le_bytes(want) {
         return Err(invalid("it is damaged or cut short (the checksum differs)"));
     }
-    Ok((body, version_2))
+    Ok((body, version))
 }
 
 impl SkillRegistry {
     /// The registry as bytes: metadata, locations, diagnostics, the sizes and etags it was built
     /// from, and the search index. Storage handles are not in it; `from_snapshot` takes them again.
     pub fn snapshot(&self) -> Vec<u8> {
-        self.snapshot_with(&[])
+        self.snapshot_with(&Carried::default())
     }
 
-    /// [`SkillRegistry::snapshot`] with the host's approvals in it.
-    pub fn snapshot_with(&self, approvals: &[StoredApproval]) -> Vec<u8> {
+    /// [`SkillRegistry::snapshot`] with the host's approvals and known content digests in it.
+    pub fn snapshot_with(&self, carried: &Carried) -> Vec<u8> {
         let search = self.search_bytes();
         let enc =
             Encoder { scopes: &self.scopes, codes: codes::ALL.iter().enumerate().map(|(i, c)| (*c, i)).collect() };
         // Written twice: once to count its bytes, once into a buffer of exactly that size (a
         // buffer grown by doubling holds up to twice the snapshot, and three times while it moves).
         let mut counted = Count(HEADER);
-        enc.body(&mut counted, self, &search, approvals);
+        enc.body(&mut counted, self, &search, carried);
         let mut out = Vec::with_capacity(counted.0);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&[0; 8]);
-        enc.body(&mut out, self, &search, approvals);
+        enc.body(&mut out, self, &search, carried);
         let sum = wire::checksum(out.get(HEADER..).unwrap_or_default());
         if let Some(slot) = out.get_mut(MAGIC.len()..HEADER) {
             slot.copy_from_slice(&sum.to_le_bytes());
@@ -143,15 +160,15 @@ impl SkillRegistry {
         Self::from_snapshot_with(bytes, scopes, options, checked).map(|(r, _)| r)
     }
 
-    /// [`SkillRegistry::from_snapshot_checked`], with the approvals the snapshot holds (none for
-    /// version 2), as they were written: the consent module checks them.
+    /// [`SkillRegistry::from_snapshot_checked`], with what the snapshot carries as it was
+    /// written: the consent module checks the approvals, the host the digests.
     pub fn from_snapshot_with(
         bytes: &[u8],
         scopes: Vec<ScopeHandle>,
         options: DiscoverOptions,
         checked: impl FnOnce(usize),
-    ) -> Result<(SkillRegistry, Vec<StoredApproval>), Diagnostic> {
-        let (body, version_2) = body_of(bytes)?;
+    ) -> Result<(SkillRegistry, Carried), Diagnostic> {
+        let (body, version) = body_of(bytes)?;
         let mut d = Decoder { r: Reader::new(body), scopes: &scopes, no_diagnostics: Rc::default() };
         let at = |d: &Decoder, b: Bad| invalid(format_args!("{} (byte {})", b.0, HEADER + d.r.offset()));
         if !same_scopes(&mut d.r, &scopes).map_err(|b| at(&d, b))? {
@@ -164,7 +181,8 @@ impl SkillRegistry {
         let records = read_records(&mut d).map_err(|b| at(&d, b))?;
         let mut diagnostics = d.diagnostics().map_err(|b| at(&d, b))?;
         let search = d.r.bytes().map_err(|b| at(&d, b))?;
-        let approvals = if version_2 { Vec::new() } else { read_approvals(&mut d.r).map_err(|b| at(&d, b))? };
+        let approvals = if version < 3 { Vec::new() } else { read_triples(&mut d.r).map_err(|b| at(&d, b))? };
+        let digests = if version < 4 { Vec::new() } else { read_triples(&mut d.r).map_err(|b| at(&d, b))? };
         if d.r.left() != 0 {
             return Err(at(&d, Bad("bytes follow the end")));
         }
@@ -177,12 +195,13 @@ impl SkillRegistry {
         r.resolve();
         // The stored index is decoded on first use (see `search_index`).
         *r.stored_search.borrow_mut() = search;
-        Ok((r, approvals))
+        Ok((r, Carried { approvals, digests }))
     }
 }
 
-/// Reads the approvals a snapshot holds (a count checked against the bytes left).
-fn read_approvals(r: &mut Reader) -> Result<Vec<StoredApproval>, Bad> {
+/// Reads the approvals or the digests a snapshot holds, `(scope, name, digest)` each (a count
+/// checked against the bytes left).
+fn read_triples(r: &mut Reader) -> Result<Vec<StoredApproval>, Bad> {
     let n = r.count(MIN_APPROVAL)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {

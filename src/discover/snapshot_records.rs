@@ -54,7 +54,7 @@ pub(super) struct Encoder<'a> {
 }
 
 impl Encoder<'_> {
-    pub(super) fn body<S: Sink>(&self, s: &mut S, reg: &SkillRegistry, search: &[u8], approvals: &[StoredApproval]) {
+    pub(super) fn body<S: Sink>(&self, s: &mut S, reg: &SkillRegistry, search: &[u8], carried: &super::Carried) {
         wire::varint(s, self.scopes.len() as u64);
         for scope in self.scopes {
             wire::str(s, &scope.name);
@@ -75,11 +75,13 @@ impl Encoder<'_> {
             self.diagnostic(s, d);
         }
         wire::bytes(s, search);
-        wire::varint(s, approvals.len() as u64);
-        for (scope, name, digest) in approvals {
-            wire::str(s, scope);
-            wire::str(s, name);
-            wire::str(s, digest);
+        for triples in [&carried.approvals, &carried.digests] {
+            wire::varint(s, triples.len() as u64);
+            for (scope, name, digest) in triples {
+                wire::str(s, scope);
+                wire::str(s, name);
+                wire::str(s, digest);
+            }
         }
     }
 

@@ -4,7 +4,7 @@
 
 use super::{wire, HEADER, MAGIC, SNAPSHOT_FORMAT};
 use crate::diagnostic::codes;
-use crate::discover::{DiscoverOptions, ScopeHandle, SkillRegistry};
+use crate::discover::{Carried, DiscoverOptions, ScopeHandle, SkillRegistry};
 use crate::store::MemoryStorage;
 use futures_executor::block_on;
 use std::rc::Rc;
@@ -183,9 +183,9 @@ fn other_formats_are_refused_and_named() {
     let e = SkillRegistry::from_snapshot(old, scopes(&user, &org), options()).err().expect("refused");
     assert_eq!(e.code, codes::SNAPSHOT_INVALID);
     assert_eq!(e.message, format!("snapshot format \"skillwasm-registry/1\" is not {SNAPSHOT_FORMAT:?}"));
-    let later = b"skillwasm-registry/4\n\0\0\0\0\0\0\0\0";
+    let later = b"skillwasm-registry/5\n\0\0\0\0\0\0\0\0";
     let e = SkillRegistry::from_snapshot(later, scopes(&user, &org), options()).err().expect("refused");
-    assert!(e.message.contains("\"skillwasm-registry/4\" is not"), "{}", e.message);
+    assert!(e.message.contains("\"skillwasm-registry/5\" is not"), "{}", e.message);
     for junk in [&b""[..], b"\x00garbage", b"{}", b"{\"format\":1}"] {
         let e = SkillRegistry::from_snapshot(junk, scopes(&user, &org), options()).err().expect("refused");
         assert_eq!(e.code, codes::SNAPSHOT_INVALID);
@@ -197,8 +197,9 @@ fn an_index_that_does_not_fit_the_skills_is_built_again() {
     let (reg, user, org) = registry();
     let bytes = reg.snapshot();
     let index = crate::search::encode::to_bytes(&reg.search_index());
-    // The index comes last but for the approvals (none: a count of 0): its length, then its bytes.
-    let bytes = bytes.strip_suffix(&[0]).expect("no approvals");
+    // The index comes last but for the approvals and digests (none: two counts of 0): its length,
+    // then its bytes.
+    let bytes = bytes.strip_suffix(&[0, 0]).expect("no approvals, no digests");
     assert!(bytes.ends_with(&index));
     let mut lengths = Vec::new();
     wire::varint(&mut lengths, index.len() as u64);
@@ -206,7 +207,7 @@ fn an_index_that_does_not_fit_the_skills_is_built_again() {
     for replacement in [Vec::new(), b"not an index".to_vec(), crate::search::encode::to_bytes(&Default::default())] {
         let mut b = bytes[..start].to_vec();
         wire::bytes(&mut b, &replacement);
-        b.push(0);
+        b.extend_from_slice(&[0, 0]);
         let back = SkillRegistry::from_snapshot(&resealed(b), scopes(&user, &org), options()).expect("snapshot");
         assert_eq!(*back.search_index(), *reg.search_index());
     }
@@ -226,26 +227,40 @@ fn a_snapshot_keeps_the_index_it_built_as_bytes_and_searches_alike() {
 }
 
 #[test]
-fn approvals_ride_along_when_written_and_a_version_2_snapshot_is_still_read() {
+fn approvals_and_digests_ride_along_and_versions_2_and_3_are_still_read() {
     let (reg, user, org) = registry();
     let digest = format!("sha256:{}", "a".repeat(64));
-    let approvals = vec![("user".to_string(), "pdf".to_string(), digest)];
-    let with = reg.snapshot_with(&approvals);
+    let carried = Carried {
+        approvals: vec![("user".to_string(), "pdf".to_string(), digest.clone())],
+        digests: vec![("org".to_string(), "pdf".to_string(), digest)],
+    };
+    let with = reg.snapshot_with(&carried);
     let (back, read) = SkillRegistry::from_snapshot_with(&with, scopes(&user, &org), options(), |_| {}).expect("read");
-    assert_eq!(read, approvals);
+    assert_eq!(read, carried);
     assert_eq!(back.names(), reg.names());
-    // Without them the snapshot is one byte (the count) longer than the version 2 layout.
+    // Without them the snapshot is two bytes (the counts) longer than the version 2 layout, one
+    // longer than version 3's.
     let plain = reg.snapshot();
-    assert_eq!(SkillRegistry::from_snapshot_with(&plain, scopes(&user, &org), options(), |_| {}).unwrap().1, vec![]);
-    let mut v2 = super::MAGIC_2.to_vec();
-    v2.extend_from_slice(&[0; 8]);
-    v2.extend_from_slice(plain.get(HEADER..plain.len() - 1).unwrap_or_default());
-    let back =
-        SkillRegistry::from_snapshot(&resealed(v2), scopes(&user, &org), options()).expect("a version 2 snapshot");
-    assert_eq!(back.names(), reg.names());
-    // A count of approvals beyond the bytes left is refused, not allocated.
-    let mut forged = plain[..plain.len() - 1].to_vec();
-    wire::varint(&mut forged, 1 << 40);
-    let e = SkillRegistry::from_snapshot(&resealed(forged), scopes(&user, &org), options()).err();
-    assert!(e.is_some_and(|d| d.code == codes::SNAPSHOT_INVALID));
+    assert_eq!(
+        SkillRegistry::from_snapshot_with(&plain, scopes(&user, &org), options(), |_| {}).unwrap().1,
+        Carried::default()
+    );
+    for (magic, cut) in [(super::MAGIC_3, 1), (super::MAGIC_2, 2)] {
+        let mut old = magic.to_vec();
+        old.extend_from_slice(&[0; 8]);
+        old.extend_from_slice(plain.get(HEADER..plain.len() - cut).unwrap_or_default());
+        let back =
+            SkillRegistry::from_snapshot(&resealed(old), scopes(&user, &org), options()).expect("an older snapshot");
+        assert_eq!(back.names(), reg.names());
+    }
+    // A count of approvals or digests beyond the bytes left is refused, not allocated.
+    for cut in [1, 2] {
+        let mut forged = plain[..plain.len() - cut].to_vec();
+        wire::varint(&mut forged, 1 << 40);
+        if cut == 2 {
+            forged.push(0);
+        }
+        let e = SkillRegistry::from_snapshot(&resealed(forged), scopes(&user, &org), options()).err();
+        assert!(e.is_some_and(|d| d.code == codes::SNAPSHOT_INVALID));
+    }
 }

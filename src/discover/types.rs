@@ -35,6 +35,12 @@ pub struct SkillMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub shadowed_by: Option<String>,
+    /// Its content digest (`sha256:…`, see the pinning guide) when one is known: computed since
+    /// the last refresh (`contentDigest`, a lockfile check, an approval) or carried by the
+    /// snapshot the registry started from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub digest: Option<String>,
 }
 
 impl SkillMeta {

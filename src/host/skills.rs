@@ -30,6 +30,10 @@ pub struct SkillHost {
     /// is taken as it was when its digest was computed until the next refresh (or the next
     /// `content_digest`).
     digests: HashMap<(String, String), String>,
+    /// The content digests a snapshot carried, by (scope, name): shown on the skills' metadata
+    /// until the next refresh, never taken as a check (a snapshot is a cache any process may
+    /// write; consent and lockfiles compute their own).
+    carried_digests: HashMap<(String, String), String>,
     /// The lockfile the host gave, if any, and what it decided (see [`super::lock`]).
     #[cfg(feature = "digest")]
     pub(super) lock: Option<Rc<crate::lock::Lockfile>>,
@@ -48,6 +52,7 @@ impl SkillHost {
             catalog: RefCell::new(None),
             approvals: Approvals::default(),
             digests: HashMap::new(),
+            carried_digests: HashMap::new(),
             #[cfg(feature = "digest")]
             lock: None,
             #[cfg(feature = "digest")]
@@ -138,30 +143,63 @@ impl SkillHost {
         checked: impl FnOnce(usize),
         take_approvals: bool,
     ) -> Result<SkillHost, Diagnostic> {
-        let (mut registry, stored) =
+        let (mut registry, carried) =
             SkillRegistry::from_snapshot_with(bytes, scopes.handles, config.discover.clone(), checked)?;
         registry.mark_pending(&scopes.lazy);
         registry.set_locations(scopes.locations);
         let mut host = SkillHost::new(registry, config);
+        let refused = |e: String| {
+            Diagnostic::error(crate::diagnostic::codes::SNAPSHOT_INVALID, format!("the snapshot cannot be read: {e}"))
+        };
         if take_approvals {
-            host.approvals = crate::consent::approvals_from_stored(stored).map_err(|e| {
-                Diagnostic::error(
-                    crate::diagnostic::codes::SNAPSHOT_INVALID,
-                    format!("the snapshot cannot be read: {e}"),
-                )
-            })?;
+            host.approvals = crate::consent::approvals_from_stored(carried.approvals).map_err(refused)?;
+        }
+        for (scope, name, digest) in carried.digests {
+            if !crate::consent::is_content_digest(&digest) {
+                return Err(refused(format!(
+                    "the digest of '{}' is not sha256:<64 lowercase hex>",
+                    crate::text::one_line(&name)
+                )));
+            }
+            host.carried_digests.insert((scope, name), digest);
         }
         Ok(host)
     }
 
-    /// The registry as snapshot bytes ([`SkillRegistry::snapshot`]), with the host's approvals
-    /// when `with_approvals`.
+    /// The registry as snapshot bytes ([`SkillRegistry::snapshot`]), with the content digests
+    /// known now (see [`SkillHost::digest_of`]), and the host's approvals when `with_approvals`.
     pub fn snapshot(&self, with_approvals: bool) -> Vec<u8> {
-        if !with_approvals {
-            return self.registry.snapshot();
+        let approvals = if with_approvals {
+            self.approvals.list().into_iter().map(|a| (a.scope, a.name, a.digest)).collect()
+        } else {
+            Vec::new()
+        };
+        let mut known: Vec<(&(String, String), &String)> = self.carried_digests.iter().collect();
+        known.retain(|(k, _)| !self.digests.contains_key(*k));
+        known.extend(self.digests.iter());
+        // Sorted: the same registry gives the same bytes.
+        known.sort_unstable();
+        let digests = known.into_iter().map(|((scope, name), d)| (scope.clone(), name.clone(), d.clone())).collect();
+        self.registry.snapshot_with(&crate::discover::Carried { approvals, digests })
+    }
+
+    /// The content digest of `name` of `scope` as last known: computed since the last refresh
+    /// (by `contentDigest`, a lockfile check or an approval), else carried by the snapshot the
+    /// registry started from. For display: checks compute their own.
+    pub fn digest_of(&self, scope: &str, name: &str) -> Option<&str> {
+        let key = (scope.to_string(), name.to_string());
+        self.digests.get(&key).or_else(|| self.carried_digests.get(&key)).map(String::as_str)
+    }
+
+    /// `metas` with the content digests known now (see [`SkillHost::digest_of`]).
+    pub fn with_digests(&self, mut metas: Vec<discover::SkillMeta>) -> Vec<discover::SkillMeta> {
+        if self.digests.is_empty() && self.carried_digests.is_empty() {
+            return metas;
         }
-        let stored: Vec<_> = self.approvals.list().into_iter().map(|a| (a.scope, a.name, a.digest)).collect();
-        self.registry.snapshot_with(&stored)
+        for m in &mut metas {
+            m.digest = self.digest_of(&m.scope, &m.skill.name).map(str::to_string);
+        }
+        metas
     }
 
     /// Reads a file of `scope`'s skill `name` (shadowed or not), see
@@ -265,6 +303,7 @@ impl SkillHost {
         let report = self.registry.refresh().await;
         self.registry.relocate(&self.config.scope_paths);
         self.digests.clear();
+        self.carried_digests.clear();
         if self.decides_again() {
             let view = Rc::new(self.compute_view(&self.config));
             self.install(view);
@@ -288,6 +327,7 @@ impl SkillHost {
         let report = {
             let mut host = cell.borrow_mut();
             host.digests.clear();
+            host.carried_digests.clear();
             let report = host.registry.apply(found);
             let pinned = host.config.scope_paths.clone();
             host.registry.relocate(&pinned);

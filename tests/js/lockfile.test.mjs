@@ -116,6 +116,15 @@ test("a registry given a lockfile refuses a drifted skill, reports unpinned and 
 
   const clean = await SkillRegistry.discover({ ...options, lock });
   assert.deepEqual(clean.diagnostics().filter((d) => d.code.includes("pin")), []);
+  // Each skill's metadata carries the digest the check computed, and a snapshot carries it on.
+  assert.deepEqual(clean.listMetas().map((m) => [m.name, m.digest]), lock.skills.map((e) => [e.name, e.digest]));
+  assert.equal(clean.get("pdf-tools").digest, lock.skills[1].digest);
+  assert.equal(first.get("csv-tools").digest, lock.skills[0].digest, "computed for the lockfile");
+  const started = SkillRegistry.fromSnapshot(clean.snapshot(), options);
+  assert.deepEqual(started.listMetasAcross().map((m) => m.digest), lock.skills.map((e) => e.digest));
+  await started.refresh();
+  assert.equal(started.get("pdf-tools").digest, undefined, "a refresh forgets what the snapshot said");
+  started.free();
   assert.deepEqual(new SkillTool(clean).definition().inputSchema.properties.name.enum, ["csv-tools", "pdf-tools"]);
 
   // One byte of a resource changes: the skill is refused, the message names both digests.

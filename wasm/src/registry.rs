@@ -322,20 +322,23 @@ impl JsSkillRegistry {
     ) -> Result<JsValue, JsValue> {
         let scope = convert::opt_string(&scope.unwrap_or_default(), "SkillRegistry.listMetas: scope")?;
         // Up to one per skill: handed over as JSON text (see `skillwasm_boundary::metas`).
-        metas::to_js(&self.inner.borrow().registry().list_metas(scope.as_deref()))
+        let host = self.inner.borrow();
+        metas::to_js(&host.with_digests(host.registry().list_metas(scope.as_deref())))
     }
 
     /// Every loaded skill of every scope, shadowed ones too (with `shadowedBy`), in precedence order.
     #[wasm_bindgen(js_name = listMetasAcross, unchecked_return_type = "SkillMeta[]")]
     pub fn list_metas_across(&self) -> Result<JsValue, JsValue> {
-        metas::to_js(&self.inner.borrow().registry().list_metas_across())
+        let host = self.inner.borrow();
+        metas::to_js(&host.with_digests(host.registry().list_metas_across()))
     }
 
     /// The skill that wins `name`, or null.
     #[wasm_bindgen(unchecked_return_type = "SkillMeta | null")]
     pub fn get(&self, #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue) -> Result<JsValue, JsValue> {
         let name = convert::string(&name, "SkillRegistry.get: name")?;
-        to_js(&self.inner.borrow().registry().get(&name)).map_err(JsValue::from)
+        let host = self.inner.borrow();
+        to_js(&host.registry().get(&name).and_then(|m| host.with_digests(vec![m]).pop())).map_err(JsValue::from)
     }
 
     /// The names of the visible skills.
