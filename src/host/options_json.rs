@@ -90,6 +90,38 @@ pub fn snapshot_options_from_json(value: &Value) -> Result<SnapshotOptions, (Str
     Ok(o)
 }
 
+/// What `SkillRegistry#vet(name, options)` is asked for besides the name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct VetOptions {
+    /// The level from which a finding refuses the skill (default `high`): the report's `refusal`
+    /// is then the error `vet: "refuse"` would refuse it with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub severity: Option<crate::vet::Level>,
+}
+
+/// [`VetOptions`] from `value`, as [`search_options_from_json`] reads its options.
+pub fn vet_options_from_json(value: &Value) -> Result<VetOptions, (String, Error)> {
+    let mut o = VetOptions::default();
+    fields(value, "struct VetOptions", |key, v| {
+        match key {
+            "severity" if v.is_null() => o.severity = None,
+            "severity" => {
+                o.severity = Some(match read::variant(v, &["low", "medium", "high"])? {
+                    0 => crate::vet::Level::Low,
+                    1 => crate::vet::Level::Medium,
+                    _ => crate::vet::Level::High,
+                })
+            }
+            _ => return Err(Error::unknown_field(key, &["severity"])),
+        }
+        Ok(())
+    })?;
+    Ok(o)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,6 +44,12 @@ pub struct VetReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub error: Option<Diagnostic>,
+    /// When a finding is at or above the severity asked for (default `high`): the error that
+    /// refuses the skill (`vet-refused`, naming the first such finding and how many more), as
+    /// `vet: "refuse"` would. A host that installs or accepts skills refuses on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub refusal: Option<Diagnostic>,
 }
 
 fn incomplete(message: String) -> Diagnostic {
@@ -108,10 +114,11 @@ async fn vet_files(src: &SkillSource, out: &mut VetReport) -> Result<(), Diagnos
     error.map_or(Ok(()), Err)
 }
 
-/// Vets the skill that wins `name`: every text file within the per-skill limits. An unknown
-/// skill has an error and no findings; a skill beyond the limits, or one whose file could not be
-/// read, has the findings of what was read and a `vet-incomplete` error.
-pub async fn vet_skill(cell: &RefCell<SkillHost>, name: &str) -> VetReport {
+/// Vets the skill that wins `name`: every text file within the per-skill limits, with the
+/// refusal a finding at or above `threshold` makes. An unknown skill has an error and no
+/// findings; a skill beyond the limits, or one whose file could not be read, has the findings of
+/// what was read and a `vet-incomplete` error.
+pub async fn vet_skill(cell: &RefCell<SkillHost>, name: &str, threshold: crate::vet::Level) -> VetReport {
     let src = cell.borrow().registry().skill_source(name);
     let Some(src) = src else {
         let message = format!("no skill named '{}'", plain_line(name));
@@ -125,5 +132,6 @@ pub async fn vet_skill(cell: &RefCell<SkillHost>, name: &str) -> VetReport {
     if let Err(e) = vet_files(&src, &mut out).await {
         out.error = Some(e);
     }
+    out.refusal = crate::vet::refusal(&out.findings, threshold);
     out
 }

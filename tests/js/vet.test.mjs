@@ -144,6 +144,16 @@ test("vet(name) reads the SKILL.md whole and the resources: file, line, level, c
     ["SKILL.md", 408, "high", "vet-destructive-delete"],
     ["scripts/install.sh", 2, "high", "vet-remote-script-insecure"],
   ]);
+  // The refusal the core decides at a severity (default high): what a host that installs or
+  // accepts skills refuses on.
+  assert.equal(report.refusal.code, "vet-refused");
+  assert.match(report.refusal.message, /vetSeverity: high\): vet-destructive-delete \(high\) at SKILL\.md:408: .*\(and 1 more finding\)$/);
+  const pushy = await registry.vet("pushy");
+  assert.deepEqual(pushy.findings.map((f) => f.level), ["medium"]);
+  assert.equal(pushy.refusal, undefined, "a medium finding is under the default");
+  assert.equal((await registry.vet("pushy", { severity: "medium" })).refusal.code, "vet-refused");
+  await assert.rejects(registry.vet("pushy", { severty: "low" }), (e) => e instanceof TypeError && /severty/.test(e.message));
+  await assert.rejects(registry.vet("pushy", { severity: "critical" }), TypeError);
   const unknown = await registry.vet("nope");
   assert.equal(unknown.error.code, "skill-unknown");
   assert.deepEqual(unknown.findings, []);

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { importPkg } from "./helpers.mjs";
+import { importPkg, ROOT } from "./helpers.mjs";
 import { CORPUS_SKILLS, corpusFiles, expectedDiscovery, uploadCorpus } from "./support/corpus.mjs";
 import { createHash } from "node:crypto";
 import { bundleSize, startExample } from "./support/worker-example.mjs";
@@ -425,6 +425,43 @@ describe("the Cloudflare Worker example in workerd over a real R2 binding", { sk
     fromIndex.free();
     local.free();
     assert.equal((await worker.fetch("/skills/pinned", { method: "DELETE" })).status, 200);
+  });
+
+  test("an upload is vetted before it is stored: one that sends cloud keys away is refused, nothing written; a clean one lists no finding", async () => {
+    const fixture = path.join(ROOT, "tests", "fixtures", "vet", "malicious", "exfiltration", "aws-credentials");
+    const bad = [{ rel: "SKILL.md", bytes: readFileSync(path.join(fixture, "SKILL.md")) }];
+    const before = await keys();
+    const res = await upload("aws-credentials", bad);
+    const body = await res.json();
+    assert.equal(res.status, 422, JSON.stringify(body));
+    assert.equal(body.refusal.code, "vet-refused");
+    assert.match(body.error, /refused by vetting: .*vet-exfiltration \(high\) at SKILL\.md:\d+/);
+    assert.ok(body.findings.some((f) => f.code === "vet-exfiltration" && f.level === "high" && f.path === "SKILL.md"));
+    assert.deepEqual(await keys(), before, "nothing written");
+    const clean = await upload("tidy", [{ rel: "SKILL.md", bytes: Buffer.from("---\nname: tidy\ndescription: Tidies notes.\n---\n\nSort the notes by date.\n") }]);
+    const stored = await clean.json();
+    assert.equal(clean.status, 201, JSON.stringify(stored));
+    assert.deepEqual(stored.findings, []);
+    assert.equal((await worker.fetch("/skills/tidy", { method: "DELETE" })).status, 200);
+  });
+
+  test("VET=report stores such an upload and lists its findings; VET=off does not vet", async () => {
+    const fixture = path.join(ROOT, "tests", "fixtures", "vet", "malicious", "exfiltration", "aws-credentials");
+    const bad = [{ rel: "SKILL.md", bytes: readFileSync(path.join(fixture, "SKILL.md")) }];
+    for (const [vet, findings] of [["report", true], ["off", false]]) {
+      const dir = mkdtempSync(path.join(tmpdir(), "skillwasm-worker-vet-"));
+      const other = await startExample({ persistDir: dir, vars: { VET: vet } });
+      try {
+        const encoded = new Response(form(bad));
+        const res = await other.fetch("/skills/aws-credentials", { method: "POST", headers: { "content-type": encoded.headers.get("content-type") }, body: new Uint8Array(await encoded.arrayBuffer()) });
+        const body = await res.json();
+        assert.equal(res.status, 201, JSON.stringify(body));
+        assert.equal(body.findings.some((f) => f.code === "vet-exfiltration"), findings, vet);
+      } finally {
+        await other.dispose();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
   });
 
   test("a failed upload leaves the previous version whole", async () => {

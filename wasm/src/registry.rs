@@ -515,14 +515,30 @@ impl JsSkillRegistry {
     /// per-skill limits (512 files, `maxObjectBytes` together), text only, nothing run. Never
     /// rejects: an unknown skill has an `error`; one beyond the limits or with a failed read has
     /// the findings of what was read and a `vet-incomplete` error.
+    /// With `{ severity }` (default `high`), the report's `refusal` says whether a finding at or
+    /// above it refuses the skill.
     #[wasm_bindgen(unchecked_return_type = "Promise<VetReport>")]
-    pub fn vet(&self, #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue) -> Promise {
+    pub fn vet(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "VetOptions")] options: Option<JsValue>,
+    ) -> Promise {
         let name = match convert::string(&name, "SkillRegistry.vet: name") {
             Ok(n) => n,
             Err(e) => return Promise::reject(&e),
         };
+        let opts = match convert::options_by(
+            &options.unwrap_or_default(),
+            "SkillRegistry.vet: options",
+            &[],
+            host::vet_options_from_json,
+        ) {
+            Ok((o, _)) => o,
+            Err(e) => return Promise::reject(&e),
+        };
+        let threshold = opts.severity.unwrap_or_default();
         let inner = self.inner.clone();
-        crate::promise::promise(async move { host::vet::vet_skill(&inner, &name).await })
+        crate::promise::promise(async move { host::vet::vet_skill(&inner, &name, threshold).await })
     }
 
     /// The registry as bytes, for `SkillRegistry.fromSnapshot`; with `{ approvals: true }` the

@@ -38,7 +38,7 @@ let starting = null;
  *   snapshotEtag: string | null,
  *   checkedAt: number,
  * }} State
- * @typedef {{ root: string, snapshotKey: string, scope: string, toolName: string, checkSeconds: number, corsOrigins: string[] }} Config
+ * @typedef {{ root: string, snapshotKey: string, scope: string, toolName: string, checkSeconds: number, corsOrigins: string[], vet: string, vetSeverity: string }} Config
  */
 
 /** Settings from `[vars]` (wrangler.toml). */
@@ -51,7 +51,18 @@ function readConfig(env) {
     toolName: String(env.TOOL_NAME ?? "activate_skill"),
     checkSeconds: Number(env.SNAPSHOT_CHECK_SECONDS ?? 30),
     corsOrigins: corsOrigins(env.WELL_KNOWN_CORS_ORIGINS),
+    // What an upload's vetting decides: "refuse" (a finding at or above VET_SEVERITY refuses it;
+    // the default), "report" (stored, the findings in the answer) or "off".
+    vet: oneOf(env.VET, ["refuse", "report", "off"], "VET"),
+    vetSeverity: oneOf(env.VET_SEVERITY, ["high", "medium", "low"], "VET_SEVERITY"),
   };
+}
+
+/** `v` when it is one of `allowed`, the first of them when unset; anything else fails the start. */
+function oneOf(v, allowed, name) {
+  if (v === undefined || v === "") return allowed[0];
+  if (!allowed.includes(v)) throw new Error(`${name} must be one of ${allowed.join(", ")}, not ${JSON.stringify(v)}`);
+  return v;
 }
 
 /**

@@ -171,14 +171,19 @@ function checkNestedSkills(name, files) {
   }
 }
 
-/** The content digest of an upload's files: the core's one definition, over a store in memory. */
-async function contentDigestOf(name, files) {
+/**
+ * An upload as the core sees it, over a store in memory: its content digest (the one definition)
+ * and, unless `config.vet` is "off", the vetting of every file (nothing is run), with the refusal
+ * the core decides at `config.vetSeverity`.
+ */
+async function inspectUpload(name, files, config) {
   const storage = memoryStorage(Object.fromEntries(files.map((f) => [`${name}/${f.path}`, f.bytes])));
-  const registry = await SkillRegistry.discover({ scopes: [{ name: "upload", storage, roots: [""], trusted: true }] });
+  const registry = await SkillRegistry.discover({ scopes: [{ name: "upload", storage, roots: [""], trusted: true }], vet: "off" });
   try {
     const d = await registry.contentDigest(name);
     if (d.digest === undefined) throw new HttpError(422, `the upload's content digest could not be computed: ${d.error?.message}`);
-    return d.digest;
+    const report = config.vet === "off" ? null : await registry.vet(name, { severity: config.vetSeverity });
+    return { digest: d.digest, report };
   } finally {
     registry.free();
   }
@@ -219,10 +224,16 @@ export async function upload(s, request, rawName) {
     throw new HttpError(409, `the name '${name}' looks like the skill '${alike}' here, which it would pass for; choose another name`, { lookalike: alike });
   }
   // A client that pinned the skill says which content it sends: anything else is refused.
-  const digest = await contentDigestOf(name, files);
+  const { digest, report: vetted } = await inspectUpload(name, files, s.config);
   const expected = request.headers.get("x-skill-digest");
   if (expected !== null && expected !== digest) {
     throw new HttpError(412, `the upload's content digest is ${digest}, not ${expected} as X-Skill-Digest says`, { digest, expected });
+  }
+  // Vetted before anything is written: what hides instructions, sends secrets away or changes
+  // the machine is not served to the agents that read this store.
+  if (s.config.vet === "refuse" && (vetted.refusal || vetted.error)) {
+    const why = vetted.refusal ?? vetted.error;
+    throw new HttpError(422, `the upload is refused by vetting: ${why.message}`, { refusal: why, findings: vetted.findings });
   }
 
   const dir = `${s.config.root}${name}/`;
@@ -235,6 +246,7 @@ export async function upload(s, request, rawName) {
     files: files.map((f) => ({ path: f.path, size: f.bytes.byteLength })).sort((a, b) => (a.path < b.path ? -1 : 1)),
     removed: stale.map((k) => k.slice(dir.length)),
     diagnostics: parsed.diagnostics,
+    findings: vetted?.findings ?? [],
     refresh: report,
   }, 201);
 }

@@ -483,6 +483,7 @@ export const SPECS = [
     params: [
       { ...inst("this", "SkillRegistry"), names: /SkillRegistry|registry|this/i },
       { name: "name", kind: "string", check: (v) => (isObject(v) && typeof v.name === "string" && (Array.isArray(v.findings) || isObject(v.error)) ? null : "not a VetReport"), huge: true },
+      { name: "options", kind: "options", optional: true, schema: { severity: "enum" }, check: (v) => (isObject(v) && typeof v.name === "string" ? null : "not a VetReport") },
     ] },
 
   // SkillSession
