@@ -160,7 +160,7 @@ for (const n of SIZES) {
     `${n} skills: search p50 ${pct(times, 0.5).toFixed(3)} ms, p95 ${pct(times, 0.95).toFixed(3)} ms (${times.length} queries); ` +
       `a ${mib(snapshot.length)} MiB snapshot with the index; ` +
       `discovery (index built) ${buildMs.toFixed(0)} ms, start from its snapshot ${coldMs.toFixed(0)} ms, then the first search ${firstMs.toFixed(1)} ms ` +
-      `(the index decoded), the first short one ${firstShortMs.toFixed(1)} ms, the first with typos ${firstTypoMs.toFixed(1)} ms`,
+      `(the index loaded with the snapshot), the first short one ${firstShortMs.toFixed(1)} ms, the first with typos ${firstTypoMs.toFixed(1)} ms`,
   );
   big.free();
   cold.free();

@@ -165,8 +165,8 @@ fn the_index_is_in_the_snapshot_and_refresh_keeps_it_current() {
     let bytes = h.borrow().registry().snapshot();
     // The index is in it (an index that does not fit is replaced: the snapshot module's tests).
     let index = skillwasm::search::encode::to_bytes(&h.borrow().registry().search_index());
-    // Last but for the approvals' count (none here).
-    assert!(index.len() > 100 && bytes.strip_suffix(&[0]).is_some_and(|b| b.ends_with(&index)));
+    // Last but for the counts of approvals and digests (none here).
+    assert!(index.len() > 100 && bytes.strip_suffix(&[0, 0]).is_some_and(|b| b.ends_with(&index)));
     let spec = |s: Rc<MemoryStorage>| {
         let storage: Rc<dyn Storage> = s;
         resolve_scopes(

@@ -122,9 +122,7 @@ impl Approvals {
 
 /// Whether `digest` has the form of a content digest: `sha256:` and 64 lowercase hex digits.
 pub fn is_content_digest(digest: &str) -> bool {
-    digest
-        .strip_prefix("sha256:")
-        .is_some_and(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+    crate::store::sha256::is_sha256_digest(digest)
 }
 
 /// Reads approvals as a host restores them (`approvals: [{ name, scope, digest }]`, what

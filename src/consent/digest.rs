@@ -16,7 +16,7 @@ use crate::store::keys;
 use sha2::{Digest, Sha256};
 
 /// The prefix of every digest this module writes (and of the per-file digests it reads).
-pub const PREFIX: &str = "sha256:";
+pub use crate::store::sha256::PREFIX;
 
 /// Lowercase hex of `bytes`.
 fn hex(bytes: &[u8]) -> String {

@@ -54,7 +54,7 @@ pub struct SkillRegistry {
     /// The search index over the winning skills, document `i` the `i`-th name: built on first
     /// use (a search, a snapshot), not by discovery, which a host that never searches pays for.
     search: OnceCell<Rc<SearchIndex>>,
-    /// The index a snapshot brought ([`encode::to_bytes`]), decoded on first use when it is one
+    /// The index a snapshot brought ([`encode::to_bytes`]), loaded on first use when it is one
     /// over exactly these skills.
     stored_search: RefCell<Option<Vec<u8>>>,
     /// Set when `stored_search` is this registry's own encoding of the index over its current
@@ -315,16 +315,17 @@ impl SkillRegistry {
     }
 
     /// The search index over the visible skills (document `i` is the `i`-th of [`Self::names`]),
-    /// built on first use: decoded from the snapshot the registry started from when it is one
-    /// over exactly these skills, else built from the records (linear).
+    /// built on first use: the snapshot's, when the registry started from one over exactly these
+    /// skills, else built from the records (linear).
     pub fn search_index(&self) -> Rc<SearchIndex> {
         self.search
             .get_or_init(|| {
                 let stored = self.stored_search.borrow_mut().take();
                 self.own_search.set(false);
-                let decoded = stored.as_deref().and_then(encode::from_bytes);
+                // The bytes are the index: loading notes where things are, it decodes no list.
+                let decoded = stored.and_then(SearchIndex::load);
                 match decoded {
-                    Some(ix) if ix.names().iter().map(String::as_str).eq(self.winner_names()) => Rc::new(ix),
+                    Some(ix) if ix.has_names(self.winner_names()) => Rc::new(ix),
                     _ => Rc::new(self.build_search()),
                 }
             })

@@ -30,6 +30,7 @@
 
 use super::{DiscoverOptions, ScopeHandle, SkillRegistry};
 use crate::diagnostic::{codes, Diagnostic};
+use crate::search::SearchIndex;
 use crate::store::CallStats;
 use std::rc::Rc;
 
@@ -37,8 +38,8 @@ use std::rc::Rc;
 mod records;
 #[path = "snapshot_wire.rs"]
 mod wire;
-pub use records::StoredApproval;
 use records::{read_records, Decoder, Encoder};
+pub use records::{Carried, StoredApproval};
 use wire::{Bad, Count, Reader};
 
 /// The snapshot format's name and version.
@@ -51,15 +52,6 @@ const MAGIC: &[u8] = b"skillwasm-registry/4\n";
 const MAGIC_3: &[u8] = b"skillwasm-registry/3\n";
 const MAGIC_2: &[u8] = b"skillwasm-registry/2\n";
 
-/// What a snapshot carries besides the registry, as it was written (the caller checks it).
-#[derive(Debug, Default, PartialEq)]
-pub struct Carried {
-    /// The host's approvals (none before version 3).
-    pub approvals: Vec<StoredApproval>,
-    /// The content digests known when it was written, `(scope, name, digest)` (none before
-    /// version 4).
-    pub digests: Vec<StoredApproval>,
-}
 /// The first line and the checksum.
 const HEADER: usize = MAGIC.len() + 8;
 /// The fewest bytes a scope takes: a bound on the count read.
@@ -193,8 +185,12 @@ impl SkillRegistry {
         diagnostics.retain(|d| d.code != codes::SKILL_SHADOWED);
         r.diagnostics = diagnostics;
         r.resolve();
-        // The stored index is decoded on first use (see `search_index`).
-        *r.stored_search.borrow_mut() = search;
+        // The stored index is the index: loading it decodes no list (a few milliseconds at
+        // 100,000 skills), so the first search costs what any search costs. One over other skills
+        // than these (a snapshot from another version) is built again on first use.
+        if let Some(ix) = search.and_then(SearchIndex::load).filter(|ix| ix.has_names(r.winner_names())) {
+            let _ = r.search.set(Rc::new(ix));
+        }
         Ok((r, Carried { approvals, digests }))
     }
 }

@@ -13,6 +13,16 @@ use std::rc::Rc;
 /// approved (the consent module checks and holds them; discovery only carries them).
 pub type StoredApproval = (String, String, String);
 
+/// What a snapshot carries besides the registry, as it was written (the caller checks it).
+#[derive(Debug, Default, PartialEq)]
+pub struct Carried {
+    /// The host's approvals (none before version 3).
+    pub approvals: Vec<StoredApproval>,
+    /// The content digests known when it was written, `(scope, name, digest)` (none before
+    /// version 4).
+    pub digests: Vec<StoredApproval>,
+}
+
 /// The key every skill's SKILL.md has below its directory, unless it was found as `skill.md`.
 const SKILL_MD: &str = "SKILL.md";
 
@@ -54,7 +64,7 @@ pub(super) struct Encoder<'a> {
 }
 
 impl Encoder<'_> {
-    pub(super) fn body<S: Sink>(&self, s: &mut S, reg: &SkillRegistry, search: &[u8], carried: &super::Carried) {
+    pub(super) fn body<S: Sink>(&self, s: &mut S, reg: &SkillRegistry, search: &[u8], carried: &Carried) {
         wire::varint(s, self.scopes.len() as u64);
         for scope in self.scopes {
             wire::str(s, &scope.name);

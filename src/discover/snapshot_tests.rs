@@ -102,7 +102,7 @@ fn restores_exactly_what_the_registry_held() {
     assert_eq!(back.shadowed_by, reg.shadowed_by);
     assert_eq!(back.list_metas_across(), reg.list_metas_across());
     assert_eq!(back.diagnostics(), reg.diagnostics());
-    assert!(back.stored_search.borrow().is_some(), "the index travels");
+    assert!(back.search.get().is_some(), "the index travels, loaded");
     assert_eq!(*back.search_index(), *reg.search_index());
     // Taken again, it is the same bytes.
     assert_eq!(back.snapshot(), bytes);

@@ -369,7 +369,7 @@ fn hits(registry: &SkillRegistry, view: &View, config: &SkillsConfig, found: &[(
     found
         .iter()
         .filter_map(|(d, score)| {
-            let meta = view.model_meta(index.names().get(*d as usize)?)?;
+            let meta = view.model_meta(index.name(*d)?)?;
             Some(SearchHit {
                 name: meta.skill.name.clone(),
                 description: localized_description(&meta.skill, config.locale.as_deref()).to_string(),
@@ -392,8 +392,7 @@ pub fn search_view(
     let index = registry.search_index();
     let allow = |d: u32| {
         index
-            .names()
-            .get(d as usize)
+            .name(d)
             .and_then(|n| view.model_scope(n))
             .is_some_and(|scope| opts.scope.as_deref().is_none_or(|s| scope == s))
     };
@@ -410,7 +409,7 @@ pub fn closest_view(
     limit: usize,
 ) -> Vec<SearchHit> {
     let index = registry.search_index();
-    let allow = |d: u32| index.names().get(d as usize).is_some_and(|n| view.offers(n));
+    let allow = |d: u32| index.name(d).is_some_and(|n| view.offers(n));
     let found: Vec<(u32, f32)> = index.closest(name, limit, &allow).into_iter().map(|d| (d, 0.0)).collect();
     hits(registry, view, config, &found)
 }

@@ -1,147 +1,23 @@
-//! The index as bytes, for snapshots: a magic line, the names with their lengths, then the
-//! vocabulary front-coded (each term as the length it shares with the one before and the rest),
-//! each with its count of postings (doubled, plus one for a term that occurs in a name) and its
-//! postings as gaps between document ids and frequencies, every number a LEB128 varint. Reading checks every length, every id and
-//! the order, so bytes that are not such an index are refused (the registry then builds one).
+//! The index as bytes, for snapshots and for searching in place: a magic line; the names, each
+//! with its length in weighted terms; the vocabulary, sorted, each term with its count of
+//! postings (doubled, plus one for a term that occurs in a name) and its postings (their byte
+//! length, then gaps between document ids and frequencies); then the trigram tables of the names
+//! and of the name terms ([`super::fuzzy::write_table`]). Every number is a LEB128 varint.
+//! [`SearchIndex::load`] checks every length, count and order and decodes no list: a search
+//! reads the lists it needs where they are. Base64, for indexes carried in JSON, is here too.
 
 use super::index::SearchIndex;
 
-/// Version 2 marks the terms that occur in names (version 1, which did not, is built again).
-const MAGIC: &[u8] = b"skillwasm-search/2\n";
-
-fn put(out: &mut Vec<u8>, mut v: u64) {
-    loop {
-        let byte = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(byte);
-            return;
-        }
-        out.push(byte | 0x80);
-    }
-}
-
-fn put_str(out: &mut Vec<u8>, s: &[u8]) {
-    put(out, s.len() as u64);
-    out.extend_from_slice(s);
-}
+pub use super::build::MAGIC;
 
 /// The index as bytes.
 pub fn to_bytes(index: &SearchIndex) -> Vec<u8> {
-    let mut out = Vec::with_capacity(index.docs.len() * 2 + index.terms.len() * 8 + index.names.len() * 16);
-    out.extend_from_slice(MAGIC);
-    put(&mut out, index.names.len() as u64);
-    for (name, len) in index.names.iter().zip(&index.lens) {
-        put_str(&mut out, name.as_bytes());
-        put(&mut out, u64::from(*len));
-    }
-    put(&mut out, index.terms.len() as u64);
-    let mut prev: &[u8] = &[];
-    for (t, term) in index.terms.iter().enumerate() {
-        let term = term.as_bytes();
-        let shared = prev.iter().zip(term).take_while(|(a, b)| a == b).count();
-        put(&mut out, shared as u64);
-        put_str(&mut out, term.get(shared..).unwrap_or(&[]));
-        prev = term;
-        let from = index.starts.get(t).copied().unwrap_or(0) as usize;
-        let to = index.starts.get(t + 1).copied().unwrap_or(0) as usize;
-        let docs = index.docs.get(from..to).unwrap_or(&[]);
-        let tfs = index.tfs.get(from..to).unwrap_or(&[]);
-        // The count of postings, doubled, and 1 more for a term that occurs in a name.
-        let in_name = index.name_terms.binary_search(&(t as u32)).is_ok();
-        put(&mut out, (docs.len() as u64) << 1 | u64::from(in_name));
-        let mut last = 0u32;
-        for (i, (d, tf)) in docs.iter().zip(tfs).enumerate() {
-            put(&mut out, u64::from(if i == 0 { *d } else { d.saturating_sub(last) }));
-            put(&mut out, u64::from(*tf));
-            last = *d;
-        }
-    }
-    out
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn num(&mut self) -> Option<u64> {
-        let mut v: u64 = 0;
-        for shift in (0..64).step_by(7) {
-            let byte = *self.bytes.get(self.at)?;
-            self.at += 1;
-            v |= u64::from(byte & 0x7f).checked_shl(shift)?;
-            if byte & 0x80 == 0 {
-                return Some(v);
-            }
-        }
-        None
-    }
-
-    fn small(&mut self, most: u64) -> Option<u32> {
-        self.num().filter(|v| *v <= most).map(|v| v as u32)
-    }
-
-    fn bytes(&mut self) -> Option<&[u8]> {
-        let n = self.num()? as usize;
-        let end = self.at.checked_add(n)?;
-        let s = self.bytes.get(self.at..end)?;
-        self.at = end;
-        Some(s)
-    }
+    index.bytes().to_vec()
 }
 
 /// Reads [`to_bytes`]'s output; None when `bytes` are not a whole, consistent index.
 pub fn from_bytes(bytes: &[u8]) -> Option<SearchIndex> {
-    let mut r = Reader { bytes: bytes.strip_prefix(MAGIC)?, at: 0 };
-    // Every entry takes at least one byte, so no count may exceed the bytes left.
-    let left = |r: &Reader| (r.bytes.len() - r.at) as u64;
-    let n = r.small(left(&r))?;
-    let mut index = SearchIndex::default();
-    for _ in 0..n {
-        let name = String::from_utf8(r.bytes()?.to_vec()).ok()?;
-        index.names.push(name);
-        index.lens.push(r.small(u64::from(u32::MAX))?);
-    }
-    let terms = r.small(left(&r))?;
-    index.starts.push(0);
-    let mut prev: Vec<u8> = Vec::new();
-    for _ in 0..terms {
-        let shared = r.small(prev.len() as u64)? as usize;
-        let mut term = prev.get(..shared)?.to_vec();
-        term.extend_from_slice(r.bytes()?);
-        if term.as_slice() <= prev.as_slice() && !index.terms.is_empty() {
-            return None; // not sorted, or repeated
-        }
-        index.terms.push(String::from_utf8(term.clone()).ok()?);
-        prev = term;
-        let flagged = r.num()?;
-        if flagged & 1 == 1 {
-            index.name_terms.push(index.terms.len() as u32 - 1);
-        }
-        let df = u32::try_from(flagged >> 1).ok().filter(|df| u64::from(*df) <= u64::from(n).min(left(&r)))?;
-        let mut last: u32 = 0;
-        for i in 0..df {
-            let gap = r.small(u64::from(u32::MAX))?;
-            if i > 0 && gap == 0 {
-                return None;
-            }
-            let d = if i == 0 { gap } else { last.checked_add(gap)? };
-            if d >= n {
-                return None;
-            }
-            index.docs.push(d);
-            index.tfs.push(r.small(u64::from(u16::MAX))? as u16);
-            last = d;
-        }
-        index.starts.push(index.docs.len() as u32);
-    }
-    if r.at != r.bytes.len() {
-        return None;
-    }
-    index.derive();
-    Some(index)
+    SearchIndex::load(bytes.to_vec())
 }
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

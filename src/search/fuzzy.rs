@@ -1,22 +1,22 @@
 //! Typo tolerance: a trigram table over a list of strings (skill names, the words of names) that
 //! proposes candidates sharing pieces with a misspelling, and a bounded edit distance that
 //! confirms them. No pass compares every pair; a lookup touches only the postings of the
-//! query's trigrams.
+//! query's trigrams. The table is built with the index and kept in its encoding (a snapshot
+//! carries it), its holders read in place: the first search with a typo builds nothing.
 
 use super::tally::Tally;
+use super::varint::{put, put_ids, Reader, Span};
 
-/// Strings, and for each trigram the strings that contain it: the trigrams sorted, each with a
-/// run of string ids in one flat list. Built by one sort of (trigram, id) pairs; no map, no list
-/// per trigram (at 100,000 names a map of lists took a third of a second and its allocations).
+/// For each trigram the strings that contain it: the trigrams sorted, each with where its ids
+/// are in the index's encoding (ascending, as gaps).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TrigramTable {
     /// The distinct trigrams (three chars packed), ascending.
     grams: Vec<u64>,
-    /// Trigram `g`'s ids are `ids[starts[g]..starts[g + 1]]`, ascending.
-    starts: Vec<u32>,
-    ids: Vec<u32>,
+    /// Trigram `g`'s ids.
+    holders: Vec<Span>,
     /// How many strings.
-    items: usize,
+    items: u32,
 }
 
 /// A trigram held by more strings than this tells too little to be worth its postings (at
@@ -36,55 +36,86 @@ fn grams(s: &str, out: &mut Vec<u64>) {
     }
 }
 
+/// Writes the table of `items` (an item's index is its id) into `out`: the count of items and
+/// of trigrams, then per trigram its gap from the one before and its ids. Built by one sort of
+/// (trigram, id) pairs; no map, no list per trigram (at 100,000 names a map of lists took a third
+/// of a second and its allocations).
+pub fn write_table<'a>(items: impl IntoIterator<Item = &'a str>, out: &mut Vec<u8>) {
+    let mut pairs: Vec<(u64, u32)> = Vec::new();
+    let mut buf = Vec::new();
+    let mut count = 0u32;
+    for (i, s) in items.into_iter().enumerate() {
+        grams(s, &mut buf);
+        pairs.extend(buf.iter().map(|g| (*g, i as u32)));
+        count = i as u32 + 1;
+    }
+    // By trigram, then id: each trigram's ids come out ascending, a repeat next to itself.
+    pairs.sort_unstable();
+    pairs.dedup();
+    put(out, u64::from(count));
+    let distinct = pairs.windows(2).filter(|w| w[0].0 != w[1].0).count() + usize::from(!pairs.is_empty());
+    put(out, distinct as u64);
+    let mut prev = 0u64;
+    let mut ids = Vec::new();
+    let mut k = 0;
+    while k < pairs.len() {
+        let g = pairs[k].0;
+        ids.clear();
+        while k < pairs.len() && pairs[k].0 == g {
+            ids.push(pairs[k].1);
+            k += 1;
+        }
+        put(out, g - prev);
+        put(out, ids.len() as u64);
+        put_ids(out, &ids, None);
+        prev = g;
+    }
+}
+
 impl TrigramTable {
-    /// The table of `items` (an item's index is its id).
-    pub fn build<'a>(items: impl IntoIterator<Item = &'a str>) -> TrigramTable {
-        let mut pairs: Vec<(u64, u32)> = Vec::new();
-        let mut buf = Vec::new();
-        let mut items_seen = 0;
-        for (i, s) in items.into_iter().enumerate() {
-            grams(s, &mut buf);
-            pairs.extend(buf.iter().map(|g| (*g, i as u32)));
-            items_seen = i + 1;
-        }
-        // By trigram, then id: each trigram's ids come out ascending, a repeat next to itself.
-        pairs.sort_unstable();
-        pairs.dedup();
-        let mut table =
-            TrigramTable { items: items_seen, ids: Vec::with_capacity(pairs.len()), ..TrigramTable::default() };
-        for (g, id) in pairs {
-            if table.grams.last() != Some(&g) {
-                table.grams.push(g);
-                table.starts.push(table.ids.len() as u32);
+    /// Reads a table [`write_table`] wrote, stepping over its ids; None when it is not one.
+    pub fn read(r: &mut Reader) -> Option<TrigramTable> {
+        let items = r.small(r.left() as u64 * 8)?;
+        let n = r.small(r.left() as u64)? as usize;
+        let mut table = TrigramTable { items, grams: Vec::with_capacity(n), holders: Vec::with_capacity(n) };
+        let mut prev = 0u64;
+        for k in 0..n {
+            let gap = r.num()?;
+            if k > 0 && gap == 0 {
+                return None;
             }
-            table.ids.push(id);
+            prev = prev.checked_add(gap)?;
+            table.grams.push(prev);
+            let count = r.num()?;
+            table.holders.push(Span::skip(r, count, u64::from(items))?);
         }
-        table.starts.push(table.ids.len() as u32);
-        table
+        Some(table)
     }
 
-    /// The ids of the strings that hold trigram `g`.
-    fn holders(&self, g: u64) -> &[u32] {
-        let Ok(k) = self.grams.binary_search(&g) else { return &[] };
-        match (self.starts.get(k), self.starts.get(k + 1)) {
-            (Some(&a), Some(&b)) => self.ids.get(a as usize..b as usize).unwrap_or(&[]),
-            _ => &[],
-        }
+    /// The bytes the table holds besides the encoding.
+    pub fn heap_bytes(&self) -> usize {
+        self.grams.capacity() * 8 + self.holders.capacity() * std::mem::size_of::<Span>()
+    }
+
+    /// The ids of the strings that hold trigram `g`, from the encoding `bytes`.
+    fn holders<'b>(&self, bytes: &'b [u8], g: u64) -> (usize, super::varint::Ids<'b>) {
+        let span = self.grams.binary_search(&g).ok().and_then(|k| self.holders.get(k)).copied().unwrap_or_default();
+        (span.count as usize, span.ids(bytes, false, self.items))
     }
 
     /// Up to `limit` ids that share the most trigrams with `query`, most first (ties by id).
-    pub fn candidates(&self, query: &str, limit: usize) -> Vec<(u32, u32)> {
+    pub fn candidates(&self, bytes: &[u8], query: &str, limit: usize) -> Vec<(u32, u32)> {
         let mut buf = Vec::new();
         grams(query, &mut buf);
         crate::sort::sort(&mut buf);
         buf.dedup();
-        let mut shared = Tally::new(self.items);
-        let common = COMMON_FLOOR.max(self.items / 8);
+        let mut shared = Tally::new(self.items as usize);
+        let common = COMMON_FLOOR.max(self.items as usize / 8);
         for g in &buf {
-            let ids = self.holders(*g);
-            if ids.len() <= common {
-                for id in ids {
-                    shared.add(*id, 1.0);
+            let (count, ids) = self.holders(bytes, *g);
+            if count <= common {
+                for (id, _) in ids {
+                    shared.add(id, 1.0);
                 }
             }
         }
@@ -176,11 +207,19 @@ mod tests {
     #[test]
     fn trigram_candidates_rank_the_nearest_first() {
         let names = ["pdf-forms", "pdf", "docx", "xlsx-reader", "webapp-testing"];
-        let table = TrigramTable::build(names.iter().copied());
-        let top = table.candidates("pdf-from", 3);
+        let mut bytes = Vec::new();
+        write_table(names.iter().copied(), &mut bytes);
+        let mut r = Reader::new(&bytes);
+        let table = TrigramTable::read(&mut r).expect("a table");
+        assert_eq!(r.at, bytes.len());
+        let top = table.candidates(&bytes, "pdf-from", 3);
         assert_eq!(names[top[0].0 as usize], "pdf-forms");
-        assert!(table.candidates("zzzz", 3).is_empty());
-        assert_eq!(names[table.candidates("webap-testing", 1)[0].0 as usize], "webapp-testing");
+        assert!(table.candidates(&bytes, "zzzz", 3).is_empty());
+        assert_eq!(names[table.candidates(&bytes, "webap-testing", 1)[0].0 as usize], "webapp-testing");
+        for cut in 0..bytes.len() {
+            let mut r = Reader::new(&bytes[..cut]);
+            assert!(TrigramTable::read(&mut r).is_none(), "cut at {cut}");
+        }
     }
 
     #[test]

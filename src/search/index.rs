@@ -2,15 +2,19 @@
 //! name counted [`NAME_WEIGHT`] times), a sorted vocabulary, document lengths. A query touches
 //! only the postings of its terms, sums their scores in a map of the documents it touches and
 //! keeps the best in a bounded heap; nothing is allocated per document.
+//!
+//! The index is its encoding ([`super::encode`]): the bytes a snapshot carries are what a search
+//! reads, posting lists and trigram holders decoded as they are walked. Loading the bytes
+//! checks their structure and notes where each name, term and list is; it decodes no list, so the
+//! first search after a start from a snapshot costs what any search costs.
 
+use super::build::SearchDoc;
 use super::fuzzy::{edit_distance, typo_allowance, Rows, TrigramTable};
 use super::tally::Tally;
 use super::tokenize::tokenize;
 use super::topk::TopK;
-use std::collections::{BTreeMap, HashMap};
+use super::varint::{Reader, Span};
 
-/// How many times a term of the name counts against one of a description.
-pub const NAME_WEIGHT: u16 = 3;
 /// BM25's term-frequency saturation.
 const K1: f32 = 1.2;
 /// BM25's length normalisation.
@@ -30,143 +34,158 @@ fn bounded(s: &str) -> &str {
     }
 }
 
-/// One skill as the index sees it: its name and every description (all locales).
-pub struct SearchDoc<'a> {
-    /// The skill's name.
-    pub name: &'a str,
-    /// Its descriptions and any other text to search.
-    pub texts: Vec<&'a str>,
-}
-
 /// The index over a set of skills; document `i` is the `i`-th name.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Clone, Default)]
 pub struct SearchIndex {
-    pub(super) names: Vec<String>,
-    /// Per document, its length in weighted terms.
-    pub(super) lens: Vec<u32>,
-    /// The vocabulary, sorted; term `t`'s postings are `docs[starts[t]..starts[t + 1]]`.
-    pub(super) terms: Vec<String>,
-    pub(super) starts: Vec<u32>,
-    pub(super) docs: Vec<u32>,
-    pub(super) tfs: Vec<u16>,
+    /// The encoding ([`super::encode`]): everything below points into it.
+    bytes: Vec<u8>,
+    /// Per document, where its name is and its length in weighted terms.
+    docs: Vec<DocAt>,
+    /// The vocabulary, sorted: where each term is, and its postings.
+    terms: Vec<TermAt>,
     /// The terms that occur in names (term ids, ascending), for query words with a typo.
-    pub(super) name_terms: Vec<u32>,
-    /// Derived from the above when built or loaded (never stored).
-    derived: Derived,
+    name_terms: Vec<u32>,
+    /// Trigrams of the names, for names given with a typo.
+    name_grams: TrigramTable,
+    /// Trigrams of the name terms (entry `k` is term `name_terms[k]`), for query words with a typo.
+    term_grams: TrigramTable,
+    /// The average document length.
+    avg_len: f32,
 }
 
-/// What is computed from the stored index: the average length at once, the typo tables when a
-/// search first needs them (a query whose words are all known and that is no name needs none),
-/// so that the first search after a start from a snapshot does not build them all.
-#[derive(Debug, Clone, Default, PartialEq)]
-struct Derived {
-    avg_len: f32,
-    /// Trigrams of the names, for names given with a typo.
-    names: std::cell::OnceCell<TrigramTable>,
-    /// Trigrams of the name terms, for query words with a typo.
-    name_term_grams: std::cell::OnceCell<TrigramTable>,
+#[derive(Clone, Copy, Default)]
+struct DocAt {
+    name: (u32, u32),
+    len: u32,
+}
+
+#[derive(Clone, Copy, Default)]
+struct TermAt {
+    text: (u32, u32),
+    postings: Span,
+}
+
+impl PartialEq for SearchIndex {
+    /// Two indexes are equal when their encodings are (the rest is read from it).
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes == other.bytes
+    }
+}
+
+impl std::fmt::Debug for SearchIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchIndex")
+            .field("docs", &self.docs.len())
+            .field("terms", &self.terms.len())
+            .field("bytes", &self.bytes.len())
+            .finish()
+    }
 }
 
 impl SearchIndex {
     /// Builds the index of `docs` (document ids follow their order). Linear in the text.
     pub fn build<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>) -> SearchIndex {
-        let mut names = Vec::new();
-        let mut lens = Vec::new();
-        let mut postings: BTreeMap<String, Vec<(u32, u16)>> = BTreeMap::new();
-        let mut buf = Vec::new();
-        let mut counts: HashMap<String, u16> = HashMap::new();
-        let mut in_names: std::collections::HashSet<String> = std::collections::HashSet::new();
-        for (id, doc) in docs.into_iter().enumerate() {
-            counts.clear();
-            let mut len: u32 = 0;
-            buf.clear();
-            tokenize(doc.name, &mut buf);
-            in_names.extend(buf.iter().cloned());
-            for t in buf.drain(..) {
-                let c = counts.entry(t).or_insert(0);
-                *c = c.saturating_add(NAME_WEIGHT);
-                len = len.saturating_add(u32::from(NAME_WEIGHT));
-            }
-            for text in &doc.texts {
-                tokenize(text, &mut buf);
-            }
-            for t in buf.drain(..) {
-                let c = counts.entry(t).or_insert(0);
-                *c = c.saturating_add(1);
-                len = len.saturating_add(1);
-            }
-            for (t, c) in counts.drain() {
-                postings.entry(t).or_default().push((id as u32, c));
-            }
-            names.push(doc.name.to_string());
-            lens.push(len);
+        SearchIndex::load(super::build::encode_docs(docs)).unwrap_or_default()
+    }
+
+    /// The index whose encoding is `bytes`; None when they are not a whole, consistent one (every
+    /// length, count and order checked; the lists are checked as they are read, and a list that
+    /// is not what it says ends early).
+    pub fn load(bytes: Vec<u8>) -> Option<SearchIndex> {
+        let body_at = super::build::MAGIC.len();
+        if !bytes.starts_with(super::build::MAGIC) || u32::try_from(bytes.len()).is_err() {
+            return None;
         }
-        let mut index = SearchIndex { names, lens, ..SearchIndex::default() };
-        index.starts.push(0);
-        for (term, mut list) in postings {
-            crate::sort::sort_by_key(&mut list, |p| p.0);
-            if in_names.contains(&term) {
-                index.name_terms.push(index.terms.len() as u32);
-            }
-            index.terms.push(term);
-            for (d, c) in list {
-                index.docs.push(d);
-                index.tfs.push(c);
-            }
-            index.starts.push(index.docs.len() as u32);
+        let mut r = Reader { bytes: &bytes, at: body_at };
+        let n = r.small(r.left() as u64)?;
+        let mut docs = Vec::with_capacity(n as usize);
+        let mut total: u64 = 0;
+        for _ in 0..n {
+            // Names and terms are checked as UTF-8 where they are read (`name`, `term`).
+            let name = r.span()?;
+            let len = r.small(u64::from(u32::MAX))?;
+            total += u64::from(len);
+            docs.push(DocAt { name, len });
         }
-        index.derive();
-        index
+        let count = r.small(r.left() as u64)? as usize;
+        let mut terms: Vec<TermAt> = Vec::with_capacity(count);
+        let mut name_terms = Vec::new();
+        for t in 0..count {
+            let text = r.span()?;
+            let term = text_at(&bytes, text);
+            if terms.last().is_some_and(|prev| text_at(&bytes, prev.text) >= term) {
+                return None; // not sorted, or repeated
+            }
+            let flagged = r.num()?;
+            if flagged & 1 == 1 {
+                name_terms.push(t as u32);
+            }
+            let postings = Span::skip(&mut r, flagged >> 1, u64::from(n))?;
+            terms.push(TermAt { text, postings });
+        }
+        let name_grams = TrigramTable::read(&mut r)?;
+        let term_grams = TrigramTable::read(&mut r)?;
+        if r.at != bytes.len() {
+            return None;
+        }
+        let avg_len = if n == 0 { 1.0 } else { (total as f32 / n as f32).max(1.0) };
+        Some(SearchIndex { bytes, docs, terms, name_terms, name_grams, term_grams, avg_len })
     }
 
-    /// Computes what is not stored and is needed at once: the average length (the typo tables
-    /// wait for the first search that needs them).
-    pub(super) fn derive(&mut self) {
-        let total: u64 = self.lens.iter().map(|l| u64::from(*l)).sum();
-        let avg_len = if self.lens.is_empty() { 1.0 } else { (total as f32 / self.lens.len() as f32).max(1.0) };
-        self.derived = Derived { avg_len, ..Derived::default() };
+    /// The encoding.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
     }
 
-    /// The trigram table of the names.
-    fn name_grams(&self) -> &TrigramTable {
-        self.derived.names.get_or_init(|| TrigramTable::build(self.names.iter().map(String::as_str)))
-    }
-
-    /// The trigram table of the name terms (entry `k` is term `name_terms[k]`).
-    fn name_term_grams(&self) -> &TrigramTable {
-        self.derived.name_term_grams.get_or_init(|| {
-            TrigramTable::build(self.name_terms.iter().filter_map(|t| self.terms.get(*t as usize)).map(String::as_str))
-        })
+    /// The bytes the index holds: its encoding and where each name, term and list is in it.
+    pub fn heap_bytes(&self) -> usize {
+        self.bytes.capacity()
+            + self.docs.capacity() * std::mem::size_of::<DocAt>()
+            + self.terms.capacity() * std::mem::size_of::<TermAt>()
+            + self.name_terms.capacity() * 4
+            + self.name_grams.heap_bytes()
+            + self.term_grams.heap_bytes()
     }
 
     /// How many documents.
     pub fn len(&self) -> usize {
-        self.names.len()
+        self.docs.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
+        self.docs.is_empty()
+    }
+
+    /// The name of document `d`.
+    pub fn name(&self, d: u32) -> Option<&str> {
+        let doc = self.docs.get(d as usize)?;
+        std::str::from_utf8(text_at(&self.bytes, doc.name)).ok()
     }
 
     /// The names, in document order.
-    pub fn names(&self) -> &[String] {
-        &self.names
+    pub fn names(&self) -> impl Iterator<Item = &str> + '_ {
+        (0..self.docs.len() as u32).map(|d| self.name(d).unwrap_or_default())
+    }
+
+    /// Whether the documents are `names`, in this order (compared as bytes, nothing decoded).
+    pub fn has_names<'a>(&self, names: impl Iterator<Item = &'a str>) -> bool {
+        self.docs.iter().map(|d| text_at(&self.bytes, d.name)).eq(names.map(str::as_bytes))
+    }
+
+    fn term(&self, t: u32) -> Option<&str> {
+        let term = self.terms.get(t as usize)?;
+        std::str::from_utf8(text_at(&self.bytes, term.text)).ok()
     }
 
     fn term_id(&self, term: &str) -> Option<u32> {
-        self.terms.binary_search_by(|t| t.as_str().cmp(term)).ok().map(|i| i as u32)
+        self.terms.binary_search_by(|t| text_at(&self.bytes, t.text).cmp(term.as_bytes())).ok().map(|i| i as u32)
     }
 
-    fn postings(&self, term: u32) -> impl ExactSizeIterator<Item = (u32, u16)> + '_ {
-        let t = term as usize;
-        let (from, to) = match (self.starts.get(t), self.starts.get(t + 1)) {
-            (Some(a), Some(b)) => (*a as usize, *b as usize),
-            _ => (0, 0),
-        };
-        let docs = self.docs.get(from..to).unwrap_or(&[]);
-        let tfs = self.tfs.get(from..to).unwrap_or(&[]);
-        docs.iter().copied().zip(tfs.iter().copied())
+    /// Term `t`'s postings: how many, and the (document, frequency) pairs.
+    fn postings(&self, t: u32) -> (u32, super::varint::Ids<'_>) {
+        let span = self.terms.get(t as usize).map(|t| t.postings).unwrap_or_default();
+        (span.count, span.ids(&self.bytes, true, self.docs.len() as u32))
     }
 
     /// The query's terms as term ids with their weight: found words at 1, words only found as a
@@ -186,9 +205,9 @@ impl SearchIndex {
             if allowance == 0 {
                 continue;
             }
-            for (k, _) in self.name_term_grams().candidates(w, 8) {
+            for (k, _) in self.term_grams.candidates(&self.bytes, w, 8) {
                 let Some(&id) = self.name_terms.get(k as usize) else { continue };
-                let Some(term) = self.terms.get(id as usize) else { continue };
+                let Some(term) = self.term(id) else { continue };
                 if edit_distance(w, term, allowance, &mut rows).is_some() {
                     out.push((id, TYPO_WEIGHT));
                 }
@@ -205,15 +224,16 @@ impl SearchIndex {
         if limit == 0 || self.is_empty() {
             return Vec::new();
         }
-        let n = self.names.len() as f32;
-        let avg = self.derived.avg_len;
+        let n = self.docs.len() as f32;
+        let avg = self.avg_len;
         let terms = self.query_terms(query);
-        let mut scores = Tally::new(self.names.len());
+        let mut scores = Tally::new(self.docs.len());
         for (t, weight) in &terms {
-            let df = self.postings(*t).len() as f32;
+            let (df, postings) = self.postings(*t);
+            let df = df as f32;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            for (d, tf) in self.postings(*t) {
-                let len = self.lens.get(d as usize).copied().unwrap_or(1) as f32;
+            for (d, tf) in postings {
+                let len = self.docs.get(d as usize).map_or(1, |doc| doc.len) as f32;
                 let tf = f32::from(tf);
                 let s = idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg));
                 scores.add(d, weight * s);
@@ -249,11 +269,11 @@ impl SearchIndex {
         let allowance = typo_allowance(q.chars().count());
         let mut rows = Rows::default();
         let mut out: Vec<(u32, usize)> = self
-            .name_grams()
-            .candidates(&q, 16)
+            .name_grams
+            .candidates(&self.bytes, &q, 16)
             .into_iter()
             .filter_map(|(d, _)| {
-                let name = self.names.get(d as usize)?;
+                let name = self.name(d)?;
                 edit_distance(&q, &crate::text::lowercase(name), allowance, &mut rows).map(|dist| (d, dist))
             })
             .collect();
@@ -269,12 +289,12 @@ impl SearchIndex {
         let allowance = (q.chars().count() / 3).clamp(1, 4);
         let mut rows = Rows::default();
         let mut near: Vec<(usize, u32)> = self
-            .name_grams()
-            .candidates(&q, 32)
+            .name_grams
+            .candidates(&self.bytes, &q, 32)
             .into_iter()
             .filter(|(d, _)| allow(*d))
             .filter_map(|(d, _)| {
-                let n = self.names.get(d as usize)?;
+                let n = self.name(d)?;
                 edit_distance(&q, &crate::text::lowercase(n), allowance, &mut rows).map(|dist| (dist, d))
             })
             .collect();
@@ -288,4 +308,10 @@ impl SearchIndex {
         out.truncate(limit);
         out
     }
+}
+
+/// The bytes of a (start, length) span of `bytes` (none when it falls outside).
+fn text_at(bytes: &[u8], (start, len): (u32, u32)) -> &[u8] {
+    let start = start as usize;
+    bytes.get(start..start.saturating_add(len as usize)).unwrap_or_default()
 }

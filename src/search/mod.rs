@@ -5,14 +5,17 @@
 //! discovery, rebuilds it when a refresh changes anything, and keeps it in its snapshots
 //! ([`encode`]), so a cold start begins with it.
 
+mod build;
 pub mod encode;
 pub mod fuzzy;
 mod index;
 mod tally;
 mod tokenize;
 mod topk;
+mod varint;
 
-pub use index::{SearchDoc, SearchIndex, MAX_QUERY_CHARS, MAX_QUERY_TERMS, NAME_WEIGHT};
+pub use build::{SearchDoc, NAME_WEIGHT};
+pub use index::{SearchIndex, MAX_QUERY_CHARS, MAX_QUERY_TERMS};
 pub use tokenize::{is_cjk, stem, terms, tokenize, MAX_TERM_BYTES};
 pub use topk::TopK;
 

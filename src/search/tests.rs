@@ -6,7 +6,7 @@ fn index(docs: &[(&str, &str)]) -> SearchIndex {
 }
 
 fn names(ix: &SearchIndex, hits: &[(u32, f32)]) -> Vec<String> {
-    hits.iter().map(|(d, _)| ix.names()[*d as usize].clone()).collect()
+    hits.iter().map(|(d, _)| ix.name(*d).unwrap_or_default().to_string()).collect()
 }
 
 fn corpus() -> SearchIndex {
@@ -36,7 +36,7 @@ fn bm25_ranks_the_skill_whose_words_match() {
     let hits = ix.search("pdf", 2, &all);
     assert_eq!(hits.len(), 2);
     assert!(hits[0].1 >= hits[1].1);
-    let not_pdf = |d: u32| ix.names()[d as usize] != "pdf";
+    let not_pdf = |d: u32| ix.name(d) != Some("pdf");
     assert_eq!(names(&ix, &ix.search("merge pdf", 1, &not_pdf)), ["pdf-forms"]);
 }
 
@@ -49,7 +49,7 @@ fn a_name_goes_first_and_typos_in_names_are_forgiven() {
     assert_eq!(names(&ix, &ix.search("webap-testng", 3, &all))[0], "webapp-testing");
     // A word of a name with a typo still finds it.
     assert_eq!(names(&ix, &ix.search("animated slak gifs", 3, &all))[0], "slack-gif-creator");
-    let near: Vec<&str> = ix.closest("pdf-form", 3, &all).iter().map(|d| ix.names()[*d as usize].as_str()).collect();
+    let near: Vec<&str> = ix.closest("pdf-form", 3, &all).iter().filter_map(|d| ix.name(*d)).collect();
     assert_eq!(near[0], "pdf-forms");
     assert!(near.contains(&"pdf"));
     let none = |_: u32| false;
@@ -83,7 +83,7 @@ fn the_index_survives_bytes_and_refuses_others() {
         flipped[i] ^= 0x55;
         let _ = from_bytes(&flipped); // no panic, whatever it reads
     }
-    assert!(from_bytes(b"skillwasm-search/1\n\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff").is_none());
+    assert!(from_bytes(b"skillwasm-search/2\n\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff").is_none());
     assert_eq!(from_bytes(&to_bytes(&SearchIndex::build([]))), Some(SearchIndex::build([])));
 }
 
@@ -104,4 +104,35 @@ fn options_bound_the_limit() {
     assert_eq!(SearchOptions::default().limit(), 10);
     assert_eq!(SearchOptions { limit: Some(0), ..Default::default() }.limit(), 1);
     assert_eq!(SearchOptions { limit: Some(1_000_000), ..Default::default() }.limit(), 100);
+}
+
+/// `n` synthetic skills: a unique name, descriptions drawn from a few hundred (as the corpus's
+/// repeat across a catalog of 100,000).
+fn synthetic(n: usize) -> SearchIndex {
+    let names: Vec<String> = (0..n).map(|i| format!("s{i}-report-builder")).collect();
+    let texts: Vec<String> = (0..n)
+        .map(|i| {
+            format!("Builds report {} from spreadsheets and PDF files, merging pages for team {}", i % 977, i % 13)
+        })
+        .collect();
+    SearchIndex::build(names.iter().zip(&texts).map(|(name, t)| SearchDoc { name, texts: vec![t.as_str()] }))
+}
+
+#[test]
+fn memory_per_skill_holds_as_the_catalog_grows() {
+    let small = synthetic(5_000);
+    let large = synthetic(50_000);
+    let per = |ix: &SearchIndex| ix.heap_bytes() as f64 / ix.len() as f64;
+    let (a, b) = (per(&small), per(&large));
+    eprintln!(
+        "index memory per skill: {a:.0} bytes at 5,000 skills, {b:.0} at 50,000 (encoding {} bytes)",
+        large.bytes().len()
+    );
+    assert!(b < a * 1.25, "linear: {a:.0} then {b:.0} bytes per skill");
+    assert!(b < 200.0, "{b:.0} bytes per skill");
+    // Loading keeps the bytes and notes where things are: the same index, the same answers.
+    let back = SearchIndex::load(large.bytes().to_vec()).expect("loads");
+    assert_eq!(back, large);
+    assert!(back.heap_bytes() <= large.heap_bytes());
+    assert_eq!(back.search("merge pdf pages", 5, &|_| true), large.search("merge pdf pages", 5, &|_| true));
 }

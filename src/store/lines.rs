@@ -34,12 +34,12 @@ pub fn entry_line(line: &str) -> Result<EntryLine<'_>, &'static str> {
     let etag = fields.next().filter(|e| !e.is_empty());
     let mut head = fields.next();
     let mut digest = None;
-    if let Some(rest) = head.filter(|h| h.starts_with(crate::consent::digest::PREFIX)) {
+    if let Some(rest) = head.filter(|h| h.starts_with(super::sha256::PREFIX)) {
         let (d, after) = match rest.split_once('\t') {
             Some((d, after)) => (d, Some(after)),
             None => (rest, None),
         };
-        digest = Some(d).filter(|d| crate::consent::is_content_digest(d));
+        digest = Some(d).filter(|d| super::sha256::is_sha256_digest(d));
         head = after;
     }
     Ok(EntryLine { key, size, etag, digest, head })
@@ -156,7 +156,7 @@ mod tests {
 
     #[test]
     fn a_listed_digest_comes_before_the_head() {
-        let d = crate::consent::digest::file_digest(b"x");
+        let d = format!("sha256:{}", "2d".repeat(32));
         let text = format!("\na\t1\te\t{d}\nb\t1\te\t{d}\t!gone\nc\t1\te\tsha256:XYZ\nd\t1\te\t!sha256:");
         let (p, errors) = page(&text, 100).unwrap_or_default();
         let digests: Vec<Option<&str>> = p.entries.iter().map(|e| e.digest.as_deref()).collect();

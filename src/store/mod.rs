@@ -44,6 +44,7 @@ pub mod limits;
 pub mod lines;
 mod memory;
 mod paging;
+pub mod sha256;
 
 pub use heads::{Head, HeadCollector, HeadPage, HeadRequest};
 pub use hint::SkipHint;
