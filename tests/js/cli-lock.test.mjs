@@ -1,8 +1,9 @@
 // The pinning commands as a user runs them, in bash, in real directories: `add` from a directory,
-// a git repository (the git binary), a tar.gz and a zip made by the system's tools and a discovery
+// a git repository (the git binary), a tar.gz and a zip made by the system's tools, a discovery
 // index served on 127.0.0.1 each pins the same digest for the same skill; `verify` accepts the
 // lockfile and a one-byte change breaks it; `install --frozen` restores the project in a fresh
-// directory and fails when a source no longer gives what was pinned; `update` shows what changed.
+// directory and fails when a source no longer gives what was pinned; `update` shows what changed;
+// `--scope user` does the same in the user's home (HOME, a temporary directory here).
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,15 +17,19 @@ const { SkillRegistry, nodeFsStorage, publishWellKnown } = await importPkg();
 
 const quote = (s) => `'${String(s).replaceAll("'", "'\\''")}'`;
 
-/** `skillwasm <args>` through bash in `cwd`: { status, stdout, stderr } (never throws). */
-function sw(cwd, ...args) {
+/** `skillwasm <args>` through bash in `cwd`, with `env` added: { status, stdout, stderr, ms } (never throws). */
+function swWith(env, cwd, ...args) {
   const line = [process.execPath, CLI, ...args].map(quote).join(" ");
+  const start = Date.now();
   return new Promise((resolve) => {
-    execFile("bash", ["-c", line], { cwd, encoding: "utf8", timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ status: error ? (error.code ?? 1) : 0, stdout, stderr });
+    execFile("bash", ["-c", line], { cwd, env: { ...process.env, ...env }, encoding: "utf8", timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ status: error ? (error.code ?? 1) : 0, stdout, stderr, ms: Date.now() - start });
     });
   });
 }
+
+/** `skillwasm <args>` through bash in `cwd`. */
+const sw = (cwd, ...args) => swWith({}, cwd, ...args);
 
 const SKILL = {
   "SKILL.md": "---\nname: csv-profile\ndescription: Profile CSV files: columns, types, nulls.\n---\n\nRun `scripts/profile.sh <file>`.\n",
@@ -176,4 +181,51 @@ test("add vets a skill before it writes anything: a finding at or above --severi
   assert.match(allowed.stderr, /vet-exfiltration/, "the findings are still listed");
   assert.equal(lockOf(tmp).skills.length, 1);
   assert.equal((await sw(tmp, "add", stealer, "--severity", "extreme")).status, 2);
+});
+
+const digestOfDir = async (dir) => {
+  const registry = await SkillRegistry.discover({ scopes: [{ name: "s", storage: nodeFsStorage(dir), roots: [""], trusted: true }] });
+  return (await registry.contentDigest("csv-profile")).digest;
+};
+
+test("--scope user: add into $HOME/.agents/skills pinned in $HOME/.agents/skills-lock.json, verify, remove", async (t) => {
+  const tmp = mkdtempSync(path.join(tmpdir(), "skillwasm-cli-user-"));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  const home = path.join(tmp, "home");
+  const cwd = path.join(tmp, "work");
+  mkdirSync(home);
+  mkdirSync(cwd);
+  writeTree(path.join(tmp, "src", "csv-profile"), SKILL);
+  const user = (...args) => swWith({ HOME: home }, cwd, ...args, "--scope", "user");
+  const userLock = () => JSON.parse(readFileSync(path.join(home, ".agents/skills-lock.json"), "utf8"));
+
+  const added = await user("add", path.join(tmp, "src", "csv-profile"), "--json");
+  assert.equal(added.status, 0, added.stderr);
+  const entry = JSON.parse(added.stdout);
+  assert.deepEqual([entry.name, entry.scope, entry.location], ["csv-profile", "user", ".agents/skills/csv-profile"]);
+  assert.equal(entry.digest, await digestOfDir(path.join(tmp, "src")));
+  assert.deepEqual(userLock().skills, [entry]);
+  assert.equal(readFileSync(path.join(home, ".agents/skills/csv-profile/SKILL.md"), "utf8"), SKILL["SKILL.md"]);
+  assert.ok(!existsSync(path.join(cwd, "skills-lock.json")) && !existsSync(path.join(cwd, ".agents")), "the project is left alone");
+
+  const ok = await user("verify");
+  assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+  assert.match(ok.stdout, /1 pinned skill, no drift/);
+  const file = path.join(home, ".agents/skills/csv-profile/references/types.md");
+  writeFileSync(file, readFileSync(file, "utf8").replace("int", "Int"));
+  const drift = await user("verify");
+  assert.equal(drift.status, 1);
+  assert.match(drift.stdout, new RegExp(`${home.replaceAll("/", "\\/")}/\\.agents/skills/csv-profile/SKILL\\.md: error: skill-pin-mismatch: skill 'csv-profile' of user is refused`));
+  const restored = await user("install", "--frozen");
+  assert.equal(restored.status, 0, restored.stdout + restored.stderr);
+  assert.equal(readFileSync(file, "utf8"), SKILL["references/types.md"]);
+
+  const removed = await user("remove", "csv-profile");
+  assert.equal(removed.status, 0, removed.stderr);
+  assert.ok(!existsSync(path.join(home, ".agents/skills/csv-profile")));
+  assert.deepEqual(userLock().skills, []);
+  assert.equal((await user("verify")).status, 0);
+
+  assert.equal((await swWith({ HOME: home }, cwd, "verify", "--scope", "org")).status, 2, "another scope is a usage error");
+  assert.equal((await user("verify", cwd)).status, 2, "the user scope takes no directory");
 });
