@@ -3,7 +3,7 @@
 // `.agents/skills/<name>/` and pins it, `remove` drops it, `lock` pins what is there, `verify`
 // lists any drift, `install` restores the pinned skills from their sources (`--frozen`: exactly),
 // `update` fetches them again and shows what changed. Commands only: where a scope's files and
-// lockfile are is cli-lock-scope.js, the sources cli-sources.js; the content
+// lockfile are is cli-lock-scope.js, the sources cli-sources.js and cli-mcp-source.js; the content
 // digest, the lockfile's format and the check of a registry against it are the core's
 // (`SkillRegistry.discover({ lock })`, `registry.lockfile()`, `contentDigest`).
 import { existsSync, rmSync } from "node:fs";
@@ -12,13 +12,14 @@ import { UsageError, readFlags } from "./cli-agent.js";
 import {
   SKILLS_DIR, changes, digestOf, driftOf, inspect, placeFiles, readLock, recordedSource, repin, requireLock, rootsOf, scopeOf, writeLock,
 } from "./cli-lock-scope.js";
+import { fetchMcpSource, isMcpSpec, mcpSourceOf } from "./cli-mcp-source.js";
 import { SourceError, fetchSource, readTree, sourceOf } from "./cli-sources.js";
 import { diagnosticLine, stylesFor } from "./cli-style.js";
 import { parseSkill } from "./node.js";
 import { assertKey } from "./storage/keys.js";
 
 export const LOCK_USAGE = `  add <source> [dir] [--scope project|user] [--name N] [--path P] [--ref R]
-      [--force] [--severity high|medium|low] [--allow-findings]
+      [--server LABEL] [--force] [--severity high|medium|low] [--allow-findings]
                                      Fetch a skill, vet it (refused on a finding at or above
                                      --severity, default high, unless --allow-findings), copy
                                      it into [dir]/.agents/skills/<name>/ and pin it in
@@ -27,8 +28,12 @@ export const LOCK_USAGE = `  add <source> [dir] [--scope project|user] [--name N
                                      ~/.agents/skills-lock.json). <source>: a directory, a
                                      git repository (local, or a URL ending .git; --ref,
                                      --path for its folder), a .zip/.tar.gz (file or URL),
-                                     an https discovery index (--name of the entry), or
-                                     npm:<package> (--path).
+                                     an https discovery index (--name of the entry),
+                                     npm:<package> (--path), or an MCP server of the Skills
+                                     extension (--name of the skill; --server its label):
+                                     mcp+https://host/path (Streamable HTTP) or
+                                     "mcp+stdio:<command line>" (run in [dir], or ~ with
+                                     --scope user). Needs @modelcontextprotocol/sdk for MCP.
   remove <name> [dir]                Delete the skill and its pin.
   lock [dir]                         Pin the scope's skills as they are.
   verify [dir]                       Compare the scope's skills with their pins; exit 1
@@ -58,9 +63,9 @@ function nameOf(files, what) {
 /** Where a skill's location is, as messages show it: the key in a project, the path for the user. */
 const shown = (where, location) => (where.scope === "project" ? location : path.join(where.base, ...location.split("/")));
 
-/** Fetches a pinned source again; its relative paths are the scope's base. */
+/** Fetches a pinned source again; its relative paths (and a stdio command's directory) are the scope's base. */
 function fetchPinned(source, where, options = {}) {
-  return fetchSource(source, where.base, options);
+  return source.type === "mcp" ? fetchMcpSource(source, where.base) : fetchSource(source, where.base, options);
 }
 
 /** The scope of `--scope` and the directory argument at `index` of `rest` (of at most `max`). */
@@ -87,15 +92,19 @@ const SCOPE_FLAGS = { "--scope": "string", "--json": "bool" };
 /** `add <source> [dir]`. */
 export async function cmdAdd(args) {
   const { flags, rest } = readFlags(args, {
-    ...SCOPE_FLAGS, "--name": "string", "--path": "string", "--ref": "string", "--force": "bool", "--severity": "string", "--allow-findings": "bool",
+    ...SCOPE_FLAGS, "--name": "string", "--path": "string", "--ref": "string", "--server": "string", "--force": "bool", "--severity": "string", "--allow-findings": "bool",
   });
   if (rest.length < 1 || rest.length > 2) throw new UsageError("expected a source and at most one directory");
   const severity = flags.severity ?? "high";
   if (!LEVELS.includes(severity)) throw new UsageError(`--severity must be high, medium or low, not ${severity}`);
+  const mcp = isMcpSpec(rest[0]);
+  if (flags.server !== undefined && !mcp) throw new UsageError("--server labels an MCP server: it goes with an mcp+http(s):// or mcp+stdio: source");
+  if (mcp && (flags.path !== undefined || flags.ref !== undefined)) throw new UsageError("--path and --ref do not apply to an MCP source");
   const where = scopeOf(flags.scope, rest[1]);
   return guarded("add", async () => {
-    const asked = sourceOf(rest[0], flags, process.cwd());
-    const { files, source } = await fetchSource(asked, process.cwd());
+    const asked = mcp ? mcpSourceOf(rest[0], flags) : sourceOf(rest[0], flags, process.cwd());
+    // A stdio server runs in the scope's directory, as it will for install and update.
+    const { files, source } = mcp ? await fetchMcpSource(asked, where.base, { name: flags.name }) : await fetchSource(asked, process.cwd());
     const name = nameOf(files, rest[0]);
     if (flags.name !== undefined && asked.type !== "discovery" && flags.name !== name) {
       throw new SourceError(`the skill is named '${name}', not '${flags.name}'`);

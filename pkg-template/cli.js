@@ -380,7 +380,7 @@ const COMMANDS = {
   read: { run: cmdRead, usage: "read <name> <path> [dir] [--client NAME] [--no-user] [--no-trust]" },
   publish: { run: cmdPublish, usage: "publish <dir> --out <dir> [--base-url <url>]" },
   mcp: { run: cmdMcp, usage: "mcp [dir] [--client NAME] [--no-user] [--no-trust] [--page-size N] [--no-tool]" },
-  add: { run: cmdAdd, usage: "add <source> [dir] [--scope project|user] [--name N] [--path P] [--ref R] [--force] [--severity high|medium|low] [--allow-findings] [--json]" },
+  add: { run: cmdAdd, usage: "add <source> [dir] [--scope project|user] [--name N] [--path P] [--ref R] [--server LABEL] [--force] [--severity high|medium|low] [--allow-findings] [--json]" },
   remove: { run: cmdRemove, usage: "remove <name> [dir] [--scope project|user] [--json]" },
   lock: { run: cmdLock, usage: "lock [dir] [--scope project|user] [--json]" },
   verify: { run: cmdVerify, usage: "verify [dir] [--scope project|user] [--json]" },

@@ -1,6 +1,7 @@
 // The pinning commands as a user runs them, in bash, in real directories: `add` from a directory,
 // a git repository (the git binary), a tar.gz and a zip made by the system's tools, a discovery
-// index served on 127.0.0.1 each pins the same digest for the same skill; `verify` accepts the
+// index served on 127.0.0.1 and an MCP server of the official SDK (Streamable HTTP on 127.0.0.1,
+// and a command over stdio) each pins the same digest for the same skill; `verify` accepts the
 // lockfile and a one-byte change breaks it; `install --frozen` restores the project in a fresh
 // directory and fails when a source no longer gives what was pinned; `update` shows what changed;
 // `--scope user` does the same in the user's home (HOME, a temporary directory here).
@@ -10,10 +11,13 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { CLI, ROOT, importPkg } from "./helpers.mjs";
+import { pathToFileURL } from "node:url";
+import { CLI, PKG, ROOT, importPkg } from "./helpers.mjs";
+import { serveHttp } from "./support/mcp-http.mjs";
 import { routesOf, serve } from "./support/well-known-server.mjs";
 
 const { SkillRegistry, nodeFsStorage, publishWellKnown } = await importPkg();
+const { skillsMcpHandler } = await import(pathToFileURL(path.join(PKG, "mcp-server.js")).href);
 
 const quote = (s) => `'${String(s).replaceAll("'", "'\\''")}'`;
 
@@ -183,10 +187,91 @@ test("add vets a skill before it writes anything: a finding at or above --severi
   assert.equal((await sw(tmp, "add", stealer, "--severity", "extreme")).status, 2);
 });
 
+const STDIO_SERVER = path.join(ROOT, "tests", "js", "support", "mcp-skills-stdio.mjs");
 const digestOfDir = async (dir) => {
   const registry = await SkillRegistry.discover({ scopes: [{ name: "s", storage: nodeFsStorage(dir), roots: [""], trusted: true }] });
   return (await registry.contentDigest("csv-profile")).digest;
 };
+
+test("add from an MCP server over Streamable HTTP and over stdio: verify holds the pin, a byte breaks it, install --frozen restores it from the server", async (t) => {
+  const tmp = mkdtempSync(path.join(tmpdir(), "skillwasm-cli-mcp-"));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  const served = path.join(tmp, "served");
+  writeTree(path.join(served, "csv-profile"), SKILL);
+  writeTree(path.join(served, "notes"), { "SKILL.md": "---\nname: notes\ndescription: Take notes.\n---\n" });
+  const want = await digestOfDir(served);
+  const registry = await SkillRegistry.discover({ scopes: [{ name: "served", storage: nodeFsStorage(served), roots: [""], trusted: true }] });
+  const http = await serveHttp(skillsMcpHandler(registry));
+  t.after(() => http.close());
+  const stdio = `mcp+stdio:${quote(process.execPath)} ${quote(STDIO_SERVER)} ${quote(served)}`;
+
+  const sources = [
+    ["Streamable HTTP", `mcp+${http.url}`, [], new URL(http.url).host],
+    ["stdio", stdio, ["--server", "local-skills"], "local-skills"],
+  ];
+  for (const [label, spec, extra, server] of sources) {
+    const project = path.join(tmp, `project-${label.replace(/\W/g, "-")}`);
+    mkdirSync(project);
+    const added = await sw(project, "add", spec, "--name", "csv-profile", ...extra, "--json");
+    assert.equal(added.status, 0, `${label}: ${added.stderr}`);
+    const entry = JSON.parse(added.stdout);
+    assert.deepEqual(entry.source, { type: "mcp", server, uri: "skill://csv-profile/SKILL.md", connection: spec }, label);
+    assert.equal(entry.digest, want, `${label}: the digest of the same skill read from its directory`);
+    assert.deepEqual(lockOf(project).skills, [entry]);
+    assert.equal(readFileSync(path.join(project, ".agents/skills/csv-profile/scripts/profile.sh"), "utf8"), SKILL["scripts/profile.sh"]);
+    assert.ok(added.ms < 30_000, `${label}: the CLI exits once the skill is added (${added.ms} ms)`);
+
+    assert.equal((await sw(project, "verify")).status, 0, label);
+    const file = path.join(project, ".agents/skills/csv-profile/references/types.md");
+    writeFileSync(file, readFileSync(file, "utf8").replace("int", "Int"));
+    const drift = await sw(project, "verify", "--json");
+    assert.equal(drift.status, 1, label);
+    assert.deepEqual(JSON.parse(drift.stdout).drift.map((d) => d.code), ["skill-pin-mismatch"], label);
+
+    // A fresh checkout holds the lockfile alone: the skill comes back from the server.
+    const fresh = path.join(tmp, `fresh-${label.replace(/\W/g, "-")}`);
+    mkdirSync(fresh);
+    cpSync(path.join(project, "skills-lock.json"), path.join(fresh, "skills-lock.json"));
+    const installed = await sw(fresh, "install", "--frozen");
+    assert.equal(installed.status, 0, `${label}: ${installed.stdout}${installed.stderr}`);
+    assert.match(installed.stdout, /installed csv-profile \(3 files\)/);
+    assert.equal(readFileSync(path.join(fresh, ".agents/skills/csv-profile/references/types.md"), "utf8"), SKILL["references/types.md"]);
+    assert.equal((await sw(fresh, "verify")).status, 0, label);
+  }
+
+  // The server's skill changes: a frozen install refuses it, update shows and pins it.
+  const project = path.join(tmp, "project-stdio");
+  writeFileSync(path.join(served, "csv-profile/references/types.md"), "# Types\n\nchanged on the server\n");
+  const refused = await sw(project, "install", "--frozen");
+  assert.equal(refused.status, 1);
+  assert.match(refused.stdout, /failed csv-profile: its source now gives sha256:[0-9a-f]{64}, not sha256:/);
+  const updated = await sw(project, "update", "csv-profile", "--json");
+  assert.equal(updated.status, 0, updated.stderr);
+  assert.deepEqual(JSON.parse(updated.stdout).skills[0].changed, ["references/types.md"]);
+  assert.equal(lockOf(project).skills[0].source.connection, stdio, "the connection is kept");
+  assert.equal((await sw(project, "verify")).status, 0);
+
+  // An entry a host wrote without a connection is checked, but the CLI cannot fetch it again.
+  const hostWritten = path.join(tmp, "host-written");
+  mkdirSync(hostWritten);
+  const lock = lockOf(project);
+  delete lock.skills[0].source.connection;
+  writeFileSync(path.join(hostWritten, "skills-lock.json"), JSON.stringify(lock));
+  const unreachable = await sw(hostWritten, "install", "--frozen");
+  assert.equal(unreachable.status, 1);
+  assert.match(unreachable.stdout, /failed csv-profile: the MCP source skill:\/\/csv-profile\/SKILL\.md records no connection/);
+
+  // What is not served, and what is not an MCP source's.
+  const missing = await sw(project, "add", `mcp+${http.url}`, "--name", "no-such-skill");
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /has no skill 'no-such-skill' \(it lists csv-profile, notes\)/);
+  assert.equal((await sw(project, "add", `mcp+${http.url}`)).status, 1, "an MCP source needs --name");
+  assert.equal((await sw(project, "add", `mcp+${http.url}`, "--name", "notes", "--path", "x")).status, 2);
+  assert.equal((await sw(project, "add", served, "--server", "x")).status, 2, "--server goes with an MCP source");
+  const down = await sw(project, "add", "mcp+stdio:false", "--name", "notes");
+  assert.equal(down.status, 1);
+  assert.match(down.stderr, /mcp\+stdio:false: connecting failed/);
+});
 
 test("--scope user: add into $HOME/.agents/skills pinned in $HOME/.agents/skills-lock.json, verify, remove", async (t) => {
   const tmp = mkdtempSync(path.join(tmpdir(), "skillwasm-cli-user-"));
