@@ -166,6 +166,6 @@ export async function fetchSource(source, cwd, { frozen = false } = {}) {
         return { files, source: { ...source, package: `${manifest.name}@${manifest.version}` } };
       });
     default:
-      throw new SourceError(`a ${source.type} source cannot be fetched by the CLI (fetch it with the library's ${source.type === "mcp" ? "mcpStorage" : "stores"})`);
+      throw new SourceError(`a ${source.type} source cannot be fetched by the CLI`);
   }
 }

@@ -103,6 +103,8 @@ fn source_of(host: &SkillHost, scope: &str, name: &str, directory: &str) -> Lock
         Some(o) if o.starts_with("mcp:") => LockSource::Mcp {
             server: o.trim_start_matches("mcp:").to_string(),
             uri: format!("skill://{}/SKILL.md", if directory.is_empty() { name } else { directory }),
+            // The host connected by its own configuration, which the registry does not know.
+            connection: None,
         },
         Some(url) => LockSource::Discovery { url, name: name.to_string() },
         None => LockSource::Directory { path: directory.to_string() },

@@ -75,6 +75,13 @@ pub enum LockSource {
         server: String,
         /// The skill's `skill://` URI.
         uri: String,
+        /// How the server is reached, so that a tool can fetch the skill again:
+        /// `mcp+http://…` or `mcp+https://…` (Streamable HTTP at that URL) or
+        /// `mcp+stdio:<command line>` (the command spawned, speaking MCP on stdio). Absent when
+        /// the host connects by its own configuration.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "tsify", tsify(optional))]
+        connection: Option<String>,
     },
     /// A folder of an npm package.
     Npm {
@@ -104,7 +111,11 @@ impl LockSource {
             LockSource::Directory { path } => vec![path],
             LockSource::Archive { url } => vec![url],
             LockSource::Discovery { url, name } => vec![url, name],
-            LockSource::Mcp { server, uri } => vec![server, uri],
+            LockSource::Mcp { server, uri, connection } => {
+                let mut all = vec![server.as_str(), uri.as_str()];
+                all.extend(connection.as_deref());
+                all
+            }
             LockSource::Npm { package, path } => vec![package, path],
             LockSource::Git { repository, reference, commit, path } => vec![repository, reference, commit, path],
         }
@@ -205,5 +216,27 @@ mod tests {
         assert!(with(&|v| v["skills"][0]["location"] = json!("x".repeat(5000))).contains("longer"));
         assert!(with(&|v| v["skills"] = json!([entry("project", "a"), entry("project", "a")])).contains("twice"));
         assert!(lockfile_from_json(&json!([])).is_err());
+    }
+
+    #[test]
+    fn an_mcp_source_keeps_its_connection_when_it_has_one() {
+        let mcp = |source: Value| {
+            let mut e = entry("project", "a");
+            e["source"] = source;
+            lockfile_from_json(&json!({ "lockfileVersion": 1, "skills": [e] }))
+        };
+        let without = mcp(json!({ "type": "mcp", "server": "acme", "uri": "skill://a/SKILL.md" })).expect("read");
+        let text = serde_json::to_string(&without.skills[0].source).expect("json");
+        assert!(!text.contains("connection"), "{text}");
+        let stdio = "mcp+stdio:node serve.mjs";
+        let with = mcp(json!({ "type": "mcp", "server": "acme", "uri": "skill://a/SKILL.md", "connection": stdio }))
+            .expect("read");
+        let LockSource::Mcp { connection, .. } = &with.skills[0].source else { panic!("not mcp") };
+        assert_eq!(connection.as_deref(), Some(stdio));
+        let again = lockfile_from_json(&serde_json::to_value(&with).expect("json")).expect("again");
+        assert_eq!(again, with);
+        let long =
+            json!({ "type": "mcp", "server": "acme", "uri": "skill://a/SKILL.md", "connection": "x".repeat(5000) });
+        assert!(mcp(long).expect_err("refused").contains("longer"));
     }
 }

@@ -22,7 +22,8 @@
 //!
 //! The entries are sorted by scope, then name, and a (scope, name) pair appears once. A source is
 //! one of: `directory` (`path`), `archive` (`url`: a zip or tar.gz), `discovery` (`url` of the
-//! index, `name` of the entry), `mcp` (`server`: the host's label, `uri`), `npm` (`package`,
+//! index, `name` of the entry), `mcp` (`server`: the host's label, `uri`, and
+//! optionally `connection`: how a tool reaches the server again), `npm` (`package`,
 //! `path`), `git` (`repository`, `ref`, `commit`, `path`). [`check`] compares a registry's skills
 //! with it: a pinned skill whose content differs is refused, and skills present but not pinned,
 //! or pinned but not present, are reported.

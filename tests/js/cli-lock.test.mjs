@@ -1,30 +1,39 @@
 // The pinning commands as a user runs them, in bash, in real directories: `add` from a directory,
-// a git repository (the git binary), a tar.gz and a zip made by the system's tools and a discovery
-// index served on 127.0.0.1 each pins the same digest for the same skill; `verify` accepts the
+// a git repository (the git binary), a tar.gz and a zip made by the system's tools, a discovery
+// index served on 127.0.0.1 and an MCP server of the official SDK (Streamable HTTP on 127.0.0.1,
+// and a command over stdio) each pins the same digest for the same skill; `verify` accepts the
 // lockfile and a one-byte change breaks it; `install --frozen` restores the project in a fresh
-// directory and fails when a source no longer gives what was pinned; `update` shows what changed.
+// directory and fails when a source no longer gives what was pinned; `update` shows what changed;
+// `--scope user` does the same in the user's home (HOME, a temporary directory here).
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { CLI, ROOT, importPkg } from "./helpers.mjs";
+import { pathToFileURL } from "node:url";
+import { CLI, PKG, ROOT, importPkg } from "./helpers.mjs";
+import { serveHttp } from "./support/mcp-http.mjs";
 import { routesOf, serve } from "./support/well-known-server.mjs";
 
 const { SkillRegistry, nodeFsStorage, publishWellKnown } = await importPkg();
+const { skillsMcpHandler } = await import(pathToFileURL(path.join(PKG, "mcp-server.js")).href);
 
 const quote = (s) => `'${String(s).replaceAll("'", "'\\''")}'`;
 
-/** `skillwasm <args>` through bash in `cwd`: { status, stdout, stderr } (never throws). */
-function sw(cwd, ...args) {
+/** `skillwasm <args>` through bash in `cwd`, with `env` added: { status, stdout, stderr, ms } (never throws). */
+function swWith(env, cwd, ...args) {
   const line = [process.execPath, CLI, ...args].map(quote).join(" ");
+  const start = Date.now();
   return new Promise((resolve) => {
-    execFile("bash", ["-c", line], { cwd, encoding: "utf8", timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ status: error ? (error.code ?? 1) : 0, stdout, stderr });
+    execFile("bash", ["-c", line], { cwd, env: { ...process.env, ...env }, encoding: "utf8", timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ status: error ? (error.code ?? 1) : 0, stdout, stderr, ms: Date.now() - start });
     });
   });
 }
+
+/** `skillwasm <args>` through bash in `cwd`. */
+const sw = (cwd, ...args) => swWith({}, cwd, ...args);
 
 const SKILL = {
   "SKILL.md": "---\nname: csv-profile\ndescription: Profile CSV files: columns, types, nulls.\n---\n\nRun `scripts/profile.sh <file>`.\n",
@@ -176,4 +185,132 @@ test("add vets a skill before it writes anything: a finding at or above --severi
   assert.match(allowed.stderr, /vet-exfiltration/, "the findings are still listed");
   assert.equal(lockOf(tmp).skills.length, 1);
   assert.equal((await sw(tmp, "add", stealer, "--severity", "extreme")).status, 2);
+});
+
+const STDIO_SERVER = path.join(ROOT, "tests", "js", "support", "mcp-skills-stdio.mjs");
+const digestOfDir = async (dir) => {
+  const registry = await SkillRegistry.discover({ scopes: [{ name: "s", storage: nodeFsStorage(dir), roots: [""], trusted: true }] });
+  return (await registry.contentDigest("csv-profile")).digest;
+};
+
+test("add from an MCP server over Streamable HTTP and over stdio: verify holds the pin, a byte breaks it, install --frozen restores it from the server", async (t) => {
+  const tmp = mkdtempSync(path.join(tmpdir(), "skillwasm-cli-mcp-"));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  const served = path.join(tmp, "served");
+  writeTree(path.join(served, "csv-profile"), SKILL);
+  writeTree(path.join(served, "notes"), { "SKILL.md": "---\nname: notes\ndescription: Take notes.\n---\n" });
+  const want = await digestOfDir(served);
+  const registry = await SkillRegistry.discover({ scopes: [{ name: "served", storage: nodeFsStorage(served), roots: [""], trusted: true }] });
+  const http = await serveHttp(skillsMcpHandler(registry));
+  t.after(() => http.close());
+  const stdio = `mcp+stdio:${quote(process.execPath)} ${quote(STDIO_SERVER)} ${quote(served)}`;
+
+  const sources = [
+    ["Streamable HTTP", `mcp+${http.url}`, [], new URL(http.url).host],
+    ["stdio", stdio, ["--server", "local-skills"], "local-skills"],
+  ];
+  for (const [label, spec, extra, server] of sources) {
+    const project = path.join(tmp, `project-${label.replace(/\W/g, "-")}`);
+    mkdirSync(project);
+    const added = await sw(project, "add", spec, "--name", "csv-profile", ...extra, "--json");
+    assert.equal(added.status, 0, `${label}: ${added.stderr}`);
+    const entry = JSON.parse(added.stdout);
+    assert.deepEqual(entry.source, { type: "mcp", server, uri: "skill://csv-profile/SKILL.md", connection: spec }, label);
+    assert.equal(entry.digest, want, `${label}: the digest of the same skill read from its directory`);
+    assert.deepEqual(lockOf(project).skills, [entry]);
+    assert.equal(readFileSync(path.join(project, ".agents/skills/csv-profile/scripts/profile.sh"), "utf8"), SKILL["scripts/profile.sh"]);
+    assert.ok(added.ms < 30_000, `${label}: the CLI exits once the skill is added (${added.ms} ms)`);
+
+    assert.equal((await sw(project, "verify")).status, 0, label);
+    const file = path.join(project, ".agents/skills/csv-profile/references/types.md");
+    writeFileSync(file, readFileSync(file, "utf8").replace("int", "Int"));
+    const drift = await sw(project, "verify", "--json");
+    assert.equal(drift.status, 1, label);
+    assert.deepEqual(JSON.parse(drift.stdout).drift.map((d) => d.code), ["skill-pin-mismatch"], label);
+
+    // A fresh checkout holds the lockfile alone: the skill comes back from the server.
+    const fresh = path.join(tmp, `fresh-${label.replace(/\W/g, "-")}`);
+    mkdirSync(fresh);
+    cpSync(path.join(project, "skills-lock.json"), path.join(fresh, "skills-lock.json"));
+    const installed = await sw(fresh, "install", "--frozen");
+    assert.equal(installed.status, 0, `${label}: ${installed.stdout}${installed.stderr}`);
+    assert.match(installed.stdout, /installed csv-profile \(3 files\)/);
+    assert.equal(readFileSync(path.join(fresh, ".agents/skills/csv-profile/references/types.md"), "utf8"), SKILL["references/types.md"]);
+    assert.equal((await sw(fresh, "verify")).status, 0, label);
+  }
+
+  // The server's skill changes: a frozen install refuses it, update shows and pins it.
+  const project = path.join(tmp, "project-stdio");
+  writeFileSync(path.join(served, "csv-profile/references/types.md"), "# Types\n\nchanged on the server\n");
+  const refused = await sw(project, "install", "--frozen");
+  assert.equal(refused.status, 1);
+  assert.match(refused.stdout, /failed csv-profile: its source now gives sha256:[0-9a-f]{64}, not sha256:/);
+  const updated = await sw(project, "update", "csv-profile", "--json");
+  assert.equal(updated.status, 0, updated.stderr);
+  assert.deepEqual(JSON.parse(updated.stdout).skills[0].changed, ["references/types.md"]);
+  assert.equal(lockOf(project).skills[0].source.connection, stdio, "the connection is kept");
+  assert.equal((await sw(project, "verify")).status, 0);
+
+  // An entry a host wrote without a connection is checked, but the CLI cannot fetch it again.
+  const hostWritten = path.join(tmp, "host-written");
+  mkdirSync(hostWritten);
+  const lock = lockOf(project);
+  delete lock.skills[0].source.connection;
+  writeFileSync(path.join(hostWritten, "skills-lock.json"), JSON.stringify(lock));
+  const unreachable = await sw(hostWritten, "install", "--frozen");
+  assert.equal(unreachable.status, 1);
+  assert.match(unreachable.stdout, /failed csv-profile: the MCP source skill:\/\/csv-profile\/SKILL\.md records no connection/);
+
+  // What is not served, and what is not an MCP source's.
+  const missing = await sw(project, "add", `mcp+${http.url}`, "--name", "no-such-skill");
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /has no skill 'no-such-skill' \(it lists csv-profile, notes\)/);
+  assert.equal((await sw(project, "add", `mcp+${http.url}`)).status, 1, "an MCP source needs --name");
+  assert.equal((await sw(project, "add", `mcp+${http.url}`, "--name", "notes", "--path", "x")).status, 2);
+  assert.equal((await sw(project, "add", served, "--server", "x")).status, 2, "--server goes with an MCP source");
+  const down = await sw(project, "add", "mcp+stdio:false", "--name", "notes");
+  assert.equal(down.status, 1);
+  assert.match(down.stderr, /mcp\+stdio:false: connecting failed/);
+});
+
+test("--scope user: add into $HOME/.agents/skills pinned in $HOME/.agents/skills-lock.json, verify, remove", async (t) => {
+  const tmp = mkdtempSync(path.join(tmpdir(), "skillwasm-cli-user-"));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  const home = path.join(tmp, "home");
+  const cwd = path.join(tmp, "work");
+  mkdirSync(home);
+  mkdirSync(cwd);
+  writeTree(path.join(tmp, "src", "csv-profile"), SKILL);
+  const user = (...args) => swWith({ HOME: home }, cwd, ...args, "--scope", "user");
+  const userLock = () => JSON.parse(readFileSync(path.join(home, ".agents/skills-lock.json"), "utf8"));
+
+  const added = await user("add", path.join(tmp, "src", "csv-profile"), "--json");
+  assert.equal(added.status, 0, added.stderr);
+  const entry = JSON.parse(added.stdout);
+  assert.deepEqual([entry.name, entry.scope, entry.location], ["csv-profile", "user", ".agents/skills/csv-profile"]);
+  assert.equal(entry.digest, await digestOfDir(path.join(tmp, "src")));
+  assert.deepEqual(userLock().skills, [entry]);
+  assert.equal(readFileSync(path.join(home, ".agents/skills/csv-profile/SKILL.md"), "utf8"), SKILL["SKILL.md"]);
+  assert.ok(!existsSync(path.join(cwd, "skills-lock.json")) && !existsSync(path.join(cwd, ".agents")), "the project is left alone");
+
+  const ok = await user("verify");
+  assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+  assert.match(ok.stdout, /1 pinned skill, no drift/);
+  const file = path.join(home, ".agents/skills/csv-profile/references/types.md");
+  writeFileSync(file, readFileSync(file, "utf8").replace("int", "Int"));
+  const drift = await user("verify");
+  assert.equal(drift.status, 1);
+  assert.match(drift.stdout, new RegExp(`${home.replaceAll("/", "\\/")}/\\.agents/skills/csv-profile/SKILL\\.md: error: skill-pin-mismatch: skill 'csv-profile' of user is refused`));
+  const restored = await user("install", "--frozen");
+  assert.equal(restored.status, 0, restored.stdout + restored.stderr);
+  assert.equal(readFileSync(file, "utf8"), SKILL["references/types.md"]);
+
+  const removed = await user("remove", "csv-profile");
+  assert.equal(removed.status, 0, removed.stderr);
+  assert.ok(!existsSync(path.join(home, ".agents/skills/csv-profile")));
+  assert.deepEqual(userLock().skills, []);
+  assert.equal((await user("verify")).status, 0);
+
+  assert.equal((await swWith({ HOME: home }, cwd, "verify", "--scope", "org")).status, 2, "another scope is a usage error");
+  assert.equal((await user("verify", cwd)).status, 2, "the user scope takes no directory");
 });

@@ -1,0 +1,244 @@
+// An MCP server of the Skills extension as a source for `add`, `install --frozen` and `update`:
+// `mcp+http://…` / `mcp+https://…` (Streamable HTTP) or `mcp+stdio:<command line>` (the command
+// spawned, speaking MCP on its stdin and stdout), through a client of the official SDK
+// (`@modelcontextprotocol/sdk`, imported only here). Connecting and closing only: the skill is
+// found and its files read through the library's store (`mcpStorage`), so every entry is checked
+// and every file verified against its listed digest by the core, as for any host.
+import { digestOf } from "./cli-lock-scope.js";
+import { SourceError } from "./cli-sources.js";
+import { SkillRegistry, mcpStorage } from "./node.js";
+
+const HTTP = /^mcp\+(https?:\/\/.*)$/is;
+const STDIO = /^mcp\+stdio:(.*)$/is;
+/** How long connecting (and the server's first answer) may take. */
+const CONNECT_TIMEOUT_MS = 30_000;
+/** The most of a stdio server's stderr kept, to say why it failed. */
+const STDERR_TAIL = 2000;
+/** The most files a fetched skill may hold (the core's per-skill limit, as for the other sources). */
+const MAX_FILES = 512;
+/** The scope the server's skills are discovered in. */
+const SCOPE = "mcp";
+
+/** True when `spec` names an MCP server (`mcp+http(s)://…` or `mcp+stdio:…`). */
+export const isMcpSpec = (spec) => HTTP.test(spec) || STDIO.test(spec);
+
+/**
+ * The words of a command line: split at whitespace; `'…'` keeps its text as it is, `"…"` too but
+ * for `\"` and `\\`, and a backslash outside quotes keeps the next character. Nothing else is
+ * expanded (no variables, no globs): the command is spawned without a shell.
+ * @param {string} line
+ */
+export function commandWords(line) {
+  const words = [];
+  let word = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (/\s/.test(c)) {
+      if (word !== null) words.push(word);
+      word = null;
+    } else if (c === "'" || c === '"') {
+      const end = c === "'" ? line.indexOf("'", i + 1) : closingQuote(line, i + 1);
+      if (end === -1) throw new SourceError(`mcp+stdio: the command line has an unclosed ${c}`);
+      const inner = line.slice(i + 1, end);
+      word = (word ?? "") + (c === "'" ? inner : inner.replace(/\\(["\\])/g, "$1"));
+      i = end;
+    } else if (c === "\\" && i + 1 < line.length) {
+      word = (word ?? "") + line[++i];
+    } else {
+      word = (word ?? "") + c;
+    }
+  }
+  if (word !== null) words.push(word);
+  return words;
+}
+
+function closingQuote(line, from) {
+  for (let i = from; i < line.length; i++) {
+    if (line[i] === "\\") i++;
+    else if (line[i] === '"') return i;
+  }
+  return -1;
+}
+
+/** The HTTP URL of an `mcp+http(s)://` spec; credentials are refused (the lockfile keeps the URL). */
+function httpUrl(spec) {
+  let url;
+  try {
+    url = new URL(HTTP.exec(spec)[1]);
+  } catch {
+    throw new SourceError(`${spec}: not a URL`);
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw new SourceError(`${url.host}: a user or password in the URL would be written to the lockfile; give the server without them`);
+  }
+  return url;
+}
+
+/**
+ * What `add <spec>` names: an MCP lockfile source without its `uri` (the connection tells it).
+ * `flags`: `name` (required: the skill), `server` (the host's label for the server; by default
+ * the one mcpStorage gives the transport: the URL's host, or the command's program and script).
+ */
+export function mcpSourceOf(spec, flags) {
+  if (flags.name === undefined) throw new SourceError("an MCP source needs the skill's --name");
+  if (flags.path !== undefined || flags.ref !== undefined) throw new SourceError("--path and --ref do not apply to an MCP source");
+  if (HTTP.test(spec)) httpUrl(spec);
+  else if (commandWords(STDIO.exec(spec)[1]).length === 0) throw new SourceError("mcp+stdio: needs a command");
+  return { type: "mcp", server: flags.server ?? "", uri: "", connection: spec };
+}
+
+async function sdk() {
+  try {
+    const [{ Client }, { StreamableHTTPClientTransport }, { StdioClientTransport }] = await Promise.all([
+      import("@modelcontextprotocol/sdk/client/index.js"),
+      import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+      import("@modelcontextprotocol/sdk/client/stdio.js"),
+    ]);
+    return { Client, StreamableHTTPClientTransport, StdioClientTransport };
+  } catch (e) {
+    throw new SourceError(`an MCP source needs @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk): ${e?.message ?? e}`);
+  }
+}
+
+/** `promise`, or a SourceError after `ms`. */
+function within(promise, ms, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new SourceError(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A connected client for `connection` (a spec); a stdio command runs in `base` with the CLI's
+ * environment. `{ client, close }`: close ends the session and the server's process.
+ */
+async function connect(connection, base) {
+  const { Client, StreamableHTTPClientTransport, StdioClientTransport } = await sdk();
+  let transport;
+  let stderr = "";
+  if (HTTP.test(connection)) {
+    transport = new StreamableHTTPClientTransport(httpUrl(connection));
+  } else {
+    const [command, ...args] = commandWords(STDIO.exec(connection)[1]);
+    // A lockfile's command is run by install and update too: it is said where it runs.
+    process.stderr.write(`skillwasm: running the MCP server ${connection.slice("mcp+stdio:".length).trim()} in ${base}\n`);
+    const env = Object.fromEntries(Object.entries(process.env).filter(([, v]) => typeof v === "string"));
+    transport = new StdioClientTransport({ command, args, cwd: base, env, stderr: "pipe" });
+    transport.stderr?.on("data", (chunk) => {
+      stderr = (stderr + chunk).slice(-STDERR_TAIL);
+    });
+  }
+  const client = new Client({ name: "skillwasm-cli", version: "1" });
+  const close = async () => {
+    try {
+      await transport.terminateSession?.();
+    } catch {
+      // A server without sessions (or one already gone) has none to end.
+    }
+    await client.close().catch(() => {});
+  };
+  try {
+    await within(client.connect(transport), CONNECT_TIMEOUT_MS, connection);
+  } catch (e) {
+    await close();
+    const said = stderr.trim() === "" ? "" : `\n${stderr.trim()}`;
+    throw new SourceError(`${connection}: connecting failed: ${e?.message ?? e}${said}`);
+  }
+  return { client, close };
+}
+
+/** The keys the store lists under `prefix`, every page. */
+async function keysUnder(storage, prefix) {
+  const keys = [];
+  let cursor;
+  do {
+    const page = await storage.list(prefix, cursor === undefined ? {} : { cursor });
+    keys.push(...page.entries.map((e) => e.key));
+    cursor = page.cursor;
+  } while (cursor !== undefined && cursor !== null);
+  return keys;
+}
+
+/** The skill's files: every key under its directory but those of a skill nested in it. */
+function filesOf(dir, keys) {
+  const prefix = dir === "" ? "" : `${dir}/`;
+  const rel = keys.filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+  const nested = new Set(rel.filter((k) => k !== "SKILL.md" && k.endsWith("/SKILL.md")).map((k) => k.slice(0, -"/SKILL.md".length)));
+  const inNested = (k) => [...k.matchAll(/\//g)].some((m) => nested.has(k.slice(0, m.index)));
+  return rel.filter((k) => !inNested(k));
+}
+
+/** The skill `source.uri` names (or, before it is known, the one named `name`) among `registry`'s. */
+async function findSkill(registry, storage, source, name) {
+  const metas = () => registry.listMetasAcross();
+  if (source.uri === "") {
+    const meta = metas().find((m) => m.name === name);
+    if (!meta) throw new SourceError(`${storage.server} has no skill '${name}' (it lists ${metas().map((m) => m.name).join(", ") || "none"})`);
+    return meta;
+  }
+  const key = `${source.uri.replace(/^skill:\/\//, "")}`;
+  let meta = metas().find((m) => m.location === key);
+  if (!meta) {
+    // A server may serve a skill it does not list: asked for by its URI.
+    const added = await storage.addSkill(source.uri);
+    if (added.key !== null) await registry.refresh();
+    meta = metas().find((m) => m.location === key);
+  }
+  if (!meta) throw new SourceError(`${storage.server} has no skill ${source.uri}`);
+  return meta;
+}
+
+/**
+ * Fetches a skill from an MCP server (a lockfile source whose `connection` says how to reach it):
+ * `{ files, source }`, the source completed with the skill's `uri` and the server's label. The
+ * skill is the one at `source.uri`, or before it is known (`add`) the one named `name`. Each file
+ * is read through mcpStorage, verified by the core against its listed digest, and the files
+ * together must give the content digest the core computes over the server's store. The
+ * connection (and a stdio server's process) is closed before this returns.
+ * @param {{ type: "mcp"; server: string; uri: string; connection?: string }} source
+ * @param {string} base the directory a stdio command runs in
+ * @param {{ name?: string }} [options]
+ */
+export async function fetchMcpSource(source, base, { name } = {}) {
+  if (typeof source.connection !== "string" || !isMcpSpec(source.connection)) {
+    throw new SourceError(`the MCP source ${source.uri || ""} records no connection (mcp+http(s)://… or mcp+stdio:…) to fetch it again; add it again with one`);
+  }
+  const { client, close } = await connect(source.connection, base);
+  let registry = null;
+  try {
+    const storage = mcpStorage(client, source.server === "" ? {} : { server: source.server });
+    registry = await SkillRegistry.discover({ scopes: [{ name: SCOPE, storage, roots: [""], trusted: true }], vet: "off" });
+    const meta = await findSkill(registry, storage, source, name);
+    // The core reads the skill first, within its per-skill limits (files and bytes), each file
+    // verified; the store keeps what it verified, so the reads below send nothing again.
+    const served = await registry.contentDigest(meta.name);
+    if (served.digest === undefined) throw new SourceError(`${storage.server}: '${meta.name}': ${served.error?.message ?? "no digest"}`);
+    const listed = filesOf(meta.directory, await keysUnder(storage, meta.directory === "" ? "" : `${meta.directory}/`));
+    if (listed.length > MAX_FILES) throw new SourceError(`${storage.server}: '${meta.name}' lists ${listed.length} files, more than the ${MAX_FILES} a skill may hold`);
+    const files = [];
+    for (const rel of listed) {
+      const key = meta.directory === "" ? rel : `${meta.directory}/${rel}`;
+      let bytes;
+      try {
+        bytes = await storage.read(key);
+      } catch (e) {
+        throw new SourceError(`${storage.server}: reading ${key} failed: ${e?.message ?? e}`);
+      }
+      if (bytes === null) {
+        const why = storage.diagnostics().skills[meta.location]?.map((d) => `${d.code}: ${d.message}`).join("; ");
+        throw new SourceError(`${storage.server}: ${key} could not be read verified${why ? `: ${why}` : ""}`);
+      }
+      files.push({ path: rel, bytes });
+    }
+    // The files as they will be written give the digest the core computed over the server's store.
+    const local = await digestOf(meta.name, files);
+    if (local !== served.digest) throw new SourceError(`${storage.server}: '${meta.name}' read as ${local}, but its store gives ${served.digest}`);
+    const uri = storage.entry(meta.location)?.uri ?? `skill://${meta.location}`;
+    files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { files, source: { ...source, server: storage.server, uri } };
+  } finally {
+    registry?.free();
+    await close();
+  }
+}
