@@ -106,16 +106,16 @@ export async function repin(where, extra = []) {
 }
 
 /**
- * A fetched skill as the core sees it, over a store in memory: its content digest, and (`vet`) the
- * findings of vetting every file of it.
+ * A fetched skill as the core sees it, over a store in memory: its content digest, and (with
+ * `vet`, a severity) the vetting of every file of it, with the refusal the core decides at it.
  */
-export async function inspect(name, files, { vet = false } = {}) {
+export async function inspect(name, files, { vet } = {}) {
   const storage = memoryStorage(Object.fromEntries(files.map((f) => [`${name}/${f.path}`, f.bytes])));
   const registry = await SkillRegistry.discover({ scopes: [{ name: "fetched", storage, roots: [""], trusted: true }], vet: "off" });
   try {
     const d = await registry.contentDigest(name);
     if (d.digest === undefined) throw new SourceError(`'${name}': ${d.error?.message ?? "no digest"}`);
-    const report = vet ? await registry.vet(name) : null;
+    const report = vet ? await registry.vet(name, { severity: vet }) : null;
     return { digest: d.digest, report };
   } finally {
     registry.free();

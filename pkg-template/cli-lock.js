@@ -115,12 +115,12 @@ export async function cmdAdd(args) {
     }
     const recorded = recordedSource(where, source);
     // Vetted before anything is written: the core reads every file as text, runs nothing.
-    const { digest, report } = await inspect(name, files, { vet: true });
-    const over = report.findings.filter((f) => LEVELS.indexOf(f.level) >= LEVELS.indexOf(severity));
+    const { digest, report } = await inspect(name, files, { vet: severity });
     for (const f of report.findings) note(`${rest[0]}: ${f.path}:${f.line}: ${f.level}: ${f.code}: ${f.message}`);
     if (report.error) throw new SourceError(`'${name}' could not be vetted whole: ${report.error.message}`);
-    if (over.length > 0 && !flags["allow-findings"]) {
-      throw new SourceError(`'${name}' is not added: ${plural(over.length, "finding")} at or above ${severity} (listed above); --allow-findings adds it anyway`);
+    // The core decides what refuses a skill at --severity (the error `vet: "refuse"` would give).
+    if (report.refusal && !flags["allow-findings"]) {
+      throw new SourceError(`'${name}' is not added: ${report.refusal.message} (findings listed above); --allow-findings adds it anyway`);
     }
     placeFiles(where, location, files);
     const lockfile = await repin(where, [{ name, scope: where.scope, source: recorded, location, digest }]);

@@ -30,8 +30,11 @@ function dirOf(arg) {
   throw new UsageError(`not a directory: ${arg}`);
 }
 
-/** The vet of every skill under `dir`: `{ dir, skills: [{ name, directory, report }], refused }`. */
-async function vetDir(dir) {
+/**
+ * The vet of every skill under `dir` at `severity` (each report's `refusal` is the core's
+ * decision): `{ dir, skills: [{ name, directory, report }], refused }`.
+ */
+async function vetDir(dir, severity) {
   const registry = await SkillRegistry.discover({
     scopes: [{ name: "vet", storage: nodeFsStorage(path.resolve(dir)), roots: [""], trusted: true }],
     vet: "off",
@@ -40,7 +43,7 @@ async function vetDir(dir) {
     const skills = [];
     for (const name of registry.names()) {
       const meta = registry.get(name);
-      skills.push({ name, directory: meta?.directory ?? "", report: await registry.vet(name) });
+      skills.push({ name, directory: meta?.directory ?? "", report: await registry.vet(name, { severity }) });
     }
     // Skills the parser refused cannot be vetted as skills: they are named with why.
     const refused = registry.diagnostics().filter((d) => d.severity === "error");
@@ -56,15 +59,14 @@ export async function cmdVet(args) {
   if (rest.length === 0) throw new UsageError("expected at least one directory");
   const threshold = flags.severity ?? "high";
   if (!LEVELS.includes(threshold)) throw new UsageError(`--severity must be high, medium or low, not ${threshold}`);
-  const at = LEVELS.indexOf(threshold);
   const results = [];
-  for (const arg of rest) results.push(await vetDir(dirOf(arg)));
+  for (const arg of rest) results.push(await vetDir(dirOf(arg), threshold));
   let over = 0;
   let count = 0;
   for (const r of results) {
     for (const s of r.skills) {
       count++;
-      if (s.report.findings.some((f) => LEVELS.indexOf(f.level) >= at)) over++;
+      if (s.report.refusal) over++;
     }
   }
   if (flags.json) {

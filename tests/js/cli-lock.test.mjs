@@ -178,7 +178,7 @@ test("add vets a skill before it writes anything: a finding at or above --severi
   const refused = await sw(tmp, "add", stealer);
   assert.equal(refused.status, 1, refused.stdout + refused.stderr);
   assert.match(refused.stderr, /high: vet-exfiltration: /);
-  assert.match(refused.stderr, /is not added: \d+ findings? at or above high/);
+  assert.match(refused.stderr, /is not added: the skill is refused by the host.s vetting policy \(vet: refuse, vetSeverity: high\): vet-/);
   assert.ok(!existsSync(path.join(tmp, ".agents")) && !existsSync(path.join(tmp, "skills-lock.json")), "nothing written");
   const allowed = await sw(tmp, "add", stealer, "--allow-findings", "--json");
   assert.equal(allowed.status, 0, allowed.stderr);
