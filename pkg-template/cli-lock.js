@@ -14,7 +14,7 @@ import {
 } from "./cli-lock-scope.js";
 import { fetchMcpSource, isMcpSpec, mcpSourceOf } from "./cli-mcp-source.js";
 import { SourceError, fetchSource, readTree, sourceOf } from "./cli-sources.js";
-import { diagnosticLine, stylesFor } from "./cli-style.js";
+import { diagnosticLine, progress, stylesFor } from "./cli-style.js";
 import { parseSkill } from "./node.js";
 import { assertKey } from "./storage/keys.js";
 
@@ -43,7 +43,8 @@ export const LOCK_USAGE = `  add <source> [dir] [--scope project|user] [--name N
   update [name] [dir] [--dry-run]    Fetch pinned skills again, show files added, removed
                                      and changed, then write them and their new pins.
   These take --json, and --scope project|user (default project; user: the user's
-  ~/.agents/skills and ~/.agents/skills-lock.json, no [dir]).
+  ~/.agents/skills and ~/.agents/skills-lock.json, no [dir]). add, install and update
+  report their steps on stderr on a terminal (without --json), or anywhere with --progress.
 `;
 
 const out = (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
@@ -51,6 +52,9 @@ const note = (text) => process.stderr.write(`${text}\n`);
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 const LEVELS = ["low", "medium", "high"];
+
+/** Progress on stderr: on a terminal unless --json, or wherever --progress asks for it. */
+const stepsOf = (flags) => progress({ wanted: flags.progress === true, large: !flags.json });
 
 /** The skill's name, from its SKILL.md (the core parses it). */
 function nameOf(files, what) {
@@ -92,7 +96,7 @@ const SCOPE_FLAGS = { "--scope": "string", "--json": "bool" };
 /** `add <source> [dir]`. */
 export async function cmdAdd(args) {
   const { flags, rest } = readFlags(args, {
-    ...SCOPE_FLAGS, "--name": "string", "--path": "string", "--ref": "string", "--server": "string", "--force": "bool", "--severity": "string", "--allow-findings": "bool",
+    ...SCOPE_FLAGS, "--name": "string", "--path": "string", "--ref": "string", "--server": "string", "--force": "bool", "--severity": "string", "--allow-findings": "bool", "--progress": "bool",
   });
   if (rest.length < 1 || rest.length > 2) throw new UsageError("expected a source and at most one directory");
   const severity = flags.severity ?? "high";
@@ -101,8 +105,10 @@ export async function cmdAdd(args) {
   if (flags.server !== undefined && !mcp) throw new UsageError("--server labels an MCP server: it goes with an mcp+http(s):// or mcp+stdio: source");
   if (mcp && (flags.path !== undefined || flags.ref !== undefined)) throw new UsageError("--path and --ref do not apply to an MCP source");
   const where = scopeOf(flags.scope, rest[1]);
+  const steps = stepsOf(flags);
   return guarded("add", async () => {
     const asked = mcp ? mcpSourceOf(rest[0], flags) : sourceOf(rest[0], flags, process.cwd());
+    steps.update(`fetching ${rest[0]}`, true);
     // A stdio server runs in the scope's directory, as it will for install and update.
     const { files, source } = mcp ? await fetchMcpSource(asked, where.base, { name: flags.name }) : await fetchSource(asked, process.cwd());
     const name = nameOf(files, rest[0]);
@@ -115,7 +121,9 @@ export async function cmdAdd(args) {
     }
     const recorded = recordedSource(where, source);
     // Vetted before anything is written: the core reads every file as text, runs nothing.
+    steps.update(`vetting ${name} (${plural(files.length, "file")})`, true);
     const { digest, report } = await inspect(name, files, { vet: severity });
+    steps.done();
     for (const f of report.findings) note(`${rest[0]}: ${f.path}:${f.line}: ${f.level}: ${f.code}: ${f.message}`);
     if (report.error) throw new SourceError(`'${name}' could not be vetted whole: ${report.error.message}`);
     // The core decides what refuses a skill at --severity (the error `vet: "refuse"` would give).
@@ -184,14 +192,16 @@ export async function cmdVerify(args) {
 
 /** `install [dir] --frozen`. */
 export async function cmdInstall(args) {
-  const { flags, rest } = readFlags(args, { ...SCOPE_FLAGS, "--frozen": "bool" });
+  const { flags, rest } = readFlags(args, { ...SCOPE_FLAGS, "--frozen": "bool", "--progress": "bool" });
   if (!flags.frozen) throw new UsageError("install restores exactly what is pinned: pass --frozen (update re-pins)");
   const where = whereOf(flags, rest, 1);
   return guarded("install", async () => {
     const lock = requireLock(where);
     await driftOf(where, lock); // the core checks the lockfile's form before anything is fetched
     const results = [];
-    for (const entry of lock.skills) {
+    const steps = stepsOf(flags);
+    for (const [i, entry] of lock.skills.entries()) {
+      steps.update(`[${i + 1}/${lock.skills.length}] ${entry.name}: fetching`, true);
       if (entry.scope !== where.scope) {
         results.push({ name: entry.name, ok: false, error: `scope '${entry.scope}' is not installed from ${where.name} (--scope ${where.scope})` });
         continue;
@@ -210,6 +220,7 @@ export async function cmdInstall(args) {
         results.push({ name: entry.name, ok: false, error: e.message });
       }
     }
+    steps.done();
     // What is on disk now, against the pins: a skill present but not pinned fails too.
     const drift = await driftOf(where, lock);
     const ok = results.every((r) => r.ok) && drift.length === 0;
@@ -224,7 +235,7 @@ export async function cmdInstall(args) {
 
 /** `update [name] [dir] [--dry-run]`. */
 export async function cmdUpdate(args) {
-  const { flags, rest } = readFlags(args, { ...SCOPE_FLAGS, "--dry-run": "bool" });
+  const { flags, rest } = readFlags(args, { ...SCOPE_FLAGS, "--dry-run": "bool", "--progress": "bool" });
   if (rest.length > 2) throw new UsageError("expected at most a skill name and a directory");
   const where = scopeOf(flags.scope, rest[1]);
   const only = rest[0];
@@ -234,7 +245,9 @@ export async function cmdUpdate(args) {
     if (only !== undefined && entries.length === 0) throw new SourceError(`'${only}' is not pinned in ${where.name}`);
     const report = [];
     const renewed = [];
-    for (const entry of entries) {
+    const steps = stepsOf(flags);
+    for (const [i, entry] of entries.entries()) {
+      steps.update(`[${i + 1}/${entries.length}] ${entry.name}: fetching`, true);
       const { files, source } = await fetchPinned(entry.source, where);
       const at = path.join(where.base, ...entry.location.split("/"));
       const before = existsSync(at) ? readTree(at) : [];
@@ -246,6 +259,7 @@ export async function cmdUpdate(args) {
         renewed.push({ ...entry, source, digest });
       }
     }
+    steps.done();
     if (renewed.length > 0) await repin(where, renewed);
     if (flags.json) out(JSON.stringify({ dryRun: flags["dry-run"] === true, scope: where.scope, skills: report }, null, 2));
     else {

@@ -132,9 +132,12 @@ test("install --frozen restores a project in a fresh directory, and fails on any
   // The repository moves on: a frozen install still takes the pinned commit.
   writeFileSync(path.join(repo, "csv-profile/references/types.md"), "# Types\n\nchanged upstream\n");
   git("-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qam", "two");
-  const installed = await sw(fresh, "install", "--frozen");
+  const installed = await sw(fresh, "install", "--frozen", "--progress");
   assert.equal(installed.status, 0, installed.stdout + installed.stderr);
   assert.match(installed.stdout, /installed csv-profile \(3 files\)/);
+  // Its steps on stderr (a line each off a terminal), the results on stdout.
+  assert.match(installed.stderr, /^\[1\/2\] csv-profile: fetching\n\[2\/2\] notes: fetching\n/m);
+  assert.doesNotMatch(installed.stdout, /fetching/);
   assert.equal(readFileSync(path.join(fresh, ".agents/skills/csv-profile/references/types.md"), "utf8"), SKILL["references/types.md"]);
   assert.equal((await sw(fresh, "verify")).status, 0);
 
