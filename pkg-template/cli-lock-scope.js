@@ -21,23 +21,32 @@ export const PIN_CODES = new Set(["skill-pin-mismatch", "skill-unpinned", "skill
 const SCOPES = ["project", "user"];
 
 /**
- * The scope a command acts on: `{ scope, base, file, name }`. `base` is the directory the scope's
- * keys (`.agents/skills/<name>`) and the sources' relative paths are relative to: the project
- * (`dir`, default the current directory) or the user's home (`HOME`); `file` its lockfile, `name`
- * that file as messages show it.
+ * The scope a command acts on: `{ scope, base, client, skillsDir, file, name }`. `base` is the
+ * directory the scope's keys (`<skillsDir>/<name>`) and the sources' relative paths are relative
+ * to: the project (`dir`, default the current directory) or the user's home (`HOME`); `skillsDir`
+ * `.agents/skills`, or the client's `.<client>/skills` with `--client`; `file` its lockfile,
+ * `name` that file as messages show it.
  * @param {string | undefined} scope the `--scope` flag
  * @param {string | undefined} dir the directory argument
+ * @param {string | undefined} client the `--client` flag
  */
-export function scopeOf(scope = "project", dir) {
+export function scopeOf(scope = "project", dir, client) {
   if (!SCOPES.includes(scope)) throw new UsageError(`--scope must be project or user, not ${scope}`);
+  if (client !== undefined && !CLIENT.test(client)) throw new UsageError(`--client must be a client's name (claude, cursor ...), not ${client}`);
+  // A client's own folder, `.<client>/skills`, which discovery reads beside `.agents/skills` when
+  // it is told the client (the `client` option).
+  const skillsDir = client === undefined || client === "agents" ? SKILLS_DIR : `.${client}/skills`;
   if (scope === "user") {
-    if (dir !== undefined) throw new UsageError(`--scope user acts on ${path.join(os.homedir(), SKILLS_DIR)}: a directory is not taken`);
+    if (dir !== undefined) throw new UsageError(`--scope user acts on ${path.join(os.homedir(), skillsDir)}: a directory is not taken`);
     const base = os.homedir();
-    return { scope, base, file: path.join(base, ".agents", "skills-lock.json"), name: "~/.agents/skills-lock.json" };
+    return { scope, base, client, skillsDir, file: path.join(base, ".agents", "skills-lock.json"), name: "~/.agents/skills-lock.json" };
   }
   const base = path.resolve(dir ?? ".");
-  return { scope, base, file: path.join(base, "skills-lock.json"), name: "skills-lock.json" };
+  return { scope, base, client, skillsDir, file: path.join(base, "skills-lock.json"), name: "skills-lock.json" };
 }
+
+/** A client's name as `--client` takes it. */
+const CLIENT = /^[a-z][a-z0-9-]{0,31}$/;
 
 /** The scope's roots for diagnostic lines (`project:<key>` shown under its directory). */
 export const rootsOf = (where) => ({ [where.scope]: where.base });
@@ -73,6 +82,7 @@ export function writeLock(where, lockfile) {
 export async function scopeRegistry(where, lock) {
   const store = nodeFsStorage(where.base);
   const options = where.scope === "user" ? { user: store } : { project: store, trustProject: true };
+  if (where.client !== undefined) options.client = where.client;
   try {
     return await SkillRegistry.discover(lock ? { ...options, lock } : options);
   } catch (e) {

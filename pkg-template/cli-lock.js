@@ -10,7 +10,7 @@ import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { UsageError, readFlags } from "./cli-agent.js";
 import {
-  SKILLS_DIR, changes, digestOf, driftOf, inspect, placeFiles, readLock, recordedSource, repin, requireLock, rootsOf, scopeOf, writeLock,
+  changes, digestOf, driftOf, inspect, placeFiles, readLock, recordedSource, repin, requireLock, rootsOf, scopeOf, writeLock,
 } from "./cli-lock-scope.js";
 import { fetchMcpSource, isMcpSpec, mcpSourceOf } from "./cli-mcp-source.js";
 import { SourceError, fetchSource, readTree, sourceOf } from "./cli-sources.js";
@@ -42,8 +42,9 @@ export const LOCK_USAGE = `  add <source> [dir] [--scope project|user] [--name N
                                      any difference from its pin (for CI).
   update [name] [dir] [--dry-run]    Fetch pinned skills again, show files added, removed
                                      and changed, then write them and their new pins.
-  These take --json, and --scope project|user (default project; user: the user's
-  ~/.agents/skills and ~/.agents/skills-lock.json, no [dir]). add, install and update
+  These take --json, --scope project|user (default project; user: the user's
+  ~/.agents/skills and ~/.agents/skills-lock.json, no [dir]) and --client NAME (the
+  client's own .<NAME>/skills instead of .agents/skills; pass it to every command). add, install and update
   report their steps on stderr on a terminal (without --json), or anywhere with --progress.
 `;
 
@@ -75,7 +76,7 @@ function fetchPinned(source, where, options = {}) {
 /** The scope of `--scope` and the directory argument at `index` of `rest` (of at most `max`). */
 function whereOf(flags, rest, max) {
   if (rest.length > max) throw new UsageError(`expected at most ${plural(max, "argument")}`);
-  return scopeOf(flags.scope, rest[max - 1]);
+  return scopeOf(flags.scope, rest[max - 1], flags.client);
 }
 
 /** Runs `fn`, turning a source or lockfile problem into its message and exit code 1. */
@@ -91,7 +92,7 @@ async function guarded(command, fn) {
   }
 }
 
-const SCOPE_FLAGS = { "--scope": "string", "--json": "bool" };
+const SCOPE_FLAGS = { "--scope": "string", "--client": "string", "--json": "bool" };
 
 /** `add <source> [dir]`. */
 export async function cmdAdd(args) {
@@ -104,7 +105,7 @@ export async function cmdAdd(args) {
   const mcp = isMcpSpec(rest[0]);
   if (flags.server !== undefined && !mcp) throw new UsageError("--server labels an MCP server: it goes with an mcp+http(s):// or mcp+stdio: source");
   if (mcp && (flags.path !== undefined || flags.ref !== undefined)) throw new UsageError("--path and --ref do not apply to an MCP source");
-  const where = scopeOf(flags.scope, rest[1]);
+  const where = scopeOf(flags.scope, rest[1], flags.client);
   const steps = stepsOf(flags);
   return guarded("add", async () => {
     const asked = mcp ? mcpSourceOf(rest[0], flags) : sourceOf(rest[0], flags, process.cwd());
@@ -115,7 +116,7 @@ export async function cmdAdd(args) {
     if (flags.name !== undefined && asked.type !== "discovery" && flags.name !== name) {
       throw new SourceError(`the skill is named '${name}', not '${flags.name}'`);
     }
-    const location = `${SKILLS_DIR}/${name}`;
+    const location = `${where.skillsDir}/${name}`;
     if (existsSync(path.join(where.base, location)) && !flags.force) {
       throw new SourceError(`${shown(where, location)} exists; remove it first, or --force to replace it`);
     }
@@ -144,14 +145,14 @@ export async function cmdRemove(args) {
   const { flags, rest } = readFlags(args, SCOPE_FLAGS);
   if (rest.length < 1 || rest.length > 2) throw new UsageError("expected a skill name and at most one directory");
   const [name] = rest;
-  const where = scopeOf(flags.scope, rest[1]);
+  const where = scopeOf(flags.scope, rest[1], flags.client);
   return guarded("remove", async () => {
     const lock = readLock(where);
     const entry = lock?.skills.find((e) => e.scope === where.scope && e.name === name);
-    const location = entry?.location ?? `${SKILLS_DIR}/${name}`;
+    const location = entry?.location ?? `${where.skillsDir}/${name}`;
     assertKey(location);
     if (!entry && !existsSync(path.join(where.base, location))) {
-      throw new SourceError(`no skill '${name}' in ${path.join(where.base, SKILLS_DIR)} or ${where.name}`);
+      throw new SourceError(`no skill '${name}' in ${path.join(where.base, where.skillsDir)} or ${where.name}`);
     }
     rmSync(path.join(where.base, ...location.split("/")), { recursive: true, force: true });
     if (lock) writeLock(where, { ...lock, skills: lock.skills.filter((e) => e !== entry) });
@@ -237,7 +238,7 @@ export async function cmdInstall(args) {
 export async function cmdUpdate(args) {
   const { flags, rest } = readFlags(args, { ...SCOPE_FLAGS, "--dry-run": "bool", "--progress": "bool" });
   if (rest.length > 2) throw new UsageError("expected at most a skill name and a directory");
-  const where = scopeOf(flags.scope, rest[1]);
+  const where = scopeOf(flags.scope, rest[1], flags.client);
   const only = rest[0];
   return guarded("update", async () => {
     const lock = requireLock(where);

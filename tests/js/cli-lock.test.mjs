@@ -317,3 +317,23 @@ test("--scope user: add into $HOME/.agents/skills pinned in $HOME/.agents/skills
   assert.equal((await swWith({ HOME: home }, cwd, "verify", "--scope", "org")).status, 2, "another scope is a usage error");
   assert.equal((await user("verify", cwd)).status, 2, "the user scope takes no directory");
 });
+
+test("--client: add into the client's own .<client>/skills, which verify with the same client reads", async (t) => {
+  const tmp = mkdtempSync(path.join(tmpdir(), "skillwasm-cli-client-"));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  const project = path.join(tmp, "project");
+  mkdirSync(project);
+  writeTree(path.join(tmp, "src", "csv-profile"), SKILL);
+  const added = await sw(project, "add", path.join(tmp, "src", "csv-profile"), "--client", "claude", "--json");
+  assert.equal(added.status, 0, added.stderr);
+  assert.equal(JSON.parse(added.stdout).location, ".claude/skills/csv-profile");
+  assert.equal(readFileSync(path.join(project, ".claude/skills/csv-profile/SKILL.md"), "utf8"), SKILL["SKILL.md"]);
+  assert.ok(!existsSync(path.join(project, ".agents")));
+  const ok = await sw(project, "verify", "--client", "claude");
+  assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+  // Without the client, discovery does not read .claude/skills: the pin is missing.
+  const missing = await sw(project, "verify");
+  assert.equal(missing.status, 1);
+  assert.match(missing.stdout, /skill-pin-missing/);
+  assert.equal((await sw(project, "verify", "--client", "../etc")).status, 2, "a client is a name");
+});
