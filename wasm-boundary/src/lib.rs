@@ -10,6 +10,9 @@
 //! - [`metas`]: a registry's lists of skills' metadata handed to JS the same way, a few MiB of
 //!   JSON text at a time.
 //! - `grow` (wasm32 only): the allocator of both modules, growing the memory in steps.
+//! - [`js`]: results as JS values and the options TypeError; [`text`]: the host's text tables
+//!   each start function installs; [`served_types`]: what the core module hands the second about
+//!   a served skill.
 //!
 //! A crate of its own, so that each façade links it instead of compiling these files again.
 
@@ -19,5 +22,8 @@ pub mod batch;
 pub mod convert;
 #[cfg(target_arch = "wasm32")]
 pub mod grow;
+pub mod js;
 pub mod metas;
 pub mod parsed;
+pub mod served_types;
+pub mod text;

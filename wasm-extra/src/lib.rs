@@ -11,11 +11,7 @@
 // The one bounded converter of caller values, shared with the core's façade (wasm-boundary/).
 pub(crate) use skillwasm_boundary::convert;
 
-// What this façade shares with the core's (results as JS values, the options TypeError, and the
-// NFKC start function).
-#[path = "../../wasm/src/common.rs"]
-mod common;
-#[path = "../../wasm/src/start.rs"]
+// The start function: the host's text tables, then this module's hooks.
 mod start;
 
 mod compact;
@@ -29,10 +25,11 @@ mod remote;
 mod remote_types;
 mod seam;
 mod served;
-#[path = "../../wasm/src/served_types.rs"]
-mod served_types;
 
-pub(crate) use common::{options_error, to_js};
+// What this façade shares with the core's, from wasm-boundary/: results as JS values, the options
+// TypeError, what the core module hands over about a served skill.
+pub(crate) use skillwasm_boundary::js::{options_error, to_js};
+pub(crate) use skillwasm_boundary::served_types;
 
 /// What the start function hands the core besides NFKC: nothing, serde_yaml is built in here.
 fn install_hooks() {}

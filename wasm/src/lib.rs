@@ -5,8 +5,6 @@
 
 mod approve;
 mod commands;
-// What this façade and the package's second module (wasm-extra/) share.
-mod common;
 mod hook;
 mod page_lines;
 mod promise;
@@ -15,15 +13,16 @@ mod rules;
 mod seam;
 mod seam_invoke;
 mod served;
-mod served_types;
-// The start function (the host's text tables, this module's hooks), shared with wasm-extra/.
+// The start function: the host's text tables, then this module's hooks.
 mod start;
 mod storage;
 mod tool;
 // Frontmatter beyond the fast path, read by the second module.
 mod beyond;
 
-pub(crate) use common::{options_error, to_js};
+// What this façade and the package's second module (wasm-extra/) share, from wasm-boundary/.
+pub(crate) use skillwasm_boundary::js::{options_error, to_js};
+pub(crate) use skillwasm_boundary::served_types;
 // The bounded converter of caller values and the handover of parse results and of lists of
 // skills' metadata, shared with the second module's façade (wasm-extra/).
 pub(crate) use skillwasm_boundary::{batch, convert, metas, parsed};

@@ -1,6 +1,6 @@
 //! What the core module hands the package's second module about a skill a registry serves, and
-//! the pages of its store listings (see `served.rs` in both crates). `wasm-extra/` compiles this
-//! same file.
+//! the pages of its store listings (see `served.rs` in both façades): declared once, read and
+//! written on both sides.
 
 use serde::{Deserialize, Serialize};
 use skillwasm::store::ListEntry;
