@@ -40,6 +40,12 @@ test("every skill of the corpus is listed as get gives it, shadowed ones marked"
   assert.ok(across.some((m) => typeof m.shadowedBy === "string"));
   assertSameAsGet(reg, across, "listMetasAcross");
   assertSameAsGet(reg, reg.listMetas("corpus"), "listMetas(scope)");
+  // Once the registry knows a skill's content digest, its metadata carries it, listed as got.
+  const some = metas.filter((m) => m.shadowedBy === undefined).slice(0, 5);
+  for (const m of some) assert.match((await reg.contentDigest(m.name)).digest, /^sha256:/);
+  const known = reg.listMetas().filter((m) => m.digest !== undefined);
+  assert.deepEqual(known.map((m) => m.name), some.map((m) => m.name));
+  assertSameAsGet(reg, known, "listMetas with digests");
 });
 
 test("a list of many long skills crosses in pieces, whole and in order", async () => {
