@@ -254,7 +254,17 @@ export async function cmdUpdate(args) {
       const before = existsSync(at) ? readTree(at) : [];
       const diff = changes(before, files);
       const digest = await digestOf(entry.name, files);
-      report.push({ name: entry.name, from: entry.digest, to: digest, ...diff });
+      const r = { name: entry.name, from: entry.digest, to: digest, ...diff };
+      report.push(r);
+      // What changed is shown before the files are written.
+      if (!flags.json) {
+        steps.done();
+        if (r.from === r.to) out(`${r.name}: unchanged`);
+        else {
+          out(`${r.name}: ${r.from} -> ${r.to}${flags["dry-run"] ? " (not written: --dry-run)" : ""}`);
+          for (const [mark, list] of [["+", r.added], ["-", r.removed], ["~", r.changed]]) for (const p of list) out(`  ${mark} ${p}`);
+        }
+      }
       if (!flags["dry-run"] && digest !== entry.digest) {
         placeFiles(where, entry.location, files);
         renewed.push({ ...entry, source, digest });
@@ -263,16 +273,6 @@ export async function cmdUpdate(args) {
     steps.done();
     if (renewed.length > 0) await repin(where, renewed);
     if (flags.json) out(JSON.stringify({ dryRun: flags["dry-run"] === true, scope: where.scope, skills: report }, null, 2));
-    else {
-      for (const r of report) {
-        if (r.from === r.to) {
-          out(`${r.name}: unchanged`);
-          continue;
-        }
-        out(`${r.name}: ${r.from} -> ${r.to}${flags["dry-run"] ? " (not written: --dry-run)" : ""}`);
-        for (const [mark, list] of [["+", r.added], ["-", r.removed], ["~", r.changed]]) for (const p of list) out(`  ${mark} ${p}`);
-      }
-    }
     return 0;
   });
 }
