@@ -100,9 +100,12 @@ function packageModules() {
       modules.push({ type: "ESModule", path: join(PKG, f) });
     }
   }
-  for (const f of readdirSync(join(PKG, "storage")).sort()) {
-    if (f.endsWith(".js") && f !== "node-fs.js" && statSync(join(PKG, "storage", f)).isFile()) {
-      modules.push({ type: "ESModule", path: join(PKG, "storage", f) });
+  // And those of its folders: the storage adapters, and the files boundary.js is made of.
+  for (const dir of ["storage", "boundary"]) {
+    for (const f of readdirSync(join(PKG, dir)).sort()) {
+      if (f.endsWith(".js") && f !== "node-fs.js" && statSync(join(PKG, dir, f)).isFile()) {
+        modules.push({ type: "ESModule", path: join(PKG, dir, f) });
+      }
     }
   }
   return modules;

@@ -5,10 +5,9 @@
 //! is a bare IP or plain `http://`.
 
 use super::finding::excerpt;
+use super::shell::{commands, Command};
 use super::sink::{Cmd, Rule, Sink};
-use super::words::{
-    commands, is_word, Command, Families, AWS_KEY, CLOUD, CRED_FILE, ENV_VARS, EXEC, KEYCHAIN, NET, SECRET, SSH_KEY,
-};
+use super::words::{is_word, Families, AWS_KEY, CLOUD, CRED_FILE, ENV_VARS, EXEC, KEYCHAIN, NET, SECRET, SSH_KEY};
 
 /// Lines of code between a secret and a send that still count as one sending the other.
 pub const WINDOW: u32 = 3;

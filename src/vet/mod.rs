@@ -19,22 +19,28 @@
 //!   (crontab, shell profiles, launch agents, systemd), history switched off;
 //! - `obfuscation`: decoded text run (`base64 -d | sh`, `eval(atob(…))`) and long encoded blobs.
 //!
-//! One pass over each file (`scan`) splits it into lines with their Markdown context (fences,
-//! comments, hidden elements) and finds, by a table of trigger words, which checks a line needs;
-//! each check then reads that line only. The cost is linear in the bytes.
+//! One pass over each file (`scan`) splits it into lines with their Markdown context (`context`:
+//! fences, comments, hidden elements) and finds, by a table of trigger words (`words`, read by
+//! `line`), which checks a line needs; each check then reads that line only. The cost is linear in
+//! the bytes. The phrase checks match the tables of `phrases`; the command checks read a line's
+//! commands through `shell`.
 //!
 //! Discovery reads the first bytes of every SKILL.md and the catalog shows the model a skill's
 //! name and description: discovery vets the description with every check and the frontmatter for
 //! hidden text ([`vet_skill_md`]). The body reaches the model only through the skill tool, which
 //! vets what it serves in full; a host vets a skill's every file with `SkillRegistry#vet`.
 
+mod context;
 mod exfil;
 mod finding;
 mod hidden;
 mod instructions;
+mod line;
 mod obfuscation;
+mod phrases;
 mod scan;
 mod scripts;
+mod shell;
 mod sink;
 mod words;
 

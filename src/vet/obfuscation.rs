@@ -4,8 +4,9 @@
 //! files, fences whose language is data and `data:` URIs are left alone.
 
 use super::finding::excerpt;
+use super::shell::Command;
 use super::sink::{Cmd, Rule, Sink};
-use super::words::{is_word, Command, DECODE, EXEC};
+use super::words::{is_word, DECODE, EXEC};
 
 /// The shortest base64 run that is a blob.
 pub const MIN_BLOB: usize = 120;

@@ -6,10 +6,9 @@
 //! blocked … on it or the line before) is not a finding.
 
 use super::finding::excerpt;
+use super::shell::{commands, unquoted, Command};
 use super::sink::{Cmd, Rule, Sink};
-use super::words::{
-    commands, unquoted, Command, AUTOSTART, DELETE, HIST, HIST_CMD, HIST_VAR, PERM, PERSIST, PERSIST_CMD, PROFILE_FILE,
-};
+use super::words::{AUTOSTART, DELETE, HIST, HIST_CMD, HIST_VAR, PERM, PERSIST, PERSIST_CMD, PROFILE_FILE};
 
 /// Checks a line's commands.
 pub(super) fn check(c: &Cmd, sink: &mut Sink) {

@@ -3,7 +3,8 @@
 //! so that the pass (`scan.rs`) and the checks it calls import it and not each other.
 
 use super::finding::{Finding, MAX_PER_CODE, RULES};
-use super::words::{commands, Command, Families};
+use super::shell::{commands, Command};
+use super::words::Families;
 
 /// Every rule, in the order of [`RULES`] (its index there).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,8 +2,15 @@
 //! changes once published (the message, for people, may). Each constant says when it is emitted
 //! and its usual severity; "lenient" and "strict" are the parse modes ([`crate::parse::Mode`]).
 //!
-//! The constants are grouped by the stage that emits them, in lifecycle order; [`ALL`] lists
-//! them in the same order. The README's code lists follow the same grouping.
+//! The constants are grouped by the stage that emits them, in lifecycle order, then come the codes
+//! added later; [`ALL`] (in `codes/list.rs`) lists them in the same order. A snapshot keeps a code
+//! by its place in [`ALL`]: a new code goes at the END of the constants here and at the end of
+//! [`ALL`], with a row in `docs/reference/diagnostic-codes.md`. The README's code lists follow the
+//! same grouping.
+
+mod list;
+
+pub use list::{ALL, TRANSIENT};
 
 // ---------------------------------------------------------------------------------------------
 // parse: the file's layout, the frontmatter's YAML and its repair
@@ -322,6 +329,11 @@ pub const BAD_TOOL_CALL: &str = "bad-tool-call";
 pub const BAD_TOOL_RESULT: &str = "bad-tool-result";
 /// A tool result with no matching tool call before it. Skipped, or an error with `strict`.
 pub const ORPHAN_TOOL_RESULT: &str = "orphan-tool-result";
+
+// ---------------------------------------------------------------------------------------------
+// added later: a snapshot keeps a code by its place in ALL, so a new code goes below the last
+// ---------------------------------------------------------------------------------------------
+
 /// A scope the host marked `lazy` is not listed yet (discovery did not wait for its store): the
 /// first activation or search that needs it, or the host's `listLazyScopes()`, lists it. Info.
 /// (Declared last so that the codes before it keep their numbers in snapshots.)
@@ -443,173 +455,6 @@ pub const VET_REFUSED: &str = "vet-refused";
 /// A skill's files could not all be vetted: beyond the per-skill limits (512 files,
 /// `maxObjectBytes` together), or a file could not be listed or read. Error in the vet report.
 pub const VET_INCOMPLETE: &str = "vet-incomplete";
-
-/// Every code above, in the order they are declared.
-pub const ALL: &[&str] = &[
-    // parse
-    BOM,
-    CRLF,
-    LEADING_BLANK_LINES,
-    NOT_UTF8,
-    FRONTMATTER_MISSING,
-    FRONTMATTER_UNCLOSED,
-    FRONTMATTER_TOO_LARGE,
-    FRONTMATTER_NOT_MAPPING,
-    YAML_INVALID,
-    YAML_PARSER_UNAVAILABLE,
-    YAML_FLOW_COLLECTION,
-    YAML_REPAIR_COLON,
-    YAML_REPAIR_INDICATOR,
-    YAML_REPAIR_TEXT_AFTER_QUOTE,
-    YAML_REPAIR_BLOCK_INDICATOR,
-    YAML_REPAIR_TAB_INDENT,
-    YAML_DUPLICATE_KEY,
-    INPUT_INVALID,
-    // fields
-    NAME_MISSING,
-    NAME_INVALID,
-    NAME_TOO_LONG,
-    NAME_NOT_LOWERCASE,
-    NAME_HYPHEN_EDGE,
-    NAME_CONSECUTIVE_HYPHENS,
-    NAME_INVALID_CHARS,
-    NAME_DIR_MISMATCH,
-    DESCRIPTION_MISSING,
-    DESCRIPTION_INVALID,
-    DESCRIPTION_TOO_LONG,
-    COMPATIBILITY_TOO_LONG,
-    COMPATIBILITY_INVALID,
-    UNEXPECTED_FIELDS,
-    KNOWN_EXTENSION_FIELDS,
-    UNKNOWN_FIELD,
-    FIELD_NOT_STRING,
-    FIELD_NOT_BOOLEAN,
-    METADATA_NOT_MAPPING,
-    METADATA_NOT_STRING,
-    METADATA_STRUCTURED,
-    ALLOWED_TOOLS_INVALID,
-    // store
-    STORAGE_LIST_FAILED,
-    STORAGE_READ_FAILED,
-    STORAGE_MISSING,
-    STORAGE_SKIPPED,
-    PATH_INVALID,
-    // discover
-    SKILL_SHADOWED,
-    SKILL_NESTED,
-    SKILL_MD_LOWERCASE,
-    SCOPE_UNTRUSTED,
-    SCAN_DEPTH_LIMIT,
-    SCAN_DIRECTORY_CAP,
-    SCAN_GITIGNORED,
-    GITIGNORE_TOO_LARGE,
-    GITIGNORE_UNREADABLE,
-    SKILL_UNKNOWN,
-    SCOPE_UNKNOWN,
-    SNAPSHOT_INVALID,
-    SNAPSHOT_MISMATCH,
-    FILE_NOT_FOUND,
-    FILE_TOO_LARGE,
-    SKILL_TOO_LARGE,
-    SKILL_UNREADABLE,
-    // disclose
-    TIER_UNKNOWN,
-    CATALOG_BUDGET,
-    // activate
-    TOOL_INPUT_INVALID,
-    TOOL_UNKNOWN,
-    TOOL_FAILED,
-    ALLOWED_TOOLS_CASE,
-    COMMAND_FAILED,
-    // remote
-    INDEX_INVALID,
-    INDEX_SCHEMA_UNKNOWN,
-    INDEX_UNVERIFIED,
-    INDEX_ENTRY_INVALID,
-    INDEX_ENTRY_TYPE_UNKNOWN,
-    INDEX_ENTRY_DUPLICATE,
-    ARTIFACT_DIGEST_MISMATCH,
-    ARTIFACT_TOO_LARGE,
-    ARCHIVE_INVALID,
-    ARCHIVE_UNSAFE,
-    ARCHIVE_TOO_LARGE,
-    ARCHIVE_SKILL_MD_MISSING,
-    ARCHIVE_ENTRY_SKIPPED,
-    // mcp
-    SKILL_URI_INVALID,
-    SKILL_URI_NAME_MISMATCH,
-    MCP_SKILL_TOO_LARGE,
-    // mcp client
-    MCP_EXTENSION_MISSING,
-    MCP_RESULT_INVALID,
-    MCP_ENTRY_INVALID,
-    MCP_ENTRY_DUPLICATE,
-    MCP_SKILL_DYNAMIC,
-    MCP_DIGEST_MISMATCH,
-    MCP_FRONTMATTER_MISMATCH,
-    MCP_FILE_UNLISTED,
-    // compact
-    TRANSCRIPT_NOT_ARRAY,
-    TRANSCRIPT_UNREADABLE,
-    FORMAT_ASSUMED,
-    SKILL_CONTENT_UNATTRIBUTED,
-    SKILL_CONTENT_OTHER_TOOL,
-    SKILL_RESULT_UNRECOGNISED,
-    PRUNE_CANNOT_FIT,
-    ALREADY_REATTACHED,
-    MESSAGE_NOT_OBJECT,
-    MESSAGE_TOO_DEEP,
-    MESSAGE_TOO_LARGE,
-    BAD_ROLE,
-    UNKNOWN_ROLE,
-    BAD_CONTENT,
-    BAD_TOOL_CALL,
-    BAD_TOOL_RESULT,
-    ORPHAN_TOOL_RESULT,
-    // added later, at the end: snapshots keep codes by their place in this list
-    SCOPE_NOT_LISTED,
-    SKILLS_OUTSIDE_ROOTS,
-    ORIGIN_REFUSED,
-    REDIRECT_INVALID,
-    SKILL_NOT_APPROVED,
-    CONTENT_DIGEST_FAILED,
-    PERMITTED_FAILED,
-    MCP_LISTING_BOUND,
-    ARTIFACT_NAME_MISMATCH,
-    SKILL_CONFUSABLE,
-    NAME_MIXED_SCRIPT,
-    NAME_HIDDEN_CHARS,
-    SKILL_PIN_MISMATCH,
-    SKILL_UNPINNED,
-    SKILL_PIN_MISSING,
-    VET_TAG_CHARACTERS,
-    VET_BIDI_CONTROLS,
-    VET_INVISIBLE_RUN,
-    VET_INVISIBLE_CHARACTERS,
-    VET_HIDDEN_INSTRUCTIONS,
-    VET_HIDDEN_MARKUP,
-    VET_INSTRUCTION_OVERRIDE,
-    VET_CONCEAL_FROM_USER,
-    VET_SKIP_CONFIRMATION,
-    VET_DISABLE_SAFETY,
-    VET_REVEAL_SYSTEM_PROMPT,
-    VET_EXFILTRATION,
-    VET_REMOTE_SCRIPT,
-    VET_REMOTE_SCRIPT_INSECURE,
-    VET_DESTRUCTIVE_DELETE,
-    VET_PERMISSION_CHANGE,
-    VET_PERSISTENCE,
-    VET_HISTORY_TAMPERING,
-    VET_EXEC_DECODED,
-    VET_ENCODED_BLOB,
-    VET_REFUSED,
-    VET_INCOMPLETE,
-];
-
-/// The codes that say something about the moment rather than the file: a read that failed or
-/// found the file gone, a YAML parser that did not answer. A registry does not keep a record that
-/// carries one past its next refresh; it reads the file again.
-pub const TRANSIENT: &[&str] = &[STORAGE_READ_FAILED, STORAGE_MISSING, YAML_PARSER_UNAVAILABLE];
 
 #[cfg(test)]
 mod tests;

@@ -27,8 +27,11 @@ export function packageFiles() {
       files.push({ path: path.join(PKG, f), type: "ESModule" });
     }
   }
-  for (const f of readdirSync(path.join(PKG, "storage")).sort()) {
-    if (f.endsWith(".js") && f !== "node-fs.js") files.push({ path: path.join(PKG, "storage", f), type: "ESModule" });
+  // And those of its folders: the storage adapters, and the files boundary.js is made of.
+  for (const dir of ["storage", "boundary"]) {
+    for (const f of readdirSync(path.join(PKG, dir)).sort()) {
+      if (f.endsWith(".js") && f !== "node-fs.js") files.push({ path: path.join(PKG, dir, f), type: "ESModule" });
+    }
   }
   return files;
 }

@@ -39,8 +39,11 @@ function packageModules(script, support = []) {
       modules.push({ type: "ESModule", path: path.join(PKG, f) });
     }
   }
-  for (const f of readdirSync(path.join(PKG, "storage")).sort()) {
-    if (f.endsWith(".js") && f !== "node-fs.js") modules.push({ type: "ESModule", path: path.join(PKG, "storage", f) });
+  // And those of its folders: the storage adapters, and the files boundary.js is made of.
+  for (const dir of ["storage", "boundary"]) {
+    for (const f of readdirSync(path.join(PKG, dir)).sort()) {
+      if (f.endsWith(".js") && f !== "node-fs.js") modules.push({ type: "ESModule", path: path.join(PKG, dir, f) });
+    }
   }
   return modules;
 }

@@ -1,0 +1,159 @@
+// What the core hands back as flat JSON arrays, made into the objects serde would write: a batch of
+// parse results ({@link takeResults}, bodies decoded on first read) and a list of skills'
+// metadata ({@link takeMetas}).
+
+import { call, isArray, NativeU8, rethrowTrap, taBuffer, taByteLength, taSet } from "./intrinsics.js";
+
+const tdDecode = TextDecoder.prototype.decode;
+// Bodies the core checked (valid UTF-8): decoded as they are, a leading U+FEFF kept.
+const bodyDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+// Parse results (wasm-boundary/src/parsed.rs): a batch of them arrives as one JSON text, one flat
+// array of every result's values in the order parse/src/parse/result_json.rs writes them.
+const parseJson = JSON.parse;
+const defineProperty = Object.defineProperty;
+const arrayPush = Array.prototype.push;
+// A result with no body range.
+const NO_RANGE = 0xffffffff;
+// How many values a skill takes (result_json.rs's SKILL_VALUES).
+const SKILL_VALUES = 16;
+
+// Skills' metadata (wasm-boundary/src/metas.rs): a list arrives as JSON texts, each one flat
+// array of every meta's values in the order src/discover/metas_json.rs writes them.
+// How many values a meta takes (metas_json.rs's META_VALUES).
+const META_VALUES = SKILL_VALUES + 7;
+
+/**
+ * Appends the `count` metas of `json` to `out`, each the object serde writes for a SkillMeta (the
+ * skill's keys, then scope, location, path, directory, diagnostics, and shadowedBy and digest
+ * when there are); false when the text does not hold them.
+ * @param {string} json
+ * @param {number} count
+ * @param {unknown[]} out
+ */
+export function takeMetas(json, count, out) {
+  try {
+    const w = parseJson(json);
+    if (!isArray(w) || w.length !== count * META_VALUES) return false;
+    for (let a = 0; a < w.length; a += META_VALUES) {
+      const m = skillOf(w, a);
+      const b = a + SKILL_VALUES;
+      m.scope = w[b];
+      m.location = w[b + 1];
+      m.path = w[b + 2];
+      m.directory = w[b + 3];
+      m.diagnostics = w[b + 4] === 0 ? [] : w[b + 4];
+      if (w[b + 5] !== null) m.shadowedBy = w[b + 5];
+      if (w[b + 6] !== null) m.digest = w[b + 6];
+      call(arrayPush, out, m);
+    }
+    return true;
+  } catch (e) {
+    rethrowTrap(e);
+    return false;
+  }
+}
+
+/**
+ * Turns a batch of parse results (`json`, their values in one array) into objects and appends
+ * them to `out`. `bytes` is a view of the batch's buffer in wasm memory, valid during this call
+ * only, and `ranges` has two numbers per result: where its body is in `bytes`, or NO_RANGE. Those
+ * bytes are the core's own copy of the input, checked by it (valid UTF-8, the body's trimmed
+ * range): the body is their text, decoded once. False when anything fails.
+ */
+export function takeResults(json, bytes, ranges, out) {
+  try {
+    const w = parseJson(json);
+    const n = ranges.length >>> 1;
+    // The bodies' bytes, copied out of wasm memory once for the batch (when one has a body).
+    let copy = null;
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      // A result's values (result_json.rs): flags (1: a skill, 2: incomplete), the skill's
+      // values when there is one, then the diagnostics (`0`: none).
+      const flags = w[at++];
+      let skill = null;
+      if ((flags & 1) !== 0) {
+        skill = skillOf(w, at);
+        at += SKILL_VALUES;
+      }
+      const diagnostics = w[at++];
+      // Keys in serde's order, so every result shares one shape.
+      const result = { skill, diagnostics: diagnostics === 0 ? [] : diagnostics };
+      if ((flags & 2) !== 0) result.incomplete = true;
+      const start = ranges[2 * i];
+      // Bodies are decoded on first read: measured on the corpus, reading every one costs what
+      // decoding them all here would, and a caller that reads none pays nothing.
+      if (start !== NO_RANGE) lazyBody(skill, (copy ??= copyOf(bytes)), start, ranges[2 * i + 1]);
+      call(arrayPush, out, result);
+    }
+    return at === w.length;
+  } catch (e) {
+    rethrowTrap(e);
+    return false;
+  }
+}
+
+// The buffer of a copy of `bytes`. A new array filled with `set` costs measurably less than
+// `slice` here (about 5% of a parse with bodies on the 10x corpus).
+function copyOf(bytes) {
+  const copy = new NativeU8(call(taByteLength, bytes));
+  call(taSet, copy, bytes, 0);
+  return call(taBuffer, copy);
+}
+
+// The skill whose values start at `w[a]`, as the object serde would write (result_json.rs): `0`
+// is an empty map or list, `null` an absent optional field. Built key by key in serde's order, so
+// the keys come out in that order and every skill shares one shape.
+function skillOf(w, a) {
+  const s = { name: w[a], description: w[a + 1], localizedDescriptions: w[a + 2] === 0 ? {} : w[a + 2] };
+  if (w[a + 3] !== null) s.license = w[a + 3];
+  if (w[a + 4] !== null) s.compatibility = w[a + 4];
+  s.metadata = w[a + 5] === 0 ? {} : w[a + 5];
+  s.metadataStructured = w[a + 6] === 0 ? {} : w[a + 6];
+  s.allowedTools = w[a + 7] === 0 ? [] : w[a + 7];
+  if (w[a + 8] !== null) s.argumentHint = w[a + 8];
+  if (w[a + 9] !== null) s.minTier = w[a + 9];
+  s.disableModelInvocation = (w[a + 10] & 1) !== 0;
+  s.userInvocable = (w[a + 10] & 2) !== 0;
+  if (w[a + 11] !== null) s.context = w[a + 11];
+  if (w[a + 12] !== null) s.agent = w[a + 12];
+  s.extra = w[a + 13] === 0 ? {} : w[a + 13];
+  if (w[a + 14] !== null) s.body = w[a + 14];
+  if (w[a + 15] !== null) s.bodyLine = w[a + 15];
+  return s;
+}
+
+/**
+ * Makes `skill.body` the text of bytes `start..end` of `buffer` (a copy nobody else holds),
+ * decoded when it is first read. The property is an own enumerable one where the plain `body` was,
+ * so JSON.stringify, spread, Object.assign, structuredClone and deep equality see the text; once
+ * read (or written), it is a plain data property.
+ */
+function lazyBody(skill, buffer, start, end) {
+  let text;
+  const settle = (value) => {
+    try {
+      defineProperty(skill, "body", { value, writable: true, enumerable: true, configurable: true });
+    } catch {
+      // A frozen skill keeps the accessor: it still answers the text.
+    }
+  };
+  defineProperty(skill, "body", {
+    get() {
+      if (text === undefined) {
+        text = call(tdDecode, bodyDecoder, new NativeU8(buffer, start, end - start));
+        buffer = undefined;
+      }
+      settle(text);
+      return text;
+    },
+    set(value) {
+      text = value;
+      buffer = undefined;
+      settle(value);
+    },
+    enumerable: true,
+    configurable: true,
+  });
+}
