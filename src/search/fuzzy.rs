@@ -92,6 +92,11 @@ impl TrigramTable {
         Some(table)
     }
 
+    /// How many strings the table is over.
+    pub fn items(&self) -> u32 {
+        self.items
+    }
+
     /// The bytes the table holds besides the encoding.
     pub fn heap_bytes(&self) -> usize {
         self.grams.capacity() * 8 + self.holders.capacity() * std::mem::size_of::<Span>()

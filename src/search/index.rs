@@ -125,7 +125,8 @@ impl SearchIndex {
         }
         let name_grams = TrigramTable::read(&mut r)?;
         let term_grams = TrigramTable::read(&mut r)?;
-        if r.at != bytes.len() {
+        // Each table is over what it says it is: a search sizes its tallies by them.
+        if r.at != bytes.len() || name_grams.items() != n || term_grams.items() as usize != name_terms.len() {
             return None;
         }
         let avg_len = if n == 0 { 1.0 } else { (total as f32 / n as f32).max(1.0) };

@@ -88,6 +88,30 @@ fn the_index_survives_bytes_and_refuses_others() {
 }
 
 #[test]
+fn a_trigram_table_over_other_strings_than_the_index_is_refused() {
+    use super::fuzzy::write_table;
+    use super::varint::{put, put_ids, put_str};
+    // One skill `a` whose one term is `a`; the name table over `names`.
+    let encoding = |names: &[&str]| {
+        let mut out = super::build::MAGIC.to_vec();
+        put(&mut out, 1);
+        put_str(&mut out, b"a");
+        put(&mut out, 3);
+        put(&mut out, 1);
+        put_str(&mut out, b"a");
+        put(&mut out, 1 << 1 | 1);
+        put_ids(&mut out, &[0], Some(&[3]));
+        write_table(names.iter().copied(), &mut out);
+        write_table(["a"], &mut out);
+        out
+    };
+    let ix = SearchIndex::load(encoding(&["a"])).expect("consistent");
+    assert_eq!(names(&ix, &ix.search("a", 1, &|_| true)), ["a"]);
+    // A table claiming more strings than there are skills would size every tally by its claim.
+    assert!(SearchIndex::load(encoding(&["a", "b", "c"])).is_none());
+}
+
+#[test]
 fn base64_round_trips() {
     for s in [&b""[..], b"a", b"ab", b"abc", b"abcd", &[0, 255, 128, 7, 9]] {
         assert_eq!(unbase64(&base64(s)).as_deref(), Some(s));
