@@ -8,7 +8,7 @@
 
 use super::digest::{file_digest, skill_digest};
 use crate::diagnostic::{codes, Diagnostic};
-use crate::discover::{resource_paths, SkillSource};
+use crate::discover::{resource_paths, CappedRead, SkillSource};
 use crate::store;
 use serde::{Deserialize, Serialize};
 
@@ -49,29 +49,22 @@ fn failed(message: String) -> Diagnostic {
 
 /// Reads `key` with at most `left` bytes: its bytes, or why not.
 async fn read_within(src: &SkillSource, key: &str, path: &str, left: u64) -> Result<Vec<u8>, Diagnostic> {
-    let ask = u32::try_from(left.saturating_add(1)).unwrap_or(u32::MAX);
-    match store::read_checked(&*src.storage, key, Some(ask), &src.stats).await {
-        Ok(Some(b)) if b.len() as u64 > left => Err(failed(format!(
+    src.read_capped(key, left).await.map_err(|why| match why {
+        CappedRead::TooLarge => failed(format!(
             "its files hold more than {} bytes, the most a skill's digest covers (reading {path})",
             src.max_bytes
-        ))),
-        Ok(Some(b)) => Ok(b),
-        Ok(None) => Err(failed(format!("{path} is listed but could not be found"))),
-        Err(e) => Err(failed(format!("reading {path} failed: {e}"))),
-    }
+        )),
+        CappedRead::Missing => failed(format!("{path} is listed but could not be found")),
+        CappedRead::Failed(e) => failed(format!("reading {path} failed: {e}")),
+    })
 }
 
 /// Lists the skill's directory: its entries, or why not (a directory far beyond the most files).
-async fn list_skill(src: &SkillSource, prefix: &str) -> Result<store::ListPage, Diagnostic> {
+async fn list_skill(src: &SkillSource) -> Result<store::ListPage, Diagnostic> {
     // Enough keys for the most files with room for hidden ones; a bigger directory is refused.
     let limit = MAX_SKILL_FILES.saturating_mul(8);
-    let mut stopped = false;
-    let listed = store::list_all(&*src.storage, prefix, src.page_size, &src.stats, |e| {
-        stopped = e.len() > limit;
-        stopped
-    })
-    .await
-    .map_err(|e| failed(format!("listing the skill's files failed: {e}")))?;
+    let (listed, stopped) =
+        src.list_files(limit).await.map_err(|e| failed(format!("listing the skill's files failed: {e}")))?;
     if stopped {
         return Err(failed(format!(
             "its directory holds more than {limit} keys; a skill's digest covers at most {MAX_SKILL_FILES} files"
@@ -86,8 +79,8 @@ async fn list_skill(src: &SkillSource, prefix: &str) -> Result<store::ListPage, 
 /// listed so, the listing comes first and a skill whose every file is listed so costs no read.
 pub async fn compute(src: &SkillSource) -> Result<(String, u32, u64), Diagnostic> {
     let cap = u64::from(src.max_bytes);
-    let prefix = if src.directory.is_empty() { String::new() } else { format!("{}/", src.directory) };
-    let first = list_skill(src, &prefix).await?;
+    let prefix = src.prefix();
+    let first = list_skill(src).await?;
     let listed_md =
         first.entries.iter().find(|e| e.key == src.instructions).and_then(|e| Some((e.digest.clone()?, e.size)));
     let (listed, skill_md, mut total) = match listed_md {
@@ -97,7 +90,7 @@ pub async fn compute(src: &SkillSource) -> Result<(String, u32, u64), Diagnostic
             // A network store may list a skill's files only once its SKILL.md was read (a
             // discovery index's artifact arrives with it): list again.
             drop(first);
-            (list_skill(src, &prefix).await?, file_digest(&bytes), bytes.len() as u64)
+            (list_skill(src).await?, file_digest(&bytes), bytes.len() as u64)
         }
     };
     let mut digests = vec![("SKILL.md".to_string(), skill_md)];

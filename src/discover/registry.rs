@@ -21,7 +21,7 @@ mod snapshot;
 pub use snapshot::{Carried, StoredApproval, SNAPSHOT_FORMAT};
 #[path = "registry_reads.rs"]
 mod reads;
-pub use reads::{resource_paths, FileRequest, FilesRequest, SkillFiles, SkillSource};
+pub use reads::{resource_paths, CappedRead, FileRequest, FilesRequest, SkillFiles, SkillSource};
 
 /// The skills of every scope: discovered once, cached, refreshed cheaply, serialisable to a
 /// snapshot.

@@ -73,18 +73,62 @@ pub struct SkillFiles {
     pub error: Option<Diagnostic>,
 }
 
+/// Why a read of a skill's file within a byte budget ([`SkillSource::read_capped`]) gave no bytes.
+pub enum CappedRead {
+    /// The file holds more than the bytes left.
+    TooLarge,
+    /// The store has no such object.
+    Missing,
+    /// The store call failed.
+    Failed(crate::store::StorageError),
+}
+
+impl SkillSource {
+    /// Reads `key` with at most `left` bytes (one more is asked for, which tells a file above
+    /// the budget).
+    pub async fn read_capped(&self, key: &str, left: u64) -> Result<Vec<u8>, CappedRead> {
+        let ask = u32::try_from(left.saturating_add(1)).unwrap_or(u32::MAX);
+        match crate::store::read_checked(&*self.storage, key, Some(ask), &self.stats).await {
+            Ok(Some(b)) if b.len() as u64 > left => Err(CappedRead::TooLarge),
+            Ok(Some(b)) => Ok(b),
+            Ok(None) => Err(CappedRead::Missing),
+            Err(e) => Err(CappedRead::Failed(e)),
+        }
+    }
+
+    /// The keys below the skill's directory, listed until more than `most` are seen: the listing,
+    /// and whether it stopped there.
+    pub async fn list_files(&self, most: usize) -> Result<(crate::store::ListPage, bool), crate::store::StorageError> {
+        let prefix = self.prefix();
+        let mut stopped = false;
+        let listed = crate::store::list_all(&*self.storage, &prefix, self.page_size, &self.stats, |e| {
+            stopped = e.len() > most;
+            stopped
+        })
+        .await?;
+        Ok((listed, stopped))
+    }
+
+    /// The skill's directory as a key prefix (`""` at the store's root).
+    pub fn prefix(&self) -> String {
+        if self.directory.is_empty() {
+            String::new()
+        } else {
+            format!("{}/", self.directory)
+        }
+    }
+}
+
+/// A file result that refuses `path` of `name` with `d`, before any store call.
+fn refused(name: &str, path: &str, d: Diagnostic) -> Box<FileResult> {
+    Box::new(FileResult { name: name.to_string(), path: path.to_string(), error: Some(d), ..FileResult::default() })
+}
+
 impl SkillRegistry {
     /// Plans a read of `name`'s SKILL.md body (`rel_path` None) or of one of its files. Unknown
     /// skills and paths that leave the skill directory are answered here, before any store call.
     pub fn file_request(&self, name: &str, rel_path: Option<&str>) -> Result<FileRequest, Box<FileResult>> {
-        let refuse = |path: &str, d: Diagnostic| {
-            Box::new(FileResult {
-                name: name.to_string(),
-                path: path.to_string(),
-                error: Some(d),
-                ..FileResult::default()
-            })
-        };
+        let refuse = |path: &str, d: Diagnostic| refused(name, path, d);
         let Some(i) = self.winner(name) else {
             let names = report::names_line(self.winner_names());
             return Err(refuse(
@@ -116,14 +160,7 @@ impl SkillRegistry {
     }
 
     fn request_for(&self, i: usize, name: &str, rel_path: Option<&str>) -> Result<FileRequest, Box<FileResult>> {
-        let refuse = |path: &str, d: Diagnostic| {
-            Box::new(FileResult {
-                name: name.to_string(),
-                path: path.to_string(),
-                error: Some(d),
-                ..FileResult::default()
-            })
-        };
+        let refuse = |path: &str, d: Diagnostic| refused(name, path, d);
         let r = &self.records[i];
         let Some(scope) = self.scopes.iter().find(|s| s.name == r.scope) else {
             return Err(refuse(

@@ -7,8 +7,7 @@
 use super::skills::SkillHost;
 use crate::content::plain_line;
 use crate::diagnostic::{codes, Diagnostic};
-use crate::discover::{resource_paths, SkillSource};
-use crate::store;
+use crate::discover::{resource_paths, CappedRead, SkillSource};
 use crate::vet::{vet_text, Finding};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -56,18 +55,16 @@ fn incomplete(message: String) -> Diagnostic {
     Diagnostic::error(codes::VET_INCOMPLETE, message)
 }
 
-/// Reads `key` with at most `left` bytes (one more tells a file above the cap).
+/// Reads `key` with at most `left` bytes: its bytes, or what was not vetted.
 async fn read_within(src: &SkillSource, key: &str, path: &str, left: u64) -> Result<Vec<u8>, Diagnostic> {
-    let ask = u32::try_from(left.saturating_add(1)).unwrap_or(u32::MAX);
-    match store::read_checked(&*src.storage, key, Some(ask), &src.stats).await {
-        Ok(Some(b)) if b.len() as u64 > left => Err(incomplete(format!(
+    src.read_capped(key, left).await.map_err(|why| match why {
+        CappedRead::TooLarge => incomplete(format!(
             "the skill's files hold more than {} bytes, the most a vet reads (reading {path}); the files after it were not vetted",
             src.max_bytes
-        ))),
-        Ok(Some(b)) => Ok(b),
-        Ok(None) => Err(incomplete(format!("{path} is listed but could not be found"))),
-        Err(e) => Err(incomplete(format!("reading {path} failed: {e}"))),
-    }
+        )),
+        CappedRead::Missing => incomplete(format!("{path} is listed but could not be found")),
+        CappedRead::Failed(e) => incomplete(format!("reading {path} failed: {e}")),
+    })
 }
 
 /// Vets the files of the skill at `src` into `out`; the error says what was not vetted.
@@ -86,15 +83,12 @@ async fn vet_files(src: &SkillSource, out: &mut VetReport) -> Result<(), Diagnos
     let skill_md = read_within(src, &src.instructions, "SKILL.md", cap).await?;
     vet("SKILL.md", &skill_md, out);
     drop(skill_md);
-    let prefix = if src.directory.is_empty() { String::new() } else { format!("{}/", src.directory) };
+    let prefix = src.prefix();
     let limit = MAX_VETTED_FILES.saturating_mul(8);
-    let mut stopped = false;
-    let listed = store::list_all(&*src.storage, &prefix, src.page_size, &src.stats, |e| {
-        stopped = e.len() > limit;
-        stopped
-    })
-    .await
-    .map_err(|e| incomplete(format!("listing the skill's files failed: {e}; only SKILL.md was vetted")))?;
+    let (listed, stopped) = src
+        .list_files(limit)
+        .await
+        .map_err(|e| incomplete(format!("listing the skill's files failed: {e}; only SKILL.md was vetted")))?;
     let mut rel: Vec<&str> = listed.entries.iter().filter_map(|e| e.key.strip_prefix(&prefix)).collect();
     crate::sort::sort_by(&mut rel, |a, b| a.cmp(b));
     let paths = resource_paths(rel);
