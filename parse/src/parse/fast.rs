@@ -318,6 +318,11 @@ impl<'a> Parser<'a> {
         while last > start && self.lines[last - 1].text.is_empty() {
             last -= 1;
         }
+        // A whitespace-only line deeper than the block is content (its extra spaces), trailing or
+        // not: leave it to serde_yaml.
+        if self.lines.get(last..end).unwrap_or_default().iter().any(|l| l.indent > bi) {
+            return None;
+        }
         if self.lines[start].text.is_empty() {
             return None; // leading blank lines: leave to serde_yaml
         }

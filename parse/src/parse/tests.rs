@@ -57,6 +57,16 @@ fn keys_of_other_yaml_types_are_read_by_serde_yaml() {
 }
 
 #[test]
+fn a_block_scalars_trailing_line_of_extra_spaces_is_read_by_serde_yaml() {
+    // The four spaces are two of content past the block's indentation: `"- x\n  \n"`.
+    let src = "name: |\n  - x\n    \n# comment\n";
+    assert!(fast::read(src).is_err());
+    assert!(fast::read("name: |\n  - x\n  \n# comment\n").is_ok(), "spaces to the block's indentation are blank");
+    let r = lenient(&fm("name: x\ndescription: |\n  Does x.\n    \n"));
+    assert_eq!(r.skill.map(|s| s.description), Some("Does x.".to_string()), "read, then trimmed as any description");
+}
+
+#[test]
 fn all_fields_are_read() {
     let s = skill(&fm(concat!(
         "name: pdf-tools\n",
