@@ -8,8 +8,9 @@
 // user's words (tasks, symptoms, product names, short autocomplete-style phrases), each with the
 // skill names a correct search returns first, split by skill into a development half (what tuning
 // may look at) and a held-out half (what it never does). For each half: recall@1, recall@5 and
-// MRR@10 of SkillRegistry.search, of the same search over skills whose SKILL.md bodies are emptied
-// (names and descriptions only), and of a substring baseline that ranks skills by how many of the
+// MRR@10 of SkillRegistry.search (names, descriptions and the words of each body's opening), of
+// the same search over skills whose SKILL.md bodies are emptied (names and descriptions only),
+// and of a substring baseline that ranks skills by how many of the
 // request's words (3 characters or more) occur in the name and description. `--misses` lists the
 // held-out misses too (reading them is looking at the held-out half: tune on dev only).
 
@@ -38,11 +39,14 @@ const byName = new Map(metas.map((m) => [m.name, m]));
 const queries = EVAL.queries.filter((q) => q.expected.some((n) => byName.has(n)));
 
 // The same skills with every SKILL.md body emptied: what names and descriptions alone find.
+// Each body's first 4 KiB are kept for the synthetic registries below.
 const frontOnly = memoryStorage({});
+const bodies = new Map();
 for (const m of reg.listMetasAcross()) {
-  const text = readFileSync(join(CORPUS, m.location), "utf8");
-  const end = text.replace(/^\uFEFF/, "").match(/^---\r?\n[\s\S]*?\r?\n---[ \t]*(\r?\n|$)/);
+  const text = readFileSync(join(CORPUS, m.location), "utf8").replace(/^\uFEFF/, "");
+  const end = text.match(/^---\r?\n[\s\S]*?\r?\n---[ \t]*(\r?\n|$)/);
   frontOnly.put(m.location, end ? end[0] : text);
+  bodies.set(m.location, end ? text.slice(end[0].length, end[0].length + 4096) : "");
 }
 const regFront = await SkillRegistry.discover(options(frontOnly));
 
@@ -109,13 +113,13 @@ if (process.argv.includes("--misses")) {
 // ---- scale ----------------------------------------------------------------------------------
 const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 // Synthetic registries: the corpus's visible skills copied under new names into a memory store
-// (a SKILL.md of the name, the description and the localized descriptions, which are what the
-// index reads), discovered, which builds the index.
+// (a SKILL.md of the name, the description, the localized descriptions and the body's first
+// 4 KiB, which are what the index reads), discovered, which builds the index.
 const yamlString = (s) => JSON.stringify(s);
 function skillText(m, name) {
   const lines = ["---", `name: ${name}`, `description: ${yamlString(m.description)}`];
   for (const [lang, d] of Object.entries(m.localizedDescriptions ?? {})) lines.push(`description_${lang}: ${yamlString(d)}`);
-  return `${lines.join("\n")}\n---\nbody\n`;
+  return `${lines.join("\n")}\n---\n${bodies.get(m.location) ?? ""}`;
 }
 for (const n of SIZES) {
   const store = memoryStorage({});

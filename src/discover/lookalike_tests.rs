@@ -96,6 +96,7 @@ fn grouping_is_linear_at_a_hundred_thousand_skills() {
         etag: None,
         skill: Some(Rc::new(Skill { name, description: "d".into(), ..Skill::default() })),
         diagnostics: Rc::default(),
+        search_words: Default::default(),
     };
     // Every tenth name has an upper-case twin, every hundredth a fullwidth one; one sort and one
     // key per name decide them.

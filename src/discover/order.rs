@@ -241,6 +241,7 @@ mod tests {
             etag: None,
             skill: None,
             diagnostics: Rc::default(),
+            search_words: Default::default(),
         }
     }
 

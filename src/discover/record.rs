@@ -42,6 +42,23 @@ pub struct SkillRecord {
     pub skill: Option<Rc<Skill>>,
     /// What was found wrong with it; shared with the metas made from the record.
     pub diagnostics: Rc<Vec<Diagnostic>>,
+    /// The words of the body's opening the search index weighs (see [`SearchWords`]).
+    #[serde(skip)]
+    pub search_words: SearchWords,
+}
+
+/// The distinct words of a skill's body opening, as discovery read them
+/// ([`crate::search::body_words`]), for the search index. None for a record that came from a
+/// snapshot: the snapshot keeps the index built from them, not the words, and a rebuild carries
+/// that record's counts over from the index it replaces. Derived from the file the record
+/// describes, so two records are equal whatever their words (equality ignores them).
+#[derive(Debug, Clone, Default)]
+pub struct SearchWords(pub Option<Rc<str>>);
+
+impl PartialEq for SearchWords {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 impl SkillRecord {

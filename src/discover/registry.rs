@@ -9,11 +9,11 @@ use super::types::{join_location, DiscoverOptions, FileContent, FileResult, Refr
 use super::{order, report};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::parse::{parse_skill, ParseOptions};
-use crate::search::{encode, SearchDoc, SearchIndex};
+use crate::search::{encode, BodyEvidence, SearchDoc, SearchIndex};
 use crate::store::keys;
 use crate::store::{self, CallStats, Storage, StorageStats};
 use std::cell::{OnceCell, RefCell};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
 
 #[path = "snapshot.rs"]
@@ -60,6 +60,10 @@ pub struct SkillRegistry {
     /// Set when `stored_search` is this registry's own encoding of the index over its current
     /// skills (written by a snapshot), so that the next snapshot takes it as it is.
     own_search: std::cell::Cell<bool>,
+    /// The index a refresh replaced, while skills that came from a snapshot (which keeps no body
+    /// words) are still to be indexed: the next build carries their counts over from it, but for
+    /// the names the refresh touched (the second field). Dropped by that build.
+    earlier_search: RefCell<Option<(Rc<SearchIndex>, HashSet<String>)>>,
     /// Scopes marked lazy that are not listed yet: discovery and refreshes leave them out until
     /// [`Self::pending_inputs`] lists them.
     pending: Vec<String>,
@@ -131,6 +135,7 @@ impl SkillRegistry {
             search: OnceCell::new(),
             stored_search: RefCell::new(None),
             own_search: std::cell::Cell::new(false),
+            earlier_search: RefCell::new(None),
             pending: Vec::new(),
         }
     }
@@ -258,11 +263,33 @@ impl SkillRegistry {
         let unchanged = report.added.is_empty() && report.changed.is_empty() && report.removed.is_empty();
         if !unchanged || self.search.get().is_some_and(|s| s.len() != self.winners.len()) {
             // Built again on first use.
+            self.keep_earlier_search(&report);
             self.search = OnceCell::new();
             *self.stored_search.borrow_mut() = None;
             self.own_search.set(false);
         }
         report
+    }
+
+    /// Before the index is dropped for a rebuild: keeps it when skills from a snapshot are among
+    /// the records (their body words are in it, not in them), with the names `report` touched,
+    /// whose counts must not be carried. An index kept by an earlier refresh and not yet used
+    /// stays, with these names added.
+    fn keep_earlier_search(&mut self, report: &RefreshReport) {
+        let touched = report.added.iter().chain(&report.changed).chain(&report.removed).map(|r| r.name.clone());
+        let mut earlier = self.earlier_search.borrow_mut();
+        if let Some((_, names)) = earlier.as_mut() {
+            names.extend(touched);
+            return;
+        }
+        if !self.records.iter().any(|r| r.skill.is_some() && r.search_words.0.is_none()) {
+            return;
+        }
+        let index = match self.search.get() {
+            Some(index) => Some(index.clone()),
+            None => self.stored_search.borrow_mut().take().and_then(SearchIndex::load).map(Rc::new),
+        };
+        *earlier = index.map(|index| (index, touched.collect()));
     }
 
     /// Takes a discovery that found the keys of `old` and read again the records at `read`, and
@@ -303,15 +330,29 @@ impl SkillRegistry {
         RefreshReport::default()
     }
 
-    /// The search index of the winning skills: names, descriptions in every locale. Linear.
+    /// The search index of the winning skills: names, descriptions in every locale, the words
+    /// of each body's opening; a skill from a snapshot (no words kept) takes its counts from the
+    /// index a refresh replaced, when there is one. Linear.
     fn build_search(&self) -> SearchIndex {
-        SearchIndex::build(self.winners.iter().filter_map(|&v| {
-            let (_, skill) = aliases::entry(&self.records, &self.aliases, v)?;
-            let name = skill.name.as_str();
-            let mut texts = vec![skill.description.as_str()];
-            texts.extend(skill.localized_descriptions.values().map(String::as_str));
-            Some(SearchDoc { name, texts })
-        }))
+        let earlier = self.earlier_search.borrow_mut().take();
+        let carried: HashMap<&str, u32> = match &earlier {
+            Some((index, touched)) => index.names().zip(0u32..).filter(|(name, _)| !touched.contains(*name)).collect(),
+            None => HashMap::new(),
+        };
+        SearchIndex::rebuild(
+            self.winners.iter().filter_map(|&v| {
+                let (at, skill) = aliases::entry(&self.records, &self.aliases, v)?;
+                let name = skill.name.as_str();
+                let mut texts = vec![skill.description.as_str()];
+                texts.extend(skill.localized_descriptions.values().map(String::as_str));
+                let body = match self.records.get(at).and_then(|r| r.search_words.0.as_deref()) {
+                    Some(words) => BodyEvidence::Words(words),
+                    None => carried.get(name).map_or(BodyEvidence::None, |&d| BodyEvidence::Carried(d)),
+                };
+                Some(SearchDoc { name, texts, body })
+            }),
+            earlier.as_ref().map(|(index, _)| &**index),
+        )
     }
 
     /// The search index over the visible skills (document `i` is the `i`-th of [`Self::names`]),

@@ -19,7 +19,7 @@
 //! then keys in lexicographic order. The first skill of a name wins across all scopes; every other
 //! one is reported as shadowed, with both locations.
 
-use super::record::{directory_of, Discovery, ScopeHandle, SkillRecord};
+use super::record::{directory_of, Discovery, ScopeHandle, SearchWords, SkillRecord};
 use super::root_listing::RootListing;
 use super::scan_roots::{list_scopes, with_reused, Candidate};
 use super::types::DiscoverOptions;
@@ -139,11 +139,11 @@ fn into_records<'s>(
             let same = by_key.get(&(scope.name.as_str(), c.location.as_str()));
             same.and_then(|same| same.iter().copied().find(|r| r.unchanged(c.size, c.etag.as_deref())))
         };
-        let (skill, diagnostics) = match reused {
-            Some(r) => (r.skill.clone(), r.diagnostics.clone()),
+        let (skill, diagnostics, search_words) = match reused {
+            Some(r) => (r.skill.clone(), r.diagnostics.clone(), r.search_words.clone()),
             None => {
                 jobs.push((records.len(), scope, c.lowercase, c.head));
-                (None, no_diagnostics())
+                (None, no_diagnostics(), SearchWords::default())
             }
         };
         records.push(SkillRecord {
@@ -154,6 +154,7 @@ fn into_records<'s>(
             etag: c.etag,
             skill,
             diagnostics,
+            search_words,
         });
     }
     (records, jobs)
@@ -256,6 +257,7 @@ fn placeholder() -> SkillRecord {
         etag: None,
         skill: None,
         diagnostics: no_diagnostics(),
+        search_words: SearchWords::default(),
     }
 }
 
@@ -299,10 +301,11 @@ async fn load(
             return record;
         }
     };
-    let result = match limits::parse_prefix(&first, prefix, c.size, &parse_opts) {
+    let (result, words) = match limits::parse_prefix(&first, prefix, c.size, &parse_opts) {
         Some(mut result) => {
             vet_read(&first, opts, &mut result);
-            result
+            let words = result.skill.is_some().then(|| crate::search::body_words(&first));
+            (result, words)
         }
         // One byte more than the cap tells a file above it from one at it.
         None => {
@@ -317,7 +320,8 @@ async fn load(
                 Ok(all) => {
                     let mut result = parse_skill(&all, &parse_opts);
                     vet_read(&all, opts, &mut result);
-                    result
+                    let words = result.skill.is_some().then(|| crate::search::body_words(&all));
+                    (result, words)
                 }
                 Err(d) => {
                     Rc::make_mut(&mut record.diagnostics).push(d);
@@ -327,6 +331,7 @@ async fn load(
         }
     };
     record.skill = result.skill.map(Rc::new);
+    record.search_words = SearchWords(words.map(Rc::from));
     if !result.diagnostics.is_empty() {
         Rc::make_mut(&mut record.diagnostics).extend(result.diagnostics);
     }

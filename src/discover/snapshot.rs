@@ -233,3 +233,7 @@ fn same_scopes(r: &mut Reader, scopes: &[ScopeHandle]) -> Result<bool, Bad> {
 #[cfg(test)]
 #[path = "snapshot_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "search_words_tests.rs"]
+mod search_words_tests;

@@ -96,7 +96,7 @@ impl Encoder<'_> {
     }
 
     fn record<S: Sink>(&self, s: &mut S, r: &SkillRecord) {
-        let SkillRecord { scope, root, location, size, etag, skill, diagnostics } = r;
+        let SkillRecord { scope, root, location, size, etag, skill, diagnostics, search_words: _ } = r;
         let directory = r.directory();
         let own_location = !is_usual_location(directory, location);
         let mut flags = 0;
@@ -402,7 +402,7 @@ impl Decoder<'_, '_> {
         let skill = if flags & HAS_SKILL == 0 { None } else { Some(Rc::new(self.skill()?)) };
         let found = self.diagnostics()?;
         let diagnostics = if found.is_empty() { self.no_diagnostics.clone() } else { Rc::new(found) };
-        Ok(SkillRecord { scope, root, location, size, etag, skill, diagnostics })
+        Ok(SkillRecord { scope, root, location, size, etag, skill, diagnostics, search_words: Default::default() })
     }
 }
 

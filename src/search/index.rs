@@ -1,5 +1,6 @@
 //! The BM25 index: one posting list per term (the documents that hold it and how often, the
-//! name counted [`NAME_WEIGHT`] times), a sorted vocabulary, document lengths. A query touches
+//! name counted [`NAME_WEIGHT`] times, a description [`super::DESCRIPTION_WEIGHT`], a body word
+//! [`super::BODY_WEIGHT`]), a sorted vocabulary, document lengths. A query touches
 //! only the postings of its terms, sums their scores in a map of the documents it touches and
 //! keeps the best in a bounded heap; nothing is allocated per document.
 //!
@@ -85,7 +86,13 @@ impl std::fmt::Debug for SearchIndex {
 impl SearchIndex {
     /// Builds the index of `docs` (document ids follow their order). Linear in the text.
     pub fn build<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>) -> SearchIndex {
-        SearchIndex::load(super::build::encode_docs(docs)).unwrap_or_default()
+        SearchIndex::load(super::build::encode_docs(docs, None)).unwrap_or_default()
+    }
+
+    /// As [`SearchIndex::build`], the documents [`super::BodyEvidence::Carried`] taking their
+    /// counts from `earlier` (linear in `earlier`'s postings when any is).
+    pub fn rebuild<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>, earlier: Option<&SearchIndex>) -> SearchIndex {
+        SearchIndex::load(super::build::encode_docs(docs, earlier)).unwrap_or_default()
     }
 
     /// The index whose encoding is `bytes`; None when they are not a whole, consistent one (every
@@ -181,6 +188,17 @@ impl SearchIndex {
 
     fn term_id(&self, term: &str) -> Option<u32> {
         self.terms.binary_search_by(|t| text_at(&self.bytes, t.text).cmp(term.as_bytes())).ok().map(|i| i as u32)
+    }
+
+    /// Document `d`'s length in weighted terms.
+    pub(super) fn doc_len(&self, d: u32) -> Option<u32> {
+        self.docs.get(d as usize).map(|doc| doc.len)
+    }
+
+    /// Every term with its (document, frequency) pairs, in term order: what a rebuild carries
+    /// over for documents whose text it no longer has.
+    pub(super) fn all_postings(&self) -> impl Iterator<Item = (&str, super::varint::Ids<'_>)> + '_ {
+        (0..self.terms.len() as u32).filter_map(move |t| Some((self.term(t)?, self.postings(t).1)))
     }
 
     /// Term `t`'s postings: how many, and the (document, frequency) pairs.

@@ -1,12 +1,14 @@
-//! Skill search: a ranked search over skill names and descriptions (every locale), for catalogs
-//! too large for any budget. [`SearchIndex`] is BM25 over posting lists with the name weighted
-//! above the description; [`tokenize`] reads English, code identifiers and CJK text alike; names
+//! Skill search: a ranked search over skill names, descriptions (every locale) and the words of
+//! each body's opening, for catalogs too large for any budget. [`SearchIndex`] is BM25 over
+//! posting lists with the name weighted above the description and the description above the
+//! body; [`tokenize`] reads English, code identifiers and CJK text alike; names
 //! and the words of names are found through typos ([`fuzzy`]). The registry builds the index at
 //! discovery, rebuilds it when a refresh changes anything, and keeps it in its snapshots
 //! ([`encode`]), so a cold start begins with it.
 
 mod build;
 pub mod encode;
+mod evidence;
 pub mod fuzzy;
 mod index;
 mod tally;
@@ -14,7 +16,8 @@ mod tokenize;
 mod topk;
 mod varint;
 
-pub use build::{SearchDoc, NAME_WEIGHT};
+pub use build::{BodyEvidence, SearchDoc, BODY_WEIGHT, DESCRIPTION_WEIGHT, NAME_WEIGHT};
+pub use evidence::{body_words, BODY_WORDS_BYTES};
 pub use index::{SearchIndex, MAX_QUERY_CHARS, MAX_QUERY_TERMS};
 pub use tokenize::{is_cjk, stem, terms, tokenize, MAX_TERM_BYTES};
 pub use topk::TopK;

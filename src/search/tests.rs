@@ -2,7 +2,7 @@ use super::encode::{base64, from_bytes, to_bytes, unbase64};
 use super::*;
 
 fn index(docs: &[(&str, &str)]) -> SearchIndex {
-    SearchIndex::build(docs.iter().map(|(name, d)| SearchDoc { name, texts: vec![*d] }))
+    SearchIndex::build(docs.iter().map(|(name, d)| SearchDoc { name, texts: vec![*d], body: BodyEvidence::None }))
 }
 
 fn names(ix: &SearchIndex, hits: &[(u32, f32)]) -> Vec<String> {
@@ -59,8 +59,12 @@ fn a_name_goes_first_and_typos_in_names_are_forgiven() {
 #[test]
 fn every_locale_is_searched() {
     let ix = SearchIndex::build([
-        SearchDoc { name: "report", texts: vec!["Write weekly status reports", "撰写每周状态报告"] },
-        SearchDoc { name: "other", texts: vec!["Something else entirely"] },
+        SearchDoc {
+            name: "report",
+            texts: vec!["Write weekly status reports", "撰写每周状态报告"],
+            body: BodyEvidence::None,
+        },
+        SearchDoc { name: "other", texts: vec!["Something else entirely"], body: BodyEvidence::None },
     ]);
     assert_eq!(names(&ix, &ix.search("状态报告", 2, &|_| true)), ["report"]);
 }
@@ -139,7 +143,11 @@ fn synthetic(n: usize) -> SearchIndex {
             format!("Builds report {} from spreadsheets and PDF files, merging pages for team {}", i % 977, i % 13)
         })
         .collect();
-    SearchIndex::build(names.iter().zip(&texts).map(|(name, t)| SearchDoc { name, texts: vec![t.as_str()] }))
+    SearchIndex::build(names.iter().zip(&texts).map(|(name, t)| SearchDoc {
+        name,
+        texts: vec![t.as_str()],
+        body: BodyEvidence::None,
+    }))
 }
 
 #[test]

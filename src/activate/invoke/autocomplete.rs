@@ -56,7 +56,7 @@ const DESCRIBED_LIMIT: usize = 10;
 pub fn described_index(skills: &[impl std::borrow::Borrow<Skill>]) -> crate::search::SearchIndex {
     crate::search::SearchIndex::build(skills.iter().map(|s| {
         let s = s.borrow();
-        crate::search::SearchDoc { name: &s.name, texts: vec![&s.description] }
+        crate::search::SearchDoc { name: &s.name, texts: vec![&s.description], body: crate::search::BodyEvidence::None }
     }))
 }
 
