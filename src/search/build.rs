@@ -1,15 +1,12 @@
 //! Building the index: the documents tokenized once, each term's postings gathered, and the whole
 //! written as the index's encoding ([`super::encode`]), which is what a search reads.
 
+use super::format::MAGIC;
 use super::fuzzy::write_table;
 use super::index::SearchIndex;
 use super::tokenize::tokenize;
 use super::varint::{put, put_ids, put_str};
 use std::collections::{BTreeMap, HashMap, HashSet};
-
-/// The first line of the encoding. Version 3 keeps each list's byte length and the trigram
-/// tables (versions 1 and 2 are built again).
-pub const MAGIC: &[u8] = b"skillwasm-search/3\n";
 
 /// How many times a term of the name counts, against [`DESCRIPTION_WEIGHT`] for one of a
 /// description and [`BODY_WEIGHT`] for a word of the body's opening: a name three times a
@@ -41,6 +38,19 @@ pub enum BodyEvidence<'a> {
     /// The document is document `d` of an earlier index, whose counts it keeps whole (name,
     /// descriptions and body): a skill from a snapshot, whose body words were not kept with it.
     Carried(u32),
+}
+
+impl SearchIndex {
+    /// Builds the index of `docs` (document ids follow their order). Linear in the text.
+    pub fn build<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>) -> SearchIndex {
+        SearchIndex::load(encode_docs(docs, None)).unwrap_or_default()
+    }
+
+    /// As [`SearchIndex::build`], the documents [`BodyEvidence::Carried`] taking their counts
+    /// from `earlier` (linear in `earlier`'s postings when any is).
+    pub fn rebuild<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>, earlier: Option<&SearchIndex>) -> SearchIndex {
+        SearchIndex::load(encode_docs(docs, earlier)).unwrap_or_default()
+    }
 }
 
 /// The encoding of the index of `docs` (document ids follow their order); a document

@@ -8,7 +8,7 @@
 
 use super::index::SearchIndex;
 
-pub use super::build::MAGIC;
+pub use super::format::MAGIC;
 
 /// The index as bytes.
 pub fn to_bytes(index: &SearchIndex) -> Vec<u8> {

@@ -9,7 +9,6 @@
 //! checks their structure and notes where each name, term and list is; it decodes no list, so the
 //! first search after a start from a snapshot costs what any search costs.
 
-use super::build::SearchDoc;
 use super::fuzzy::{edit_distance, typo_allowance, Rows, TrigramTable};
 use super::tally::Tally;
 use super::tokenize::tokenize;
@@ -84,23 +83,12 @@ impl std::fmt::Debug for SearchIndex {
 }
 
 impl SearchIndex {
-    /// Builds the index of `docs` (document ids follow their order). Linear in the text.
-    pub fn build<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>) -> SearchIndex {
-        SearchIndex::load(super::build::encode_docs(docs, None)).unwrap_or_default()
-    }
-
-    /// As [`SearchIndex::build`], the documents [`super::BodyEvidence::Carried`] taking their
-    /// counts from `earlier` (linear in `earlier`'s postings when any is).
-    pub fn rebuild<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>, earlier: Option<&SearchIndex>) -> SearchIndex {
-        SearchIndex::load(super::build::encode_docs(docs, earlier)).unwrap_or_default()
-    }
-
     /// The index whose encoding is `bytes`; None when they are not a whole, consistent one (every
     /// length, count and order checked; the lists are checked as they are read, and a list that
     /// is not what it says ends early).
     pub fn load(bytes: Vec<u8>) -> Option<SearchIndex> {
-        let body_at = super::build::MAGIC.len();
-        if !bytes.starts_with(super::build::MAGIC) || u32::try_from(bytes.len()).is_err() {
+        let body_at = super::format::MAGIC.len();
+        if !bytes.starts_with(super::format::MAGIC) || u32::try_from(bytes.len()).is_err() {
             return None;
         }
         let mut r = Reader { bytes: &bytes, at: body_at };

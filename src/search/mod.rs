@@ -9,6 +9,7 @@
 mod build;
 pub mod encode;
 mod evidence;
+mod format;
 pub mod fuzzy;
 mod index;
 mod tally;

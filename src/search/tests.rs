@@ -97,7 +97,7 @@ fn a_trigram_table_over_other_strings_than_the_index_is_refused() {
     use super::varint::{put, put_ids, put_str};
     // One skill `a` whose one term is `a`; the name table over `names`.
     let encoding = |names: &[&str]| {
-        let mut out = super::build::MAGIC.to_vec();
+        let mut out = super::format::MAGIC.to_vec();
         put(&mut out, 1);
         put_str(&mut out, b"a");
         put(&mut out, 3);
