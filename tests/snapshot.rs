@@ -80,10 +80,10 @@ fn a_snapshot_of_the_corpus_answers_as_the_registry_it_was_taken_from() {
     for q in ["merge pdf files", "write unit tests first", "slack messages", "数据分析"] {
         assert_eq!(cold.search(q, &SearchOptions::default()), h.search(q, &SearchOptions::default()), "{q}");
     }
-    // The same skills give the same bytes, and the snapshot is well under the JSON it replaced
-    // (which was about 1 KB a skill).
+    // The same skills give the same bytes, and the snapshot is under the JSON it replaced (which
+    // was about 1 KB a skill) with the search index of names, descriptions and body words in it.
     assert_eq!(cold.registry().snapshot(), bytes);
-    assert!(bytes.len() < 776 * 800, "{} bytes", bytes.len());
+    assert!(bytes.len() < 776 * 900, "{} bytes", bytes.len());
     assert_eq!(h.registry().stats(), calls, "taking a snapshot calls no store");
 }
 
