@@ -6,6 +6,7 @@ use super::root_listing::RootListing;
 use crate::diagnostic::Diagnostic;
 use crate::parse::Skill;
 use crate::store::Storage;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// A scope as discovery sees it: a name, a store, the roots to search in it, and trust.
@@ -48,12 +49,35 @@ pub struct SkillRecord {
 }
 
 /// The distinct words of a skill's body opening, as discovery read them
-/// ([`crate::search::body_words`]), for the search index. None for a record that came from a
-/// snapshot: the snapshot keeps the index built from them, not the words, and a rebuild carries
-/// that record's counts over from the index it replaces. Derived from the file the record
+/// ([`crate::search::body_words`]), until the search index is built from them: the index is
+/// their home from then on, and a rebuild carries an unchanged skill's counts over from the index
+/// it replaces. So a registry holds them only between a discovery and its first search or
+/// snapshot, and a record from a snapshot never does. Derived from the file the record
 /// describes, so two records are equal whatever their words (equality ignores them).
 #[derive(Debug, Clone, Default)]
-pub struct SearchWords(pub Option<Rc<str>>);
+pub struct SearchWords(RefCell<Option<Rc<str>>>);
+
+impl SearchWords {
+    /// The words of a record just read.
+    pub fn new(words: Option<Rc<str>>) -> SearchWords {
+        SearchWords(RefCell::new(words))
+    }
+
+    /// The words, while the record holds them.
+    pub fn get(&self) -> Option<Rc<str>> {
+        self.0.borrow().clone()
+    }
+
+    /// Whether the record holds its words (not yet indexed, or never: a refused skill's).
+    pub fn is_held(&self) -> bool {
+        self.0.borrow().is_some()
+    }
+
+    /// Lets go of the words, once the index holds them.
+    pub fn release(&self) {
+        self.0.borrow_mut().take();
+    }
+}
 
 impl PartialEq for SearchWords {
     fn eq(&self, _: &Self) -> bool {

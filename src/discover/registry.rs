@@ -8,7 +8,7 @@ use super::scan;
 use super::types::{join_location, DiscoverOptions, FileContent, FileResult, RefreshReport, ScopedFile, SkillMeta};
 use super::{order, report};
 use crate::diagnostic::{codes, Diagnostic};
-use crate::parse::{parse_skill, ParseOptions};
+use crate::parse::{parse_skill, ParseOptions, Skill};
 use crate::search::{encode, BodyEvidence, SearchDoc, SearchIndex};
 use crate::store::keys;
 use crate::store::{self, CallStats, Storage, StorageStats};
@@ -271,10 +271,10 @@ impl SkillRegistry {
         report
     }
 
-    /// Before the index is dropped for a rebuild: keeps it when skills from a snapshot are among
-    /// the records (their body words are in it, not in them), with the names `report` touched,
-    /// whose counts must not be carried. An index kept by an earlier refresh and not yet used
-    /// stays, with these names added.
+    /// Before the index is dropped for a rebuild: keeps it when records whose body words it holds
+    /// (a snapshot's, or ones indexed before) are among the records, with the names `report`
+    /// touched, whose counts must not be carried. An index kept by an earlier refresh and not yet
+    /// used stays, with these names added.
     fn keep_earlier_search(&mut self, report: &RefreshReport) {
         let touched = report.added.iter().chain(&report.changed).chain(&report.removed).map(|r| r.name.clone());
         let mut earlier = self.earlier_search.borrow_mut();
@@ -282,7 +282,7 @@ impl SkillRegistry {
             names.extend(touched);
             return;
         }
-        if !self.records.iter().any(|r| r.skill.is_some() && r.search_words.0.is_none()) {
+        if !self.records.iter().any(|r| r.skill.is_some() && !r.search_words.is_held()) {
             return;
         }
         let index = match self.search.get() {
@@ -331,28 +331,43 @@ impl SkillRegistry {
     }
 
     /// The search index of the winning skills: names, descriptions in every locale, the words
-    /// of each body's opening; a skill from a snapshot (no words kept) takes its counts from the
-    /// index a refresh replaced, when there is one. Linear.
+    /// of each body's opening; a skill whose record no longer holds its words (from a snapshot,
+    /// or indexed before) takes its counts from the index a refresh replaced, when there is one.
+    /// The records let go of the words the index now holds. Linear.
     fn build_search(&self) -> SearchIndex {
         let earlier = self.earlier_search.borrow_mut().take();
         let carried: HashMap<&str, u32> = match &earlier {
             Some((index, touched)) => index.names().zip(0u32..).filter(|(name, _)| !touched.contains(*name)).collect(),
             None => HashMap::new(),
         };
-        SearchIndex::rebuild(
-            self.winners.iter().filter_map(|&v| {
+        // Per winner: its record's place, the skill, the words its record holds.
+        let entries: Vec<(usize, &Skill, Option<Rc<str>>)> = self
+            .winners
+            .iter()
+            .filter_map(|&v| {
                 let (at, skill) = aliases::entry(&self.records, &self.aliases, v)?;
+                Some((at, &**skill, self.records.get(at)?.search_words.get()))
+            })
+            .collect();
+        let index = SearchIndex::rebuild(
+            entries.iter().map(|(_, skill, words)| {
                 let name = skill.name.as_str();
                 let mut texts = vec![skill.description.as_str()];
                 texts.extend(skill.localized_descriptions.values().map(String::as_str));
-                let body = match self.records.get(at).and_then(|r| r.search_words.0.as_deref()) {
+                let body = match words {
                     Some(words) => BodyEvidence::Words(words),
                     None => carried.get(name).map_or(BodyEvidence::None, |&d| BodyEvidence::Carried(d)),
                 };
-                Some(SearchDoc { name, texts, body })
+                SearchDoc { name, texts, body }
             }),
             earlier.as_ref().map(|(index, _)| &**index),
-        )
+        );
+        for (at, _, _) in &entries {
+            if let Some(record) = self.records.get(*at) {
+                record.search_words.release();
+            }
+        }
+        index
     }
 
     /// The search index over the visible skills (document `i` is the `i`-th of [`Self::names`]),

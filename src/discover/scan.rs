@@ -331,7 +331,7 @@ async fn load(
         }
     };
     record.skill = result.skill.map(Rc::new);
-    record.search_words = SearchWords(words.map(Rc::from));
+    record.search_words = SearchWords::new(words.map(Rc::from));
     if !result.diagnostics.is_empty() {
         Rc::make_mut(&mut record.diagnostics).extend(result.diagnostics);
     }
