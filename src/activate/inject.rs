@@ -1,7 +1,7 @@
 //! Skills the user invokes (`/name args`) or mentions (`$name`) in a message, read and wrapped as
 //! the tool wraps them, ready to go into the conversation.
 
-use super::expand::{expand_body, CommandRunner};
+use super::expand::{expand_body, Commands};
 use super::fork::fork_of;
 use super::injection::{Injected, Injection};
 use super::invoke;
@@ -18,7 +18,7 @@ use std::rc::Rc;
 pub struct InjectionPlan {
     parsed: invoke::ParsedMessage,
     reads: Vec<PlannedRead>,
-    commands: Option<CommandRunner>,
+    commands: Option<Commands>,
 }
 
 /// One skill of a planned injection.
@@ -42,7 +42,7 @@ impl InjectionPlan {
     }
 
     /// The plan with the host's runner for `` !`command` `` preprocessing.
-    pub fn with_commands(mut self, runner: Option<CommandRunner>) -> InjectionPlan {
+    pub fn with_commands(mut self, runner: Option<Commands>) -> InjectionPlan {
         self.commands = runner;
         self
     }

@@ -3,7 +3,7 @@
 //! subagent: for a `context: fork` skill (Claude Code), the subagent type its `agent` names,
 //! with the skill's files listed as the subagent reads them.
 
-use super::expand::{expand_body, CommandRunner};
+use super::expand::{expand_body, Commands};
 use super::tool_io::ToolOptions;
 use super::wrap::{display_directory, wrap_activation};
 use crate::content::PROTOCOL_TAGS;
@@ -23,7 +23,7 @@ pub struct SubagentPlan {
     meta: Box<SkillMeta>,
     file: FileRequest,
     files: Option<FilesRequest>,
-    commands: Option<CommandRunner>,
+    commands: Option<Commands>,
     /// The host's vetting policy and threshold for the instructions.
     vet: (VetPolicy, Level),
 }
@@ -75,7 +75,7 @@ pub fn plan_subagent(registry: &SkillRegistry, visible: &[String], name: &str) -
 
 impl SubagentPlan {
     /// The plan with the host's runner for `` !`command` `` preprocessing.
-    pub fn with_commands(mut self, runner: Option<CommandRunner>) -> SubagentPlan {
+    pub fn with_commands(mut self, runner: Option<Commands>) -> SubagentPlan {
         self.commands = runner;
         self
     }

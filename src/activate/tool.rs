@@ -4,7 +4,7 @@
 //! and its files (listed, not read); a call with `path` returns that file. Nothing here throws:
 //! an unknown skill, a bad path or a missing file is a tool result that says so.
 
-use super::expand::{expand_body, CommandRunner};
+use super::expand::{expand_body, Commands};
 use super::fork::{fork_note, fork_of};
 use super::session::SkillSession;
 use super::tool_io::{ClientOutput, ToolDefinition, ToolInput, ToolOptions, ToolResult};
@@ -139,7 +139,7 @@ pub enum ToolPlan {
         /// The call.
         input: ToolInput,
         /// The host's runner for `` !`command` `` preprocessing.
-        commands: Option<CommandRunner>,
+        commands: Option<Commands>,
     },
     /// Read one file of a skill.
     Read {
@@ -218,7 +218,7 @@ fn under_directory<'a>(path: &'a str, meta: &SkillMeta, opts: &ToolOptions) -> &
 impl ToolPlan {
     /// The plan with the host's runner for `` !`command` `` preprocessing (an activation runs the
     /// commands of the body through it; other plans have none).
-    pub fn with_commands(mut self, runner: Option<CommandRunner>) -> ToolPlan {
+    pub fn with_commands(mut self, runner: Option<Commands>) -> ToolPlan {
         if let ToolPlan::Activate { commands, .. } = &mut self {
             *commands = runner;
         }

@@ -187,7 +187,7 @@ impl SkillTool {
         }
         let reach = offer.reach(&input.name);
         let plan = activate::plan(self.host.borrow().registry(), &self.session.borrow(), &input, &reach, &opts)
-            .with_commands(self.config().commands.clone());
+            .with_commands(self.commands());
         let reason = match &plan {
             ToolPlan::Activate { .. } => Some(ApprovalReason::Activate),
             ToolPlan::Read { .. } => Some(ApprovalReason::Read),
@@ -228,6 +228,13 @@ impl SkillTool {
             }
             Err(refusal) => Some(refusal),
         }
+    }
+
+    /// The host's command runner, with the vetting policy a body passes before its commands run.
+    fn commands(&self) -> Option<activate::Commands> {
+        let config = self.config();
+        let vet = (config.discover.vet, config.discover.vet_severity);
+        config.commands.clone().map(|runner| activate::Commands { runner, vet })
     }
 
     /// [`crate::vet::served`] by this tool's policy.
@@ -299,7 +306,7 @@ impl SkillTool {
         parsed.invocations = kept;
         let plan = activate::plan_parsed_injection(self.host.borrow().registry(), parsed)
             .repeating(&self.session.borrow(), force)
-            .with_commands(self.config().commands.clone());
+            .with_commands(self.commands());
         let mut injection = activate::run_injection_with(plan, &self.config().tool_options(), substitute).await;
         injection.errors.extend(refused);
         // The instructions a user's `/name` puts into the conversation are vetted as the tool's
@@ -342,7 +349,7 @@ impl SkillTool {
     pub async fn subagent_task(&self, name: &str, task: &str) -> Option<activate::SubagentTask> {
         let offer = self.offer();
         let plan = activate::plan_subagent(self.host.borrow().registry(), &offer.reach(name), name)?
-            .with_commands(self.config().commands.clone());
+            .with_commands(self.commands());
         let config = self.config();
         // The instructions the prompt carries are vetted as the tool's answers are.
         let plan = plan.with_vet(config.discover.vet, config.discover.vet_severity);
@@ -409,7 +416,7 @@ impl SkillTool {
                 .map(|n| {
                     let input = ToolInput { name: n.clone(), path: None, force: true, query: None };
                     activate::plan(host.registry(), &fresh, &input, &offer.reach(n), &tool)
-                        .with_commands(self.config().commands.clone())
+                        .with_commands(self.commands())
                 })
                 .collect()
         };
