@@ -120,10 +120,7 @@ impl Approvals {
     }
 }
 
-/// Whether `digest` has the form of a content digest: `sha256:` and 64 lowercase hex digits.
-pub fn is_content_digest(digest: &str) -> bool {
-    crate::store::sha256::is_sha256_digest(digest)
-}
+pub use crate::store::sha256::is_sha256_digest as is_content_digest;
 
 /// Reads approvals as a host restores them (`approvals: [{ name, scope, digest }]`, what
 /// `registry.approvals()` returned): an array of at most [`MAX_APPROVALS`] objects with exactly

@@ -39,10 +39,7 @@ pub fn file_digest(bytes: &[u8]) -> String {
     format!("{PREFIX}{}", sha256_hex(bytes))
 }
 
-/// Whether `digest` is `sha256:` followed by 64 lowercase hex digits.
-pub fn is_digest(digest: &str) -> bool {
-    super::is_content_digest(digest)
-}
+pub use crate::store::sha256::is_sha256_digest as is_digest;
 
 /// The manifest text of a skill's files, given as `(path, file digest)` pairs (each digest
 /// `sha256:<64 lowercase hex>`, see [`file_digest`]), in any order: one `<hex>  <path>\n` line per

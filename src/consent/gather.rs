@@ -76,7 +76,8 @@ async fn list_skill(src: &SkillSource) -> Result<store::ListPage, Diagnostic> {
 /// Computes the content digest of the skill at `src`: `(digest, files, bytes)`, or the
 /// diagnostic that says why not. A file the store lists with its SHA-256
 /// ([`store::ListEntry::digest`]: an MCP server's manifest) is not read; when the SKILL.md is
-/// listed so, the listing comes first and a skill whose every file is listed so costs no read.
+/// listed so, the listing comes first and a skill whose every file is listed so costs no read;
+/// otherwise the SKILL.md is read and the listing taken again only when it held nothing else.
 pub async fn compute(src: &SkillSource) -> Result<(String, u32, u64), Diagnostic> {
     let cap = u64::from(src.max_bytes);
     let prefix = src.prefix();
@@ -88,9 +89,11 @@ pub async fn compute(src: &SkillSource) -> Result<(String, u32, u64), Diagnostic
         None => {
             let bytes = read_within(src, &src.instructions, "SKILL.md", cap).await?;
             // A network store may list a skill's files only once its SKILL.md was read (a
-            // discovery index's artifact arrives with it): list again.
-            drop(first);
-            (list_skill(src).await?, file_digest(&bytes), bytes.len() as u64)
+            // discovery index's artifact arrives with it): a listing that held nothing but the
+            // SKILL.md is taken again. One that held other files stands.
+            let alone = first.entries.iter().all(|e| e.key == src.instructions);
+            let listed = if alone { list_skill(src).await? } else { first };
+            (listed, file_digest(&bytes), bytes.len() as u64)
         }
     };
     let mut digests = vec![("SKILL.md".to_string(), skill_md)];
@@ -150,23 +153,34 @@ mod tests {
 
     const SKILL: &str = "---\nname: hello\ndescription: Says hello.\n---\nSay hello.\n";
 
+    const FILES: [(&str, &str); 6] = [
+        ("skills/hello/SKILL.md", SKILL),
+        ("skills/hello/scripts/hello.sh", "echo hello\n"),
+        // Not the skill's content: hidden files, a nested skill, a sibling.
+        ("skills/hello/.DS_Store", "x"),
+        ("skills/hello/inner/SKILL.md", "---\nname: inner\ndescription: x\n---\n"),
+        ("skills/hello/inner/x.md", "x"),
+        ("skills/hello2/SKILL.md", "x"),
+    ];
+
     #[test]
     fn the_store_gives_the_documented_digest() {
-        let src = source(
-            &[
-                ("skills/hello/SKILL.md", SKILL),
-                ("skills/hello/scripts/hello.sh", "echo hello\n"),
-                // Not the skill's content: hidden files, a nested skill, a sibling.
-                ("skills/hello/.DS_Store", "x"),
-                ("skills/hello/inner/SKILL.md", "---\nname: inner\ndescription: x\n---\n"),
-                ("skills/hello/inner/x.md", "x"),
-                ("skills/hello2/SKILL.md", "x"),
-            ],
-            16 << 20,
-        );
+        let src = source(&FILES, 16 << 20);
         let (digest, files, size) = block_on(compute(&src)).unwrap();
         assert_eq!(digest, "sha256:475219899a0c0943ffa17216644f00f7a0c1c979c5d41fcd8d2a829c969b954d");
         assert_eq!((files, size), (2, (SKILL.len() + 11) as u64));
+        let once = source(&FILES, 16 << 20);
+        block_on(list_skill(&once)).unwrap();
+        let one_listing = once.stats.list_calls.get();
+        assert_eq!(src.stats.list_calls.get(), one_listing, "a listing that held the skill's files is taken once");
+        // A skill of a SKILL.md alone: listed again after the read, as a network store may list
+        // files only once the SKILL.md arrived.
+        let alone = source(&[("skills/hello/SKILL.md", SKILL)], 16 << 20);
+        block_on(list_skill(&alone)).unwrap();
+        let one_listing = alone.stats.list_calls.get();
+        let alone = source(&[("skills/hello/SKILL.md", SKILL)], 16 << 20);
+        block_on(compute(&alone)).unwrap();
+        assert_eq!(alone.stats.list_calls.get(), 2 * one_listing);
     }
 
     /// A store that lists each object with its SHA-256, as the MCP store lists a manifest's files

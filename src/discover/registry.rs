@@ -487,6 +487,12 @@ impl SkillRegistry {
         self.offered(name).and_then(|v| aliases::entry(&self.records, &self.aliases, v)).map(|(i, _)| i)
     }
 
+    /// The own name of the skill offered as `name` (a same-named skill's, offered under its
+    /// qualified name, is the name its SKILL.md gives).
+    pub fn own_name(&self, name: &str) -> Option<&str> {
+        self.records.get(self.winner(name)?)?.skill.as_ref().map(|s| s.name.as_str())
+    }
+
     /// The names of the visible skills, sorted.
     fn winner_names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
         self.winners.iter().map(|&v| aliases::name_at(&self.records, &self.aliases, v))

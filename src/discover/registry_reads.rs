@@ -99,24 +99,40 @@ impl SkillSource {
     /// The keys below the skill's directory, listed until more than `most` are seen: the listing,
     /// and whether it stopped there.
     pub async fn list_files(&self, most: usize) -> Result<(crate::store::ListPage, bool), crate::store::StorageError> {
-        let prefix = self.prefix();
-        let mut stopped = false;
-        let listed = crate::store::list_all(&*self.storage, &prefix, self.page_size, &self.stats, |e| {
-            stopped = e.len() > most;
-            stopped
-        })
-        .await?;
-        Ok((listed, stopped))
+        list_below(&*self.storage, &self.prefix(), self.page_size, &self.stats, most).await
     }
 
     /// The skill's directory as a key prefix (`""` at the store's root).
     pub fn prefix(&self) -> String {
-        if self.directory.is_empty() {
-            String::new()
-        } else {
-            format!("{}/", self.directory)
-        }
+        directory_prefix(&self.directory)
     }
+}
+
+/// `directory` as a key prefix (`""` for the store's root).
+fn directory_prefix(directory: &str) -> String {
+    if directory.is_empty() {
+        String::new()
+    } else {
+        format!("{directory}/")
+    }
+}
+
+/// The keys below `prefix`, listed until more than `most` are seen: the listing, and whether it
+/// stopped there.
+async fn list_below(
+    storage: &dyn Storage,
+    prefix: &str,
+    page_size: u32,
+    stats: &CallStats,
+    most: usize,
+) -> Result<(crate::store::ListPage, bool), crate::store::StorageError> {
+    let mut stopped = false;
+    let listed = store::list_all(storage, prefix, page_size, stats, |e| {
+        stopped = e.len() > most;
+        stopped
+    })
+    .await?;
+    Ok((listed, stopped))
 }
 
 /// A file result that refuses `path` of `name` with `d`, before any store call.
@@ -241,17 +257,11 @@ impl FilesRequest {
     /// Lists the skill directory (SKILL.md and files of skills nested inside left out), stopping
     /// once more than max(4 × `cap`, 1000) keys are known (`complete` is then false).
     pub async fn fetch(self, cap: usize) -> SkillFiles {
-        let prefix = if self.directory.is_empty() { String::new() } else { format!("{}/", self.directory) };
+        let prefix = directory_prefix(&self.directory);
         // Enough to count a normal skill's files exactly; a huge directory is cut short.
         let limit = cap.saturating_mul(4).max(1000);
-        let mut stopped = false;
-        let listed = store::list_all(&*self.storage, &prefix, self.page_size, &self.stats, |e| {
-            stopped = e.len() > limit;
-            stopped
-        })
-        .await;
-        match listed {
-            Ok(page) => {
+        match list_below(&*self.storage, &prefix, self.page_size, &self.stats, limit).await {
+            Ok((page, stopped)) => {
                 let rel: Vec<&str> = page.entries.iter().filter_map(|e| e.key.strip_prefix(&prefix)).collect();
                 let files = resource_paths(rel).into_iter().map(str::to_string).collect();
                 SkillFiles { files, complete: !stopped, error: None }

@@ -204,7 +204,11 @@ fn an_index_that_does_not_fit_the_skills_is_built_again() {
     let mut lengths = Vec::new();
     wire::varint(&mut lengths, index.len() as u64);
     let start = bytes.len() - index.len() - lengths.len();
-    for replacement in [Vec::new(), b"not an index".to_vec(), crate::search::encode::to_bytes(&Default::default())] {
+    for replacement in [
+        Vec::new(),
+        b"not an index".to_vec(),
+        crate::search::encode::to_bytes(&crate::search::SearchIndex::build(std::iter::empty())),
+    ] {
         let mut b = bytes[..start].to_vec();
         wire::bytes(&mut b, &replacement);
         b.extend_from_slice(&[0, 0]);

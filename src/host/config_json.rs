@@ -42,7 +42,8 @@ fn vet_policy(v: &Value) -> Result<VetPolicy, Error> {
     })
 }
 
-fn vet_level(v: &Value) -> Result<Level, Error> {
+/// A vetting level named by the caller (`low`, `medium`, `high`).
+pub(super) fn vet_level(v: &Value) -> Result<Level, Error> {
     Ok(match variant(v, &["low", "medium", "high"])? {
         0 => Level::Low,
         1 => Level::Medium,

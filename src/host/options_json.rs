@@ -108,13 +108,7 @@ pub fn vet_options_from_json(value: &Value) -> Result<VetOptions, (String, Error
     fields(value, "struct VetOptions", |key, v| {
         match key {
             "severity" if v.is_null() => o.severity = None,
-            "severity" => {
-                o.severity = Some(match read::variant(v, &["low", "medium", "high"])? {
-                    0 => crate::vet::Level::Low,
-                    1 => crate::vet::Level::Medium,
-                    _ => crate::vet::Level::High,
-                })
-            }
+            "severity" => o.severity = Some(super::config_json::vet_level(v)?),
             _ => return Err(Error::unknown_field(key, &["severity"])),
         }
         Ok(())

@@ -80,13 +80,20 @@ impl SkillHost {
 
     /// The content digest of `name` of `scope` computed since the last refresh, if any.
     pub fn known_digest(&self, scope: &str, name: &str) -> Option<&str> {
-        self.digests.get(&(scope.to_string(), name.to_string())).map(String::as_str)
+        self.digests.get(&self.digest_key(scope, name)).map(String::as_str)
     }
 
     /// Keeps the content digest just computed for `name` of `scope` (until the next refresh).
     pub fn remember_digest(&mut self, scope: &str, name: &str, digest: &str) {
         // Bounded by the skills: one per (scope, name) the registry has.
-        self.digests.insert((scope.to_string(), name.to_string()), digest.to_string());
+        let key = self.digest_key(scope, name);
+        self.digests.insert(key, digest.to_string());
+    }
+
+    /// Where a skill's digest is kept: its scope and its own name, whether it was asked for by
+    /// that name or by the qualified name a same-named skill is offered under.
+    fn digest_key(&self, scope: &str, name: &str) -> (String, String) {
+        (scope.to_string(), self.registry.own_name(name).unwrap_or(name).to_string())
     }
 
     /// Whether the skills of `scope` come from the network (its store has an origin or says it is
@@ -187,12 +194,27 @@ impl SkillHost {
     /// (by `contentDigest`, a lockfile check or an approval), else carried by the snapshot the
     /// registry started from. For display: checks compute their own.
     pub fn digest_of(&self, scope: &str, name: &str) -> Option<&str> {
-        let key = (scope.to_string(), name.to_string());
+        let key = self.digest_key(scope, name);
         self.digests.get(&key).or_else(|| self.carried_digests.get(&key)).map(String::as_str)
     }
 
+    /// The skill that wins `name`, with its content digest when known ([`SkillHost::digest_of`]).
+    pub fn get(&self, name: &str) -> Option<discover::SkillMeta> {
+        self.with_digests(vec![self.registry.get(name)?]).pop()
+    }
+
+    /// The visible skills (of `scope`, or all), with their content digests when known.
+    pub fn list_metas(&self, scope: Option<&str>) -> Vec<discover::SkillMeta> {
+        self.with_digests(self.registry.list_metas(scope))
+    }
+
+    /// Every loaded skill of every scope, shadowed ones too, with their content digests when known.
+    pub fn list_metas_across(&self) -> Vec<discover::SkillMeta> {
+        self.with_digests(self.registry.list_metas_across())
+    }
+
     /// `metas` with the content digests known now (see [`SkillHost::digest_of`]).
-    pub fn with_digests(&self, mut metas: Vec<discover::SkillMeta>) -> Vec<discover::SkillMeta> {
+    fn with_digests(&self, mut metas: Vec<discover::SkillMeta>) -> Vec<discover::SkillMeta> {
         if self.digests.is_empty() && self.carried_digests.is_empty() {
             return metas;
         }

@@ -6,10 +6,7 @@ pub fn sha256_digest(bytes: &[u8]) -> String {
     crate::consent::digest::file_digest(bytes)
 }
 
-/// Whether `digest` is of the form `sha256:<64 lowercase hex>`.
-pub fn is_digest(digest: &str) -> bool {
-    crate::consent::is_content_digest(digest)
-}
+pub use crate::store::sha256::is_sha256_digest as is_digest;
 
 /// Whether `bytes` have the digest `expected` (compared in constant time over the digest's text).
 pub fn matches(bytes: &[u8], expected: &str) -> bool {

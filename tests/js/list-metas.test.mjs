@@ -48,6 +48,25 @@ test("every skill of the corpus is listed as get gives it, shadowed ones marked"
   assertSameAsGet(reg, known, "listMetas with digests");
 });
 
+test("a same-named skill's digest is one, asked for by its qualified name or listed under its own", async () => {
+  const md = (name, body) => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n${body}\n`;
+  const reg = await SkillRegistry.discover({
+    scopes: [
+      { name: "user", storage: memoryStorage({ "skills/pdf/SKILL.md": md("pdf", "User's.") }), roots: ["skills/"] },
+      { name: "org", storage: memoryStorage({ "skills/pdf/SKILL.md": md("pdf", "Org's.") }), roots: ["skills/"] },
+    ],
+  });
+  const qualified = reg.names().find((n) => n !== "pdf");
+  assert.ok(qualified?.includes(":"), `a qualified name among ${reg.names()}`);
+  const { digest, scope } = await reg.contentDigest(qualified);
+  assert.match(digest, /^sha256:/);
+  const offered = reg.listMetas().find((m) => m.name === qualified);
+  const across = reg.listMetasAcross().filter((m) => m.scope === scope);
+  assert.equal(offered.digest, digest, "listed under the qualified name it was asked for by");
+  assert.deepEqual(across.map((m) => m.digest), [digest], "and under its own name across scopes");
+  assert.equal(reg.listMetas().find((m) => m.name === "pdf").digest, undefined, "the other skill's is not known");
+});
+
 test("a list of many long skills crosses in pieces, whole and in order", async () => {
   const files = {};
   const n = 6000;

@@ -323,14 +323,14 @@ impl JsSkillRegistry {
         let scope = convert::opt_string(&scope.unwrap_or_default(), "SkillRegistry.listMetas: scope")?;
         // Up to one per skill: handed over as JSON text (see `skillwasm_boundary::metas`).
         let host = self.inner.borrow();
-        metas::to_js(&host.with_digests(host.registry().list_metas(scope.as_deref())))
+        metas::to_js(&host.list_metas(scope.as_deref()))
     }
 
     /// Every loaded skill of every scope, shadowed ones too (with `shadowedBy`), in precedence order.
     #[wasm_bindgen(js_name = listMetasAcross, unchecked_return_type = "SkillMeta[]")]
     pub fn list_metas_across(&self) -> Result<JsValue, JsValue> {
         let host = self.inner.borrow();
-        metas::to_js(&host.with_digests(host.registry().list_metas_across()))
+        metas::to_js(&host.list_metas_across())
     }
 
     /// The skill that wins `name`, or null.
@@ -338,7 +338,7 @@ impl JsSkillRegistry {
     pub fn get(&self, #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue) -> Result<JsValue, JsValue> {
         let name = convert::string(&name, "SkillRegistry.get: name")?;
         let host = self.inner.borrow();
-        to_js(&host.registry().get(&name).and_then(|m| host.with_digests(vec![m]).pop())).map_err(JsValue::from)
+        to_js(&host.get(&name)).map_err(JsValue::from)
     }
 
     /// The names of the visible skills.

@@ -320,7 +320,7 @@ impl<'a> Parser<'a> {
         }
         // A whitespace-only line deeper than the block is content (its extra spaces), trailing or
         // not: leave it to serde_yaml.
-        if self.lines.get(last..end).unwrap_or_default().iter().any(|l| l.indent > bi) {
+        if self.lines.get(start..end).unwrap_or_default().iter().any(|l| l.text.is_empty() && l.indent > bi) {
             return None;
         }
         if self.lines[start].text.is_empty() {
@@ -331,9 +331,6 @@ impl<'a> Parser<'a> {
         let mut first = true;
         for l in &self.lines[start..last] {
             if l.text.is_empty() {
-                if l.indent > bi {
-                    return None; // whitespace-only lines deeper than the block: leave to serde_yaml
-                }
                 out.push('\n');
                 prev_blank = true;
                 continue;
