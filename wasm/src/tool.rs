@@ -233,7 +233,8 @@ impl JsSkillTool {
     }
 
     /// The prompt for a subagent that runs the skill `name` on `task` and reports back; null when
-    /// the skill is not offered.
+    /// the skill is not offered, its instructions cannot be read, or the host's vetting policy
+    /// (`vet: "refuse"`) refuses them (`registry.vet(name)` says why).
     #[wasm_bindgen(js_name = subagentPrompt, unchecked_return_type = "Promise<string | null>")]
     pub fn subagent_prompt(
         &self,
@@ -253,7 +254,9 @@ impl JsSkillTool {
 
     /// What a host needs to run the skill `name` on `task` in a subagent: `{ name, context?,
     /// agent?, directory, prompt, resources, resourcesComplete, diagnostics }` (for a `context:
-    /// fork` skill, `agent` is the subagent type it names); null when the skill is not offered.
+    /// fork` skill, `agent` is the subagent type it names); null when the skill is not offered,
+    /// its instructions cannot be read, or the host's vetting policy (`vet: "refuse"`) refuses
+    /// them (`registry.vet(name)` says why).
     #[wasm_bindgen(js_name = subagentPlan, unchecked_return_type = "Promise<SubagentTask | null>")]
     pub fn subagent_plan(
         &self,
