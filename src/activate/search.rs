@@ -39,8 +39,18 @@ fn description_line(hit: &SearchHit) -> String {
     format!("{}…", cut.trim_end())
 }
 
+/// A line per hit: its name, its description, and where a search found the query's words
+/// (`matched: name, description`; `matched: body` when only the skill's instructions held them).
 fn hit_lines(hits: &[SearchHit]) -> String {
-    hits.iter().map(|h| format!("- {}: {}\n", plain_line(&h.name), description_line(h))).collect()
+    hits.iter()
+        .map(|h| {
+            let matched = match h.matched.as_slice() {
+                [] => String::new(),
+                fields => format!(" (matched: {})", fields.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", ")),
+            };
+            format!("- {}: {}{matched}\n", plain_line(&h.name), description_line(h))
+        })
+        .collect()
 }
 
 /// The answer to a `query` call: the skills found, best first, each with its description.

@@ -124,3 +124,21 @@ fn a_discovered_registry_lets_go_of_the_words_once_indexed_and_a_refresh_carries
     assert_eq!(*snapped.search_index(), *fresh.search_index());
     assert_eq!(found(&snapped, "qpdf"), ["documents"]);
 }
+
+#[test]
+fn a_hit_says_where_the_words_were_found() {
+    use crate::search::{matched_fields, MatchedField::*};
+    let reg = block_on(SkillRegistry::discover(scopes(&store()), DiscoverOptions::default()));
+    let index = reg.search_index();
+    let fields =
+        |query: &str, name: &str, description: &str| matched_fields(&index.query_words(query), name, [description]);
+    assert_eq!(fields("qpdf", "documents", "Works with office documents."), [Body]);
+    assert_eq!(fields("office documents", "documents", "Works with office documents."), [Name, Description]);
+    // A name given with a typo finds the skill by the name as a whole, with no word of the index.
+    assert!(index.query_words("documnets").is_empty());
+    assert_eq!(fields("documnets", "documents", "Works with office documents."), [Name]);
+    // A misspelt word of a name stands for that word.
+    assert_eq!(fields("pivott tables", "sheets", "Works with spreadsheets."), [Body]);
+    assert_eq!(fields("sheetz", "sheets", "Works with spreadsheets."), [Name]);
+    assert_eq!(fields("spreadsheets", "sheets", "Works with spreadsheets."), [Description]);
+}

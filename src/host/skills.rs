@@ -386,18 +386,38 @@ impl SkillHost {
     }
 }
 
-fn hits(registry: &SkillRegistry, view: &View, config: &SkillsConfig, found: &[(u32, f32)]) -> Vec<SearchHit> {
+/// The hits of `found`, each with where `query`'s words were found in it (none for `None`: the
+/// nearest names, not a search).
+fn hits(
+    registry: &SkillRegistry,
+    view: &View,
+    config: &SkillsConfig,
+    found: &[(u32, f32)],
+    query: Option<&str>,
+) -> Vec<SearchHit> {
     let index = registry.search_index();
+    let words = query.map(|q| index.query_words(q));
     found
         .iter()
         .filter_map(|(d, score)| {
             let meta = view.model_meta(index.name(*d)?)?;
+            let skill = &meta.skill;
+            let matched = match &words {
+                Some(words) => crate::search::matched_fields(
+                    words,
+                    &skill.name,
+                    std::iter::once(skill.description.as_str())
+                        .chain(skill.localized_descriptions.values().map(String::as_str)),
+                ),
+                None => Vec::new(),
+            };
             Some(SearchHit {
-                name: meta.skill.name.clone(),
-                description: localized_description(&meta.skill, config.locale.as_deref()).to_string(),
+                name: skill.name.clone(),
+                description: localized_description(skill, config.locale.as_deref()).to_string(),
                 scope: meta.scope.clone(),
                 location: meta.shown_path(&config.scope_paths),
                 score: *score,
+                matched,
             })
         })
         .collect()
@@ -419,7 +439,7 @@ pub fn search_view(
             .is_some_and(|scope| opts.scope.as_deref().is_none_or(|s| scope == s))
     };
     let found = index.search(query, opts.limit(), &allow);
-    hits(registry, view, config, &found)
+    hits(registry, view, config, &found, Some(query))
 }
 
 /// [`SkillHost::closest`] over a given visibility.
@@ -433,5 +453,5 @@ pub fn closest_view(
     let index = registry.search_index();
     let allow = |d: u32| index.name(d).is_some_and(|n| view.offers(n));
     let found: Vec<(u32, f32)> = index.closest(name, limit, &allow).into_iter().map(|d| (d, 0.0)).collect();
-    hits(registry, view, config, &found)
+    hits(registry, view, config, &found, None)
 }

@@ -225,6 +225,12 @@ impl SearchIndex {
         out
     }
 
+    /// The index's terms a search for `query` looks up (its words, and the name words a
+    /// misspelt one stands for), for telling where a hit matched ([`super::matched_fields`]).
+    pub fn query_words(&self, query: &str) -> std::collections::HashSet<String> {
+        self.query_terms(query).iter().filter_map(|(t, _)| self.term(*t).map(str::to_string)).collect()
+    }
+
     /// The best `limit` documents for `query` among those `allow` lets through, best first, with
     /// their scores. A query that is a name (or a name with a typo) puts that skill first.
     pub fn search(&self, query: &str, limit: usize, allow: &dyn Fn(u32) -> bool) -> Vec<(u32, f32)> {

@@ -70,6 +70,67 @@ pub struct SearchHit {
     pub location: String,
     /// The BM25 score (higher is better; comparable only within one search).
     pub score: f32,
+    /// Where the query's words were found: in the name, the description, or (neither holding any)
+    /// the words of the body's opening. Empty for a hit that is no search's (the nearest names).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub matched: Vec<MatchedField>,
+}
+
+/// A part of a skill a search found the query's words in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(Tsify))]
+#[serde(rename_all = "lowercase")]
+pub enum MatchedField {
+    /// The skill's name.
+    Name,
+    /// A description (any locale).
+    Description,
+    /// The words of the body's opening.
+    Body,
+}
+
+impl MatchedField {
+    /// The field's name as the tool's answer gives it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchedField::Name => "name",
+            MatchedField::Description => "description",
+            MatchedField::Body => "body",
+        }
+    }
+}
+
+/// Where the terms `words` (a search's, [`SearchIndex::query_words`]) are found in a hit named
+/// `name` with `descriptions`: the name and the descriptions when they hold any; the body when
+/// neither does (the hit scored, so its body's words held one). Only a name matched as a whole
+/// (a typo of it) scores with no words: that is the name.
+pub fn matched_fields<'a>(
+    words: &std::collections::HashSet<String>,
+    name: &str,
+    descriptions: impl IntoIterator<Item = &'a str>,
+) -> Vec<MatchedField> {
+    if words.is_empty() {
+        return vec![MatchedField::Name];
+    }
+    let mut buf = Vec::new();
+    tokenize(name, &mut buf);
+    let in_name = buf.iter().any(|t| words.contains(t));
+    buf.clear();
+    for d in descriptions {
+        tokenize(d, &mut buf);
+    }
+    let in_description = buf.iter().any(|t| words.contains(t));
+    let mut out = Vec::with_capacity(2);
+    if in_name {
+        out.push(MatchedField::Name);
+    }
+    if in_description {
+        out.push(MatchedField::Description);
+    }
+    if out.is_empty() {
+        out.push(MatchedField::Body);
+    }
+    out
 }
 
 #[cfg(test)]

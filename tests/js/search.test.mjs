@@ -136,3 +136,31 @@ describe("the catalog and the tool when the skills do not fit the budget", { ski
     assert.match(block.content, /^There is no skill named 'pandoc-pdf-generaton'\. The nearest skills:\n- pandoc-pdf-generation: /);
   });
 });
+
+test("each hit says where the request's words were found, and the tool's answer tells the model", async () => {
+  const { memoryStorage } = pkg;
+  const md = (name, description, body) => `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
+  const reg = await SkillRegistry.discover({
+    scopes: [
+      {
+        name: "user",
+        storage: memoryStorage({
+          "skills/documents/SKILL.md": md("documents", "Works with office documents.", "# Merge PDF files\n\nUse qpdf."),
+          "skills/sheets/SKILL.md": md("sheets", "Works with spreadsheets.", "# Pivot tables"),
+        }),
+        roots: ["skills/"],
+      },
+    ],
+    search: "always",
+  });
+  assert.deepEqual(reg.search("qpdf").map((h) => [h.name, h.matched]), [["documents", ["body"]]]);
+  assert.deepEqual(reg.search("office spreadsheets").map((h) => [h.name, h.matched]), [
+    ["sheets", ["description"]],
+    ["documents", ["description"]],
+  ]);
+  assert.deepEqual(reg.search("sheets")[0].matched, ["name"]);
+  assert.deepEqual(reg.search("office documents").map((h) => [h.name, h.matched]), [["documents", ["name", "description"]]]);
+  const answer = await new SkillTool(reg).execute({ query: "qpdf" });
+  assert.match(answer.content, /^- documents: Works with office documents\. \(matched: body\)$/m);
+  reg.free();
+});

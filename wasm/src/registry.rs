@@ -470,9 +470,10 @@ impl JsSkillRegistry {
         crate::promise::promise(async move { host::lock::list_pending_verified(&inner).await })
     }
 
-    /// The skills the model is offered that best match `query`, best first: BM25 over names
-    /// (weighted) and descriptions in every locale, names found through typos. `limit` (default
-    /// 10, at most 100) and `scope` (only that scope's skills) are optional.
+    /// The skills the model is offered that best match `query`, best first: BM25 over names,
+    /// descriptions in every locale and the words of each body's opening (weighted in that
+    /// order), names found through typos; each hit says where the words were found (`matched`).
+    /// `limit` (default 10, at most 100) and `scope` (only that scope's skills) are optional.
     #[wasm_bindgen(unchecked_return_type = "SearchHit[]")]
     pub fn search(
         &self,
