@@ -28,38 +28,63 @@ pub fn body_words(skill_md: &[u8]) -> Box<str> {
         Ok(t) => t,
         Err(e) => std::str::from_utf8(rest.get(..e.valid_up_to()).unwrap_or_default()).unwrap_or_default(),
     };
-    let mut out = String::new();
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut fenced = false;
-    let mut commented = false;
-    for line in text.lines() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
-        for piece in prose(line, &mut commented) {
-            for word in piece.split(|c: char| !c.is_alphanumeric()) {
-                if word.chars().count() < MIN_WORD_CHARS {
-                    continue;
-                }
-                let lower = crate::text::lowercase(word);
-                if out.len() + lower.len() + 1 > BODY_WORDS_BYTES {
-                    return out.into_boxed_str();
-                }
-                if seen.insert(lower.clone()) {
-                    if !out.is_empty() {
-                        out.push(' ');
-                    }
-                    out.push_str(&lower);
+    let mut words = Words { out: String::new(), seen: HashSet::new() };
+    // Headings first (they name what the skill covers), then the prose, as far as room goes.
+    for headings in [true, false] {
+        let mut fenced = false;
+        let mut commented = false;
+        for line in text.lines() {
+            let trimmed = line.trim_start();
+            if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+                fenced = !fenced;
+                continue;
+            }
+            if fenced {
+                continue;
+            }
+            // Every line moves the comment state; only the pass's kind of line gives words.
+            let pieces = prose(line, &mut commented);
+            if trimmed.starts_with('#') != headings {
+                continue;
+            }
+            for piece in pieces {
+                if !words.take(piece) {
+                    return words.out.into_boxed_str();
                 }
             }
         }
     }
-    out.into_boxed_str()
+    words.out.into_boxed_str()
+}
+
+/// The distinct words gathered so far.
+struct Words {
+    out: String,
+    seen: HashSet<String>,
+}
+
+impl Words {
+    /// Adds the words of `piece` not seen yet; false once one no longer fits.
+    fn take(&mut self, piece: &str) -> bool {
+        for word in piece.split(|c: char| !c.is_alphanumeric()) {
+            if word.chars().count() < MIN_WORD_CHARS {
+                continue;
+            }
+            let lower = crate::text::lowercase(word);
+            if self.seen.contains(&lower) {
+                continue;
+            }
+            if self.out.len() + lower.len() + 1 > BODY_WORDS_BYTES {
+                return false;
+            }
+            if !self.out.is_empty() {
+                self.out.push(' ');
+            }
+            self.out.push_str(&lower);
+            self.seen.insert(lower);
+        }
+        true
+    }
 }
 
 /// The parts of `line` outside HTML comments (`commented` carries an open comment from line to
@@ -109,6 +134,13 @@ mod tests {
     fn the_words_of_headings_and_paragraphs_once_each_without_code_comments_or_link_targets() {
         let doc = "---\nname: a\ndescription: d\n---\n# Merge PDF files\n\nCombine PDF pages. <!-- hidden stuffing -->Then\n```bash\nqpdf --empty\n```\nSee [the guide](references/guide.md) and ok.\n";
         assert_eq!(&*body_words(doc.as_bytes()), "merge pdf files combine pages then see the guide and");
+    }
+
+    #[test]
+    fn headings_come_first_and_a_heading_inside_a_comment_is_no_heading() {
+        let doc =
+            "---\nname: a\ndescription: d\n---\nIntro text.\n<!--\n# hidden heading\n-->\n## Usage notes\nMore.\n";
+        assert_eq!(&*body_words(doc.as_bytes()), "usage notes intro text more");
     }
 
     #[test]
