@@ -12,7 +12,7 @@
 #   make test    lint, native cargo tests, then the JS tests (node --test) against the built pkg/
 #   make demo    the main job on the bundled example skills (build output in target/demo-build.log),
 #                then the playground
-#   make bench   the benchmark scripts in bench/ (parse, discovery, the skip hint, catalog + activation, R2, scale, search, MCP,
+#   make bench   the benchmark scripts in bench/ (parse, discovery, the skip hint, catalog + activation, R2, scale, scale in workerd, search, MCP,
 #                init times of the two modules, vetting's cost); `node bench/size.mjs` prints what takes each module's space (twiggy)
 #   make clean
 #
@@ -229,6 +229,7 @@ bench: build
 	$(NODE) bench/discover-r2.mjs
 	$(NODE) bench/compact.mjs
 	$(NODE) bench/scale.mjs
+	$(NODE) bench/scale-workerd.mjs
 	$(NODE) bench/size.mjs
 	$(NODE) bench/init.mjs
 	$(NODE) bench/network.mjs --runs 3

@@ -18,6 +18,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
+import { corpusOptions, readCorpus, storeOf, syntheticOptions, syntheticSkills } from "./synthetic.mjs";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CORPUS = resolve(REPO, "..", "shared", "corpus");
@@ -29,26 +30,17 @@ if (!existsSync(PKG_ENTRY)) {
   console.error("build first: make build");
   process.exit(1);
 }
-const { SkillRegistry, nodeFsStorage, memoryStorage } = await import(pathToFileURL(PKG_ENTRY).href);
+const pkg = await import(pathToFileURL(PKG_ENTRY).href);
+const { SkillRegistry, memoryStorage } = pkg;
 const EVAL = JSON.parse(readFileSync(join(REPO, "bench", "search-queries.json"), "utf8"));
 
-const options = (storage) => ({ scopes: [{ name: "builtin", storage, roots: ["skills/"] }], maxDepth: 12, maxDirectories: 100000 });
-const reg = await SkillRegistry.discover(options(nodeFsStorage(CORPUS)));
-const metas = reg.listMetas();
+// The corpus, and the same skills with every SKILL.md body emptied: what names and descriptions
+// alone find. Each body's first 4 KiB are kept for the synthetic registries below.
+const corpus = await readCorpus(pkg, CORPUS);
+const { reg, metas } = corpus;
 const byName = new Map(metas.map((m) => [m.name, m]));
 const queries = EVAL.queries.filter((q) => q.expected.some((n) => byName.has(n)));
-
-// The same skills with every SKILL.md body emptied: what names and descriptions alone find.
-// Each body's first 4 KiB are kept for the synthetic registries below.
-const frontOnly = memoryStorage({});
-const bodies = new Map();
-for (const m of reg.listMetasAcross()) {
-  const text = readFileSync(join(CORPUS, m.location), "utf8").replace(/^\uFEFF/, "");
-  const end = text.match(/^---\r?\n[\s\S]*?\r?\n---[ \t]*(\r?\n|$)/);
-  frontOnly.put(m.location, end ? end[0] : text);
-  bodies.set(m.location, end ? text.slice(end[0].length, end[0].length + 4096) : "");
-}
-const regFront = await SkillRegistry.discover(options(frontOnly));
+const regFront = await SkillRegistry.discover(corpusOptions(corpus.frontOnly));
 
 const textOf = (m) => [m.name, m.description, ...Object.values(m.localizedDescriptions ?? {})].join(" ").toLowerCase();
 const texts = metas.map((m) => ({ name: m.name, text: textOf(m) }));
@@ -113,22 +105,10 @@ if (process.argv.includes("--misses")) {
 // ---- scale ----------------------------------------------------------------------------------
 const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 // Synthetic registries: the corpus's visible skills copied under new names into a memory store
-// (a SKILL.md of the name, the description, the localized descriptions and the body's first
-// 4 KiB, which are what the index reads), discovered, which builds the index.
-const yamlString = (s) => JSON.stringify(s);
-function skillText(m, name) {
-  const lines = ["---", `name: ${name}`, `description: ${yamlString(m.description)}`];
-  for (const [lang, d] of Object.entries(m.localizedDescriptions ?? {})) lines.push(`description_${lang}: ${yamlString(d)}`);
-  return `${lines.join("\n")}\n---\n${bodies.get(m.location) ?? ""}`;
-}
+// (bench/synthetic.mjs), discovered, which builds the index.
 for (const n of SIZES) {
-  const store = memoryStorage({});
-  for (let i = 0; i < n; i++) {
-    const m = metas[i % metas.length];
-    const name = `s${i}-${m.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "skill"}`.slice(0, 64).replace(/-$/, "");
-    store.put(`skills/synthetic/${name}/SKILL.md`, skillText(m, name));
-  }
-  const sized = (storage) => ({ scopes: [{ name: "builtin", storage, roots: ["skills/"] }], maxDirectories: 4 * n + 100 });
+  const store = storeOf(memoryStorage, syntheticSkills(corpus, n));
+  const sized = (storage) => syntheticOptions(storage, n);
   let t = performance.now();
   const big = await SkillRegistry.discover(sized(store));
   const buildMs = performance.now() - t;

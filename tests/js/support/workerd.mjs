@@ -1,9 +1,9 @@
 // Starts workerd (through miniflare) with a real R2 binding and a Worker that imports r2Storage
 // from the built package's workerd entry (pkg/workerd.js, which also instantiates the wasm as a
 // CompiledWasm module the way Workers do). Returns a SkillStorage proxy that calls the Worker.
-// `startWorker({ script })` runs another Worker script (in this directory) the same way, e.g. the
-// registry Worker; `post(path, body)` calls any of its routes. `support` names more modules of this
-// directory for the Worker to import, as "./__test_<name>".
+// `startWorker({ script })` runs another Worker script (in this directory, or an absolute path)
+// the same way, e.g. the registry Worker; `post(path, body)` calls any of its routes. `support`
+// names more modules of this directory for the Worker to import, as "./__test_<name>".
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,8 +23,12 @@ export const WORKER_BUILD = Object.freeze({
   logLevel: "silent",
 });
 
-function packageModules(script, support = []) {
-  const source = path.join(SUPPORT, script);
+/**
+ * The modules of a Worker running `script` (a file of this directory, or an absolute path) with
+ * the built package beside it, as Miniflare takes them (`modulesRoot: PKG`).
+ */
+export function packageModules(script, support = []) {
+  const source = path.resolve(SUPPORT, script);
   const modules = [
     // The test Worker is placed beside the package files so that "./workerd.js" resolves.
     { type: "ESModule", path: path.join(PKG, `__test_${path.basename(script, ".js")}.js`), contents: readFileSync(source, "utf8") },
