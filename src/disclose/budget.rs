@@ -70,6 +70,12 @@ fn sum(sizes: impl Iterator<Item = TokenCount>) -> TokenCount {
 pub(super) fn fit(items: Vec<Item<'_>>, opts: &CatalogOptions, truncate: impl Fn(&str, usize) -> String) -> Fitted {
     let format = opts.format;
     let sizes = Sizes::of(opts);
+    // Every entry holds its skill's name: when the names alone overflow the budget, no cap fits
+    // every skill and most are dropped, which the skills kept decide alone.
+    let names_only = sizes.total(sum(items.iter().map(|i| TokenCount::of(i.name))), items.len() as u64, 0);
+    if !fits(names_only, opts) {
+        return fit_few(items, opts, &sizes, truncate);
+    }
     let mut entries: Vec<String> = items.iter().map(|i| entry(i, format)).collect();
     let mut costs: Vec<TokenCount> = entries.iter().map(|e| TokenCount::of(e)).collect();
     let n = items.len();
@@ -131,14 +137,7 @@ pub(super) fn fit(items: Vec<Item<'_>>, opts: &CatalogOptions, truncate: impl Fn
     let mut shortened = names(&|i| lengths[i] > lo);
 
     // 2. Drop skills, least important first, until it fits.
-    let mut importance: HashMap<&str, usize> = HashMap::with_capacity(opts.priority.len());
-    for (rank, p) in opts.priority.iter().enumerate() {
-        importance.entry(p.as_str()).or_insert(rank);
-    }
-    let rank = |i: usize| importance.get(items[i].name).copied().unwrap_or(usize::MAX);
-    let mut victims: Vec<usize> = (0..n).collect();
-    // The most expendable first: the highest rank, then the last name, then the later entry.
-    crate::sort::sort_by(&mut victims, |&a, &b| (rank(b), items[b].name, b).cmp(&(rank(a), items[a].name, a)));
+    let victims = expendable_first(&items, opts);
     let mut kept = vec![true; n];
     let mut total = sum(costs.iter().copied());
     let mut count = n as u64;
@@ -163,6 +162,79 @@ pub(super) fn fit(items: Vec<Item<'_>>, opts: &CatalogOptions, truncate: impl Fn
     }
     let text = assemble(entries.iter().zip(&kept).filter(|(_, k)| **k).map(|(e, _)| e.as_str()), format);
     Fitted { text: Some(text), skills: names(&|i| kept[i]), shortened, dropped }
+}
+
+/// The entries' indexes, the most expendable first: the last in `priority` (or not in it), then
+/// the last name, then the later entry.
+fn expendable_first(items: &[Item<'_>], opts: &CatalogOptions) -> Vec<usize> {
+    let mut importance: HashMap<&str, usize> = HashMap::with_capacity(opts.priority.len());
+    for (rank, p) in opts.priority.iter().enumerate() {
+        importance.entry(p.as_str()).or_insert(rank);
+    }
+    let rank = |i: usize| importance.get(items[i].name).copied().unwrap_or(usize::MAX);
+    let mut victims: Vec<usize> = (0..items.len()).collect();
+    crate::sort::sort_by(&mut victims, |&a, &b| (rank(b), items[b].name, b).cmp(&(rank(a), items[a].name, a)));
+    victims
+}
+
+/// [`fit`] when the skills' names alone overflow the budget, with the same result for a
+/// fraction of the work: no description cap fits every skill, so every description longer than
+/// the floor is cut to it, and the skills kept are the most important ones that fit together
+/// (dropping the least important until the rest fits keeps exactly those, as a catalog of fewer
+/// entries is never larger). Only the entries kept, and the first that does not fit, are
+/// written and sized: a catalog of 100,000 skills that shows a hundred writes a hundred and one.
+fn fit_few(
+    items: Vec<Item<'_>>,
+    opts: &CatalogOptions,
+    sizes: &Sizes,
+    truncate: impl Fn(&str, usize) -> String,
+) -> Fitted {
+    let floor = opts.min_description_chars.max(8) as usize;
+    let long = |i: usize| items[i].description.chars().count() > floor;
+    let victims = expendable_first(&items, opts);
+    // The entries kept, by index, with their text; the last in catalog order ends the catalog.
+    let mut kept: Vec<(usize, String)> = Vec::new();
+    let mut total = TokenCount::default();
+    let mut last: Option<(usize, u64)> = None;
+    for &i in victims.iter().rev() {
+        let item = &items[i];
+        let text = if long(i) {
+            entry(
+                &Item { name: item.name, description: truncate(&item.description, floor), location: item.location },
+                opts.format,
+            )
+        } else {
+            entry(item, opts.format)
+        };
+        let with = total + TokenCount::of(&text);
+        let ends = match last {
+            Some((l, breaks)) if l > i => (l, breaks),
+            _ => (i, trailing_breaks(&text)),
+        };
+        if !fits(sizes.total(with, kept.len() as u64 + 1, ends.1), opts) {
+            break;
+        }
+        total = with;
+        last = Some(ends);
+        kept.push((i, text));
+    }
+    let dropped: Vec<String> = victims[..items.len() - kept.len()].iter().map(|&i| items[i].name.to_string()).collect();
+    let gone: HashSet<&str> = dropped.iter().map(String::as_str).collect();
+    let shortened: Vec<String> = (0..items.len())
+        .filter(|&i| long(i) && !gone.contains(items[i].name))
+        .map(|i| items[i].name.to_string())
+        .collect();
+    if kept.is_empty() {
+        return Fitted { text: None, skills: Vec::new(), shortened, dropped };
+    }
+    crate::sort::sort_by_key(&mut kept, |k| k.0);
+    let text = assemble(kept.iter().map(|(_, t)| t.as_str()), opts.format);
+    Fitted {
+        text: Some(text),
+        skills: kept.iter().map(|&(i, _)| items[i].name.to_string()).collect(),
+        shortened,
+        dropped,
+    }
 }
 
 #[cfg(test)]
@@ -229,6 +301,38 @@ mod tests {
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
             self.0 % n.max(1)
+        }
+    }
+
+    #[test]
+    fn a_catalog_whose_names_overflow_keeps_the_most_important_and_writes_only_those() {
+        // Many skills, a budget a few of them fill: the names alone overflow it.
+        let names: Vec<String> = (0..400).map(|i| format!("skill-{:03}", (i * 37) % 400)).collect();
+        let items = || -> Vec<Item<'_>> {
+            names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| Item { name: n, description: "word ".repeat(i % 30), location: None })
+                .collect()
+        };
+        for format in [CatalogFormat::Xml, CatalogFormat::Reference, CatalogFormat::Json, CatalogFormat::Markdown] {
+            for budget in [0, 10, 120, 400] {
+                let opts = CatalogOptions {
+                    format,
+                    budget_tokens: Some(budget),
+                    priority: vec!["skill-399".into(), "skill-007".into()],
+                    ..CatalogOptions::default()
+                };
+                let (want, got) = (reference(items(), &opts), fit(items(), &opts, truncate));
+                let case = format!("{format:?} at {budget} tokens");
+                assert_eq!(got.text, want.text, "{case}");
+                assert_eq!(got.skills, want.skills, "{case}");
+                assert_eq!(got.shortened, want.shortened, "{case}");
+                assert_eq!(got.dropped, want.dropped, "{case}");
+                if budget == 400 {
+                    assert!(got.skills.len() > 5 && got.skills.contains(&"skill-399".to_string()), "{case}");
+                }
+            }
         }
     }
 
