@@ -15,6 +15,7 @@ import {
 import { fetchMcpSource, isMcpSpec, mcpSourceOf } from "./cli-mcp-source.js";
 import { SourceError, fetchSource, readTree, sourceOf } from "./cli-sources.js";
 import { diagnosticLine, progress, stylesFor } from "./cli-style.js";
+import { severityOf } from "./cli-vet.js";
 import { parseSkill } from "./node.js";
 import { assertKey } from "./storage/keys.js";
 
@@ -51,8 +52,6 @@ export const LOCK_USAGE = `  add <source> [dir] [--scope project|user] [--name N
 const out = (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
 const note = (text) => process.stderr.write(`${text}\n`);
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
-const LEVELS = ["low", "medium", "high"];
 
 /** Progress on stderr: on a terminal unless --json, or wherever --progress asks for it. */
 const stepsOf = (flags) => progress({ wanted: flags.progress === true, large: !flags.json });
@@ -100,8 +99,7 @@ export async function cmdAdd(args) {
     ...SCOPE_FLAGS, "--name": "string", "--path": "string", "--ref": "string", "--server": "string", "--force": "bool", "--severity": "string", "--allow-findings": "bool", "--progress": "bool",
   });
   if (rest.length < 1 || rest.length > 2) throw new UsageError("expected a source and at most one directory");
-  const severity = flags.severity ?? "high";
-  if (!LEVELS.includes(severity)) throw new UsageError(`--severity must be high, medium or low, not ${severity}`);
+  const severity = severityOf(flags);
   const mcp = isMcpSpec(rest[0]);
   if (flags.server !== undefined && !mcp) throw new UsageError("--server labels an MCP server: it goes with an mcp+http(s):// or mcp+stdio: source");
   if (mcp && (flags.path !== undefined || flags.ref !== undefined)) throw new UsageError("--path and --ref do not apply to an MCP source");

@@ -78,10 +78,10 @@ function httpUrl(spec) {
  * What `add <spec>` names: an MCP lockfile source without its `uri` (the connection tells it).
  * `flags`: `name` (required: the skill), `server` (the host's label for the server; by default
  * the one mcpStorage gives the transport: the URL's host, or the command's program and script).
+ * `add` refuses `--path` and `--ref` with an MCP source before it gets here.
  */
 export function mcpSourceOf(spec, flags) {
   if (flags.name === undefined) throw new SourceError("an MCP source needs the skill's --name");
-  if (flags.path !== undefined || flags.ref !== undefined) throw new SourceError("--path and --ref do not apply to an MCP source");
   if (HTTP.test(spec)) httpUrl(spec);
   else if (commandWords(STDIO.exec(spec)[1]).length === 0) throw new SourceError("mcp+stdio: needs a command");
   return { type: "mcp", server: flags.server ?? "", uri: "", connection: spec };
