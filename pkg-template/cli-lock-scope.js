@@ -103,7 +103,9 @@ export async function driftOf(where, lock) {
 /** Pins the scope's skills again, keeping each pinned skill's source; `extra` adds entries. */
 export async function repin(where, extra = []) {
   const previous = readLock(where) ?? { lockfileVersion: 1, skills: [] };
-  const kept = previous.skills.filter((e) => !extra.some((x) => x.scope === e.scope && x.name === e.name));
+  const pinKey = (e) => `${e.scope}\0${e.name}`;
+  const replaced = new Set(extra.map(pinKey));
+  const kept = previous.skills.filter((e) => !replaced.has(pinKey(e)));
   const registry = await scopeRegistry(where);
   try {
     const { lockfile, diagnostics } = await registry.lockfile({ lockfileVersion: 1, skills: [...kept, ...extra] });
