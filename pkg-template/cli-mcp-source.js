@@ -14,8 +14,6 @@ const STDIO = /^mcp\+stdio:(.*)$/is;
 const CONNECT_TIMEOUT_MS = 30_000;
 /** The most of a stdio server's stderr kept, to say why it failed. */
 const STDERR_TAIL = 2000;
-/** The most files a fetched skill may hold (the core's per-skill limit, as for the other sources). */
-const MAX_FILES = 512;
 /** The scope the server's skills are discovered in. */
 const SCOPE = "mcp";
 
@@ -210,12 +208,12 @@ export async function fetchMcpSource(source, base, { name } = {}) {
     const storage = mcpStorage(client, source.server === "" ? {} : { server: source.server });
     registry = await SkillRegistry.discover({ scopes: [{ name: SCOPE, storage, roots: [""], trusted: true }], vet: "off" });
     const meta = await findSkill(registry, storage, source, name);
-    // The core reads the skill first, within its per-skill limits (files and bytes), each file
-    // verified; the store keeps what it verified, so the reads below send nothing again.
+    // The core computes the content digest first, within its per-skill limits (files and bytes),
+    // from the digests the server lists: it reads no file for it. The reads below are the only
+    // resources/read requests, each file verified by the store against its listed digest.
     const served = await registry.contentDigest(meta.name);
     if (served.digest === undefined) throw new SourceError(`${storage.server}: '${meta.name}': ${served.error?.message ?? "no digest"}`);
     const listed = filesOf(meta.directory, await keysUnder(storage, meta.directory === "" ? "" : `${meta.directory}/`));
-    if (listed.length > MAX_FILES) throw new SourceError(`${storage.server}: '${meta.name}' lists ${listed.length} files, more than the ${MAX_FILES} a skill may hold`);
     const files = [];
     for (const rel of listed) {
       const key = meta.directory === "" ? rel : `${meta.directory}/${rel}`;
