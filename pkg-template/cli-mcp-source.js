@@ -7,11 +7,14 @@
 import { digestOf } from "./cli-lock-scope.js";
 import { SourceError } from "./cli-sources.js";
 import { SkillRegistry, mcpStorage } from "./node.js";
+import { within } from "./storage/mcp-connection.js";
 
 const HTTP = /^mcp\+(https?:\/\/.*)$/is;
 const STDIO = /^mcp\+stdio:(.*)$/is;
 /** How long connecting (and the server's first answer) may take. */
 const CONNECT_TIMEOUT_MS = 30_000;
+/** How long ending an HTTP session may take: a server that never answers does not hold the CLI. */
+const CLOSE_TIMEOUT_MS = 5_000;
 /** The most of a stdio server's stderr kept, to say why it failed. */
 const STDERR_TAIL = 2000;
 /** The scope the server's skills are discovered in. */
@@ -98,15 +101,6 @@ async function sdk() {
   }
 }
 
-/** `promise`, or a SourceError after `ms`. */
-function within(promise, ms, what) {
-  let timer;
-  const late = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new SourceError(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
 /**
  * A connected client for `connection` (a spec); a stdio command runs in `base` with the CLI's
  * environment. `{ client, close }`: close ends the session and the server's process.
@@ -130,9 +124,12 @@ async function connect(connection, base) {
   const client = new Client({ name: "skillwasm-cli", version: "1" });
   const close = async () => {
     try {
-      await transport.terminateSession?.();
+      if (typeof transport.terminateSession === "function") {
+        await within(transport.terminateSession(), CLOSE_TIMEOUT_MS, `${connection}: ending the session`);
+      }
     } catch {
-      // A server without sessions (or one already gone) has none to end.
+      // A server without sessions (or one already gone, or one that does not answer in time) has
+      // none to end.
     }
     await client.close().catch(() => {});
   };
