@@ -164,7 +164,11 @@ function filesOf(dir, keys) {
   return rel.filter((k) => !inNested(k));
 }
 
-/** The skill `source.uri` names (or, before it is known, the one named `name`) among `registry`'s. */
+/**
+ * The skill `source.uri` names (or, before it is known, the one named `name`) among `registry`'s:
+ * a listed skill by the URI of its entry, another by loading its URI (addSkill), which gives its
+ * key. The URIs are the server's and the keys the core's: nothing here maps one to the other.
+ */
 async function findSkill(registry, storage, source, name) {
   const metas = () => registry.listMetasAcross();
   if (source.uri === "") {
@@ -172,14 +176,13 @@ async function findSkill(registry, storage, source, name) {
     if (!meta) throw new SourceError(`${storage.server} has no skill '${name}' (it lists ${metas().map((m) => m.name).join(", ") || "none"})`);
     return meta;
   }
-  const key = `${source.uri.replace(/^skill:\/\//, "")}`;
-  let meta = metas().find((m) => m.location === key);
-  if (!meta) {
-    // A server may serve a skill it does not list: asked for by its URI.
-    const added = await storage.addSkill(source.uri);
-    if (added.key !== null) await registry.refresh();
-    meta = metas().find((m) => m.location === key);
-  }
+  const listed = metas().find((m) => storage.entry(m.location)?.uri === source.uri);
+  if (listed) return listed;
+  // A server may serve a skill it does not list: asked for by its URI.
+  const added = await storage.addSkill(source.uri);
+  if (added.key === null) throw new SourceError(`${storage.server} has no skill ${source.uri}${added.error ? `: ${added.error}` : ""}`);
+  await registry.refresh();
+  const meta = metas().find((m) => m.location === added.key);
   if (!meta) throw new SourceError(`${storage.server} has no skill ${source.uri}`);
   return meta;
 }
@@ -229,7 +232,8 @@ export async function fetchMcpSource(source, base, { name } = {}) {
     // The files as they will be written give the digest the core computed over the server's store.
     const local = await digestOf(meta.name, files);
     if (local !== served.digest) throw new SourceError(`${storage.server}: '${meta.name}' read as ${local}, but its store gives ${served.digest}`);
-    const uri = storage.entry(meta.location)?.uri ?? `skill://${meta.location}`;
+    const uri = storage.entry(meta.location)?.uri;
+    if (typeof uri !== "string") throw new SourceError(`${storage.server}: '${meta.name}' has no entry to record its URI from`);
     files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { files, source: { ...source, server: storage.server, uri } };
   } finally {

@@ -2,7 +2,7 @@
 // over stdio: how a command line is split into words, how long closing a session may take, and
 // how often a pinned server is connected to and discovered within one command.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -53,4 +53,73 @@ test("closing an HTTP session is bounded: a server that never answers the DELETE
   assert.equal(deletes, 1, "the session's end was asked for");
   assert.ok(added.ms < 30_000, `add returns once closing the session times out (${added.ms} ms)`);
   assert.equal(lockOf(project).skills[0].name, "csv-profile");
+});
+
+/**
+ * `handler` with each JSON-RPC request counted by method (`counts`), and with `edit(method,
+ * result)` applied to every result it answers (JSON or an SSE stream of one message).
+ */
+function watched(handler, counts, edit = (_m, r) => r) {
+  return {
+    async fetch(request) {
+      if (request.method !== "POST") return handler.fetch(request);
+      const body = await request.text();
+      const message = JSON.parse(body);
+      counts[message.method] = (counts[message.method] ?? 0) + 1;
+      const res = await handler.fetch(new Request(request.url, { method: "POST", headers: request.headers, body }));
+      const type = res.headers.get("content-type") ?? "";
+      const text = await res.text();
+      const rewrite = (json) => {
+        const m = JSON.parse(json);
+        if (m.result !== undefined) m.result = edit(message.method, m.result);
+        return JSON.stringify(m);
+      };
+      let out = text;
+      if (type.includes("application/json") && text !== "") out = rewrite(text);
+      else if (type.includes("text/event-stream")) out = text.replace(/^data: (.*)$/gm, (_, d) => `data: ${rewrite(d)}`);
+      const headers = new Headers(res.headers);
+      headers.delete("content-length");
+      return new Response(out, { status: res.status, headers });
+    },
+  };
+}
+
+test("a pinned skill is found by its entry's URI when listed, and by loading its URI when the server no longer lists it", async (t) => {
+  const tmp = tempDir(t, "uri");
+  writeTree(path.join(tmp, "served", "csv-profile"), SKILL);
+  writeTree(path.join(tmp, "served", "notes"), { "SKILL.md": "---\nname: notes\ndescription: Take notes.\n---\n" });
+  const counts = {};
+  let hide = false;
+  const http = await servedOver(t, path.join(tmp, "served"), (handler) => watched(handler, counts, (method, result) => {
+    if (method === "skills/list" && hide) result.skills = result.skills.filter((s) => !String(s.uri).includes("csv-profile"));
+    return result;
+  }));
+  const project = path.join(tmp, "project");
+  mkdirSync(project);
+  assert.equal((await sw(project, "add", `mcp+${http.url}`, "--name", "csv-profile")).status, 0);
+  const fresh = path.join(tmp, "fresh");
+  mkdirSync(fresh);
+  writeFileSync(path.join(fresh, "skills-lock.json"), JSON.stringify(lockOf(project)));
+
+  for (const k of Object.keys(counts)) delete counts[k];
+  const listed = await sw(fresh, "install", "--frozen");
+  assert.equal(listed.status, 0, listed.stdout + listed.stderr);
+  assert.equal(counts["skills/get"] ?? 0, 0, `a listed skill is found without asking for it: ${JSON.stringify(counts)}`);
+
+  hide = true;
+  rmSync(path.join(fresh, ".agents"), { recursive: true });
+  for (const k of Object.keys(counts)) delete counts[k];
+  const unlisted = await sw(fresh, "install", "--frozen");
+  assert.equal(unlisted.status, 0, unlisted.stdout + unlisted.stderr);
+  assert.match(unlisted.stdout, /installed csv-profile \(3 files\)/);
+  assert.ok(counts["skills/get"] >= 1, `asked for by its URI: ${JSON.stringify(counts)}`);
+  assert.deepEqual(lockOf(fresh), lockOf(project), "the same pin, URI and all");
+
+  // A URI the server neither lists nor serves.
+  const lock = lockOf(project);
+  lock.skills[0].source.uri = "skill://no-such/SKILL.md";
+  writeFileSync(path.join(fresh, "skills-lock.json"), JSON.stringify(lock));
+  const missing = await sw(fresh, "install", "--frozen");
+  assert.equal(missing.status, 1);
+  assert.match(missing.stdout, /failed csv-profile: .* has no skill skill:\/\/no-such\/SKILL\.md/);
 });
