@@ -12,7 +12,7 @@ import { UsageError, readFlags } from "./cli-agent.js";
 import {
   changes, digestOf, driftOf, inspect, placeFiles, readLock, recordedSource, repin, requireLock, rootsOf, scopeOf, writeLock,
 } from "./cli-lock-scope.js";
-import { fetchMcpSource, isMcpSpec, mcpSourceOf } from "./cli-mcp-source.js";
+import { fetchMcpSource, isMcpSpec, mcpSession, mcpSourceOf } from "./cli-mcp-source.js";
 import { SourceError, fetchSource, readTree, sourceOf } from "./cli-sources.js";
 import { diagnosticLine, progress, stylesFor } from "./cli-style.js";
 import { severityOf } from "./cli-vet.js";
@@ -67,9 +67,12 @@ function nameOf(files, what) {
 /** Where a skill's location is, as messages show it: the key in a project, the path for the user. */
 const shown = (where, location) => (where.scope === "project" ? location : path.join(where.base, ...location.split("/")));
 
-/** Fetches a pinned source again; its relative paths (and a stdio command's directory) are the scope's base. */
-function fetchPinned(source, where, options = {}) {
-  return source.type === "mcp" ? fetchMcpSource(source, where.base) : fetchSource(source, where.base, options);
+/**
+ * Fetches a pinned source again; its relative paths (and a stdio command's directory) are the
+ * scope's base. An MCP source goes through `mcp`, the command's session (one connection a server).
+ */
+function fetchPinned(source, where, mcp, options = {}) {
+  return source.type === "mcp" ? mcp.fetch(source) : fetchSource(source, where.base, options);
 }
 
 /** The scope of `--scope` and the directory argument at `index` of `rest` (of at most `max`). */
@@ -199,27 +202,32 @@ export async function cmdInstall(args) {
     await driftOf(where, lock); // the core checks the lockfile's form before anything is fetched
     const results = [];
     const steps = stepsOf(flags);
-    for (const [i, entry] of lock.skills.entries()) {
-      steps.update(`[${i + 1}/${lock.skills.length}] ${entry.name}: fetching`, true);
-      if (entry.scope !== where.scope) {
-        results.push({ name: entry.name, ok: false, error: `scope '${entry.scope}' is not installed from ${where.name} (--scope ${where.scope})` });
-        continue;
-      }
-      try {
-        const { files } = await fetchPinned(entry.source, where, { frozen: true });
-        const digest = await digestOf(entry.name, files);
-        if (digest !== entry.digest) {
-          results.push({ name: entry.name, ok: false, error: `its source now gives ${digest}, not ${entry.digest} as pinned` });
+    const mcp = mcpSession(where.base);
+    try {
+      for (const [i, entry] of lock.skills.entries()) {
+        steps.update(`[${i + 1}/${lock.skills.length}] ${entry.name}: fetching`, true);
+        if (entry.scope !== where.scope) {
+          results.push({ name: entry.name, ok: false, error: `scope '${entry.scope}' is not installed from ${where.name} (--scope ${where.scope})` });
           continue;
         }
-        placeFiles(where, entry.location, files);
-        results.push({ name: entry.name, ok: true, files: files.length });
-      } catch (e) {
-        if (!(e instanceof SourceError || e instanceof TypeError)) throw e;
-        results.push({ name: entry.name, ok: false, error: e.message });
+        try {
+          const { files } = await fetchPinned(entry.source, where, mcp, { frozen: true });
+          const digest = await digestOf(entry.name, files);
+          if (digest !== entry.digest) {
+            results.push({ name: entry.name, ok: false, error: `its source now gives ${digest}, not ${entry.digest} as pinned` });
+            continue;
+          }
+          placeFiles(where, entry.location, files);
+          results.push({ name: entry.name, ok: true, files: files.length });
+        } catch (e) {
+          if (!(e instanceof SourceError || e instanceof TypeError)) throw e;
+          results.push({ name: entry.name, ok: false, error: e.message });
+        }
       }
+    } finally {
+      steps.done();
+      await mcp.close();
     }
-    steps.done();
     // What is on disk now, against the pins: a skill present but not pinned fails too.
     const drift = await driftOf(where, lock);
     const ok = results.every((r) => r.ok) && drift.length === 0;
@@ -245,30 +253,35 @@ export async function cmdUpdate(args) {
     const report = [];
     const renewed = [];
     const steps = stepsOf(flags);
-    for (const [i, entry] of entries.entries()) {
-      steps.update(`[${i + 1}/${entries.length}] ${entry.name}: fetching`, true);
-      const { files, source } = await fetchPinned(entry.source, where);
-      const at = path.join(where.base, ...entry.location.split("/"));
-      const before = existsSync(at) ? readTree(at) : [];
-      const diff = changes(before, files);
-      const digest = await digestOf(entry.name, files);
-      const r = { name: entry.name, from: entry.digest, to: digest, ...diff };
-      report.push(r);
-      // What changed is shown before the files are written.
-      if (!flags.json) {
-        steps.done();
-        if (r.from === r.to) out(`${r.name}: unchanged`);
-        else {
-          out(`${r.name}: ${r.from} -> ${r.to}${flags["dry-run"] ? " (not written: --dry-run)" : ""}`);
-          for (const [mark, list] of [["+", r.added], ["-", r.removed], ["~", r.changed]]) for (const p of list) out(`  ${mark} ${p}`);
+    const mcp = mcpSession(where.base);
+    try {
+      for (const [i, entry] of entries.entries()) {
+        steps.update(`[${i + 1}/${entries.length}] ${entry.name}: fetching`, true);
+        const { files, source } = await fetchPinned(entry.source, where, mcp);
+        const at = path.join(where.base, ...entry.location.split("/"));
+        const before = existsSync(at) ? readTree(at) : [];
+        const diff = changes(before, files);
+        const digest = await digestOf(entry.name, files);
+        const r = { name: entry.name, from: entry.digest, to: digest, ...diff };
+        report.push(r);
+        // What changed is shown before the files are written.
+        if (!flags.json) {
+          steps.done();
+          if (r.from === r.to) out(`${r.name}: unchanged`);
+          else {
+            out(`${r.name}: ${r.from} -> ${r.to}${flags["dry-run"] ? " (not written: --dry-run)" : ""}`);
+            for (const [mark, list] of [["+", r.added], ["-", r.removed], ["~", r.changed]]) for (const p of list) out(`  ${mark} ${p}`);
+          }
+        }
+        if (!flags["dry-run"] && digest !== entry.digest) {
+          placeFiles(where, entry.location, files);
+          renewed.push({ ...entry, source, digest });
         }
       }
-      if (!flags["dry-run"] && digest !== entry.digest) {
-        placeFiles(where, entry.location, files);
-        renewed.push({ ...entry, source, digest });
-      }
+    } finally {
+      steps.done();
+      await mcp.close();
     }
-    steps.done();
     if (renewed.length > 0) await repin(where, renewed);
     if (flags.json) out(JSON.stringify({ dryRun: flags["dry-run"] === true, scope: where.scope, skills: report }, null, 2));
     return 0;

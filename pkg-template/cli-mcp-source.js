@@ -165,79 +165,146 @@ function filesOf(dir, keys) {
 }
 
 /**
- * The skill `source.uri` names (or, before it is known, the one named `name`) among `registry`'s:
+ * A server's skills as one command sees them: its store and the registry discovered over it once,
+ * with each listed skill's location by the URI of its entry (built on first use, again after a
+ * refresh). `close` frees the registry and ends the connection.
+ */
+async function openServer(connection, label, base) {
+  const { client, close } = await connect(connection, base);
+  try {
+    const storage = mcpStorage(client, label === "" ? {} : { server: label });
+    const registry = await SkillRegistry.discover({ scopes: [{ name: SCOPE, storage, roots: [""], trusted: true }], vet: "off" });
+    return {
+      storage,
+      registry,
+      byUri: null,
+      async close() {
+        registry.free();
+        await close();
+      },
+    };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+/**
+ * The skill `source.uri` names (or, before it is known, the one named `name`) among the server's:
  * a listed skill by the URI of its entry, another by loading its URI (addSkill), which gives its
  * key. The URIs are the server's and the keys the core's: nothing here maps one to the other.
  */
-async function findSkill(registry, storage, source, name) {
+async function findSkill(server, source, name) {
+  const { registry, storage } = server;
   const metas = () => registry.listMetasAcross();
   if (source.uri === "") {
     const meta = metas().find((m) => m.name === name);
     if (!meta) throw new SourceError(`${storage.server} has no skill '${name}' (it lists ${metas().map((m) => m.name).join(", ") || "none"})`);
     return meta;
   }
-  const listed = metas().find((m) => storage.entry(m.location)?.uri === source.uri);
-  if (listed) return listed;
-  // A server may serve a skill it does not list: asked for by its URI.
-  const added = await storage.addSkill(source.uri);
-  if (added.key === null) throw new SourceError(`${storage.server} has no skill ${source.uri}${added.error ? `: ${added.error}` : ""}`);
-  await registry.refresh();
-  const meta = metas().find((m) => m.location === added.key);
+  server.byUri ??= new Map(metas().map((m) => [storage.entry(m.location)?.uri, m.location]));
+  let location = server.byUri.get(source.uri);
+  if (location === undefined) {
+    // A server may serve a skill it does not list: asked for by its URI.
+    const added = await storage.addSkill(source.uri);
+    if (added.key === null) throw new SourceError(`${storage.server} has no skill ${source.uri}${added.error ? `: ${added.error}` : ""}`);
+    await registry.refresh();
+    server.byUri = null;
+    location = added.key;
+  }
+  const meta = metas().find((m) => m.location === location);
   if (!meta) throw new SourceError(`${storage.server} has no skill ${source.uri}`);
   return meta;
 }
 
+/** The skill `meta` of `server`: its files, read and verified, and its entry's URI. */
+async function readSkill(server, meta) {
+  const { registry, storage } = server;
+  // The core computes the content digest first, within its per-skill limits (files and bytes),
+  // from the digests the server lists: it reads no file for it. The reads below are the only
+  // resources/read requests, each file verified by the store against its listed digest.
+  const served = await registry.contentDigest(meta.name);
+  if (served.digest === undefined) throw new SourceError(`${storage.server}: '${meta.name}': ${served.error?.message ?? "no digest"}`);
+  const listed = filesOf(meta.directory, await keysUnder(storage, meta.directory === "" ? "" : `${meta.directory}/`));
+  const files = [];
+  for (const rel of listed) {
+    const key = meta.directory === "" ? rel : `${meta.directory}/${rel}`;
+    let bytes;
+    try {
+      bytes = await storage.read(key);
+    } catch (e) {
+      throw new SourceError(`${storage.server}: reading ${key} failed: ${e?.message ?? e}`);
+    }
+    if (bytes === null) {
+      const why = storage.diagnostics().skills[meta.location]?.map((d) => `${d.code}: ${d.message}`).join("; ");
+      throw new SourceError(`${storage.server}: ${key} could not be read verified${why ? `: ${why}` : ""}`);
+    }
+    files.push({ path: rel, bytes });
+  }
+  // The files as they will be written give the digest the core computed over the server's store.
+  const local = await digestOf(meta.name, files);
+  if (local !== served.digest) throw new SourceError(`${storage.server}: '${meta.name}' read as ${local}, but its store gives ${served.digest}`);
+  const uri = storage.entry(meta.location)?.uri;
+  if (typeof uri !== "string") throw new SourceError(`${storage.server}: '${meta.name}' has no entry to record its URI from`);
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, uri };
+}
+
 /**
- * Fetches a skill from an MCP server (a lockfile source whose `connection` says how to reach it):
- * `{ files, source }`, the source completed with the skill's `uri` and the server's label. The
- * skill is the one at `source.uri`, or before it is known (`add`) the one named `name`. Each file
- * is read through mcpStorage, verified by the core against its listed digest, and the files
- * together must give the content digest the core computes over the server's store. The
- * connection (and a stdio server's process) is closed before this returns.
+ * The MCP servers one command fetches from: each distinct connection (with the label its entries
+ * give the server) is connected to and discovered once, on first use, and every server is closed
+ * by `close()` (a stdio server's process ended). A stdio command runs in `base`.
+ * @param {string} base
+ */
+export function mcpSession(base) {
+  /** `${connection}\0${label}` -> the server, as a promise (a failed connection fails every entry of it alike). */
+  const servers = new Map();
+  return {
+    /**
+     * Fetches a skill from an MCP server (a lockfile source whose `connection` says how to reach
+     * it): `{ files, source }`, the source completed with the skill's `uri` and the server's
+     * label. The skill is the one at `source.uri`, or before it is known (`add`) the one named
+     * `name`. Each file is read through mcpStorage, verified by the core against its listed
+     * digest, and the files together must give the content digest the core computes over the
+     * server's store.
+     * @param {{ type: "mcp"; server: string; uri: string; connection?: string }} source
+     * @param {{ name?: string }} [options]
+     */
+    async fetch(source, { name } = {}) {
+      if (typeof source.connection !== "string" || !isMcpSpec(source.connection)) {
+        throw new SourceError(`the MCP source ${source.uri || ""} records no connection (mcp+http(s)://… or mcp+stdio:…) to fetch it again; add it again with one`);
+      }
+      const key = `${source.connection}\0${source.server}`;
+      if (!servers.has(key)) {
+        const opening = openServer(source.connection, source.server, base);
+        opening.catch(() => {});
+        servers.set(key, opening);
+      }
+      const server = await servers.get(key);
+      const { files, uri } = await readSkill(server, await findSkill(server, source, name));
+      return { files, source: { ...source, server: server.storage.server, uri } };
+    },
+    /** Closes every server this session opened. */
+    async close() {
+      const opened = [...servers.values()];
+      servers.clear();
+      await Promise.all(opened.map((p) => p.then((s) => s.close(), () => {})));
+    },
+  };
+}
+
+/**
+ * Fetches one skill from an MCP server (see mcpSession's `fetch`), the connection (and a stdio
+ * server's process) closed before this returns.
  * @param {{ type: "mcp"; server: string; uri: string; connection?: string }} source
  * @param {string} base the directory a stdio command runs in
  * @param {{ name?: string }} [options]
  */
-export async function fetchMcpSource(source, base, { name } = {}) {
-  if (typeof source.connection !== "string" || !isMcpSpec(source.connection)) {
-    throw new SourceError(`the MCP source ${source.uri || ""} records no connection (mcp+http(s)://… or mcp+stdio:…) to fetch it again; add it again with one`);
-  }
-  const { client, close } = await connect(source.connection, base);
-  let registry = null;
+export async function fetchMcpSource(source, base, options = {}) {
+  const session = mcpSession(base);
   try {
-    const storage = mcpStorage(client, source.server === "" ? {} : { server: source.server });
-    registry = await SkillRegistry.discover({ scopes: [{ name: SCOPE, storage, roots: [""], trusted: true }], vet: "off" });
-    const meta = await findSkill(registry, storage, source, name);
-    // The core computes the content digest first, within its per-skill limits (files and bytes),
-    // from the digests the server lists: it reads no file for it. The reads below are the only
-    // resources/read requests, each file verified by the store against its listed digest.
-    const served = await registry.contentDigest(meta.name);
-    if (served.digest === undefined) throw new SourceError(`${storage.server}: '${meta.name}': ${served.error?.message ?? "no digest"}`);
-    const listed = filesOf(meta.directory, await keysUnder(storage, meta.directory === "" ? "" : `${meta.directory}/`));
-    const files = [];
-    for (const rel of listed) {
-      const key = meta.directory === "" ? rel : `${meta.directory}/${rel}`;
-      let bytes;
-      try {
-        bytes = await storage.read(key);
-      } catch (e) {
-        throw new SourceError(`${storage.server}: reading ${key} failed: ${e?.message ?? e}`);
-      }
-      if (bytes === null) {
-        const why = storage.diagnostics().skills[meta.location]?.map((d) => `${d.code}: ${d.message}`).join("; ");
-        throw new SourceError(`${storage.server}: ${key} could not be read verified${why ? `: ${why}` : ""}`);
-      }
-      files.push({ path: rel, bytes });
-    }
-    // The files as they will be written give the digest the core computed over the server's store.
-    const local = await digestOf(meta.name, files);
-    if (local !== served.digest) throw new SourceError(`${storage.server}: '${meta.name}' read as ${local}, but its store gives ${served.digest}`);
-    const uri = storage.entry(meta.location)?.uri;
-    if (typeof uri !== "string") throw new SourceError(`${storage.server}: '${meta.name}' has no entry to record its URI from`);
-    files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return { files, source: { ...source, server: storage.server, uri } };
+    return await session.fetch(source, options);
   } finally {
-    registry?.free();
-    await close();
+    await session.close();
   }
 }

@@ -8,7 +8,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { PKG, importPkg } from "./helpers.mjs";
-import { SKILL, lockOf, sw, writeTree } from "./support/cli-lock.mjs";
+import { SKILL, STDIO_SERVER, lockOf, quote, sw, writeTree } from "./support/cli-lock.mjs";
 import { serveHttp } from "./support/mcp-http.mjs";
 
 const { SkillRegistry, nodeFsStorage } = await importPkg();
@@ -122,4 +122,43 @@ test("a pinned skill is found by its entry's URI when listed, and by loading its
   const missing = await sw(fresh, "install", "--frozen");
   assert.equal(missing.status, 1);
   assert.match(missing.stdout, /failed csv-profile: .* has no skill skill:\/\/no-such\/SKILL\.md/);
+});
+
+test("one command connects to and discovers each pinned server once, however many skills it pins, and closes it", async (t) => {
+  const tmp = tempDir(t, "session");
+  const served = path.join(tmp, "served");
+  writeTree(path.join(served, "csv-profile"), SKILL);
+  writeTree(path.join(served, "notes"), { "SKILL.md": "---\nname: notes\ndescription: Take notes.\n---\n" });
+  const counts = {};
+  let deletes = 0;
+  const http = await servedOver(t, served, (handler) => {
+    const inner = watched(handler, counts);
+    return { fetch: (request) => (request.method === "DELETE" ? (deletes++, handler.fetch(request)) : inner.fetch(request)) };
+  });
+  const stdio = `mcp+stdio:${quote(process.execPath)} ${quote(STDIO_SERVER)} ${quote(served)}`;
+  for (const [label, spec] of [["http", `mcp+${http.url}`], ["stdio", stdio]]) {
+    const project = path.join(tmp, `project-${label}`);
+    mkdirSync(project);
+    for (const name of ["csv-profile", "notes"]) assert.equal((await sw(project, "add", spec, "--name", name)).status, 0, `${label} ${name}`);
+    assert.equal(lockOf(project).skills.length, 2);
+    const fresh = path.join(tmp, `fresh-${label}`);
+    mkdirSync(fresh);
+    writeFileSync(path.join(fresh, "skills-lock.json"), JSON.stringify(lockOf(project)));
+    for (const k of Object.keys(counts)) delete counts[k];
+    const installed = await sw(fresh, "install", "--frozen");
+    assert.equal(installed.status, 0, installed.stdout + installed.stderr);
+    assert.match(installed.stdout, /installed csv-profile \(3 files\)\ninstalled notes \(1 file\)/);
+    if (label === "http") {
+      assert.equal(counts.initialize, 1, `one connection: ${JSON.stringify(counts)}`);
+      assert.equal(counts["skills/list"], 1, `one discovery: ${JSON.stringify(counts)}`);
+    } else {
+      assert.equal(installed.stderr.match(/running the MCP server/g)?.length, 1, installed.stderr);
+    }
+    for (const k of Object.keys(counts)) delete counts[k];
+    const updated = await sw(fresh, "update", "--json");
+    assert.equal(updated.status, 0, updated.stderr);
+    assert.deepEqual(JSON.parse(updated.stdout).skills.map((s) => s.name), ["csv-profile", "notes"]);
+    if (label === "http") assert.equal(counts.initialize, 1, `one connection: ${JSON.stringify(counts)}`);
+    else assert.equal(updated.stderr.match(/running the MCP server/g)?.length, 1, updated.stderr);
+  }
 });
