@@ -12,7 +12,7 @@ import { UsageError, readFlags } from "./cli-agent.js";
 import {
   changes, digestOf, driftOf, inspect, placeFiles, readLock, recordedSource, repin, requireLock, rootsOf, scopeOf, writeLock,
 } from "./cli-lock-scope.js";
-import { fetchMcpSource, isMcpSpec, mcpSession, mcpSourceOf } from "./cli-mcp-source.js";
+import { fetchMcpSource, isMcpSpec, mcpSession, mcpSourceOf, stdioCommandOf } from "./cli-mcp-source.js";
 import { SourceError, fetchSource, readTree, sourceOf } from "./cli-sources.js";
 import { diagnosticLine, progress, stylesFor } from "./cli-style.js";
 import { severityOf } from "./cli-vet.js";
@@ -39,10 +39,14 @@ export const LOCK_USAGE = `  add <source> [dir] [--scope project|user] [--name N
   lock [dir]                         Pin the scope's skills as they are.
   verify [dir]                       Compare the scope's skills with their pins; exit 1
                                      on any drift (changed, unpinned, missing), listed.
-  install [dir] --frozen             Restore every pinned skill from its source; exit 1 on
+  install [dir] --frozen [--allow-stdio]
+                                     Restore every pinned skill from its source; exit 1 on
                                      any difference from its pin (for CI).
-  update [name] [dir] [--dry-run]    Fetch pinned skills again, show files added, removed
+  update [name] [dir] [--dry-run] [--allow-stdio]
+                                     Fetch pinned skills again, show files added, removed
                                      and changed, then write them and their new pins.
+  install and update run the command of an "mcp+stdio:" pin only with --allow-stdio
+  (a lockfile comes with the project: review its commands first).
   These take --json, --scope project|user (default project; user: the user's
   ~/.agents/skills and ~/.agents/skills-lock.json, no [dir]) and --client NAME (the
   client's own .<NAME>/skills instead of .agents/skills; pass it to every command). add, install and update
@@ -73,6 +77,21 @@ const shown = (where, location) => (where.scope === "project" ? location : path.
  */
 function fetchPinned(source, where, mcp, options = {}) {
   return source.type === "mcp" ? mcp.fetch(source) : fetchSource(source, where.base, options);
+}
+
+/**
+ * Refuses, before anything is fetched, to run the command of an `mcp+stdio:` entry of the
+ * lockfile without `--allow-stdio`: a lockfile comes with the project, and its command would run
+ * as the user. The command is named word by word, quoted.
+ */
+function requireStdioOptIn(where, entries, flags) {
+  if (flags["allow-stdio"]) return;
+  for (const e of entries) {
+    const words = stdioCommandOf(e.source);
+    if (words !== null) {
+      throw new SourceError(`'${e.name}' in ${where.name} is fetched by running the command ${JSON.stringify(words)}; review it, then pass --allow-stdio to run it`);
+    }
+  }
 }
 
 /** The scope of `--scope` and the directory argument at `index` of `rest` (of at most `max`). */
@@ -194,15 +213,16 @@ export async function cmdVerify(args) {
 
 /** `install [dir] --frozen`. */
 export async function cmdInstall(args) {
-  const { flags, rest } = readFlags(args, { ...SCOPE_FLAGS, "--frozen": "bool", "--progress": "bool" });
+  const { flags, rest } = readFlags(args, { ...SCOPE_FLAGS, "--frozen": "bool", "--progress": "bool", "--allow-stdio": "bool" });
   if (!flags.frozen) throw new UsageError("install restores exactly what is pinned: pass --frozen (update re-pins)");
   const where = whereOf(flags, rest, 1);
   return guarded("install", async () => {
     const lock = requireLock(where);
     await driftOf(where, lock); // the core checks the lockfile's form before anything is fetched
+    requireStdioOptIn(where, lock.skills.filter((e) => e.scope === where.scope), flags);
     const results = [];
     const steps = stepsOf(flags);
-    const mcp = mcpSession(where.base);
+    const mcp = mcpSession(where.base, { allowStdio: flags["allow-stdio"] === true });
     try {
       for (const [i, entry] of lock.skills.entries()) {
         steps.update(`[${i + 1}/${lock.skills.length}] ${entry.name}: fetching`, true);
@@ -242,7 +262,7 @@ export async function cmdInstall(args) {
 
 /** `update [name] [dir] [--dry-run]`. */
 export async function cmdUpdate(args) {
-  const { flags, rest } = readFlags(args, { ...SCOPE_FLAGS, "--dry-run": "bool", "--progress": "bool" });
+  const { flags, rest } = readFlags(args, { ...SCOPE_FLAGS, "--dry-run": "bool", "--progress": "bool", "--allow-stdio": "bool" });
   if (rest.length > 2) throw new UsageError("expected at most a skill name and a directory");
   const where = scopeOf(flags.scope, rest[1], flags.client);
   const only = rest[0];
@@ -250,10 +270,11 @@ export async function cmdUpdate(args) {
     const lock = requireLock(where);
     const entries = lock.skills.filter((e) => e.scope === where.scope && (only === undefined || e.name === only));
     if (only !== undefined && entries.length === 0) throw new SourceError(`'${only}' is not pinned in ${where.name}`);
+    requireStdioOptIn(where, entries, flags);
     const report = [];
     const renewed = [];
     const steps = stepsOf(flags);
-    const mcp = mcpSession(where.base);
+    const mcp = mcpSession(where.base, { allowStdio: flags["allow-stdio"] === true });
     try {
       for (const [i, entry] of entries.entries()) {
         steps.update(`[${i + 1}/${entries.length}] ${entry.name}: fetching`, true);

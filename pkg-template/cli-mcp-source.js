@@ -102,8 +102,20 @@ async function sdk() {
 }
 
 /**
- * A connected client for `connection` (a spec); a stdio command runs in `base` with the CLI's
- * environment. `{ client, close }`: close ends the session and the server's process.
+ * The words of an `mcp+stdio:` source's command (the program first), or null for any other
+ * source.
+ * @param {{ type?: string; connection?: unknown }} source
+ */
+export function stdioCommandOf(source) {
+  if (source?.type !== "mcp" || typeof source.connection !== "string") return null;
+  const m = STDIO.exec(source.connection);
+  return m ? commandWords(m[1]) : null;
+}
+
+/**
+ * A connected client for `connection` (a spec); a stdio command runs in `base` with the
+ * environment the SDK gives a server by default (the user's PATH, HOME and a few more: not the
+ * CLI's secrets). `{ client, close }`: close ends the session and the server's process.
  */
 async function connect(connection, base) {
   const { Client, StreamableHTTPClientTransport, StdioClientTransport } = await sdk();
@@ -112,11 +124,13 @@ async function connect(connection, base) {
   if (HTTP.test(connection)) {
     transport = new StreamableHTTPClientTransport(httpUrl(connection));
   } else {
-    const [command, ...args] = commandWords(STDIO.exec(connection)[1]);
-    // A lockfile's command is run by install and update too: it is said where it runs.
-    process.stderr.write(`skillwasm: running the MCP server ${connection.slice("mcp+stdio:".length).trim()} in ${base}\n`);
-    const env = Object.fromEntries(Object.entries(process.env).filter(([, v]) => typeof v === "string"));
-    transport = new StdioClientTransport({ command, args, cwd: base, env, stderr: "pipe" });
+    const words = commandWords(STDIO.exec(connection)[1]);
+    const [command, ...args] = words;
+    // A lockfile's command is run by install and update too: it is said, word by word and quoted
+    // (a control character in it shows as an escape, not as what it does to the terminal), and
+    // where it runs.
+    process.stderr.write(`skillwasm: running the MCP server ${JSON.stringify(words)} in ${base}\n`);
+    transport = new StdioClientTransport({ command, args, cwd: base, stderr: "pipe" });
     transport.stderr?.on("data", (chunk) => {
       stderr = (stderr + chunk).slice(-STDERR_TAIL);
     });
@@ -253,10 +267,12 @@ async function readSkill(server, meta) {
 /**
  * The MCP servers one command fetches from: each distinct connection (with the label its entries
  * give the server) is connected to and discovered once, on first use, and every server is closed
- * by `close()` (a stdio server's process ended). A stdio command runs in `base`.
+ * by `close()` (a stdio server's process ended). A stdio command runs in `base`, and only with
+ * `allowStdio` (a command a lockfile gives is run only when the user says so).
  * @param {string} base
+ * @param {{ allowStdio?: boolean }} [options]
  */
-export function mcpSession(base) {
+export function mcpSession(base, { allowStdio = false } = {}) {
   /** `${connection}\0${label}` -> the server, as a promise (a failed connection fails every entry of it alike). */
   const servers = new Map();
   return {
@@ -274,6 +290,8 @@ export function mcpSession(base) {
       if (typeof source.connection !== "string" || !isMcpSpec(source.connection)) {
         throw new SourceError(`the MCP source ${source.uri || ""} records no connection (mcp+http(s)://… or mcp+stdio:…) to fetch it again; add it again with one`);
       }
+      const words = stdioCommandOf(source);
+      if (words !== null && !allowStdio) throw new SourceError(`the command ${JSON.stringify(words)} is not run without --allow-stdio`);
       const key = `${source.connection}\0${source.server}`;
       if (!servers.has(key)) {
         const opening = openServer(source.connection, source.server, base);
@@ -295,13 +313,14 @@ export function mcpSession(base) {
 
 /**
  * Fetches one skill from an MCP server (see mcpSession's `fetch`), the connection (and a stdio
- * server's process) closed before this returns.
+ * server's process) closed before this returns. For `add`: a stdio command is the one the user
+ * typed, and runs.
  * @param {{ type: "mcp"; server: string; uri: string; connection?: string }} source
  * @param {string} base the directory a stdio command runs in
  * @param {{ name?: string }} [options]
  */
 export async function fetchMcpSource(source, base, options = {}) {
-  const session = mcpSession(base);
+  const session = mcpSession(base, { allowStdio: true });
   try {
     return await session.fetch(source, options);
   } finally {

@@ -384,8 +384,8 @@ const COMMANDS = {
   remove: { run: cmdRemove, usage: "remove <name> [dir] [--scope project|user] [--json]" },
   lock: { run: cmdLock, usage: "lock [dir] [--scope project|user] [--json]" },
   verify: { run: cmdVerify, usage: "verify [dir] [--scope project|user] [--json]" },
-  install: { run: cmdInstall, usage: "install [dir] --frozen [--scope project|user] [--json]" },
-  update: { run: cmdUpdate, usage: "update [name] [dir] [--dry-run] [--scope project|user] [--json]" },
+  install: { run: cmdInstall, usage: "install [dir] --frozen [--scope project|user] [--allow-stdio] [--json]" },
+  update: { run: cmdUpdate, usage: "update [name] [dir] [--dry-run] [--scope project|user] [--allow-stdio] [--json]" },
   vet: { run: cmdVet, usage: VET_USAGE },
 };
 

@@ -204,7 +204,8 @@ test("add from an MCP server over Streamable HTTP and over stdio: verify holds t
     const fresh = path.join(tmp, `fresh-${label.replace(/\W/g, "-")}`);
     mkdirSync(fresh);
     cpSync(path.join(project, "skills-lock.json"), path.join(fresh, "skills-lock.json"));
-    const installed = await sw(fresh, "install", "--frozen");
+    // A lockfile's stdio command runs only when the user says so.
+    const installed = await sw(fresh, "install", "--frozen", ...(label === "stdio" ? ["--allow-stdio"] : []));
     assert.equal(installed.status, 0, `${label}: ${installed.stdout}${installed.stderr}`);
     assert.match(installed.stdout, /installed csv-profile \(3 files\)/);
     assert.equal(readFileSync(path.join(fresh, ".agents/skills/csv-profile/references/types.md"), "utf8"), SKILL["references/types.md"]);
@@ -214,10 +215,10 @@ test("add from an MCP server over Streamable HTTP and over stdio: verify holds t
   // The server's skill changes: a frozen install refuses it, update shows and pins it.
   const project = path.join(tmp, "project-stdio");
   writeFileSync(path.join(served, "csv-profile/references/types.md"), "# Types\n\nchanged on the server\n");
-  const refused = await sw(project, "install", "--frozen");
+  const refused = await sw(project, "install", "--frozen", "--allow-stdio");
   assert.equal(refused.status, 1);
   assert.match(refused.stdout, /failed csv-profile: its source now gives sha256:[0-9a-f]{64}, not sha256:/);
-  const updated = await sw(project, "update", "csv-profile", "--json");
+  const updated = await sw(project, "update", "csv-profile", "--json", "--allow-stdio");
   assert.equal(updated.status, 0, updated.stderr);
   assert.deepEqual(JSON.parse(updated.stdout).skills[0].changed, ["references/types.md"]);
   assert.equal(lockOf(project).skills[0].source.connection, stdio, "the connection is kept");

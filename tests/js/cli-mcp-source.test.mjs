@@ -145,7 +145,7 @@ test("one command connects to and discovers each pinned server once, however man
     mkdirSync(fresh);
     writeFileSync(path.join(fresh, "skills-lock.json"), JSON.stringify(lockOf(project)));
     for (const k of Object.keys(counts)) delete counts[k];
-    const installed = await sw(fresh, "install", "--frozen");
+    const installed = await sw(fresh, "install", "--frozen", ...(label === "stdio" ? ["--allow-stdio"] : []));
     assert.equal(installed.status, 0, installed.stdout + installed.stderr);
     assert.match(installed.stdout, /installed csv-profile \(3 files\)\ninstalled notes \(1 file\)/);
     if (label === "http") {
@@ -155,7 +155,7 @@ test("one command connects to and discovers each pinned server once, however man
       assert.equal(installed.stderr.match(/running the MCP server/g)?.length, 1, installed.stderr);
     }
     for (const k of Object.keys(counts)) delete counts[k];
-    const updated = await sw(fresh, "update", "--json");
+    const updated = await sw(fresh, "update", "--json", ...(label === "stdio" ? ["--allow-stdio"] : []));
     assert.equal(updated.status, 0, updated.stderr);
     assert.deepEqual(JSON.parse(updated.stdout).skills.map((s) => s.name), ["csv-profile", "notes"]);
     if (label === "http") assert.equal(counts.initialize, 1, `one connection: ${JSON.stringify(counts)}`);

@@ -1,0 +1,85 @@
+// What a lockfile may make the pinning commands do, run in bash against real directories and
+// servers on 127.0.0.1 and over stdio: a lockfile comes with the project, so its `mcp+stdio:`
+// command runs only with --allow-stdio (named quoted, control characters visible, with the
+// environment the SDK gives a server, not the CLI's); an entry's location is where `add` would
+// put it or nothing is replaced or deleted; a server URL that would write a secret into the
+// lockfile is refused.
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { pathToFileURL } from "node:url";
+import { SKILL, STDIO_SERVER, lockOf, quote, sw, swWith, writeTree } from "./support/cli-lock.mjs";
+
+/** A temporary directory removed after the test. */
+function tempDir(t, label) {
+  const dir = mkdtempSync(path.join(tmpdir(), `skillwasm-cli-safety-${label}-`));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/**
+ * A stdio server that first writes the environment it was given to `<envFile>`, then serves the
+ * skills of `<dir>`: `node probe.mjs <dir> <envFile> [ignored words...]`.
+ */
+function probeScript(dir) {
+  const probe = path.join(dir, "probe.mjs");
+  writeFileSync(probe, [
+    'import { writeFileSync } from "node:fs";',
+    "writeFileSync(process.argv[3], JSON.stringify(process.env));",
+    `await import(${JSON.stringify(pathToFileURL(STDIO_SERVER).href)});`,
+  ].join("\n"));
+  return probe;
+}
+
+test("a lockfile's stdio command runs only with --allow-stdio, named quoted on stderr, without the CLI's environment", async (t) => {
+  const tmp = tempDir(t, "stdio");
+  const served = path.join(tmp, "served");
+  writeTree(path.join(served, "csv-profile"), SKILL);
+  const envFile = path.join(tmp, "env.json");
+  const probe = probeScript(tmp);
+  const spec = `mcp+stdio:${quote(process.execPath)} ${quote(probe)} ${quote(served)} ${quote(envFile)}`;
+  const secret = { SKILLWASM_TEST_SECRET: "do-not-pass-me" };
+
+  // add runs the command the user typed: no flag, the notice on stderr, the SDK's environment.
+  const project = path.join(tmp, "project");
+  mkdirSync(project);
+  const added = await swWith(secret, project, "add", spec, "--name", "csv-profile");
+  assert.equal(added.status, 0, added.stderr);
+  const words = [process.execPath, probe, served, envFile];
+  assert.ok(added.stderr.includes(`skillwasm: running the MCP server ${JSON.stringify(words)} in ${project}\n`), added.stderr);
+  assert.ok(!added.stdout.includes("running the MCP server"), "the notice is on stderr only");
+  const env = JSON.parse(readFileSync(envFile, "utf8"));
+  assert.equal(env.SKILLWASM_TEST_SECRET, undefined, "the CLI's environment is not passed on");
+  assert.equal(env.PATH, process.env.PATH, "the SDK's default environment is");
+
+  // A lockfile whose command hides a word behind an escape sequence and a carriage return.
+  const lock = lockOf(project);
+  const hidden = "\u001b[2K\rlooks-harmless";
+  lock.skills[0].source.connection = `${spec} '${hidden}'`;
+  const fresh = path.join(tmp, "fresh");
+  mkdirSync(fresh);
+  writeFileSync(path.join(fresh, "skills-lock.json"), JSON.stringify(lock));
+  const quoted = JSON.stringify([...words, hidden]);
+  assert.ok(quoted.includes("\\u001b[2K\\rlooks-harmless"));
+  for (const command of [["install", "--frozen"], ["update"]]) {
+    rmSync(envFile, { force: true });
+    const refused = await swWith(secret, fresh, ...command);
+    assert.equal(refused.status, 1, `${command[0]}: ${refused.stdout}${refused.stderr}`);
+    assert.ok(refused.stderr.includes(quoted), refused.stderr);
+    assert.match(refused.stderr, /--allow-stdio/);
+    assert.ok(!/[\u001b\r]/.test(refused.stderr), "no control character reaches the terminal");
+    assert.ok(!existsSync(envFile), `${command[0]}: the command did not run`);
+    assert.ok(!existsSync(path.join(fresh, ".agents")), `${command[0]}: nothing written`);
+  }
+  const installed = await swWith(secret, fresh, "install", "--frozen", "--allow-stdio");
+  assert.equal(installed.status, 0, installed.stdout + installed.stderr);
+  assert.ok(installed.stderr.includes(`skillwasm: running the MCP server ${quoted} in ${fresh}\n`), installed.stderr);
+  assert.ok(!/[\u001b\r]/.test(installed.stderr), "no control character reaches the terminal");
+  assert.equal(JSON.parse(readFileSync(envFile, "utf8")).SKILLWASM_TEST_SECRET, undefined);
+  assert.equal(readFileSync(path.join(fresh, ".agents/skills/csv-profile/SKILL.md"), "utf8"), SKILL["SKILL.md"]);
+  const updated = await swWith(secret, fresh, "update", "--allow-stdio", "--json");
+  assert.equal(updated.status, 0, updated.stderr);
+  assert.ok(updated.stderr.includes(quoted), updated.stderr);
+});
