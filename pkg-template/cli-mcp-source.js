@@ -61,7 +61,10 @@ function closingQuote(line, from) {
   return -1;
 }
 
-/** The HTTP URL of an `mcp+http(s)://` spec; credentials are refused (the lockfile keeps the URL). */
+/**
+ * The HTTP URL of an `mcp+http(s)://` spec. Credentials and a query string are refused: the
+ * lockfile keeps the URL, and a token (`?api_key=…`) would be committed with the project.
+ */
 function httpUrl(spec) {
   let url;
   try {
@@ -71,6 +74,9 @@ function httpUrl(spec) {
   }
   if (url.username !== "" || url.password !== "") {
     throw new SourceError(`${url.host}: a user or password in the URL would be written to the lockfile; give the server without them`);
+  }
+  if (url.search !== "") {
+    throw new SourceError(`${url.host}: a query string in the URL (${url.search.length - 1} characters) would be written to the lockfile; give the server without it`);
   }
   return url;
 }

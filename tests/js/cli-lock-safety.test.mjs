@@ -83,3 +83,29 @@ test("a lockfile's stdio command runs only with --allow-stdio, named quoted on s
   assert.equal(updated.status, 0, updated.stderr);
   assert.ok(updated.stderr.includes(quoted), updated.stderr);
 });
+
+test("a server URL with a user or password, or a query string, is refused: the lockfile would keep it", async (t) => {
+  const tmp = tempDir(t, "url");
+  for (const [url, said] of [
+    ["mcp+http://user:pass@127.0.0.1:9/mcp", /127\.0\.0\.1:9: a user or password in the URL would be written to the lockfile; give the server without them/],
+    ["mcp+https://skills.example.com/mcp?api_key=s3cret", /skills\.example\.com: a query string in the URL \(14 characters\) would be written to the lockfile; give the server without it/],
+    ["mcp+https://skills.example.com/mcp?x", /a query string in the URL/],
+  ]) {
+    const refused = await sw(tmp, "add", url, "--name", "csv-profile");
+    assert.equal(refused.status, 1, `${url}: ${refused.stderr}`);
+    assert.match(refused.stderr, said);
+    assert.ok(!refused.stderr.includes("s3cret") && !refused.stderr.includes("pass@"), "the secret is not repeated");
+    assert.ok(!existsSync(path.join(tmp, "skills-lock.json")), "nothing written");
+  }
+  // A lockfile written by hand with such a URL is refused too, before anything is fetched.
+  writeFileSync(path.join(tmp, "skills-lock.json"), JSON.stringify({
+    lockfileVersion: 1,
+    skills: [{
+      name: "csv-profile", scope: "project", location: ".agents/skills/csv-profile", digest: `sha256:${"0".repeat(64)}`,
+      source: { type: "mcp", server: "x", uri: "skill://csv-profile/SKILL.md", connection: "mcp+http://127.0.0.1:9/mcp?token=s3cret" },
+    }],
+  }));
+  const install = await sw(tmp, "install", "--frozen");
+  assert.equal(install.status, 1);
+  assert.match(install.stdout, /failed csv-profile: .*a query string in the URL/);
+});
