@@ -10,7 +10,8 @@ import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { UsageError, readFlags } from "./cli-agent.js";
 import {
-  changes, digestOf, driftOf, inspect, placeFiles, readLock, recordedSource, repin, requireLock, rootsOf, scopeOf, writeLock,
+  changes, digestOf, driftOf, entryLocation, inspect, locationOf, placeFiles, readLock, recordedSource, repin, requireLock, rootsOf, scopeOf,
+  writeLock,
 } from "./cli-lock-scope.js";
 import { fetchMcpSource, isMcpSpec, mcpSession, mcpSourceOf, stdioCommandOf } from "./cli-mcp-source.js";
 import { SourceError, fetchSource, readTree, sourceOf } from "./cli-sources.js";
@@ -136,7 +137,7 @@ export async function cmdAdd(args) {
     if (flags.name !== undefined && asked.type !== "discovery" && flags.name !== name) {
       throw new SourceError(`the skill is named '${name}', not '${flags.name}'`);
     }
-    const location = `${where.skillsDir}/${name}`;
+    const location = locationOf(where, name);
     if (existsSync(path.join(where.base, location)) && !flags.force) {
       throw new SourceError(`${shown(where, location)} exists; remove it first, or --force to replace it`);
     }
@@ -169,7 +170,8 @@ export async function cmdRemove(args) {
   return guarded("remove", async () => {
     const lock = readLock(where);
     const entry = lock?.skills.find((e) => e.scope === where.scope && e.name === name);
-    const location = entry?.location ?? `${where.skillsDir}/${name}`;
+    // A pinned skill is where its entry says, which must be where add puts it: nothing else is deleted.
+    const location = entry ? entryLocation(where, entry) : locationOf(where, name);
     assertKey(location);
     if (!entry && !existsSync(path.join(where.base, location))) {
       throw new SourceError(`no skill '${name}' in ${path.join(where.base, where.skillsDir)} or ${where.name}`);
@@ -219,7 +221,9 @@ export async function cmdInstall(args) {
   return guarded("install", async () => {
     const lock = requireLock(where);
     await driftOf(where, lock); // the core checks the lockfile's form before anything is fetched
-    requireStdioOptIn(where, lock.skills.filter((e) => e.scope === where.scope), flags);
+    const own = lock.skills.filter((e) => e.scope === where.scope);
+    for (const e of own) entryLocation(where, e);
+    requireStdioOptIn(where, own, flags);
     const results = [];
     const steps = stepsOf(flags);
     const mcp = mcpSession(where.base, { allowStdio: flags["allow-stdio"] === true });
@@ -270,6 +274,7 @@ export async function cmdUpdate(args) {
     const lock = requireLock(where);
     const entries = lock.skills.filter((e) => e.scope === where.scope && (only === undefined || e.name === only));
     if (only !== undefined && entries.length === 0) throw new SourceError(`'${only}' is not pinned in ${where.name}`);
+    for (const e of entries) entryLocation(where, e);
     requireStdioOptIn(where, entries, flags);
     const report = [];
     const renewed = [];

@@ -109,3 +109,48 @@ test("a server URL with a user or password, or a query string, is refused: the l
   assert.equal(install.status, 1);
   assert.match(install.stdout, /failed csv-profile: .*a query string in the URL/);
 });
+
+test("an entry whose location is not where add puts its skill is refused by install, update and remove: nothing is replaced or deleted", async (t) => {
+  const tmp = tempDir(t, "location");
+  const project = path.join(tmp, "project");
+  writeTree(path.join(project, "vendor", "csv-profile"), SKILL);
+  assert.equal((await sw(project, "add", "vendor/csv-profile")).status, 0);
+  const pinned = lockOf(project);
+  writeTree(project, { ".git/HEAD": "ref: refs/heads/main\n", "src/main.js": "main();\n" });
+  writeTree(tmp, { "x/keep.txt": "kept\n" });
+  const home = path.join(tmp, "home");
+  writeTree(home, { ".ssh/id_ed25519": "key\n" });
+  const untouched = () => {
+    assert.equal(readFileSync(path.join(project, ".git/HEAD"), "utf8"), "ref: refs/heads/main\n");
+    assert.equal(readFileSync(path.join(project, "src/main.js"), "utf8"), "main();\n");
+    assert.equal(readFileSync(path.join(tmp, "x/keep.txt"), "utf8"), "kept\n");
+    assert.equal(readFileSync(path.join(home, ".ssh/id_ed25519"), "utf8"), "key\n");
+  };
+  for (const location of [".git", "src", "../x", ".agents/skills/other", ".agents/skills/csv-profile/.."]) {
+    const lock = structuredClone(pinned);
+    lock.skills[0].location = location;
+    writeFileSync(path.join(project, "skills-lock.json"), JSON.stringify(lock));
+    for (const command of [["install", "--frozen"], ["update"], ["update", "csv-profile"], ["remove", "csv-profile"]]) {
+      const refused = await sw(project, ...command);
+      assert.equal(refused.status, 1, `${location}: ${command.join(" ")}: ${refused.stdout}${refused.stderr}`);
+      assert.match(refused.stderr, /"csv-profile"/, `${location}: ${command.join(" ")}: the entry is named`);
+      untouched();
+    }
+  }
+  // The user's scope: an entry that points at the home's .ssh.
+  const lock = structuredClone(pinned);
+  Object.assign(lock.skills[0], { scope: "user", location: ".ssh" });
+  lock.skills[0].source.path = path.join(project, "vendor", "csv-profile");
+  mkdirSync(path.join(home, ".agents"), { recursive: true });
+  writeFileSync(path.join(home, ".agents", "skills-lock.json"), JSON.stringify(lock));
+  for (const command of [["install", "--frozen"], ["update"], ["remove", "csv-profile"]]) {
+    const refused = await swWith({ HOME: home }, tmp, ...command, "--scope", "user");
+    assert.equal(refused.status, 1, `--scope user ${command.join(" ")}: ${refused.stdout}${refused.stderr}`);
+    assert.match(refused.stderr, /"csv-profile" has the location "\.ssh", not "\.agents\/skills\/csv-profile"/);
+    untouched();
+  }
+  // The entry as add wrote it still installs.
+  writeFileSync(path.join(project, "skills-lock.json"), JSON.stringify(pinned));
+  const installed = await sw(project, "install", "--frozen");
+  assert.equal(installed.status, 0, installed.stdout + installed.stderr);
+});
