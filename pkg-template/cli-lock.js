@@ -43,9 +43,11 @@ export const LOCK_USAGE = `  add <source> [dir] [--scope project|user] [--name N
   install [dir] --frozen [--allow-stdio]
                                      Restore every pinned skill from its source; exit 1 on
                                      any difference from its pin (for CI).
-  update [name] [dir] [--dry-run] [--allow-stdio]
-                                     Fetch pinned skills again, show files added, removed
-                                     and changed, then write them and their new pins.
+  update [name] [dir] [--dry-run] [--allow-stdio] [--severity high|medium|low]
+      [--allow-findings]             Fetch pinned skills again, show files added, removed
+                                     and changed, vet what changed as add does (a refused
+                                     skill is left as it was; exit 1), then write the
+                                     others and their new pins.
   install and update run the command of an "mcp+stdio:" pin only with --allow-stdio
   (a lockfile comes with the project: review its commands first).
   These take --json, --scope project|user (default project; user: the user's
@@ -101,6 +103,24 @@ function whereOf(flags, rest, max) {
   return scopeOf(flags.scope, rest[max - 1], flags.client);
 }
 
+/**
+ * The vetting of fetched files before they are written, as add and update do it: every file read
+ * as text by the core, nothing run; each finding listed on stderr as `<label>: path:line: level:
+ * code: message`. `{ digest, refusal }`: `refusal` says why the skill is not `verb` (a skill not
+ * vetted whole, or a finding at or above `severity` without --allow-findings: the core decides
+ * which, as `vet: "refuse"` would), or is null.
+ */
+async function vetted(label, name, files, { severity, flags, verb }) {
+  const { digest, report } = await inspect(name, files, { vet: severity });
+  for (const f of report.findings) note(`${label}: ${f.path}:${f.line}: ${f.level}: ${f.code}: ${f.message}`);
+  if (report.error) return { digest, refusal: `'${name}' could not be vetted whole: ${report.error.message}` };
+  if (report.refusal && !flags["allow-findings"]) {
+    const anyway = verb === "added" ? "adds" : "writes";
+    return { digest, refusal: `'${name}' is not ${verb}: ${report.refusal.message} (findings listed above); --allow-findings ${anyway} it anyway` };
+  }
+  return { digest, refusal: null };
+}
+
 /** Runs `fn`, turning a source or lockfile problem into its message and exit code 1. */
 async function guarded(command, fn) {
   try {
@@ -144,14 +164,9 @@ export async function cmdAdd(args) {
     const recorded = recordedSource(where, source);
     // Vetted before anything is written: the core reads every file as text, runs nothing.
     steps.update(`vetting ${name} (${plural(files.length, "file")})`, true);
-    const { digest, report } = await inspect(name, files, { vet: severity });
+    const { digest, refusal } = await vetted(rest[0], name, files, { severity, flags, verb: "added" });
     steps.done();
-    for (const f of report.findings) note(`${rest[0]}: ${f.path}:${f.line}: ${f.level}: ${f.code}: ${f.message}`);
-    if (report.error) throw new SourceError(`'${name}' could not be vetted whole: ${report.error.message}`);
-    // The core decides what refuses a skill at --severity (the error `vet: "refuse"` would give).
-    if (report.refusal && !flags["allow-findings"]) {
-      throw new SourceError(`'${name}' is not added: ${report.refusal.message} (findings listed above); --allow-findings adds it anyway`);
-    }
+    if (refusal) throw new SourceError(refusal);
     placeFiles(where, location, files);
     const lockfile = await repin(where, [{ name, scope: where.scope, source: recorded, location, digest }]);
     const entry = lockfile.skills.find((e) => e.scope === where.scope && e.name === name);
@@ -266,8 +281,11 @@ export async function cmdInstall(args) {
 
 /** `update [name] [dir] [--dry-run]`. */
 export async function cmdUpdate(args) {
-  const { flags, rest } = readFlags(args, { ...SCOPE_FLAGS, "--dry-run": "bool", "--progress": "bool", "--allow-stdio": "bool" });
+  const { flags, rest } = readFlags(args, {
+    ...SCOPE_FLAGS, "--dry-run": "bool", "--progress": "bool", "--allow-stdio": "bool", "--severity": "string", "--allow-findings": "bool",
+  });
   if (rest.length > 2) throw new UsageError("expected at most a skill name and a directory");
+  const severity = severityOf(flags);
   const where = scopeOf(flags.scope, rest[1], flags.client);
   const only = rest[0];
   return guarded("update", async () => {
@@ -289,17 +307,25 @@ export async function cmdUpdate(args) {
         const diff = changes(before, files);
         const digest = await digestOf(entry.name, files);
         const r = { name: entry.name, from: entry.digest, to: digest, ...diff };
+        // New content is vetted as add vets it: a refused skill is left as it was.
+        if (digest !== entry.digest) {
+          steps.done();
+          const { refusal } = await vetted(entry.name, entry.name, files, { severity, flags, verb: "updated" });
+          if (refusal) r.refused = refusal;
+        }
         report.push(r);
         // What changed is shown before the files are written.
         if (!flags.json) {
           steps.done();
           if (r.from === r.to) out(`${r.name}: unchanged`);
           else {
-            out(`${r.name}: ${r.from} -> ${r.to}${flags["dry-run"] ? " (not written: --dry-run)" : ""}`);
+            const held = r.refused ? " (not written: refused by vetting)" : flags["dry-run"] ? " (not written: --dry-run)" : "";
+            out(`${r.name}: ${r.from} -> ${r.to}${held}`);
             for (const [mark, list] of [["+", r.added], ["-", r.removed], ["~", r.changed]]) for (const p of list) out(`  ${mark} ${p}`);
           }
         }
-        if (!flags["dry-run"] && digest !== entry.digest) {
+        if (r.refused) note(`skillwasm update: ${r.refused}`);
+        if (!flags["dry-run"] && digest !== entry.digest && !r.refused) {
           placeFiles(where, entry.location, files);
           renewed.push({ ...entry, source, digest });
         }
@@ -310,6 +336,7 @@ export async function cmdUpdate(args) {
     }
     if (renewed.length > 0) await repin(where, renewed);
     if (flags.json) out(JSON.stringify({ dryRun: flags["dry-run"] === true, scope: where.scope, skills: report }, null, 2));
-    return 0;
+    // A skill refused by vetting fails the command, as add's refusal does.
+    return report.some((r) => r.refused) ? 1 : 0;
   });
 }

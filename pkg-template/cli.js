@@ -385,7 +385,7 @@ const COMMANDS = {
   lock: { run: cmdLock, usage: "lock [dir] [--scope project|user] [--json]" },
   verify: { run: cmdVerify, usage: "verify [dir] [--scope project|user] [--json]" },
   install: { run: cmdInstall, usage: "install [dir] --frozen [--scope project|user] [--allow-stdio] [--json]" },
-  update: { run: cmdUpdate, usage: "update [name] [dir] [--dry-run] [--scope project|user] [--allow-stdio] [--json]" },
+  update: { run: cmdUpdate, usage: "update [name] [dir] [--dry-run] [--scope project|user] [--allow-stdio] [--severity high|medium|low] [--allow-findings] [--json]" },
   vet: { run: cmdVet, usage: VET_USAGE },
 };
 
