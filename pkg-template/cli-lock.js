@@ -279,6 +279,42 @@ export async function cmdInstall(args) {
   });
 }
 
+/**
+ * One pinned skill fetched again for update: what changed (`{ name, from, to, added, removed,
+ * changed }`, with `refused` when vetting refuses the new content), shown before anything is
+ * written; then, unless --dry-run or refused, written, with its new pin pushed to `renewed`.
+ */
+async function updateOne(entry, { where, mcp, flags, severity, steps, renewed }) {
+  const { files, source } = await fetchPinned(entry.source, where, mcp);
+  const at = path.join(where.base, ...entry.location.split("/"));
+  const before = existsSync(at) ? readTree(at) : [];
+  const diff = changes(before, files);
+  const digest = await digestOf(entry.name, files);
+  const r = { name: entry.name, from: entry.digest, to: digest, ...diff };
+  // New content is vetted as add vets it: a refused skill is left as it was.
+  if (digest !== entry.digest) {
+    steps.done();
+    const { refusal } = await vetted(entry.name, entry.name, files, { severity, flags, verb: "updated" });
+    if (refusal) r.refused = refusal;
+  }
+  // What changed is shown before the files are written.
+  if (!flags.json) {
+    steps.done();
+    if (r.from === r.to) out(`${r.name}: unchanged`);
+    else {
+      const held = r.refused ? " (not written: refused by vetting)" : flags["dry-run"] ? " (not written: --dry-run)" : "";
+      out(`${r.name}: ${r.from} -> ${r.to}${held}`);
+      for (const [mark, list] of [["+", r.added], ["-", r.removed], ["~", r.changed]]) for (const p of list) out(`  ${mark} ${p}`);
+    }
+  }
+  if (r.refused) note(`skillwasm update: ${r.refused}`);
+  if (!flags["dry-run"] && digest !== entry.digest && !r.refused) {
+    placeFiles(where, entry.location, files);
+    renewed.push({ ...entry, source, digest });
+  }
+  return r;
+}
+
 /** `update [name] [dir] [--dry-run]`. */
 export async function cmdUpdate(args) {
   const { flags, rest } = readFlags(args, {
@@ -301,42 +337,26 @@ export async function cmdUpdate(args) {
     try {
       for (const [i, entry] of entries.entries()) {
         steps.update(`[${i + 1}/${entries.length}] ${entry.name}: fetching`, true);
-        const { files, source } = await fetchPinned(entry.source, where, mcp);
-        const at = path.join(where.base, ...entry.location.split("/"));
-        const before = existsSync(at) ? readTree(at) : [];
-        const diff = changes(before, files);
-        const digest = await digestOf(entry.name, files);
-        const r = { name: entry.name, from: entry.digest, to: digest, ...diff };
-        // New content is vetted as add vets it: a refused skill is left as it was.
-        if (digest !== entry.digest) {
-          steps.done();
-          const { refusal } = await vetted(entry.name, entry.name, files, { severity, flags, verb: "updated" });
-          if (refusal) r.refused = refusal;
-        }
-        report.push(r);
-        // What changed is shown before the files are written.
-        if (!flags.json) {
-          steps.done();
-          if (r.from === r.to) out(`${r.name}: unchanged`);
-          else {
-            const held = r.refused ? " (not written: refused by vetting)" : flags["dry-run"] ? " (not written: --dry-run)" : "";
-            out(`${r.name}: ${r.from} -> ${r.to}${held}`);
-            for (const [mark, list] of [["+", r.added], ["-", r.removed], ["~", r.changed]]) for (const p of list) out(`  ${mark} ${p}`);
+        // Each skill on its own, as install does: a source that fails leaves its skill as it was.
+        try {
+          report.push(await updateOne(entry, { where, mcp, flags, severity, steps, renewed }));
+        } catch (e) {
+          if (!(e instanceof SourceError || e instanceof TypeError)) throw e;
+          report.push({ name: entry.name, from: entry.digest, error: e.message });
+          if (!flags.json) {
+            steps.done();
+            out(`failed ${entry.name}: ${e.message}`);
           }
-        }
-        if (r.refused) note(`skillwasm update: ${r.refused}`);
-        if (!flags["dry-run"] && digest !== entry.digest && !r.refused) {
-          placeFiles(where, entry.location, files);
-          renewed.push({ ...entry, source, digest });
         }
       }
     } finally {
       steps.done();
       await mcp.close();
+      // What was written is pinned, whatever stopped the others.
+      if (renewed.length > 0) await repin(where, renewed);
     }
-    if (renewed.length > 0) await repin(where, renewed);
     if (flags.json) out(JSON.stringify({ dryRun: flags["dry-run"] === true, scope: where.scope, skills: report }, null, 2));
-    // A skill refused by vetting fails the command, as add's refusal does.
-    return report.some((r) => r.refused) ? 1 : 0;
+    // A skill refused by vetting, or whose source failed, fails the command.
+    return report.some((r) => r.refused || r.error) ? 1 : 0;
   });
 }

@@ -75,3 +75,31 @@ test("update --severity medium refuses a change whose only finding is medium; th
   assert.match(taken.stderr, /medium: /, "the finding is listed");
   assert.match(installed(project, "pushy"), /without asking/);
 });
+
+test("a source that fails midway fails its skill alone: the skills before and after it are written and pinned", async (t) => {
+  const tmp = tempDir(t, "midway");
+  const project = await projectOf(tmp, ["alpha", "beta", "gamma"]);
+  const before = lockOf(project);
+  for (const name of ["alpha", "gamma"]) writeFileSync(path.join(project, `vendor/${name}/SKILL.md`), skillMd(name, `The ${name} skill, changed.`));
+  // The second skill's source is gone.
+  rmSync(path.join(project, "vendor/beta"), { recursive: true });
+
+  const updated = await sw(project, "update");
+  assert.equal(updated.status, 1, updated.stdout + updated.stderr);
+  assert.match(updated.stdout, /^alpha: sha256:\w+ -> sha256:\w+$/m);
+  assert.match(updated.stdout, /^failed beta: /m);
+  assert.match(updated.stdout, /^gamma: sha256:\w+ -> sha256:\w+$/m);
+  for (const name of ["alpha", "gamma"]) assert.match(installed(project, name), /changed/, name);
+  assert.doesNotMatch(installed(project, "beta"), /changed/);
+  // What was written is pinned: the project holds no drift.
+  const verify = await sw(project, "verify");
+  assert.equal(verify.status, 0, verify.stdout + verify.stderr);
+  const after = lockOf(project);
+  assert.deepEqual(after.skills.find((e) => e.name === "beta"), before.skills.find((e) => e.name === "beta"));
+  for (const name of ["alpha", "gamma"]) {
+    assert.notEqual(after.skills.find((e) => e.name === name).digest, before.skills.find((e) => e.name === name).digest, name);
+  }
+
+  const json = JSON.parse((await sw(project, "update", "--json")).stdout);
+  assert.deepEqual(json.skills.map((r) => [r.name, typeof r.error]), [["alpha", "undefined"], ["beta", "string"], ["gamma", "undefined"]]);
+});
