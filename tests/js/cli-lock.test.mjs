@@ -307,3 +307,17 @@ test("--client: add into the client's own .<client>/skills, which verify with th
   assert.match(missing.stdout, /skill-pin-missing/);
   assert.equal((await sw(project, "verify", "--client", "../etc")).status, 2, "a client is a name");
 });
+
+test("each pinning command's synopsis names every option it takes", async () => {
+  for (const command of ["add", "remove", "lock", "verify", "install", "update"]) {
+    const unknown = await sw(ROOT, command, "--no-such-option");
+    assert.equal(unknown.status, 2, command);
+    const taken = /\(options: ([^)]*)\)/.exec(unknown.stderr)?.[1].split(", ");
+    assert.ok(taken && taken.length > 0, unknown.stderr);
+    const help = await sw(ROOT, command, "--help");
+    assert.equal(help.status, 0, command);
+    const synopsis = help.stdout.split("\n")[0];
+    assert.match(synopsis, new RegExp(`^Usage: skillwasm ${command} `));
+    for (const option of taken) assert.ok(synopsis.includes(`[${option}`) || synopsis.includes(` ${option}`), `${command}: ${option} in ${synopsis}`);
+  }
+});
