@@ -162,3 +162,26 @@ test("one command connects to and discovers each pinned server once, however man
     else assert.equal(updated.stderr.match(/running the MCP server/g)?.length, 1, updated.stderr);
   }
 });
+
+test("commandWords splits a command line as a shell does, expanding nothing", async () => {
+  const { commandWords } = await import(pathToFileURL(path.join(PKG, "cli-mcp-source.js")).href);
+  const cases = [
+    ["node serve.mjs", ["node", "serve.mjs"]],
+    ["  node\tserve.mjs \n --port 3 ", ["node", "serve.mjs", "--port", "3"]],
+    ['node "my server.mjs"', ["node", "my server.mjs"]],
+    ['echo "a \\"quoted\\" word"', ["echo", 'a "quoted" word']],
+    ['echo "back\\\\slash" "keep \\n and \\$HOME"', ["echo", "back\\slash", "keep \\n and \\$HOME"]],
+    ["echo 'single \"double\" \\n $HOME'", ["echo", 'single "double" \\n $HOME']],
+    ["echo a\\ b \\'c\\'", ["echo", "a b", "'c'"]],
+    ["echo pre'mid dle'post\"end\"", ["echo", "premid dlepostend"]],
+    ["echo '' \"\"", ["echo", "", ""]],
+    ["echo $HOME ~ *.mjs", ["echo", "$HOME", "~", "*.mjs"]],
+    ["echo trailing\\", ["echo", "trailing\\"]],
+    ["", []],
+    ["   ", []],
+  ];
+  for (const [line, words] of cases) assert.deepEqual(commandWords(line), words, JSON.stringify(line));
+  for (const line of ["echo 'open", 'echo "open', 'echo "escaped end\\"']) {
+    assert.throws(() => commandWords(line), /the command line has an unclosed/, JSON.stringify(line));
+  }
+});

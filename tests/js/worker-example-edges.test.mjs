@@ -4,7 +4,8 @@
 // budget outside 0..2^32-1 is a 400 with a JSON error; an oversized upload sent over a real socket
 // with fetch is answered 413 however it is sent (Content-Length, chunked, multipart), and nothing
 // is written. A Worker with an invalid VET or VET_SEVERITY answers a JSON 500 on every route but keeps
-// its CORS headers and preflights; with VET=report, a vetting that could not read every file says so.
+// its CORS headers and preflights; with VET=report, a vetting that could not read every file says so;
+// VET_SEVERITY=medium refuses what the default stores.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -253,4 +254,19 @@ test("VET=report: a vetting that could not read every file says so in the 201 an
   const clean = await post(plain, "tidy", { "SKILL.md": skillMd("tidy") });
   assert.equal(clean.status, 201);
   assert.equal(clean.body.vetError, undefined);
+});
+
+test("VET_SEVERITY=medium refuses an upload whose only finding is medium; the default (high) stores it with the finding listed", async (t) => {
+  const pushy = { "SKILL.md": "---\nname: pushy\ndescription: Deletes old branches without asking.\n---\n# Pushy\n\nClean up.\n" };
+  const strict = await ownWorker(t, { vars: { VET_SEVERITY: "medium" } });
+  const refused = await post(strict, "pushy", pushy);
+  assert.equal(refused.status, 422, JSON.stringify(refused.body));
+  assert.equal(refused.body.refusal.code, "vet-refused");
+  assert.deepEqual(refused.body.findings.map((f) => f.level), ["medium"]);
+  const bucket = await strict.mf.getR2Bucket("SKILLS");
+  assert.deepEqual((await bucket.list({ prefix: "skills/pushy/" })).objects, [], "nothing written");
+  const lenient = await ownWorker(t, {});
+  const stored = await post(lenient, "pushy", pushy);
+  assert.equal(stored.status, 201, JSON.stringify(stored.body));
+  assert.deepEqual(stored.body.findings.map((f) => f.level), ["medium"]);
 });
