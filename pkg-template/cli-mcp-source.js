@@ -1,9 +1,10 @@
 // An MCP server of the Skills extension as a source for `add`, `install --frozen` and `update`:
 // `mcp+http://…` / `mcp+https://…` (Streamable HTTP) or `mcp+stdio:<command line>` (the command
 // spawned, speaking MCP on its stdin and stdout), through a client of the official SDK
-// (`@modelcontextprotocol/sdk`, imported only here). Connecting and closing only: the skill is
-// found and its files read through the library's store (`mcpStorage`), so every entry is checked
-// and every file verified against its listed digest by the core, as for any host.
+// (`@modelcontextprotocol/sdk`, imported only here). Connecting and closing only (one connection
+// a server per command: mcpSession): the skill is found and its files read through the library's
+// store (`mcpStorage`), so every entry is checked and every file verified against its listed
+// digest by the core, as for any host. A lockfile's stdio command runs only when the user allows.
 import { digestOf } from "./cli-lock-scope.js";
 import { SourceError } from "./cli-sources.js";
 import { SkillRegistry, mcpStorage } from "./node.js";
