@@ -45,6 +45,29 @@ export function scopeOf(scope = "project", dir, client) {
   return { scope, base, client, skillsDir, file: path.join(base, "skills-lock.json"), name: "skills-lock.json" };
 }
 
+/** Where the scope keeps the skill named `name`: `<skillsDir>/<name>`, relative to its base. */
+export const locationOf = (where, name) => `${where.skillsDir}/${name}`;
+
+/**
+ * The location of a lockfile entry of the scope, which must be exactly where `add` puts a skill
+ * of its name (`locationOf`), the name one path segment: install and update replace what is
+ * there, and remove deletes it, so an entry of `.git`, `src`, `../x` (or `.ssh` in the home) is
+ * refused before anything is fetched, written or deleted.
+ * @param {{ skillsDir: string; name: string }} where
+ * @param {{ name?: unknown; location?: unknown }} entry
+ */
+export function entryLocation(where, entry) {
+  const name = typeof entry.name === "string" ? entry.name : "";
+  const want = locationOf(where, name);
+  const segment = name !== "" && name !== "." && name !== ".." && !name.includes("/") && !name.includes("\\");
+  if (!segment || entry.location !== want) {
+    throw new SourceError(
+      `${where.name}: the entry ${JSON.stringify(entry.name)} has the location ${JSON.stringify(entry.location)}, not ${JSON.stringify(want)} where its skill belongs; nothing is written or deleted for it`,
+    );
+  }
+  return want;
+}
+
 /** A client's name as `--client` takes it. */
 const CLIENT = /^[a-z][a-z0-9-]{0,31}$/;
 
@@ -103,7 +126,9 @@ export async function driftOf(where, lock) {
 /** Pins the scope's skills again, keeping each pinned skill's source; `extra` adds entries. */
 export async function repin(where, extra = []) {
   const previous = readLock(where) ?? { lockfileVersion: 1, skills: [] };
-  const kept = previous.skills.filter((e) => !extra.some((x) => x.scope === e.scope && x.name === e.name));
+  const pinKey = (e) => `${e.scope}\0${e.name}`;
+  const replaced = new Set(extra.map(pinKey));
+  const kept = previous.skills.filter((e) => !replaced.has(pinKey(e)));
   const registry = await scopeRegistry(where);
   try {
     const { lockfile, diagnostics } = await registry.lockfile({ lockfileVersion: 1, skills: [...kept, ...extra] });

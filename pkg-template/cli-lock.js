@@ -10,11 +10,13 @@ import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { UsageError, readFlags } from "./cli-agent.js";
 import {
-  changes, digestOf, driftOf, inspect, placeFiles, readLock, recordedSource, repin, requireLock, rootsOf, scopeOf, writeLock,
+  changes, digestOf, driftOf, entryLocation, inspect, locationOf, placeFiles, readLock, recordedSource, repin, requireLock, rootsOf, scopeOf,
+  writeLock,
 } from "./cli-lock-scope.js";
-import { fetchMcpSource, isMcpSpec, mcpSourceOf } from "./cli-mcp-source.js";
+import { fetchMcpSource, isMcpSpec, mcpSession, mcpSourceOf, stdioCommandOf } from "./cli-mcp-source.js";
 import { SourceError, fetchSource, readTree, sourceOf } from "./cli-sources.js";
 import { diagnosticLine, progress, stylesFor } from "./cli-style.js";
+import { severityOf } from "./cli-vet.js";
 import { parseSkill } from "./node.js";
 import { assertKey } from "./storage/keys.js";
 
@@ -38,10 +40,16 @@ export const LOCK_USAGE = `  add <source> [dir] [--scope project|user] [--name N
   lock [dir]                         Pin the scope's skills as they are.
   verify [dir]                       Compare the scope's skills with their pins; exit 1
                                      on any drift (changed, unpinned, missing), listed.
-  install [dir] --frozen             Restore every pinned skill from its source; exit 1 on
+  install [dir] --frozen [--allow-stdio]
+                                     Restore every pinned skill from its source; exit 1 on
                                      any difference from its pin (for CI).
-  update [name] [dir] [--dry-run]    Fetch pinned skills again, show files added, removed
-                                     and changed, then write them and their new pins.
+  update [name] [dir] [--dry-run] [--allow-stdio] [--severity high|medium|low]
+      [--allow-findings]             Fetch pinned skills again, show files added, removed
+                                     and changed, vet what changed as add does (a refused
+                                     skill is left as it was; exit 1), then write the
+                                     others and their new pins.
+  install and update run the command of an "mcp+stdio:" pin only with --allow-stdio
+  (a lockfile comes with the project: review its commands first).
   These take --json, --scope project|user (default project; user: the user's
   ~/.agents/skills and ~/.agents/skills-lock.json, no [dir]) and --client NAME (the
   client's own .<NAME>/skills instead of .agents/skills; pass it to every command). add, install and update
@@ -51,8 +59,6 @@ export const LOCK_USAGE = `  add <source> [dir] [--scope project|user] [--name N
 const out = (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
 const note = (text) => process.stderr.write(`${text}\n`);
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
-const LEVELS = ["low", "medium", "high"];
 
 /** Progress on stderr: on a terminal unless --json, or wherever --progress asks for it. */
 const stepsOf = (flags) => progress({ wanted: flags.progress === true, large: !flags.json });
@@ -68,15 +74,51 @@ function nameOf(files, what) {
 /** Where a skill's location is, as messages show it: the key in a project, the path for the user. */
 const shown = (where, location) => (where.scope === "project" ? location : path.join(where.base, ...location.split("/")));
 
-/** Fetches a pinned source again; its relative paths (and a stdio command's directory) are the scope's base. */
-function fetchPinned(source, where, options = {}) {
-  return source.type === "mcp" ? fetchMcpSource(source, where.base) : fetchSource(source, where.base, options);
+/**
+ * Fetches a pinned source again; its relative paths (and a stdio command's directory) are the
+ * scope's base. An MCP source goes through `mcp`, the command's session (one connection a server).
+ */
+function fetchPinned(source, where, mcp, options = {}) {
+  return source.type === "mcp" ? mcp.fetch(source) : fetchSource(source, where.base, options);
+}
+
+/**
+ * Refuses, before anything is fetched, to run the command of an `mcp+stdio:` entry of the
+ * lockfile without `--allow-stdio`: a lockfile comes with the project, and its command would run
+ * as the user. The command is named word by word, quoted.
+ */
+function requireStdioOptIn(where, entries, flags) {
+  if (flags["allow-stdio"]) return;
+  for (const e of entries) {
+    const words = stdioCommandOf(e.source);
+    if (words !== null) {
+      throw new SourceError(`'${e.name}' in ${where.name} is fetched by running the command ${JSON.stringify(words)}; review it, then pass --allow-stdio to run it`);
+    }
+  }
 }
 
 /** The scope of `--scope` and the directory argument at `index` of `rest` (of at most `max`). */
 function whereOf(flags, rest, max) {
   if (rest.length > max) throw new UsageError(`expected at most ${plural(max, "argument")}`);
   return scopeOf(flags.scope, rest[max - 1], flags.client);
+}
+
+/**
+ * The vetting of fetched files before they are written, as add and update do it: every file read
+ * as text by the core, nothing run; each finding listed on stderr as `<label>: path:line: level:
+ * code: message`. `{ digest, refusal }`: `refusal` says why the skill is not `verb` (a skill not
+ * vetted whole, or a finding at or above `severity` without --allow-findings: the core decides
+ * which, as `vet: "refuse"` would), or is null.
+ */
+async function vetted(label, name, files, { severity, flags, verb }) {
+  const { digest, report } = await inspect(name, files, { vet: severity });
+  for (const f of report.findings) note(`${label}: ${f.path}:${f.line}: ${f.level}: ${f.code}: ${f.message}`);
+  if (report.error) return { digest, refusal: `'${name}' could not be vetted whole: ${report.error.message}` };
+  if (report.refusal && !flags["allow-findings"]) {
+    const anyway = verb === "added" ? "adds" : "writes";
+    return { digest, refusal: `'${name}' is not ${verb}: ${report.refusal.message} (findings listed above); --allow-findings ${anyway} it anyway` };
+  }
+  return { digest, refusal: null };
 }
 
 /** Runs `fn`, turning a source or lockfile problem into its message and exit code 1. */
@@ -100,8 +142,7 @@ export async function cmdAdd(args) {
     ...SCOPE_FLAGS, "--name": "string", "--path": "string", "--ref": "string", "--server": "string", "--force": "bool", "--severity": "string", "--allow-findings": "bool", "--progress": "bool",
   });
   if (rest.length < 1 || rest.length > 2) throw new UsageError("expected a source and at most one directory");
-  const severity = flags.severity ?? "high";
-  if (!LEVELS.includes(severity)) throw new UsageError(`--severity must be high, medium or low, not ${severity}`);
+  const severity = severityOf(flags);
   const mcp = isMcpSpec(rest[0]);
   if (flags.server !== undefined && !mcp) throw new UsageError("--server labels an MCP server: it goes with an mcp+http(s):// or mcp+stdio: source");
   if (mcp && (flags.path !== undefined || flags.ref !== undefined)) throw new UsageError("--path and --ref do not apply to an MCP source");
@@ -116,21 +157,16 @@ export async function cmdAdd(args) {
     if (flags.name !== undefined && asked.type !== "discovery" && flags.name !== name) {
       throw new SourceError(`the skill is named '${name}', not '${flags.name}'`);
     }
-    const location = `${where.skillsDir}/${name}`;
+    const location = locationOf(where, name);
     if (existsSync(path.join(where.base, location)) && !flags.force) {
       throw new SourceError(`${shown(where, location)} exists; remove it first, or --force to replace it`);
     }
     const recorded = recordedSource(where, source);
     // Vetted before anything is written: the core reads every file as text, runs nothing.
     steps.update(`vetting ${name} (${plural(files.length, "file")})`, true);
-    const { digest, report } = await inspect(name, files, { vet: severity });
+    const { digest, refusal } = await vetted(rest[0], name, files, { severity, flags, verb: "added" });
     steps.done();
-    for (const f of report.findings) note(`${rest[0]}: ${f.path}:${f.line}: ${f.level}: ${f.code}: ${f.message}`);
-    if (report.error) throw new SourceError(`'${name}' could not be vetted whole: ${report.error.message}`);
-    // The core decides what refuses a skill at --severity (the error `vet: "refuse"` would give).
-    if (report.refusal && !flags["allow-findings"]) {
-      throw new SourceError(`'${name}' is not added: ${report.refusal.message} (findings listed above); --allow-findings adds it anyway`);
-    }
+    if (refusal) throw new SourceError(refusal);
     placeFiles(where, location, files);
     const lockfile = await repin(where, [{ name, scope: where.scope, source: recorded, location, digest }]);
     const entry = lockfile.skills.find((e) => e.scope === where.scope && e.name === name);
@@ -149,7 +185,8 @@ export async function cmdRemove(args) {
   return guarded("remove", async () => {
     const lock = readLock(where);
     const entry = lock?.skills.find((e) => e.scope === where.scope && e.name === name);
-    const location = entry?.location ?? `${where.skillsDir}/${name}`;
+    // A pinned skill is where its entry says, which must be where add puts it: nothing else is deleted.
+    const location = entry ? entryLocation(where, entry) : locationOf(where, name);
     assertKey(location);
     if (!entry && !existsSync(path.join(where.base, location))) {
       throw new SourceError(`no skill '${name}' in ${path.join(where.base, where.skillsDir)} or ${where.name}`);
@@ -193,35 +230,43 @@ export async function cmdVerify(args) {
 
 /** `install [dir] --frozen`. */
 export async function cmdInstall(args) {
-  const { flags, rest } = readFlags(args, { ...SCOPE_FLAGS, "--frozen": "bool", "--progress": "bool" });
+  const { flags, rest } = readFlags(args, { ...SCOPE_FLAGS, "--frozen": "bool", "--progress": "bool", "--allow-stdio": "bool" });
   if (!flags.frozen) throw new UsageError("install restores exactly what is pinned: pass --frozen (update re-pins)");
   const where = whereOf(flags, rest, 1);
   return guarded("install", async () => {
     const lock = requireLock(where);
     await driftOf(where, lock); // the core checks the lockfile's form before anything is fetched
+    const own = lock.skills.filter((e) => e.scope === where.scope);
+    for (const e of own) entryLocation(where, e);
+    requireStdioOptIn(where, own, flags);
     const results = [];
     const steps = stepsOf(flags);
-    for (const [i, entry] of lock.skills.entries()) {
-      steps.update(`[${i + 1}/${lock.skills.length}] ${entry.name}: fetching`, true);
-      if (entry.scope !== where.scope) {
-        results.push({ name: entry.name, ok: false, error: `scope '${entry.scope}' is not installed from ${where.name} (--scope ${where.scope})` });
-        continue;
-      }
-      try {
-        const { files } = await fetchPinned(entry.source, where, { frozen: true });
-        const digest = await digestOf(entry.name, files);
-        if (digest !== entry.digest) {
-          results.push({ name: entry.name, ok: false, error: `its source now gives ${digest}, not ${entry.digest} as pinned` });
+    const mcp = mcpSession(where.base, { allowStdio: flags["allow-stdio"] === true });
+    try {
+      for (const [i, entry] of lock.skills.entries()) {
+        steps.update(`[${i + 1}/${lock.skills.length}] ${entry.name}: fetching`, true);
+        if (entry.scope !== where.scope) {
+          results.push({ name: entry.name, ok: false, error: `scope '${entry.scope}' is not installed from ${where.name} (--scope ${where.scope})` });
           continue;
         }
-        placeFiles(where, entry.location, files);
-        results.push({ name: entry.name, ok: true, files: files.length });
-      } catch (e) {
-        if (!(e instanceof SourceError || e instanceof TypeError)) throw e;
-        results.push({ name: entry.name, ok: false, error: e.message });
+        try {
+          const { files } = await fetchPinned(entry.source, where, mcp, { frozen: true });
+          const digest = await digestOf(entry.name, files);
+          if (digest !== entry.digest) {
+            results.push({ name: entry.name, ok: false, error: `its source now gives ${digest}, not ${entry.digest} as pinned` });
+            continue;
+          }
+          placeFiles(where, entry.location, files);
+          results.push({ name: entry.name, ok: true, files: files.length });
+        } catch (e) {
+          if (!(e instanceof SourceError || e instanceof TypeError)) throw e;
+          results.push({ name: entry.name, ok: false, error: e.message });
+        }
       }
+    } finally {
+      steps.done();
+      await mcp.close();
     }
-    steps.done();
     // What is on disk now, against the pins: a skill present but not pinned fails too.
     const drift = await driftOf(where, lock);
     const ok = results.every((r) => r.ok) && drift.length === 0;
@@ -234,45 +279,84 @@ export async function cmdInstall(args) {
   });
 }
 
+/**
+ * One pinned skill fetched again for update: what changed (`{ name, from, to, added, removed,
+ * changed }`, with `refused` when vetting refuses the new content), shown before anything is
+ * written; then, unless --dry-run or refused, written, with its new pin pushed to `renewed`.
+ */
+async function updateOne(entry, { where, mcp, flags, severity, steps, renewed }) {
+  const { files, source } = await fetchPinned(entry.source, where, mcp);
+  const at = path.join(where.base, ...entry.location.split("/"));
+  const before = existsSync(at) ? readTree(at) : [];
+  const diff = changes(before, files);
+  const digest = await digestOf(entry.name, files);
+  const r = { name: entry.name, from: entry.digest, to: digest, ...diff };
+  // New content is vetted as add vets it: a refused skill is left as it was.
+  if (digest !== entry.digest) {
+    steps.done();
+    const { refusal } = await vetted(entry.name, entry.name, files, { severity, flags, verb: "updated" });
+    if (refusal) r.refused = refusal;
+  }
+  // What changed is shown before the files are written.
+  if (!flags.json) {
+    steps.done();
+    if (r.from === r.to) out(`${r.name}: unchanged`);
+    else {
+      const held = r.refused ? " (not written: refused by vetting)" : flags["dry-run"] ? " (not written: --dry-run)" : "";
+      out(`${r.name}: ${r.from} -> ${r.to}${held}`);
+      for (const [mark, list] of [["+", r.added], ["-", r.removed], ["~", r.changed]]) for (const p of list) out(`  ${mark} ${p}`);
+    }
+  }
+  if (r.refused) note(`skillwasm update: ${r.refused}`);
+  if (!flags["dry-run"] && digest !== entry.digest && !r.refused) {
+    placeFiles(where, entry.location, files);
+    renewed.push({ ...entry, source, digest });
+  }
+  return r;
+}
+
 /** `update [name] [dir] [--dry-run]`. */
 export async function cmdUpdate(args) {
-  const { flags, rest } = readFlags(args, { ...SCOPE_FLAGS, "--dry-run": "bool", "--progress": "bool" });
+  const { flags, rest } = readFlags(args, {
+    ...SCOPE_FLAGS, "--dry-run": "bool", "--progress": "bool", "--allow-stdio": "bool", "--severity": "string", "--allow-findings": "bool",
+  });
   if (rest.length > 2) throw new UsageError("expected at most a skill name and a directory");
+  const severity = severityOf(flags);
   const where = scopeOf(flags.scope, rest[1], flags.client);
   const only = rest[0];
   return guarded("update", async () => {
     const lock = requireLock(where);
     const entries = lock.skills.filter((e) => e.scope === where.scope && (only === undefined || e.name === only));
     if (only !== undefined && entries.length === 0) throw new SourceError(`'${only}' is not pinned in ${where.name}`);
+    for (const e of entries) entryLocation(where, e);
+    requireStdioOptIn(where, entries, flags);
     const report = [];
     const renewed = [];
     const steps = stepsOf(flags);
-    for (const [i, entry] of entries.entries()) {
-      steps.update(`[${i + 1}/${entries.length}] ${entry.name}: fetching`, true);
-      const { files, source } = await fetchPinned(entry.source, where);
-      const at = path.join(where.base, ...entry.location.split("/"));
-      const before = existsSync(at) ? readTree(at) : [];
-      const diff = changes(before, files);
-      const digest = await digestOf(entry.name, files);
-      const r = { name: entry.name, from: entry.digest, to: digest, ...diff };
-      report.push(r);
-      // What changed is shown before the files are written.
-      if (!flags.json) {
-        steps.done();
-        if (r.from === r.to) out(`${r.name}: unchanged`);
-        else {
-          out(`${r.name}: ${r.from} -> ${r.to}${flags["dry-run"] ? " (not written: --dry-run)" : ""}`);
-          for (const [mark, list] of [["+", r.added], ["-", r.removed], ["~", r.changed]]) for (const p of list) out(`  ${mark} ${p}`);
+    const mcp = mcpSession(where.base, { allowStdio: flags["allow-stdio"] === true });
+    try {
+      for (const [i, entry] of entries.entries()) {
+        steps.update(`[${i + 1}/${entries.length}] ${entry.name}: fetching`, true);
+        // Each skill on its own, as install does: a source that fails leaves its skill as it was.
+        try {
+          report.push(await updateOne(entry, { where, mcp, flags, severity, steps, renewed }));
+        } catch (e) {
+          if (!(e instanceof SourceError || e instanceof TypeError)) throw e;
+          report.push({ name: entry.name, from: entry.digest, error: e.message });
+          if (!flags.json) {
+            steps.done();
+            out(`failed ${entry.name}: ${e.message}`);
+          }
         }
       }
-      if (!flags["dry-run"] && digest !== entry.digest) {
-        placeFiles(where, entry.location, files);
-        renewed.push({ ...entry, source, digest });
-      }
+    } finally {
+      steps.done();
+      await mcp.close();
+      // What was written is pinned, whatever stopped the others.
+      if (renewed.length > 0) await repin(where, renewed);
     }
-    steps.done();
-    if (renewed.length > 0) await repin(where, renewed);
     if (flags.json) out(JSON.stringify({ dryRun: flags["dry-run"] === true, scope: where.scope, skills: report }, null, 2));
-    return 0;
+    // A skill refused by vetting, or whose source failed, fails the command.
+    return report.some((r) => r.refused || r.error) ? 1 : 0;
   });
 }

@@ -12,6 +12,17 @@ export const VET_USAGE = "vet <dir>... [--severity high|medium|low] [--json]";
 
 const LEVELS = ["low", "medium", "high"];
 
+/**
+ * The severity `--severity` asks for (default `high`): a finding at or above it refuses the
+ * skill. Any other value is a usage error.
+ * @param {{ severity?: string }} flags
+ */
+export function severityOf(flags) {
+  const severity = flags.severity ?? "high";
+  if (!LEVELS.includes(severity)) throw new UsageError(`--severity must be high, medium or low, not ${severity}`);
+  return severity;
+}
+
 /** A finding's level in its colour: high red, medium yellow, low cyan. */
 function levelIn(style, level) {
   return level === "high" ? style.red(level) : level === "medium" ? style.yellow(level) : style.cyan(level);
@@ -57,8 +68,7 @@ async function vetDir(dir, severity) {
 export async function cmdVet(args) {
   const { flags, rest } = readFlags(args, { "--severity": "string", "--json": "bool" });
   if (rest.length === 0) throw new UsageError("expected at least one directory");
-  const threshold = flags.severity ?? "high";
-  if (!LEVELS.includes(threshold)) throw new UsageError(`--severity must be high, medium or low, not ${threshold}`);
+  const threshold = severityOf(flags);
   const results = [];
   for (const arg of rest) results.push(await vetDir(dirOf(arg), threshold));
   let over = 0;

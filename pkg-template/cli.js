@@ -380,12 +380,12 @@ const COMMANDS = {
   read: { run: cmdRead, usage: "read <name> <path> [dir] [--client NAME] [--no-user] [--no-trust]" },
   publish: { run: cmdPublish, usage: "publish <dir> --out <dir> [--base-url <url>]" },
   mcp: { run: cmdMcp, usage: "mcp [dir] [--client NAME] [--no-user] [--no-trust] [--page-size N] [--no-tool]" },
-  add: { run: cmdAdd, usage: "add <source> [dir] [--scope project|user] [--name N] [--path P] [--ref R] [--server LABEL] [--force] [--severity high|medium|low] [--allow-findings] [--json]" },
-  remove: { run: cmdRemove, usage: "remove <name> [dir] [--scope project|user] [--json]" },
-  lock: { run: cmdLock, usage: "lock [dir] [--scope project|user] [--json]" },
-  verify: { run: cmdVerify, usage: "verify [dir] [--scope project|user] [--json]" },
-  install: { run: cmdInstall, usage: "install [dir] --frozen [--scope project|user] [--json]" },
-  update: { run: cmdUpdate, usage: "update [name] [dir] [--dry-run] [--scope project|user] [--json]" },
+  add: { run: cmdAdd, usage: "add <source> [dir] [--scope project|user] [--client NAME] [--name N] [--path P] [--ref R] [--server LABEL] [--force] [--severity high|medium|low] [--allow-findings] [--progress] [--json]" },
+  remove: { run: cmdRemove, usage: "remove <name> [dir] [--scope project|user] [--client NAME] [--json]" },
+  lock: { run: cmdLock, usage: "lock [dir] [--scope project|user] [--client NAME] [--json]" },
+  verify: { run: cmdVerify, usage: "verify [dir] [--scope project|user] [--client NAME] [--json]" },
+  install: { run: cmdInstall, usage: "install [dir] --frozen [--scope project|user] [--client NAME] [--allow-stdio] [--progress] [--json]" },
+  update: { run: cmdUpdate, usage: "update [name] [dir] [--dry-run] [--scope project|user] [--client NAME] [--allow-stdio] [--severity high|medium|low] [--allow-findings] [--progress] [--json]" },
   vet: { run: cmdVet, usage: VET_USAGE },
 };
 

@@ -116,8 +116,8 @@ export function pageJson(page, maxNodes, maxChars, heads, taken) {
  * A store's listing page as lines, for the usual shape only, or null (then the caller reads it
  * with {@link pageJson}). The text: a first line that is `=` and the cursor, or empty when there
  * is none; then one line per entry, `key\tsize\tetag`, then `\tsha256:<hex>` for a `digest`
- * and `\t!message` for a `headError` (size and etag empty when absent; a digest of another form
- * is null). The shape: a page whose own keys are `entries`
+ * and `\t!message` for a `headError` (size and etag empty when absent; a digest that does not
+ * start with `sha256:` is null, a malformed one the engine drops). The shape: a page whose own keys are `entries`
  * (an array of at most `maxEntries`), `cursor` (a string, null or undefined), `warnings` (only
  * undefined), and `version` and `unchanged` (left out: the engine reads them on its own); each entry a non-array object whose own keys are `key` (a string), `size` (a
  * non-negative safe integer, or null, undefined, a negative or a non-finite number for none),
@@ -165,8 +165,8 @@ export function pageLines(page, maxEntries, maxChars, heads, taken) {
           else return null;
         } else if (k === "etag" && typeof v === "string" && v !== "") {
           etag = wellFormed(v);
-        } else if (k === "digest" && typeof v === "string" && DIGEST.test(v)) {
-          digest = `\t${v}`;
+        } else if (k === "digest" && typeof v === "string" && v.startsWith(SHA256) && plainField(v)) {
+          digest = `\t${wellFormed(v)}`;
         } else if (k === "head" && heads) {
           found.push([`entries.${i}.head`, v]);
         } else if (k === "headError" && heads && (typeof v === "string" || v === null)) {
@@ -201,8 +201,13 @@ export function pageLinesUtf8(page, maxEntries, maxChars, heads, taken) {
 
 const utf8 = new TextEncoder();
 
-/** A listed object's SHA-256 as {@link pageLines} carries it (any other form: the page is read as JSON, which drops it). */
-const DIGEST = /^sha256:[0-9a-f]{64}$/;
+/**
+ * How a listed object's SHA-256 starts, which tells the engine that a line's fourth field is a
+ * digest, not a head: {@link pageLines} carries a digest that starts so and holds no separator,
+ * and the engine drops one that is not `sha256:<64 lowercase hex>` (store/lines.rs), as it does
+ * in JSON. A digest of another start: the page is read as JSON.
+ */
+const SHA256 = "sha256:";
 
 /** Whether `s` holds no tab and no line feed, the separators of {@link pageLines}. */
 function plainField(s) {

@@ -61,8 +61,16 @@ export function transportLabel(client) {
   return undefined;
 }
 
-/** `promise`, or a rejection after `ms`. */
-function within(promise, ms, what) {
+/**
+ * `promise`, or a rejection after `ms` (an Error saying that `what` did not settle in time); the
+ * timer is cleared either way.
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {number} ms
+ * @param {string} what
+ * @returns {Promise<T>}
+ */
+export function within(promise, ms, what) {
   let timer;
   const late = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms);

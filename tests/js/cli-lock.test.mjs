@@ -6,49 +6,19 @@
 // directory and fails when a source no longer gives what was pinned; `update` shows what changed;
 // `--scope user` does the same in the user's home (HOME, a temporary directory here).
 import assert from "node:assert/strict";
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
-import { CLI, PKG, ROOT, importPkg } from "./helpers.mjs";
+import { PKG, ROOT, importPkg } from "./helpers.mjs";
+import { SKILL, STDIO_SERVER, lockOf, quote, sw, swWith, writeTree } from "./support/cli-lock.mjs";
 import { serveHttp } from "./support/mcp-http.mjs";
 import { routesOf, serve } from "./support/well-known-server.mjs";
 
 const { SkillRegistry, nodeFsStorage, publishWellKnown } = await importPkg();
 const { skillsMcpHandler } = await import(pathToFileURL(path.join(PKG, "mcp-server.js")).href);
-
-const quote = (s) => `'${String(s).replaceAll("'", "'\\''")}'`;
-
-/** `skillwasm <args>` through bash in `cwd`, with `env` added: { status, stdout, stderr, ms } (never throws). */
-function swWith(env, cwd, ...args) {
-  const line = [process.execPath, CLI, ...args].map(quote).join(" ");
-  const start = Date.now();
-  return new Promise((resolve) => {
-    execFile("bash", ["-c", line], { cwd, env: { ...process.env, ...env }, encoding: "utf8", timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ status: error ? (error.code ?? 1) : 0, stdout, stderr, ms: Date.now() - start });
-    });
-  });
-}
-
-/** `skillwasm <args>` through bash in `cwd`. */
-const sw = (cwd, ...args) => swWith({}, cwd, ...args);
-
-const SKILL = {
-  "SKILL.md": "---\nname: csv-profile\ndescription: Profile CSV files: columns, types, nulls.\n---\n\nRun `scripts/profile.sh <file>`.\n",
-  "scripts/profile.sh": "#!/bin/sh\nhead -1 \"$1\"\n",
-  "references/types.md": "# Types\n\nint, float, date, text.\n",
-};
-
-function writeTree(dir, files) {
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    writeFileSync(path.join(dir, rel), text);
-  }
-}
-
-const lockOf = (dir) => JSON.parse(readFileSync(path.join(dir, "skills-lock.json"), "utf8"));
 
 test("add pins one digest from every source; verify holds it; a one-byte change breaks it", async (t) => {
   const tmp = mkdtempSync(path.join(tmpdir(), "skillwasm-cli-lock-"));
@@ -190,7 +160,6 @@ test("add vets a skill before it writes anything: a finding at or above --severi
   assert.equal((await sw(tmp, "add", stealer, "--severity", "extreme")).status, 2);
 });
 
-const STDIO_SERVER = path.join(ROOT, "tests", "js", "support", "mcp-skills-stdio.mjs");
 const digestOfDir = async (dir) => {
   const registry = await SkillRegistry.discover({ scopes: [{ name: "s", storage: nodeFsStorage(dir), roots: [""], trusted: true }] });
   return (await registry.contentDigest("csv-profile")).digest;
@@ -235,7 +204,8 @@ test("add from an MCP server over Streamable HTTP and over stdio: verify holds t
     const fresh = path.join(tmp, `fresh-${label.replace(/\W/g, "-")}`);
     mkdirSync(fresh);
     cpSync(path.join(project, "skills-lock.json"), path.join(fresh, "skills-lock.json"));
-    const installed = await sw(fresh, "install", "--frozen");
+    // A lockfile's stdio command runs only when the user says so.
+    const installed = await sw(fresh, "install", "--frozen", ...(label === "stdio" ? ["--allow-stdio"] : []));
     assert.equal(installed.status, 0, `${label}: ${installed.stdout}${installed.stderr}`);
     assert.match(installed.stdout, /installed csv-profile \(3 files\)/);
     assert.equal(readFileSync(path.join(fresh, ".agents/skills/csv-profile/references/types.md"), "utf8"), SKILL["references/types.md"]);
@@ -245,10 +215,10 @@ test("add from an MCP server over Streamable HTTP and over stdio: verify holds t
   // The server's skill changes: a frozen install refuses it, update shows and pins it.
   const project = path.join(tmp, "project-stdio");
   writeFileSync(path.join(served, "csv-profile/references/types.md"), "# Types\n\nchanged on the server\n");
-  const refused = await sw(project, "install", "--frozen");
+  const refused = await sw(project, "install", "--frozen", "--allow-stdio");
   assert.equal(refused.status, 1);
   assert.match(refused.stdout, /failed csv-profile: its source now gives sha256:[0-9a-f]{64}, not sha256:/);
-  const updated = await sw(project, "update", "csv-profile", "--json");
+  const updated = await sw(project, "update", "csv-profile", "--json", "--allow-stdio");
   assert.equal(updated.status, 0, updated.stderr);
   assert.deepEqual(JSON.parse(updated.stdout).skills[0].changed, ["references/types.md"]);
   assert.equal(lockOf(project).skills[0].source.connection, stdio, "the connection is kept");
@@ -336,4 +306,18 @@ test("--client: add into the client's own .<client>/skills, which verify with th
   assert.equal(missing.status, 1);
   assert.match(missing.stdout, /skill-pin-missing/);
   assert.equal((await sw(project, "verify", "--client", "../etc")).status, 2, "a client is a name");
+});
+
+test("each pinning command's synopsis names every option it takes", async () => {
+  for (const command of ["add", "remove", "lock", "verify", "install", "update"]) {
+    const unknown = await sw(ROOT, command, "--no-such-option");
+    assert.equal(unknown.status, 2, command);
+    const taken = /\(options: ([^)]*)\)/.exec(unknown.stderr)?.[1].split(", ");
+    assert.ok(taken && taken.length > 0, unknown.stderr);
+    const help = await sw(ROOT, command, "--help");
+    assert.equal(help.status, 0, command);
+    const synopsis = help.stdout.split("\n")[0];
+    assert.match(synopsis, new RegExp(`^Usage: skillwasm ${command} `));
+    for (const option of taken) assert.ok(synopsis.includes(`[${option}`) || synopsis.includes(` ${option}`), `${command}: ${option} in ${synopsis}`);
+  }
 });

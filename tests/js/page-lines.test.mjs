@@ -43,7 +43,12 @@ const CASES = [
     true,
     `\na\t1\te\tsha256:${"a".repeat(64)}\nb\t1\t\tsha256:${"b".repeat(64)}\t!x`,
   ],
-  ["a digest of another form (read as JSON, which drops it)", { entries: [{ key: "k", size: 1, etag: "e", digest: "sha256:ABC" }] }, false, null],
+  // The engine drops a malformed digest from the lines as from JSON (see the discovery test below).
+  ["a malformed sha256 digest (the engine drops it)", { entries: [{ key: "k", size: 1, etag: "e", digest: "sha256:ABC" }] }, false, "\nk\t1\te\tsha256:ABC"],
+  ["a digest of another start (read as JSON, which drops it)", { entries: [{ key: "k", size: 1, etag: "e", digest: "md5:abc" }] }, false, null],
+  ["a digest that would read as a head error", { entries: [{ key: "k", size: 1, etag: "e", digest: "!gone" }] }, true, null],
+  ["a tab in a digest", { entries: [{ key: "k", size: 1, etag: "e", digest: "sha256:a\t!x" }] }, true, null],
+  ["a line feed in a digest", { entries: [{ key: "k", size: 1, etag: "e", digest: "sha256:a\nb" }] }, false, null],
   ["an empty head error", { entries: [{ key: "k", size: 1, etag: "e", headError: "" }] }, true, "\nk\t1\te\t!"],
   ["a version and unchanged, left to the engine", { entries: [{ key: "k", size: 1, etag: "e" }], version: "v7", unchanged: true }, false, "\nk\t1\te"],
   [
@@ -88,7 +93,10 @@ function readLines(text) {
     const entry = { key };
     if (size !== "") entry.size = Number(size);
     if (etag !== "") entry.etag = etag;
-    if (rest[0]?.startsWith("sha256:")) entry.digest = rest.shift();
+    if (rest[0]?.startsWith("sha256:")) {
+      const digest = rest.shift();
+      if (/^sha256:[0-9a-f]{64}$/.test(digest)) entry.digest = digest;
+    }
     if (rest.length > 0) headErrors.push([key, rest.join("\t").slice(1)]);
     entries.push(entry);
   }
@@ -142,6 +150,43 @@ test("pageLines declines a page whose getter throws, and one over the bounds", (
   assert.equal(pageLines(page, 5, MAX_CHARS, false, []), null, "more entries than maxEntries");
   assert.equal(pageLines(page, MAX_ENTRIES, 20, false, []), null, "more characters than maxChars");
   assert.equal(typeof pageLines(page, MAX_ENTRIES, MAX_CHARS, false, []), "string");
+});
+
+test("a listed digest the engine cannot use reaches it in the lines and is dropped there: the file is read instead", async () => {
+  const { SkillRegistry, memoryStorage } = await import(pathToFileURL(path.join(PKG, "node.js")).href);
+  const files = { "notes/SKILL.md": "---\nname: notes\ndescription: Take notes.\n---\nBody\n", "notes/references/r.md": "# R\n" };
+  const enc = new TextEncoder();
+  const digestOf = async (storage) => {
+    const registry = await SkillRegistry.discover({ scopes: [{ name: "s", storage, roots: [""], trusted: true }] });
+    try {
+      return (await registry.contentDigest("notes")).digest;
+    } finally {
+      registry.free();
+    }
+  };
+  const want = await digestOf(memoryStorage(files));
+  /** A store listing every file with `digest`, counting its reads. */
+  const listing = (digest) => {
+    const reads = [];
+    const entry = (key) => ({ key, size: enc.encode(files[key]).length, etag: `e${files[key].length}`, digest });
+    const page = (prefix) => ({ entries: Object.keys(files).sort().filter((k) => k.startsWith(prefix)).map(entry) });
+    return {
+      reads,
+      page,
+      list: async (prefix) => page(prefix),
+      read: async (key) => (reads.push(key), key in files ? enc.encode(files[key]) : null),
+    };
+  };
+  for (const malformed of ["sha256:ABC", `sha256:${"A".repeat(64)}`, `sha256:${"a".repeat(63)}`]) {
+    const store = listing(malformed);
+    assert.equal(typeof pageLines(store.page(""), MAX_ENTRIES, MAX_CHARS, false, []), "string", `${malformed}: the page crosses as lines`);
+    assert.equal(await digestOf(store), want, malformed);
+    assert.ok(store.reads.includes("notes/references/r.md"), `${malformed}: the file is read, its listed digest dropped`);
+  }
+  // A digest of the right form is taken as listed: the file is not read for it.
+  const wellFormed = listing(`sha256:${"b".repeat(64)}`);
+  assert.notEqual(await digestOf(wellFormed), want);
+  assert.ok(!wellFormed.reads.includes("notes/references/r.md"), "a listed digest of the right form saves the read");
 });
 
 /**

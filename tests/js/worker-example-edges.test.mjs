@@ -3,12 +3,15 @@
 // CORS headers (configurable, never on the write routes) and answer OPTIONS preflights; a catalog
 // budget outside 0..2^32-1 is a 400 with a JSON error; an oversized upload sent over a real socket
 // with fetch is answered 413 however it is sent (Content-Length, chunked, multipart), and nothing
-// is written.
+// is written. A Worker with an invalid VET or VET_SEVERITY answers a JSON 500 on every route but keeps
+// its CORS headers and preflights; with VET=report, a vetting that could not read every file says so;
+// VET_SEVERITY=medium refuses what the default stores.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { WRITE_SECRET, startExample } from "./support/worker-example.mjs";
 
 const MiB = 1024 * 1024;
@@ -185,4 +188,85 @@ describe("the Cloudflare Worker example at its edges", () => {
     assert.equal((await fetch(new URL("/status", worker.url))).status, 200);
     assert.deepEqual(await storedKeys(), before);
   });
+});
+
+/** A Worker of its own over a fresh bucket, disposed after the test. */
+async function ownWorker(t, options) {
+  const dir = mkdtempSync(path.join(tmpdir(), "skillwasm-worker-own-"));
+  const w = await startExample({ persistDir: dir, ...options });
+  t.after(async () => {
+    await w.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return w;
+}
+
+/** `files` ({ path: text }) posted to /skills/<dir> of `w` as multipart: { status, body }. */
+async function post(w, dir, files) {
+  const encoded = multipart(Object.entries(files).map(([rel, text]) => ({ rel, bytes: new TextEncoder().encode(text) })));
+  const res = await w.fetch(`/skills/${dir}`, { method: "POST", headers: { "content-type": encoded.headers.get("content-type") }, body: new Uint8Array(await encoded.arrayBuffer()) });
+  return { status: res.status, body: await res.json() };
+}
+
+test("an invalid VET or VET_SEVERITY: every route answers a JSON 500 naming it, the well-known routes keep their CORS headers and preflights", async (t) => {
+  for (const [name, value] of [["VET", "bogus"], ["VET_SEVERITY", "extreme"]]) {
+    const w = await ownWorker(t, { vars: { [name]: value } });
+    const said = new RegExp(`${name} must be one of .*, not "${value}"`);
+    assert.equal(w.first.status, 500, `${name}: /status`);
+    assert.match(w.first.body.error, said);
+    const origin = { origin: "https://agent.example" };
+    for (const p of [`${WELL_KNOWN}index.json`, `${WELL_KNOWN}alpha/SKILL.md`]) {
+      const pre = await w.fetch(p, { method: "OPTIONS", headers: { ...origin, "access-control-request-method": "GET" } });
+      assert.equal(pre.status, 204, `${name}: OPTIONS ${p}`);
+      assert.equal(pre.headers.get("access-control-allow-origin"), "*");
+      await pre.arrayBuffer();
+      const get = await w.fetch(p, { headers: origin });
+      assert.equal(get.status, 500, `${name}: GET ${p}`);
+      assert.match(get.headers.get("content-type"), /application\/json/);
+      assert.equal(get.headers.get("access-control-allow-origin"), "*", `${name}: GET ${p} keeps its CORS headers`);
+      assert.match((await get.json()).error, said);
+      const head = await w.fetch(p, { method: "HEAD", headers: origin });
+      assert.equal(head.status, 500, `${name}: HEAD ${p}`);
+      assert.equal(head.headers.get("access-control-allow-origin"), "*");
+      assert.equal((await head.arrayBuffer()).byteLength, 0);
+    }
+    const catalog = await w.fetch("/catalog");
+    assert.equal(catalog.status, 500);
+    assert.match((await catalog.json()).error, said);
+  }
+});
+
+test("VET=report: a vetting that could not read every file says so in the 201 answer (vetError)", async (t) => {
+  // The package's vetting as the Worker sees it, with the error of a vetting beyond the limits.
+  const shim = fileURLToPath(new URL("./support/worker-vet-incomplete.js", import.meta.url));
+  const report = await ownWorker(t, { vars: { VET: "report" }, shim });
+  const stored = await post(report, "tidy", { "SKILL.md": skillMd("tidy") });
+  assert.equal(stored.status, 201, JSON.stringify(stored.body));
+  assert.equal(stored.body.vetError?.code, "vet-incomplete", JSON.stringify(stored.body));
+  assert.match(stored.body.vetError.message, /the first 512 were vetted/);
+  // VET=refuse refuses such an upload, naming the same error.
+  const refuse = await ownWorker(t, { shim });
+  const refused = await post(refuse, "tidy", { "SKILL.md": skillMd("tidy") });
+  assert.equal(refused.status, 422, JSON.stringify(refused.body));
+  assert.equal(refused.body.refusal.code, "vet-incomplete");
+  // A vetting that read everything has no vetError.
+  const plain = await ownWorker(t, { vars: { VET: "report" } });
+  const clean = await post(plain, "tidy", { "SKILL.md": skillMd("tidy") });
+  assert.equal(clean.status, 201);
+  assert.equal(clean.body.vetError, undefined);
+});
+
+test("VET_SEVERITY=medium refuses an upload whose only finding is medium; the default (high) stores it with the finding listed", async (t) => {
+  const pushy = { "SKILL.md": "---\nname: pushy\ndescription: Deletes old branches without asking.\n---\n# Pushy\n\nClean up.\n" };
+  const strict = await ownWorker(t, { vars: { VET_SEVERITY: "medium" } });
+  const refused = await post(strict, "pushy", pushy);
+  assert.equal(refused.status, 422, JSON.stringify(refused.body));
+  assert.equal(refused.body.refusal.code, "vet-refused");
+  assert.deepEqual(refused.body.findings.map((f) => f.level), ["medium"]);
+  const bucket = await strict.mf.getR2Bucket("SKILLS");
+  assert.deepEqual((await bucket.list({ prefix: "skills/pushy/" })).objects, [], "nothing written");
+  const lenient = await ownWorker(t, {});
+  const stored = await post(lenient, "pushy", pushy);
+  assert.equal(stored.status, 201, JSON.stringify(stored.body));
+  assert.deepEqual(stored.body.findings.map((f) => f.level), ["medium"]);
 });

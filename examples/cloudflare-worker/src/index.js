@@ -38,10 +38,14 @@ let starting = null;
  *   snapshotEtag: string | null,
  *   checkedAt: number,
  * }} State
- * @typedef {{ root: string, snapshotKey: string, scope: string, toolName: string, checkSeconds: number, corsOrigins: string[], vet: string, vetSeverity: string }} Config
+ * @typedef {{ root: string, snapshotKey: string, scope: string, toolName: string, checkSeconds: number, vet: string, vetSeverity: string }} Config
  */
 
-/** Settings from `[vars]` (wrangler.toml). */
+/**
+ * Settings from `[vars]` (wrangler.toml) for the registry and the routes; an invalid one throws,
+ * which the routes answer with a JSON 500. The CORS origins are read on their own (corsOrigins):
+ * a preflight and the CORS headers need nothing else.
+ */
 function readConfig(env) {
   const prefix = String(env.SKILLS_PREFIX ?? "skills").replace(/^\/+|\/+$/g, "");
   return {
@@ -50,7 +54,6 @@ function readConfig(env) {
     scope: String(env.SKILLS_SCOPE ?? "org"),
     toolName: String(env.TOOL_NAME ?? "activate_skill"),
     checkSeconds: Number(env.SNAPSHOT_CHECK_SECONDS ?? 30),
-    corsOrigins: corsOrigins(env.WELL_KNOWN_CORS_ORIGINS),
     // What an upload's vetting decides: "refuse" (a finding at or above VET_SEVERITY refuses it;
     // the default), "report" (stored, the findings in the answer) or "off".
     vet: oneOf(env.VET, ["refuse", "report", "off"], "VET"),
@@ -66,11 +69,13 @@ function oneOf(v, allowed, name) {
 }
 
 /**
- * The origins browsers may read the well-known routes from: `*` (the default: the index and its
- * artifacts are public), a list of origins separated by spaces or commas, or "" (none).
+ * The origins browsers may read the well-known routes from (`WELL_KNOWN_CORS_ORIGINS`): `*` (the
+ * default: the index and its artifacts are public), a list of origins separated by spaces or
+ * commas, or "" (none). Never throws: a route's CORS headers do not depend on the rest of the
+ * configuration.
  */
-function corsOrigins(v) {
-  return String(v ?? "*").split(/[\s,]+/).filter((o) => o !== "");
+function corsOrigins(env) {
+  return String(env.WELL_KNOWN_CORS_ORIGINS ?? "*").split(/[\s,]+/).filter((o) => o !== "");
 }
 
 /** The binding, counting its calls (the /status endpoint reports them). */
@@ -276,10 +281,9 @@ const WRITES = "POST /skills/<dir>, DELETE /skills/<dir> and POST /refresh need 
 
 /**
  * The CORS headers of a well-known route for `request`: the index and its artifacts are public
- * reads, so browsers of the configured origins may read them (never sent on other routes).
+ * reads, so browsers of `origins` (corsOrigins) may read them (never sent on other routes).
  */
-function corsHeaders(request, config) {
-  const origins = config.corsOrigins;
+function corsHeaders(request, origins) {
   if (origins.includes("*")) return { "access-control-allow-origin": "*", "access-control-expose-headers": "ETag" };
   const origin = request.headers.get("origin");
   const out = { vary: "Origin" };
@@ -290,8 +294,8 @@ function corsHeaders(request, config) {
 }
 
 /** The answer to a CORS preflight (OPTIONS) of a well-known route. */
-function preflight(request, config) {
-  const headers = corsHeaders(request, config);
+function preflight(request, origins) {
+  const headers = corsHeaders(request, origins);
   if (headers["access-control-allow-origin"] !== undefined) {
     Object.assign(headers, {
       "access-control-allow-methods": "GET, HEAD, OPTIONS",
@@ -369,12 +373,12 @@ export default {
   async fetch(request, env) {
     const pathname = new URL(request.url).pathname;
     const wellKnownPath = pathname.startsWith(WELL_KNOWN);
-    if (wellKnownPath && request.method === "OPTIONS") return preflight(request, readConfig(env));
+    if (wellKnownPath && request.method === "OPTIONS") return preflight(request, corsOrigins(env));
     const head = request.method === "HEAD";
     let response = await routes.fetch(head ? new Request(request, { method: "GET" }) : request, env);
     if (wellKnownPath) {
       response = new Response(response.body, response);
-      for (const [k, v] of Object.entries(corsHeaders(request, readConfig(env)))) response.headers.set(k, v);
+      for (const [k, v] of Object.entries(corsHeaders(request, corsOrigins(env)))) response.headers.set(k, v);
     }
     return head ? headOf(response) : response;
   },

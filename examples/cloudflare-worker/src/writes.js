@@ -247,6 +247,8 @@ export async function upload(s, request, rawName) {
     removed: stale.map((k) => k.slice(dir.length)),
     diagnostics: parsed.diagnostics,
     findings: vetted?.findings ?? [],
+    // With VET = "report", a vetting that could not read every file says so (vet-incomplete).
+    ...(vetted?.error ? { vetError: vetted.error } : {}),
     refresh: report,
   }, 201);
 }

@@ -40,11 +40,20 @@ export function packageFiles() {
  * The Worker as wrangler deploys it: one module bundled by esbuild from the unchanged source, its
  * bare imports resolved as wrangler resolves them ("skillwasm" through the package's `workerd`
  * condition, "skillwasm/mcp" and the MCP SDK from node_modules), and the .wasm beside it as a
- * CompiledWasm module. Bundled once per test process.
+ * CompiledWasm module. Bundled once per test process (and `shim`).
+ *
+ * With `shim` (a module's path), "skillwasm" is that module, which reaches the package as
+ * "skillwasm-package": for a test of what the Worker does with an answer of the package that its
+ * inputs cannot provoke.
  */
-let bundling = null;
-function modules() {
-  bundling ??= (async () => {
+const bundles = new Map();
+function modules(shim = null) {
+  if (!bundles.has(shim)) bundles.set(shim, bundle(shim));
+  return bundles.get(shim);
+}
+
+function bundle(shim) {
+  return (async () => {
     const esbuild = await import("esbuild");
     const dir = path.dirname(WORKER_SOURCE);
     const out = await esbuild.build({
@@ -53,7 +62,10 @@ function modules() {
       plugins: [{
         name: "skillwasm-package",
         setup(b) {
-          b.onResolve({ filter: /^skillwasm(\/mcp)?$/ }, (a) => ({ path: path.join(PKG, a.path === "skillwasm" ? "workerd.js" : "mcp-server.js") }));
+          b.onResolve({ filter: /^skillwasm(\/mcp|-package)?$/ }, (a) => {
+            if (a.path === "skillwasm" && shim !== null) return { path: shim };
+            return { path: path.join(PKG, a.path === "skillwasm/mcp" ? "mcp-server.js" : "workerd.js") };
+          });
           // Each of the package's two modules stays a module of its own beside the bundle.
           b.onResolve({ filter: /\.wasm$/ }, (a) => ({ path: `./${path.basename(a.path)}`, external: true }));
         },
@@ -64,7 +76,6 @@ function modules() {
       ...["skillwasm_bg.wasm", "skillwasm_cold_bg.wasm", "skillwasm_extra_bg.wasm"].map((f) => ({ type: "CompiledWasm", path: path.join(dir, f), contents: readFileSync(path.join(PKG, f)) })),
     ];
   })();
-  return bundling;
 }
 
 /** Bytes of the Worker bundle (source + package js + wasm), raw and gzip -9. */
@@ -83,20 +94,20 @@ export function bundleSize() {
 }
 
 /**
- * Starts the example Worker over R2 persisted in `persistDir`. Returns the instance, a `fetch`
+ * Starts the example Worker over R2 persisted in `persistDir` (`shim`: see modules()). Returns the instance, a `fetch`
  * (paths relative to the Worker), and the times from `new Miniflare` to ready and to the answer
  * of `firstPath` (requested at once, so the cold start is part of it).
  */
 /** The write secret the example runs with in tests (unless `vars.WRITE_SECRET` says otherwise). */
 export const WRITE_SECRET = "test-write-secret";
 
-export async function startExample({ persistDir, vars = {}, firstPath = "/status", listen = false }) {
+export async function startExample({ persistDir, vars = {}, firstPath = "/status", listen = false, shim = null }) {
   assertBuilt();
   const t0 = performance.now();
   const mf = new Miniflare({
     // With `listen`, workerd also serves on a port of 127.0.0.1 (`url`), for clients over a socket.
     ...(listen ? { host: "127.0.0.1", port: 0 } : {}),
-    modules: await modules(),
+    modules: await modules(shim),
     modulesRoot: path.dirname(WORKER_SOURCE),
     compatibilityDate: "2025-01-01",
     r2Buckets: ["SKILLS"],
