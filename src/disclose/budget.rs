@@ -74,7 +74,10 @@ pub(super) fn fit(items: Vec<Item<'_>>, opts: &CatalogOptions, truncate: impl Fn
     // every skill and most are dropped, which the skills kept decide alone.
     let names_only = sizes.total(sum(items.iter().map(|i| TokenCount::of(i.name))), items.len() as u64, 0);
     if !fits(names_only, opts) {
-        return fit_few(items, opts, &sizes, truncate);
+        let floor = floor_of(opts);
+        let long = |i: usize| items[i].description.chars().count() > floor;
+        let entry_at_floor = |i: usize| at_floor(&items[i], floor, opts, &truncate);
+        return fit_few(items.len(), &|i| items[i].name, &long, &entry_at_floor, opts, &sizes);
     }
     let mut entries: Vec<String> = items.iter().map(|i| entry(i, format)).collect();
     let mut costs: Vec<TokenCount> = entries.iter().map(|e| TokenCount::of(e)).collect();
@@ -137,7 +140,7 @@ pub(super) fn fit(items: Vec<Item<'_>>, opts: &CatalogOptions, truncate: impl Fn
     let mut shortened = names(&|i| lengths[i] > lo);
 
     // 2. Drop skills, least important first, until it fits.
-    let victims = expendable_first(&items, opts);
+    let victims = expendable_first(n, &|i| items[i].name, opts);
     let mut kept = vec![true; n];
     let mut total = sum(costs.iter().copied());
     let mut count = n as u64;
@@ -164,16 +167,32 @@ pub(super) fn fit(items: Vec<Item<'_>>, opts: &CatalogOptions, truncate: impl Fn
     Fitted { text: Some(text), skills: names(&|i| kept[i]), shortened, dropped }
 }
 
-/// The entries' indexes, the most expendable first: the last in `priority` (or not in it), then
-/// the last name, then the later entry.
-fn expendable_first(items: &[Item<'_>], opts: &CatalogOptions) -> Vec<usize> {
+/// The least description cap a catalog cuts to.
+fn floor_of(opts: &CatalogOptions) -> usize {
+    opts.min_description_chars.max(8) as usize
+}
+
+/// The entry of `item`, its description cut to `floor` when longer.
+fn at_floor(item: &Item<'_>, floor: usize, opts: &CatalogOptions, truncate: &dyn Fn(&str, usize) -> String) -> String {
+    if item.description.chars().count() > floor {
+        let cut = Item { name: item.name, description: truncate(&item.description, floor), location: item.location };
+        entry(&cut, opts.format)
+    } else {
+        entry(item, opts.format)
+    }
+}
+
+/// The entries' indexes (of `n`, named by `name_of`), the most expendable first: the last in
+/// `priority` (or not in it), then the last name, then the later entry.
+fn expendable_first<'a>(n: usize, name_of: &dyn Fn(usize) -> &'a str, opts: &CatalogOptions) -> Vec<usize> {
     let mut importance: HashMap<&str, usize> = HashMap::with_capacity(opts.priority.len());
     for (rank, p) in opts.priority.iter().enumerate() {
         importance.entry(p.as_str()).or_insert(rank);
     }
-    let rank = |i: usize| importance.get(items[i].name).copied().unwrap_or(usize::MAX);
-    let mut victims: Vec<usize> = (0..items.len()).collect();
-    crate::sort::sort_by(&mut victims, |&a, &b| (rank(b), items[b].name, b).cmp(&(rank(a), items[a].name, a)));
+    // Each skill's rank looked up once, not twice a comparison.
+    let ranks: Vec<usize> = (0..n).map(|i| importance.get(name_of(i)).copied().unwrap_or(usize::MAX)).collect();
+    let mut victims: Vec<usize> = (0..n).collect();
+    crate::sort::sort_by(&mut victims, |&a, &b| (ranks[b], name_of(b), b).cmp(&(ranks[a], name_of(a), a)));
     victims
 }
 
@@ -181,31 +200,24 @@ fn expendable_first(items: &[Item<'_>], opts: &CatalogOptions) -> Vec<usize> {
 /// fraction of the work: no description cap fits every skill, so every description longer than
 /// the floor is cut to it, and the skills kept are the most important ones that fit together
 /// (dropping the least important until the rest fits keeps exactly those, as a catalog of fewer
-/// entries is never larger). Only the entries kept, and the first that does not fit, are
-/// written and sized: a catalog of 100,000 skills that shows a hundred writes a hundred and one.
-fn fit_few(
-    items: Vec<Item<'_>>,
+/// entries is never larger). Only the skills kept, and the first that does not fit, are made
+/// into entries (`entry_at_floor`) and asked whether their description is `long`: a catalog of
+/// 100,000 skills that shows a hundred writes a hundred and one.
+fn fit_few<'a>(
+    n: usize,
+    name_of: &dyn Fn(usize) -> &'a str,
+    long: &dyn Fn(usize) -> bool,
+    entry_at_floor: &dyn Fn(usize) -> String,
     opts: &CatalogOptions,
     sizes: &Sizes,
-    truncate: impl Fn(&str, usize) -> String,
 ) -> Fitted {
-    let floor = opts.min_description_chars.max(8) as usize;
-    let long = |i: usize| items[i].description.chars().count() > floor;
-    let victims = expendable_first(&items, opts);
+    let victims = expendable_first(n, name_of, opts);
     // The entries kept, by index, with their text; the last in catalog order ends the catalog.
     let mut kept: Vec<(usize, String)> = Vec::new();
     let mut total = TokenCount::default();
     let mut last: Option<(usize, u64)> = None;
     for &i in victims.iter().rev() {
-        let item = &items[i];
-        let text = if long(i) {
-            entry(
-                &Item { name: item.name, description: truncate(&item.description, floor), location: item.location },
-                opts.format,
-            )
-        } else {
-            entry(item, opts.format)
-        };
+        let text = entry_at_floor(i);
         let with = total + TokenCount::of(&text);
         let ends = match last {
             Some((l, breaks)) if l > i => (l, breaks),
@@ -218,23 +230,51 @@ fn fit_few(
         last = Some(ends);
         kept.push((i, text));
     }
-    let dropped: Vec<String> = victims[..items.len() - kept.len()].iter().map(|&i| items[i].name.to_string()).collect();
+    let dropped: Vec<String> = victims[..n - kept.len()].iter().map(|&i| name_of(i).to_string()).collect();
     let gone: HashSet<&str> = dropped.iter().map(String::as_str).collect();
-    let shortened: Vec<String> = (0..items.len())
-        .filter(|&i| long(i) && !gone.contains(items[i].name))
-        .map(|i| items[i].name.to_string())
-        .collect();
+    // A dropped name takes every entry of that name off the shortened ones: only the kept (and
+    // their namesakes) are asked whether they were cut.
+    let shortened: Vec<String> =
+        (0..n).filter(|&i| !gone.contains(name_of(i)) && long(i)).map(|i| name_of(i).to_string()).collect();
     if kept.is_empty() {
         return Fitted { text: None, skills: Vec::new(), shortened, dropped };
     }
     crate::sort::sort_by_key(&mut kept, |k| k.0);
     let text = assemble(kept.iter().map(|(_, t)| t.as_str()), opts.format);
-    Fitted {
-        text: Some(text),
-        skills: kept.iter().map(|&(i, _)| items[i].name.to_string()).collect(),
-        shortened,
-        dropped,
+    Fitted { text: Some(text), skills: kept.iter().map(|&(i, _)| name_of(i).to_string()).collect(), shortened, dropped }
+}
+
+/// [`fit`] over `n` skills read on demand: `name_of` their names, `item_of` their one-line
+/// description and location. When the names alone overflow the budget, only the skills kept are
+/// read ([`fit_few`]); otherwise every one is, once, as [`fit`] needs them all.
+pub(super) fn fit_lazy<'a>(
+    n: usize,
+    name_of: &dyn Fn(usize) -> &'a str,
+    item_of: &dyn Fn(usize) -> (String, Option<String>),
+    opts: &CatalogOptions,
+    truncate: impl Fn(&str, usize) -> String,
+) -> Fitted {
+    let sizes = Sizes::of(opts);
+    // Read once: the order of importance compares them n log n times.
+    let names: Vec<&str> = (0..n).map(name_of).collect();
+    let names_only = sizes.total(sum(names.iter().map(|name| TokenCount::of(name))), n as u64, 0);
+    if !fits(names_only, opts) {
+        let floor = floor_of(opts);
+        let long = |i: usize| item_of(i).0.chars().count() > floor;
+        let entry_at_floor = |i: usize| {
+            let (description, location) = item_of(i);
+            at_floor(&Item { name: names[i], description, location: location.as_deref() }, floor, opts, &truncate)
+        };
+        return fit_few(n, &|i| names[i], &long, &entry_at_floor, opts, &sizes);
     }
+    let (descriptions, locations): (Vec<String>, Vec<Option<String>>) = (0..n).map(item_of).unzip();
+    let items: Vec<Item> = descriptions
+        .into_iter()
+        .zip(&locations)
+        .enumerate()
+        .map(|(i, (description, location))| Item { name: names[i], description, location: location.as_deref() })
+        .collect();
+    fit(items, opts, truncate)
 }
 
 #[cfg(test)]
@@ -329,6 +369,19 @@ mod tests {
                 assert_eq!(got.skills, want.skills, "{case}");
                 assert_eq!(got.shortened, want.shortened, "{case}");
                 assert_eq!(got.dropped, want.dropped, "{case}");
+                // Read on demand, counting the skills read: the same catalog, from those kept.
+                let read = std::cell::Cell::new(0);
+                let item_of = |i: usize| {
+                    read.set(read.get() + 1);
+                    ("word ".repeat(i % 30), None)
+                };
+                let lazy = fit_lazy(names.len(), &|i| names[i].as_str(), &item_of, &opts, truncate);
+                assert_eq!(
+                    (lazy.text, lazy.skills, lazy.shortened),
+                    (want.text, want.skills, want.shortened),
+                    "{case}"
+                );
+                assert!(read.get() <= 2 * (got.skills.len() + 1), "{case}: {} skills read", read.get());
                 if budget == 400 {
                     assert!(got.skills.len() > 5 && got.skills.contains(&"skill-399".to_string()), "{case}");
                 }

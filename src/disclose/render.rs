@@ -3,7 +3,7 @@
 
 use super::budget;
 use super::filter::{filter, localized_description};
-use super::format::{instructions, one_line, Item};
+use super::format::{instructions, one_line};
 use super::{CatalogOptions, CatalogResult, HiddenSkill};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::discover::SkillMeta;
@@ -50,21 +50,18 @@ pub fn render_shown(
     opts: &CatalogOptions,
 ) -> CatalogResult {
     let mut result = CatalogResult { hidden, diagnostics, ..CatalogResult::default() };
-    let locations: Vec<Option<String>> =
-        shown.iter().map(|m| opts.include_location.then(|| m.shown_path(&opts.scope_paths))).collect();
-    let items: Vec<Item> = shown
-        .iter()
-        .zip(&locations)
-        .map(|(m, location)| Item {
-            name: &m.skill().name,
-            description: one_line(localized_description(m.skill(), opts.locale.as_deref())),
-            location: location.as_deref(),
-        })
-        .collect();
-    if items.is_empty() {
+    if shown.is_empty() {
         return result;
     }
-    let fitted = budget::fit(items, opts, truncate);
+    // Each skill read when the fitting needs it: a catalog that shows a hundred of 100,000 skills
+    // writes the descriptions and locations of those it keeps.
+    let name_of = |i: usize| shown[i].skill().name.as_str();
+    let item_of = |i: usize| {
+        let m = shown[i];
+        let description = one_line(localized_description(m.skill(), opts.locale.as_deref()));
+        (description, opts.include_location.then(|| m.shown_path(&opts.scope_paths)))
+    };
+    let fitted = budget::fit_lazy(shown.len(), &name_of, &item_of, opts, truncate);
     result.shortened = fitted.shortened;
     result.dropped = fitted.dropped;
     let Some(text) = fitted.text else {
