@@ -50,6 +50,7 @@ pub mod lock;
 #[cfg(feature = "net")]
 pub mod net;
 pub mod search;
+pub mod shared_bytes;
 use skillwasm_parse::sort;
 pub mod store;
 pub mod vet;

@@ -160,7 +160,7 @@ fn the_instructions_of_a_skill_listed_above_the_cap_are_not_read() {
         storage: Rc::new(again),
     };
     let opts = DiscoverOptions { max_object_bytes: 4096, ..DiscoverOptions::default() };
-    let Ok(cold) = SkillRegistry::from_snapshot(&reg.snapshot(), vec![scope], opts) else { panic!("snapshot") };
+    let Ok(cold) = SkillRegistry::from_snapshot(reg.snapshot(), vec![scope], opts) else { panic!("snapshot") };
     let before = asked.borrow().len();
     let body = block_on(cold.read_file("a", None));
     assert_eq!(body.error.map(|d| d.code).as_deref(), Some("file-too-large"));

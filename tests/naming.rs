@@ -73,7 +73,7 @@ fn qualified_names_are_stable_across_refreshes_snapshots_and_new_rivals() {
     let before = reg.names();
     block_on(reg.refresh());
     assert_eq!(reg.names(), before);
-    let back = SkillRegistry::from_snapshot(&reg.snapshot(), scopes(), DiscoverOptions::default()).expect("snapshot");
+    let back = SkillRegistry::from_snapshot(reg.snapshot(), scopes(), DiscoverOptions::default()).expect("snapshot");
     assert_eq!(back.names(), before);
     assert_eq!(back.get("user:pdf").map(|m| m.skill.description.clone()).as_deref(), Some("User PDF"));
     // A new rival of lower precedence takes a name of its own; nobody else's moves.

@@ -4,7 +4,7 @@
 
 use super::{CatalogOptions, HiddenSkill, DEFAULT_TIERS};
 use crate::diagnostic::{codes, Diagnostic};
-use crate::discover::SkillMeta;
+use crate::discover::{SkillHead, SkillMeta};
 use crate::parse::Skill;
 use std::borrow::Cow;
 
@@ -57,9 +57,12 @@ pub fn offered_to_agent(skill: &crate::parse::Skill, agent: &str) -> bool {
     skill_agents(skill).is_none_or(|names| names.iter().any(|n| n.eq_ignore_ascii_case(agent.trim())))
 }
 
-/// What the filters read of a skill: its fields, and the meta the host's predicate is called
-/// with, built only when the predicate is asked (never when the host has none).
+/// What the filters read of a skill: its head, its other fields only when a rule reads them, and
+/// the meta the host's predicate is called with, built only when the predicate is asked (never
+/// when the host has none).
 pub trait FilterItem {
+    /// The skill's name and invocation fields.
+    fn head(&self) -> SkillHead<'_>;
     /// The skill's fields.
     fn skill(&self) -> &Skill;
     /// The skill's meta, for the host's predicate (None refuses the skill).
@@ -67,6 +70,9 @@ pub trait FilterItem {
 }
 
 impl FilterItem for &SkillMeta {
+    fn head(&self) -> SkillHead<'_> {
+        SkillHead::of(&self.skill)
+    }
     fn skill(&self) -> &Skill {
         &self.skill
     }
@@ -117,26 +123,30 @@ pub fn audiences<I: FilterItem>(
     let host = opts.host_version.as_deref().and_then(parse_version);
     let disabled: std::collections::HashSet<&str> = opts.disabled.iter().map(String::as_str).collect();
     for item in items {
-        let s = item.skill();
-        let own = Audience { model: !s.disable_model_invocation, user: s.user_invocable };
-        let hidden_by_host = if disabled.contains(s.name.as_str()) {
+        let head = item.head();
+        let own = Audience { model: !head.disable_model_invocation, user: head.user_invocable };
+        let hidden_by_host = if disabled.contains(head.name) {
             Some(("disabled", "switched off by the host".to_string()))
         } else {
             // Each rule in a function of its own, called only when the host or the skill sets
-            // what it reads: most hosts set none of them.
+            // what it reads: most hosts set none of them, and most skills neither (the skill's
+            // other fields are not read then: a skill a snapshot holds is not decoded).
             let mut found = None;
-            if let Some(min) = s.min_tier.as_deref() {
-                found = tier_rule(s, min, &tiers, model_rank, &mut out.diagnostics);
-            }
-            if let (None, Some(range), Some(host)) = (&found, s.compatibility.as_deref(), host.as_deref()) {
-                found = version_rule(range, host, opts);
+            if head.sets_tier_or_compatibility {
+                let s = item.skill();
+                if let Some(min) = s.min_tier.as_deref() {
+                    found = tier_rule(s, min, &tiers, model_rank, &mut out.diagnostics);
+                }
+                if let (None, Some(range), Some(host)) = (&found, s.compatibility.as_deref(), host.as_deref()) {
+                    found = version_rule(range, host, opts);
+                }
             }
             if let (None, Some(agent)) = (&found, opts.agent.as_deref()) {
-                found = agent_rule(s, agent);
+                found = agent_rule(item.skill(), agent);
             }
             if let (None, Some(p)) = (&found, permitted) {
                 if own.model || own.user {
-                    found = permission_rule(s, item.meta().map(|m| p(&m)), &mut out.diagnostics);
+                    found = permission_rule(head.name, item.meta().map(|m| p(&m)), &mut out.diagnostics);
                 }
             }
             found
@@ -152,7 +162,7 @@ pub fn audiences<I: FilterItem>(
                     "disable-model-invocation: true (the user can still invoke it)".to_string(),
                 )
             });
-            out.hidden.push(HiddenSkill { name: s.name.clone(), reason: reason.into(), message });
+            out.hidden.push(HiddenSkill { name: head.name.to_string(), reason: reason.into(), message });
         }
         out.audience.push(audience);
     }
@@ -169,13 +179,13 @@ pub type Verdict = Result<bool, String>;
 /// The host's predicate's verdict on a skill (None: the skill has no meta to ask about). Anything
 /// but a yes hides it (default deny); a predicate that failed is also a warning naming the skill.
 #[inline(never)]
-fn permission_rule(s: &Skill, verdict: Option<Verdict>, diags: &mut Vec<Diagnostic>) -> Hidden {
+fn permission_rule(name: &str, verdict: Option<Verdict>, diags: &mut Vec<Diagnostic>) -> Hidden {
     match verdict {
         Some(Ok(true)) => None,
         Some(Err(why)) => {
             diags.push(Diagnostic::warning(
                 codes::PERMITTED_FAILED,
-                format!("the host's permitted check failed for skill '{}' ({why}); the skill is hidden", s.name),
+                format!("the host's permitted check failed for skill '{name}' ({why}); the skill is hidden"),
             ));
             Some(("not-permitted", format!("the host's permission check failed: {why}")))
         }

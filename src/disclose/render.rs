@@ -26,6 +26,8 @@ pub fn render_catalog(
 /// shown it. A host's view reads both from the registry's records, so that a catalog of many
 /// skills builds no [`SkillMeta`] for each.
 pub trait ShownSkill {
+    /// The skill's name (read for every skill shown; the fields only for those the catalog keeps).
+    fn name(&self) -> &str;
     /// The skill's fields.
     fn skill(&self) -> &Skill;
     /// Where its SKILL.md is as the model is shown it (see [`SkillMeta::shown_path`]).
@@ -33,6 +35,9 @@ pub trait ShownSkill {
 }
 
 impl ShownSkill for SkillMeta {
+    fn name(&self) -> &str {
+        &self.skill.name
+    }
     fn skill(&self) -> &Skill {
         &self.skill
     }
@@ -55,7 +60,7 @@ pub fn render_shown(
     }
     // Each skill read when the fitting needs it: a catalog that shows a hundred of 100,000 skills
     // writes the descriptions and locations of those it keeps.
-    let name_of = |i: usize| shown[i].skill().name.as_str();
+    let name_of = |i: usize| shown[i].name();
     let item_of = |i: usize| {
         let m = shown[i];
         let description = one_line(localized_description(m.skill(), opts.locale.as_deref()));

@@ -56,9 +56,22 @@ pub(super) fn entry<'a>(records: &'a [SkillRecord], aliases: &'a [Alias], v: usi
     }
 }
 
-/// The name offered entry `v` is offered under (`""` for none).
+/// The record index of offered entry `v`, when it holds a skill: [`entry`] without the skill,
+/// so that a stored one is not decoded.
+pub(super) fn record_of(records: &[SkillRecord], aliases: &[Alias], v: usize) -> Option<usize> {
+    match v.checked_sub(records.len()) {
+        None => records.get(v)?.skill.is_some().then_some(v),
+        Some(a) => aliases.get(a).map(|x| x.record),
+    }
+}
+
+/// The name offered entry `v` is offered under (`""` for none), read without decoding a stored
+/// skill.
 pub(super) fn name_at<'a>(records: &'a [SkillRecord], aliases: &'a [Alias], v: usize) -> &'a str {
-    entry(records, aliases, v).map_or("", |(_, s)| s.name.as_str())
+    match v.checked_sub(records.len()) {
+        None => records.get(v).and_then(|r| r.skill.name()).unwrap_or_default(),
+        Some(a) => aliases.get(a).map_or("", |x| x.skill.name.as_str()),
+    }
 }
 
 /// The offered entries, sorted by name (the winners, `by_name` sorted so, and an alias for each
@@ -79,7 +92,7 @@ pub(super) fn decide(
         .enumerate()
         .filter_map(|(rank, &i)| {
             let r = records.get(i)?;
-            let name = r.skill.as_ref()?.name.as_str();
+            let name = r.skill.name()?;
             Some((qualified(r, roots_of(&r.scope), name), rank, i))
         })
         .collect();

@@ -94,7 +94,7 @@ fn grouping_is_linear_at_a_hundred_thousand_skills() {
         location: format!("{name}/SKILL.md"),
         size: None,
         etag: None,
-        skill: Some(Rc::new(Skill { name, description: "d".into(), ..Skill::default() })),
+        skill: Some(Rc::new(Skill { name, description: "d".into(), ..Skill::default() })).into(),
         diagnostics: Rc::default(),
         search_words: Default::default(),
     };

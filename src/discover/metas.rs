@@ -2,7 +2,7 @@
 //! the visible skills as a list of records shared with the registry, not as copies of their keys.
 
 use super::aliases::{self, Alias};
-use super::record::SkillRecord;
+use super::record::{SkillHead, SkillRecord};
 use super::types::{join_location, shown_location, SkillMeta};
 use crate::parse::Skill;
 use std::collections::BTreeMap;
@@ -16,7 +16,7 @@ pub(super) fn meta_of(
     shadowed_by: Option<usize>,
 ) -> Option<SkillMeta> {
     let r = records.get(i)?;
-    let skill = r.skill.clone()?;
+    let skill = r.skill.as_ref()?.clone();
     Some(SkillMeta {
         skill,
         scope: r.scope.clone(),
@@ -50,7 +50,8 @@ impl WinnerMetas {
         winners: &[usize],
         locations: &BTreeMap<String, String>,
     ) -> WinnerMetas {
-        let winners = winners.iter().copied().filter(|&v| aliases::entry(&records, &aliases, v).is_some()).collect();
+        let winners =
+            winners.iter().copied().filter(|&v| aliases::record_of(&records, &aliases, v).is_some()).collect();
         WinnerMetas { records, aliases, winners, locations: locations.clone() }
     }
 
@@ -69,9 +70,19 @@ impl WinnerMetas {
         aliases::entry(&self.records, &self.aliases, *self.winners.get(k)?).map(|(_, s)| s)
     }
 
+    /// The `k`-th skill's head (its name and what visibility reads first), without decoding a
+    /// skill a snapshot holds.
+    pub fn head(&self, k: usize) -> Option<SkillHead<'_>> {
+        let v = *self.winners.get(k)?;
+        match v.checked_sub(self.records.len()) {
+            None => self.records.get(v)?.skill.head(),
+            Some(a) => self.aliases.get(a).map(|x| SkillHead::of(&x.skill)),
+        }
+    }
+
     /// The record of the `k`-th skill.
     fn record(&self, k: usize) -> Option<&SkillRecord> {
-        let (i, _) = aliases::entry(&self.records, &self.aliases, *self.winners.get(k)?)?;
+        let i = aliases::record_of(&self.records, &self.aliases, *self.winners.get(k)?)?;
         self.records.get(i)
     }
 

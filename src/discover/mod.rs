@@ -16,6 +16,8 @@ mod rules;
 mod scan;
 mod scan_notes;
 mod scan_roots;
+mod snapshot_wire;
+mod stored_skill;
 mod types;
 
 pub use aliases::{skill_path, Alias, QUALIFIER};

@@ -60,7 +60,7 @@ pub(super) struct Winners {
 
 /// The name of record `i`'s skill (`""` for a record without one, which never wins).
 pub(super) fn name_of(records: &[SkillRecord], i: usize) -> &str {
-    records.get(i).and_then(|r| r.skill.as_deref()).map_or("", |s| s.name.as_str())
+    records.get(i).and_then(|r| r.skill.name()).unwrap_or_default()
 }
 
 /// Decides the winner of every name with one sort of the named records by (name, precedence):
@@ -73,7 +73,7 @@ pub(super) fn winners(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Winner
     let mut named: Vec<(&str, usize, usize)> = order
         .iter()
         .enumerate()
-        .filter_map(|(rank, &i)| records.get(i)?.skill.as_deref().map(|s| (s.name.as_str(), rank, i)))
+        .filter_map(|(rank, &i)| records.get(i)?.skill.name().map(|name| (name, rank, i)))
         .collect();
     crate::sort::sort_by(&mut named, |a, b| a.0.cmp(b.0).then(a.1.cmp(&b.1)));
     let mut by_name = Vec::new();
@@ -161,7 +161,7 @@ pub fn first_of(scopes: &[ScopeHandle], records: &[SkillRecord], scope: &str, na
     records
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.scope == scope && r.skill.as_ref().is_some_and(|s| s.name == name))
+        .filter(|(_, r)| r.scope == scope && r.skill.name() == Some(name))
         .min_by(|(a, ra), (b, rb)| {
             (scope_index, ra.root, depth(ra.directory()), &ra.location, a).cmp(&(
                 scope_index,
@@ -239,7 +239,7 @@ mod tests {
             location: format!("{directory}/SKILL.md"),
             size: None,
             etag: None,
-            skill: None,
+            skill: Default::default(),
             diagnostics: Rc::default(),
             search_words: Default::default(),
         }

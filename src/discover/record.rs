@@ -3,10 +3,11 @@
 //! snapshots and the registry read.
 
 use super::root_listing::RootListing;
+use super::stored_skill::StoredSkill;
 use crate::diagnostic::Diagnostic;
 use crate::parse::Skill;
 use crate::store::Storage;
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 
 /// A scope as discovery sees it: a name, a store, the roots to search in it, and trust.
@@ -23,8 +24,7 @@ pub struct ScopeHandle {
 }
 
 /// One SKILL.md found, read or not, and what came of it. Kept in snapshots.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SkillRecord {
     /// The scope it was found in.
     pub scope: String,
@@ -32,20 +32,138 @@ pub struct SkillRecord {
     pub root: usize,
     /// The key of the SKILL.md (its directory is derived from it: [`SkillRecord::directory`]).
     pub location: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// The listed size, when the store gave one.
     pub size: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// The listed etag, when the store gave one.
     pub etag: Option<String>,
     /// None when the skill was refused (the diagnostics say why). Shared with the metas and the
     /// visibility built from it, so that each skill is held once.
-    pub skill: Option<Rc<Skill>>,
+    pub skill: SkillSlot,
     /// What was found wrong with it; shared with the metas made from the record.
     pub diagnostics: Rc<Vec<Diagnostic>>,
     /// The words of the body's opening the search index weighs (see [`SearchWords`]).
-    #[serde(skip)]
     pub search_words: SearchWords,
+}
+
+/// A record's skill: the one discovery parsed, or one a snapshot holds ([`StoredSkill`]), read
+/// in place for its name and the flags visibility reads, and decoded (then kept) when the skill
+/// itself is asked for. So a registry started from a snapshot decodes only the skills it uses: at
+/// 100,000 skills, those a catalog lists and those the model loads, not all of them.
+#[derive(Clone, Default)]
+pub struct SkillSlot {
+    decoded: OnceCell<Rc<Skill>>,
+    stored: Option<StoredSkill>,
+}
+
+impl From<Option<Rc<Skill>>> for SkillSlot {
+    fn from(skill: Option<Rc<Skill>>) -> SkillSlot {
+        SkillSlot { decoded: skill.map(OnceCell::from).unwrap_or_default(), stored: None }
+    }
+}
+
+impl From<StoredSkill> for SkillSlot {
+    fn from(stored: StoredSkill) -> SkillSlot {
+        SkillSlot { decoded: OnceCell::new(), stored: Some(stored) }
+    }
+}
+
+impl SkillSlot {
+    /// The skill (decoded now when it is a stored one not decoded yet).
+    pub fn as_ref(&self) -> Option<&Rc<Skill>> {
+        if let Some(skill) = self.decoded.get() {
+            return Some(skill);
+        }
+        let skill = self.stored.as_ref()?.decode()?;
+        Some(self.decoded.get_or_init(|| Rc::new(skill)))
+    }
+
+    /// The skill's fields (decoded now when it is a stored one not decoded yet).
+    pub fn as_deref(&self) -> Option<&Skill> {
+        self.as_ref().map(|s| &**s)
+    }
+
+    /// Whether there is a skill.
+    pub fn is_some(&self) -> bool {
+        self.decoded.get().is_some() || self.stored.is_some()
+    }
+
+    /// Whether there is none (the record's SKILL.md was refused).
+    pub fn is_none(&self) -> bool {
+        !self.is_some()
+    }
+
+    /// The skill's name, without decoding a stored skill.
+    pub fn name(&self) -> Option<&str> {
+        match (self.decoded.get(), &self.stored) {
+            (Some(skill), _) => Some(&skill.name),
+            (None, Some(stored)) => Some(stored.name()),
+            (None, None) => None,
+        }
+    }
+
+    /// The skill's head, without decoding a stored skill.
+    pub fn head(&self) -> Option<SkillHead<'_>> {
+        match (self.decoded.get(), &self.stored) {
+            (Some(skill), _) => Some(SkillHead::of(skill)),
+            (None, Some(stored)) => Some(SkillHead {
+                name: stored.name(),
+                disable_model_invocation: stored.disable_model_invocation(),
+                user_invocable: stored.user_invocable(),
+                sets_tier_or_compatibility: stored.sets_tier_or_compatibility(),
+            }),
+            (None, None) => None,
+        }
+    }
+
+    /// The snapshot bytes of a stored skill (what a snapshot of this registry writes again).
+    pub fn stored(&self) -> Option<&StoredSkill> {
+        self.stored.as_ref()
+    }
+
+    /// Whether the skill is held decoded (a parsed one, or a stored one asked for).
+    pub fn is_decoded(&self) -> bool {
+        self.decoded.get().is_some()
+    }
+}
+
+/// What visibility reads of every skill before anything else: the name, the two invocation
+/// fields and whether the skill sets a field the host's rules read (`min_tier`,
+/// `compatibility`), so that a stored skill that sets none is never decoded to be filtered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SkillHead<'a> {
+    /// The skill's name.
+    pub name: &'a str,
+    /// `disable-model-invocation`.
+    pub disable_model_invocation: bool,
+    /// `user-invocable`.
+    pub user_invocable: bool,
+    /// Whether `min_tier` or `compatibility` is set.
+    pub sets_tier_or_compatibility: bool,
+}
+
+impl<'a> SkillHead<'a> {
+    /// The head of a skill held decoded.
+    pub fn of(skill: &'a Skill) -> SkillHead<'a> {
+        SkillHead {
+            name: &skill.name,
+            disable_model_invocation: skill.disable_model_invocation,
+            user_invocable: skill.user_invocable,
+            sets_tier_or_compatibility: skill.min_tier.is_some() || skill.compatibility.is_some(),
+        }
+    }
+}
+
+impl PartialEq for SkillSlot {
+    /// Two slots are equal when their skills are, however each is held.
+    fn eq(&self, other: &Self) -> bool {
+        self.as_ref() == other.as_ref()
+    }
+}
+
+impl std::fmt::Debug for SkillSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.as_deref().fmt(f)
+    }
 }
 
 /// The distinct words of a skill's body opening, as discovery read them

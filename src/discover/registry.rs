@@ -94,7 +94,7 @@ impl RefreshInputs {
 /// The name of the skill record `i` holds: `Some(None)` for a record without a skill, `None`
 /// for no record.
 fn skill_name(records: &[SkillRecord], i: usize) -> Option<Option<&str>> {
-    records.get(i).map(|r| r.skill.as_ref().map(|s| s.name.as_str()))
+    records.get(i).map(|r| r.skill.name())
 }
 
 impl SkillRegistry {
@@ -484,13 +484,13 @@ impl SkillRegistry {
     /// The record offered as `name`: the winner of a name, or a same-named skill under its
     /// qualified name.
     fn winner(&self, name: &str) -> Option<usize> {
-        self.offered(name).and_then(|v| aliases::entry(&self.records, &self.aliases, v)).map(|(i, _)| i)
+        self.offered(name).and_then(|v| aliases::record_of(&self.records, &self.aliases, v))
     }
 
     /// The own name of the skill offered as `name` (a same-named skill's, offered under its
     /// qualified name, is the name its SKILL.md gives).
     pub fn own_name(&self, name: &str) -> Option<&str> {
-        self.records.get(self.winner(name)?)?.skill.as_ref().map(|s| s.name.as_str())
+        self.records.get(self.winner(name)?)?.skill.name()
     }
 
     /// The names of the visible skills, sorted.
@@ -564,9 +564,9 @@ impl SkillRegistry {
         self.winners
             .iter()
             .filter_map(|&v| {
-                let (i, _) = aliases::entry(&self.records, &self.aliases, v)?;
+                let i = aliases::record_of(&self.records, &self.aliases, v)?;
                 let r = self.records.get(i)?;
-                let own = r.skill.as_ref()?.name.clone();
+                let own = r.skill.name()?.to_string();
                 let offered = aliases::name_at(&self.records, &self.aliases, v).to_string();
                 Some((offered, r.scope.clone(), own, r.directory().to_string()))
             })
@@ -582,7 +582,7 @@ impl SkillRegistry {
             return None;
         }
         let key = crate::lookalike::name_key(name);
-        let own = |v: usize| aliases::entry(&self.records, &self.aliases, v).is_some_and(|(i, _)| i == v);
+        let own = |v: usize| aliases::record_of(&self.records, &self.aliases, v) == Some(v);
         let mut alike = self
             .winners
             .iter()

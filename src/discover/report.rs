@@ -21,7 +21,7 @@ fn by_location(records: &[SkillRecord]) -> HashMap<(&str, &str), &SkillRecord> {
 
 fn skill_ref(r: &SkillRecord) -> SkillRef {
     SkillRef {
-        name: r.skill.as_ref().map(|s| s.name.clone()).unwrap_or_default(),
+        name: r.skill.name().unwrap_or_default().to_string(),
         scope: r.scope.clone(),
         location: r.location.clone(),
     }
@@ -30,7 +30,7 @@ fn skill_ref(r: &SkillRecord) -> SkillRef {
 /// Whether `new` holds something else than `old`, the record of the same key before: another
 /// size, etag or skill (the same shared skill is not compared field by field).
 fn changed(old: &SkillRecord, new: &SkillRecord) -> bool {
-    let same_skill = match (&old.skill, &new.skill) {
+    let same_skill = match (old.skill.as_ref(), new.skill.as_ref()) {
         (Some(a), Some(b)) => Rc::ptr_eq(a, b) || a == b,
         (None, None) => true,
         _ => false,

@@ -19,7 +19,7 @@
 //! then keys in lexicographic order. The first skill of a name wins across all scopes; every other
 //! one is reported as shadowed, with both locations.
 
-use super::record::{directory_of, Discovery, ScopeHandle, SearchWords, SkillRecord};
+use super::record::{directory_of, Discovery, ScopeHandle, SearchWords, SkillRecord, SkillSlot};
 use super::root_listing::RootListing;
 use super::scan_roots::{list_scopes, with_reused, Candidate};
 use super::types::DiscoverOptions;
@@ -143,7 +143,7 @@ fn into_records<'s>(
             Some(r) => (r.skill.clone(), r.diagnostics.clone(), r.search_words.clone()),
             None => {
                 jobs.push((records.len(), scope, c.lowercase, c.head));
-                (None, no_diagnostics(), SearchWords::default())
+                (SkillSlot::default(), no_diagnostics(), SearchWords::default())
             }
         };
         records.push(SkillRecord {
@@ -255,7 +255,7 @@ fn placeholder() -> SkillRecord {
         location: String::new(),
         size: None,
         etag: None,
-        skill: None,
+        skill: SkillSlot::default(),
         diagnostics: no_diagnostics(),
         search_words: SearchWords::default(),
     }
@@ -330,7 +330,7 @@ async fn load(
             }
         }
     };
-    record.skill = result.skill.map(Rc::new);
+    record.skill = result.skill.map(Rc::new).into();
     record.search_words = SearchWords::new(words.map(Rc::from));
     if !result.diagnostics.is_empty() {
         Rc::make_mut(&mut record.diagnostics).extend(result.diagnostics);

@@ -91,7 +91,7 @@ fn a_skill_a_refresh_changed_is_not_carried_under_its_old_words() {
     let storage = store();
     let reg = block_on(SkillRegistry::discover(scopes(&storage), DiscoverOptions::default()));
     let mut back =
-        SkillRegistry::from_snapshot(&reg.snapshot(), scopes(&storage), DiscoverOptions::default()).expect("snapshot");
+        SkillRegistry::from_snapshot(reg.snapshot(), scopes(&storage), DiscoverOptions::default()).expect("snapshot");
     storage.put(
         "skills/documents/SKILL.md",
         md("documents", "Works with office documents.", "# Letters\n\nNothing else."),

@@ -31,13 +31,13 @@
 use super::{DiscoverOptions, ScopeHandle, SkillRegistry};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::search::SearchIndex;
+use crate::shared_bytes::SharedBytes;
 use crate::store::CallStats;
 use std::rc::Rc;
 
 #[path = "snapshot_records.rs"]
 mod records;
-#[path = "snapshot_wire.rs"]
-mod wire;
+use crate::discover::snapshot_wire as wire;
 use records::{read_records, Decoder, Encoder};
 pub use records::{Carried, StoredApproval};
 use wire::{Bad, Count, Reader};
@@ -131,9 +131,11 @@ impl SkillRegistry {
     }
 
     /// Starts from a snapshot with no store call. The scopes must be configured as they were when
-    /// it was taken (same names, roots and trust); `refresh` then finds what changed since.
+    /// it was taken (same names, roots and trust); `refresh` then finds what changed since. The
+    /// registry keeps the snapshot's bytes and reads its skills and its search index where they
+    /// lie: given a `Vec<u8>`, it takes it without a copy.
     pub fn from_snapshot(
-        bytes: &[u8],
+        bytes: impl Into<SharedBytes>,
         scopes: Vec<ScopeHandle>,
         options: DiscoverOptions,
     ) -> Result<SkillRegistry, Diagnostic> {
@@ -144,7 +146,7 @@ impl SkillRegistry {
     /// checksum and scopes are found good, before its records are decoded (the wasm module makes
     /// room for the registry there, and not for a snapshot it refuses).
     pub fn from_snapshot_checked(
-        bytes: &[u8],
+        bytes: impl Into<SharedBytes>,
         scopes: Vec<ScopeHandle>,
         options: DiscoverOptions,
         checked: impl FnOnce(usize),
@@ -155,13 +157,16 @@ impl SkillRegistry {
     /// [`SkillRegistry::from_snapshot_checked`], with what the snapshot carries as it was
     /// written: the consent module checks the approvals, the host the digests.
     pub fn from_snapshot_with(
-        bytes: &[u8],
+        bytes: impl Into<SharedBytes>,
         scopes: Vec<ScopeHandle>,
         options: DiscoverOptions,
         checked: impl FnOnce(usize),
     ) -> Result<(SkillRegistry, Carried), Diagnostic> {
-        let (body, version) = body_of(bytes)?;
-        let mut d = Decoder { r: Reader::new(body), scopes: &scopes, no_diagnostics: Rc::default() };
+        let bytes: SharedBytes = bytes.into();
+        let (body, version) = body_of(&bytes)?;
+        let body = bytes.slice(bytes.len() - body.len()..bytes.len());
+        let mut d =
+            Decoder { r: Reader::new(&body), body: body.clone(), scopes: &scopes, no_diagnostics: Rc::default() };
         let at = |d: &Decoder, b: Bad| invalid(format_args!("{} (byte {})", b.0, HEADER + d.r.offset()));
         if !same_scopes(&mut d.r, &scopes).map_err(|b| at(&d, b))? {
             return Err(Diagnostic::error(
@@ -173,12 +178,13 @@ impl SkillRegistry {
         let records = read_records(&mut d).map_err(|b| at(&d, b))?;
         let mut diagnostics = d.diagnostics().map_err(|b| at(&d, b))?;
         let search = d.r.bytes().map_err(|b| at(&d, b))?;
+        // The index's bytes where they lie in the snapshot: after their length.
+        let search = (!search.is_empty()).then(|| body.slice(d.r.offset() - search.len()..d.r.offset()));
         let approvals = if version < 3 { Vec::new() } else { read_triples(&mut d.r).map_err(|b| at(&d, b))? };
         let digests = if version < 4 { Vec::new() } else { read_triples(&mut d.r).map_err(|b| at(&d, b))? };
         if d.r.left() != 0 {
             return Err(at(&d, Bad("bytes follow the end")));
         }
-        let search = (!search.is_empty()).then(|| search.to_vec());
         drop(d);
         let mut r = SkillRegistry::empty(scopes, options, Rc::new(CallStats::default()));
         r.records = Rc::new(records);
@@ -237,3 +243,7 @@ mod tests;
 #[cfg(test)]
 #[path = "search_words_tests.rs"]
 mod search_words_tests;
+
+#[cfg(test)]
+#[path = "stored_skill_tests.rs"]
+mod stored_skill_tests;

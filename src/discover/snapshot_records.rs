@@ -4,8 +4,10 @@
 
 use super::wire::{self, Bad, Reader, Sink};
 use crate::diagnostic::{codes, Diagnostic, Severity};
+use crate::discover::stored_skill::{self, StoredSkill};
+use crate::discover::SkillSlot;
 use crate::discover::{ScopeHandle, SkillRecord, SkillRegistry};
-use crate::parse::{FieldMap, Skill};
+use crate::shared_bytes::SharedBytes;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -39,19 +41,6 @@ const HAS_ETAG: u8 = 2;
 const HAS_SKILL: u8 = 4;
 const OWN_LOCATION: u8 = 8;
 const RECORD_FLAGS: u8 = HAS_SIZE | HAS_ETAG | HAS_SKILL | OWN_LOCATION;
-
-// A skill's flags: which optional fields follow, and the two booleans.
-const LICENSE: u64 = 1;
-const COMPATIBILITY: u64 = 1 << 1;
-const ARGUMENT_HINT: u64 = 1 << 2;
-const MIN_TIER: u64 = 1 << 3;
-const DISABLE_MODEL_INVOCATION: u64 = 1 << 4;
-const USER_INVOCABLE: u64 = 1 << 5;
-const CONTEXT: u64 = 1 << 6;
-const AGENT: u64 = 1 << 7;
-const BODY: u64 = 1 << 8;
-const BODY_LINE: u64 = 1 << 9;
-const SKILL_FLAGS: u64 = (1 << 10) - 1;
 
 // A diagnostic's byte: the severity in the low two bits, then which of line and path follow.
 const HAS_LINE: u8 = 4;
@@ -127,8 +116,11 @@ impl Encoder<'_> {
         if let Some(etag) = etag {
             wire::str(s, etag);
         }
-        if let Some(skill) = skill {
-            skill_out(s, skill);
+        if let Some(stored) = skill.stored() {
+            // As the snapshot it came from holds it: nothing decoded to write it again.
+            s.put(stored.bytes());
+        } else if let Some(skill) = skill.as_deref() {
+            stored_skill::write(s, skill);
         }
         wire::varint(s, diagnostics.len() as u64);
         for d in diagnostics.iter() {
@@ -186,91 +178,11 @@ fn usual_location(directory: &str) -> String {
     out
 }
 
-fn opt_str<S: Sink>(s: &mut S, v: &Option<String>) {
-    if let Some(t) = v {
-        wire::str(s, t);
-    }
-}
-
-fn str_map<S: Sink>(s: &mut S, m: &FieldMap<String>) {
-    wire::varint(s, m.len() as u64);
-    for (k, v) in m {
-        wire::str(s, k);
-        wire::str(s, v);
-    }
-}
-
-fn json_map<S: Sink>(s: &mut S, m: &FieldMap<serde_json::Value>) {
-    wire::varint(s, m.len() as u64);
-    for (k, v) in m {
-        wire::str(s, k);
-        wire::json(s, v, 0);
-    }
-}
-
-fn skill_out<S: Sink>(s: &mut S, skill: &Skill) {
-    let Skill {
-        name,
-        description,
-        localized_descriptions,
-        license,
-        compatibility,
-        metadata,
-        metadata_structured,
-        allowed_tools,
-        argument_hint,
-        min_tier,
-        disable_model_invocation,
-        user_invocable,
-        context,
-        agent,
-        extra,
-        body,
-        body_line,
-    } = skill;
-    let mut flags = 0;
-    for (on, bit) in [
-        (license.is_some(), LICENSE),
-        (compatibility.is_some(), COMPATIBILITY),
-        (argument_hint.is_some(), ARGUMENT_HINT),
-        (min_tier.is_some(), MIN_TIER),
-        (*disable_model_invocation, DISABLE_MODEL_INVOCATION),
-        (*user_invocable, USER_INVOCABLE),
-        (context.is_some(), CONTEXT),
-        (agent.is_some(), AGENT),
-        (body.is_some(), BODY),
-        (body_line.is_some(), BODY_LINE),
-    ] {
-        if on {
-            flags |= bit;
-        }
-    }
-    wire::varint(s, flags);
-    wire::str(s, name);
-    wire::str(s, description);
-    str_map(s, localized_descriptions);
-    opt_str(s, license);
-    opt_str(s, compatibility);
-    str_map(s, metadata);
-    json_map(s, metadata_structured);
-    wire::varint(s, allowed_tools.len() as u64);
-    for t in allowed_tools {
-        wire::str(s, t);
-    }
-    opt_str(s, argument_hint);
-    opt_str(s, min_tier);
-    opt_str(s, context);
-    opt_str(s, agent);
-    json_map(s, extra);
-    opt_str(s, body);
-    if let Some(line) = body_line {
-        wire::varint(s, u64::from(*line));
-    }
-}
-
 /// Reads what [`Encoder`] writes.
 pub(super) struct Decoder<'a, 'b> {
     pub(super) r: Reader<'a>,
+    /// What `r` reads, shared: the records' skills stay in it.
+    pub(super) body: SharedBytes,
     /// The configured scopes' names, which the snapshot's were checked to equal.
     pub(super) scopes: &'b [ScopeHandle],
     /// Shared by every record without diagnostics, so that each does not hold an empty list.
@@ -278,77 +190,12 @@ pub(super) struct Decoder<'a, 'b> {
 }
 
 impl Decoder<'_, '_> {
-    fn opt_string(&mut self, flags: u64, bit: u64) -> Result<Option<String>, Bad> {
-        if flags & bit == 0 {
-            Ok(None)
-        } else {
-            self.r.string().map(Some)
-        }
-    }
-
-    fn str_map(&mut self) -> Result<FieldMap<String>, Bad> {
-        let n = self.r.count(2)?;
-        let mut entries = Vec::with_capacity(n.min(16));
-        for _ in 0..n {
-            let k = self.r.string()?;
-            entries.push((k, self.r.string()?));
-        }
-        Ok(entries.into_iter().collect())
-    }
-
-    fn json_map(&mut self) -> Result<FieldMap<serde_json::Value>, Bad> {
-        let n = self.r.count(2)?;
-        let mut entries = Vec::with_capacity(n.min(16));
-        for _ in 0..n {
-            let k = self.r.string()?;
-            entries.push((k, self.r.json(0)?));
-        }
-        Ok(entries.into_iter().collect())
-    }
-
-    fn skill(&mut self) -> Result<Skill, Bad> {
-        let flags = self.r.varint()?;
-        if flags & !SKILL_FLAGS != 0 {
-            return Err(Bad("a skill has unknown flags"));
-        }
-        let name = self.r.string()?;
-        let description = self.r.string()?;
-        let localized_descriptions = self.str_map()?;
-        let license = self.opt_string(flags, LICENSE)?;
-        let compatibility = self.opt_string(flags, COMPATIBILITY)?;
-        let metadata = self.str_map()?;
-        let metadata_structured = self.json_map()?;
-        let n = self.r.count(1)?;
-        let mut allowed_tools = Vec::with_capacity(n.min(16));
-        for _ in 0..n {
-            allowed_tools.push(self.r.string()?);
-        }
-        let argument_hint = self.opt_string(flags, ARGUMENT_HINT)?;
-        let min_tier = self.opt_string(flags, MIN_TIER)?;
-        let context = self.opt_string(flags, CONTEXT)?;
-        let agent = self.opt_string(flags, AGENT)?;
-        let extra = self.json_map()?;
-        let body = self.opt_string(flags, BODY)?;
-        let body_line = if flags & BODY_LINE == 0 { None } else { Some(self.r.at_most(u64::from(u32::MAX))? as u32) };
-        Ok(Skill {
-            name,
-            description,
-            localized_descriptions,
-            license,
-            compatibility,
-            metadata,
-            metadata_structured,
-            allowed_tools,
-            argument_hint,
-            min_tier,
-            disable_model_invocation: flags & DISABLE_MODEL_INVOCATION != 0,
-            user_invocable: flags & USER_INVOCABLE != 0,
-            context,
-            agent,
-            extra,
-            body,
-            body_line,
-        })
+    /// The skill at the reader, checked whole and kept as its bytes in the snapshot's buffer.
+    fn stored_skill(&mut self) -> Result<SkillSlot, Bad> {
+        let at = self.r.offset();
+        let (stored, len) = StoredSkill::checked(self.body.slice(at..self.body.len()))?;
+        self.r.take(len)?;
+        Ok(SkillSlot::from(stored))
     }
 
     fn diagnostic(&mut self) -> Result<Diagnostic, Bad> {
@@ -399,7 +246,7 @@ impl Decoder<'_, '_> {
         }
         let size = if flags & HAS_SIZE == 0 { None } else { Some(self.r.varint()?) };
         let etag = if flags & HAS_ETAG == 0 { None } else { Some(self.r.string()?) };
-        let skill = if flags & HAS_SKILL == 0 { None } else { Some(Rc::new(self.skill()?)) };
+        let skill = if flags & HAS_SKILL == 0 { SkillSlot::default() } else { self.stored_skill()? };
         let found = self.diagnostics()?;
         let diagnostics = if found.is_empty() { self.no_diagnostics.clone() } else { Rc::new(found) };
         Ok(SkillRecord { scope, root, location, size, etag, skill, diagnostics, search_words: Default::default() })

@@ -147,7 +147,7 @@ fn resealed_damage_is_a_diagnostic_or_a_registry_never_a_panic() {
         for value in [0x00, 0xff, bytes[i] ^ 0x01, bytes[i] ^ 0x80] {
             let mut b = bytes.clone();
             b[i] = value;
-            match SkillRegistry::from_snapshot(&resealed(b), scopes(&user, &org), options()) {
+            match SkillRegistry::from_snapshot(resealed(b), scopes(&user, &org), options()) {
                 Err(d) => {
                     assert!(d.code == codes::SNAPSHOT_INVALID || d.code == codes::SNAPSHOT_MISMATCH);
                     refused += 1;
@@ -172,7 +172,7 @@ fn counts_and_lengths_larger_than_the_input_are_refused_before_use() {
     assert!(super::same_scopes(&mut r, &scopes(&user, &org)).unwrap_or(false));
     let mut forged = bytes[..HEADER + r.offset()].to_vec();
     wire::varint(&mut forged, 1 << 62);
-    let e = SkillRegistry::from_snapshot(&resealed(forged), scopes(&user, &org), options()).err();
+    let e = SkillRegistry::from_snapshot(resealed(forged), scopes(&user, &org), options()).err();
     assert!(e.is_some_and(|d| d.code == codes::SNAPSHOT_INVALID && d.message.contains("count")));
 }
 
@@ -212,7 +212,7 @@ fn an_index_that_does_not_fit_the_skills_is_built_again() {
         let mut b = bytes[..start].to_vec();
         wire::bytes(&mut b, &replacement);
         b.extend_from_slice(&[0, 0]);
-        let back = SkillRegistry::from_snapshot(&resealed(b), scopes(&user, &org), options()).expect("snapshot");
+        let back = SkillRegistry::from_snapshot(resealed(b), scopes(&user, &org), options()).expect("snapshot");
         // Built again over the same skills, from their names and descriptions: a snapshot keeps
         // no body words.
         assert!(back.search_index().names().eq(reg.search_index().names()));
@@ -261,7 +261,7 @@ fn approvals_and_digests_ride_along_and_versions_2_and_3_are_still_read() {
         old.extend_from_slice(&[0; 8]);
         old.extend_from_slice(plain.get(HEADER..plain.len() - cut).unwrap_or_default());
         let back =
-            SkillRegistry::from_snapshot(&resealed(old), scopes(&user, &org), options()).expect("an older snapshot");
+            SkillRegistry::from_snapshot(resealed(old), scopes(&user, &org), options()).expect("an older snapshot");
         assert_eq!(back.names(), reg.names());
     }
     // A count of approvals or digests beyond the bytes left is refused, not allocated.
@@ -271,7 +271,7 @@ fn approvals_and_digests_ride_along_and_versions_2_and_3_are_still_read() {
         if cut == 2 {
             forged.push(0);
         }
-        let e = SkillRegistry::from_snapshot(&resealed(forged), scopes(&user, &org), options()).err();
+        let e = SkillRegistry::from_snapshot(resealed(forged), scopes(&user, &org), options()).err();
         assert!(e.is_some_and(|d| d.code == codes::SNAPSHOT_INVALID));
     }
 }

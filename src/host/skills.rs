@@ -13,6 +13,7 @@ use crate::disclose::CatalogResult;
 use crate::discover::SkillMeta;
 use crate::discover::{self, RefreshReport, SkillRegistry};
 use crate::search::{SearchHit, SearchOptions};
+use crate::shared_bytes::SharedBytes;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -126,14 +127,18 @@ impl SkillHost {
     }
 
     /// Starts from a snapshot with no store call (the scopes must be those it was taken with).
-    pub fn from_snapshot(bytes: &[u8], scopes: Scopes, config: SkillsConfig) -> Result<SkillHost, Diagnostic> {
+    pub fn from_snapshot(
+        bytes: impl Into<SharedBytes>,
+        scopes: Scopes,
+        config: SkillsConfig,
+    ) -> Result<SkillHost, Diagnostic> {
         Self::from_snapshot_checked(bytes, scopes, config, |_| {})
     }
 
     /// [`SkillHost::from_snapshot`], calling `checked` as [`SkillRegistry::from_snapshot_checked`]
     /// does: with the snapshot's length, once it is found good and before it is decoded.
     pub fn from_snapshot_checked(
-        bytes: &[u8],
+        bytes: impl Into<SharedBytes>,
         scopes: Scopes,
         config: SkillsConfig,
         checked: impl FnOnce(usize),
@@ -144,7 +149,7 @@ impl SkillHost {
     /// [`SkillHost::from_snapshot_checked`], taking the approvals the snapshot holds when
     /// `take_approvals` (else they are left unread: a snapshot is a cache any process may write).
     pub fn from_snapshot_approved(
-        bytes: &[u8],
+        bytes: impl Into<SharedBytes>,
         scopes: Scopes,
         config: SkillsConfig,
         checked: impl FnOnce(usize),

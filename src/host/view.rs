@@ -6,9 +6,10 @@
 use super::config::SkillsConfig;
 use crate::diagnostic::Diagnostic;
 use crate::disclose::{self, Audience, CatalogResult, HiddenSkill};
-use crate::discover::{SkillMeta, SkillRegistry, WinnerMetas};
+use crate::discover::{SkillHead, SkillMeta, SkillRegistry, WinnerMetas};
 use crate::parse::Skill;
 use crate::text::estimate_tokens;
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 thread_local! {
@@ -23,16 +24,30 @@ fn next_serial() -> u64 {
     })
 }
 
-/// A visible skill as the filters read it: its meta is built only for the host's predicate.
+/// A visible skill as the filters and the catalog read it: its head read first, its fields when
+/// a rule or the catalog's text needs them (a skill a snapshot holds is decoded then), its meta
+/// built only for the host's predicate.
 struct Winner<'a> {
     metas: &'a WinnerMetas,
     k: usize,
-    skill: &'a Skill,
+    head: SkillHead<'a>,
+}
+
+impl Winner<'_> {
+    /// The skill's fields. A winner is made only for a skill that is there, and a stored one was
+    /// checked whole when its snapshot was read, so the empty skill is never what is read.
+    fn fields(&self) -> &Skill {
+        static NONE: std::sync::LazyLock<Skill> = std::sync::LazyLock::new(Skill::default);
+        self.metas.skill(self.k).map_or(&NONE, |s| &**s)
+    }
 }
 
 impl disclose::ShownSkill for Winner<'_> {
+    fn name(&self) -> &str {
+        self.head.name
+    }
     fn skill(&self) -> &Skill {
-        self.skill
+        self.fields()
     }
     fn shown_path(&self, scope_paths: &std::collections::BTreeMap<String, String>) -> String {
         self.metas.shown_path(self.k, scope_paths).unwrap_or_default()
@@ -40,8 +55,11 @@ impl disclose::ShownSkill for Winner<'_> {
 }
 
 impl disclose::FilterItem for Winner<'_> {
+    fn head(&self) -> SkillHead<'_> {
+        self.head
+    }
     fn skill(&self) -> &Skill {
-        self.skill
+        self.fields()
     }
     fn meta(&self) -> Option<std::borrow::Cow<'_, SkillMeta>> {
         self.metas.meta(self.k).map(std::borrow::Cow::Owned)
@@ -62,8 +80,9 @@ pub struct View {
     /// The skills hidden from the model, and why.
     hidden: Vec<HiddenSkill>,
     diagnostics: Vec<Diagnostic>,
-    /// The skills the user may invoke, by name (shared with the registry's records).
-    user_skills: Vec<Rc<Skill>>,
+    /// The skills the user may invoke, by name (shared with the registry's records): listed when
+    /// first asked for (a host that only lists a catalog never decodes them all).
+    user_skills: OnceCell<Vec<Rc<Skill>>>,
 }
 
 impl View {
@@ -72,13 +91,8 @@ impl View {
         let metas = registry.winner_metas();
         // A meta only for the host's predicate, one at a time: all of them at once would be the
         // largest share of the memory a discovery leaves grown.
-        let items = (0..metas.len()).filter_map(|k| Some(Winner { metas: &metas, k, skill: metas.skill(k)? }));
+        let items = (0..metas.len()).filter_map(|k| Some(Winner { metas: &metas, k, head: metas.head(k)? }));
         let decided = disclose::audiences(items, &config.catalog_options(), config.permitted.as_deref());
-        let user_skills = (0..metas.len())
-            .zip(&decided.audience)
-            .filter(|(_, a)| a.user)
-            .filter_map(|(k, _)| metas.skill(k).cloned())
-            .collect();
         View {
             generation: registry.generation(),
             serial: next_serial(),
@@ -86,7 +100,7 @@ impl View {
             audience: decided.audience,
             hidden: decided.hidden,
             diagnostics: decided.diagnostics,
-            user_skills,
+            user_skills: OnceCell::new(),
         }
     }
 
@@ -111,7 +125,8 @@ impl View {
         // By name, whatever order the map holds them in.
         pinned.sort_unstable_by(|a, b| a.name.cmp(&b.name));
         self.hidden.extend(pinned);
-        self.user_skills.retain(|s| !refused.contains_key(&s.name));
+        // Listed again from the audiences, which no longer let the user invoke these.
+        self.user_skills = OnceCell::new();
         self
     }
 
@@ -160,7 +175,13 @@ impl View {
 
     /// The skills the user may invoke, by name.
     pub fn user_skills(&self) -> &[Rc<Skill>] {
-        &self.user_skills
+        self.user_skills.get_or_init(|| {
+            (0..self.metas.len())
+                .zip(&self.audience)
+                .filter(|(_, a)| a.user)
+                .filter_map(|(k, _)| self.metas.skill(k).cloned())
+                .collect()
+        })
     }
 
     /// The skill the model is offered under `name`, if it is offered.
@@ -175,10 +196,8 @@ impl View {
     /// list, and the budget leaves room for the note.
     pub fn render(&self, config: &SkillsConfig) -> CatalogResult {
         // The offered skills read from the registry's records, no meta built for each.
-        let offered: Vec<Winner> = self
-            .offered()
-            .filter_map(|k| Some(Winner { metas: &self.metas, k, skill: self.metas.skill(k)? }))
-            .collect();
+        let offered: Vec<Winner> =
+            self.offered().filter_map(|k| Some(Winner { metas: &self.metas, k, head: self.metas.head(k)? })).collect();
         let shown: Vec<&dyn disclose::ShownSkill> = offered.iter().map(|w| w as &dyn disclose::ShownSkill).collect();
         let mut opts = config.catalog_options();
         let first = disclose::render_shown(&shown, self.hidden.clone(), self.diagnostics.clone(), &opts);

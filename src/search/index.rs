@@ -14,6 +14,7 @@ use super::tally::Tally;
 use super::tokenize::tokenize;
 use super::topk::TopK;
 use super::varint::{Reader, Span};
+use crate::shared_bytes::SharedBytes;
 
 /// BM25's term-frequency saturation.
 const K1: f32 = 1.2;
@@ -38,7 +39,7 @@ fn bounded(s: &str) -> &str {
 #[derive(Clone, Default)]
 pub struct SearchIndex {
     /// The encoding ([`super::encode`]): everything below points into it.
-    bytes: Vec<u8>,
+    bytes: SharedBytes,
     /// Per document, where its name is and its length in weighted terms.
     docs: Vec<DocAt>,
     /// The vocabulary, sorted: where each term is, and its postings.
@@ -86,7 +87,8 @@ impl SearchIndex {
     /// The index whose encoding is `bytes`; None when they are not a whole, consistent one (every
     /// length, count and order checked; the lists are checked as they are read, and a list that
     /// is not what it says ends early).
-    pub fn load(bytes: Vec<u8>) -> Option<SearchIndex> {
+    pub fn load(bytes: impl Into<SharedBytes>) -> Option<SearchIndex> {
+        let bytes: SharedBytes = bytes.into();
         let body_at = super::format::MAGIC.len();
         if !bytes.starts_with(super::format::MAGIC) || u32::try_from(bytes.len()).is_err() {
             return None;
@@ -133,9 +135,10 @@ impl SearchIndex {
         &self.bytes
     }
 
-    /// The bytes the index holds: its encoding and where each name, term and list is in it.
+    /// The bytes the index holds: its encoding (its own, or its part of a snapshot read in
+    /// place) and where each name, term and list is in it.
     pub fn heap_bytes(&self) -> usize {
-        self.bytes.capacity()
+        self.bytes.len()
             + self.docs.capacity() * std::mem::size_of::<DocAt>()
             + self.terms.capacity() * std::mem::size_of::<TermAt>()
             + self.name_terms.capacity() * 4

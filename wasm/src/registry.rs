@@ -231,9 +231,11 @@ fn spec(
     Ok(ScopeSpec { name, storage: Rc::new(storage), roots, trusted, location })
 }
 
-/// About how many times its size the registry a snapshot holds takes in memory.
+/// The registry a snapshot starts keeps the snapshot's bytes (the copy made of the caller's) and
+/// reads its skills and its index there; beside them its records take at most about a quarter of
+/// their size (an eighth at 100,000 real-sized skills).
 #[cfg(target_arch = "wasm32")]
-const SNAPSHOT_GROWTH: usize = 2;
+const SNAPSHOT_SHARE_BESIDE: usize = 4;
 
 /// The skills of every scope, discovered once and kept: metadata, diagnostics, file reads,
 /// refresh and snapshots.
@@ -295,17 +297,17 @@ impl JsSkillRegistry {
                 "{what}.lock: checking a lockfile reads every skill's files, which fromSnapshot does not; use SkillRegistry.discover with lock"
             )));
         }
-        // The registry a snapshot holds takes about twice its bytes: room for it in one grow of
-        // the memory, not a grow (and a JS garbage collection) every step of the way; made once
-        // the snapshot is found good, so that one refused never grows the memory.
+        // Room for what the registry holds beside the snapshot's bytes in one grow of the memory,
+        // not a grow (and a JS garbage collection) every step of the way; made once the snapshot
+        // is found good, so that one refused never grows the memory.
         let reserve = |len: usize| {
             #[cfg(target_arch = "wasm32")]
-            crate::grow::reserve(len.saturating_mul(SNAPSHOT_GROWTH));
+            crate::grow::reserve(len / SNAPSHOT_SHARE_BESIDE);
             #[cfg(not(target_arch = "wasm32"))]
             let _ = len;
         };
         let from_snapshot = approvals == consent::ApprovalsOption::FromSnapshot;
-        let mut host = SkillHost::from_snapshot_approved(&bytes, scopes, config, reserve, from_snapshot)
+        let mut host = SkillHost::from_snapshot_approved(bytes, scopes, config, reserve, from_snapshot)
             .map_err(|d| JsValue::from(js_sys::Error::new(&format!("{}: {}", d.code, d.message))))?;
         if let consent::ApprovalsOption::Given(approvals) = approvals {
             *host.approvals_mut() = approvals;
