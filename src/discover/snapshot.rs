@@ -1,7 +1,10 @@
 //! Snapshots: the registry as bytes a cold start can begin from without one store call.
 //!
 //! The format, `skillwasm-registry/4`, is binary and read in one pass straight into the
-//! registry's records (no decoded tree in between):
+//! registry's records (no decoded tree in between). The registry keeps the snapshot's bytes: each
+//! record's skill stays there ([`super::stored_skill`]), checked whole when the snapshot is read
+//! and decoded again only when the skill is asked for, and the search index is read where it
+//! lies. The format:
 //!
 //! - a header: the line `skillwasm-registry/4\n`, then a 64-bit checksum (little-endian) of
 //!   everything after it;

@@ -204,19 +204,30 @@ impl View {
         if !config.search_active(shown.len(), first.dropped.len()) {
             return first;
         }
+        let budgeted = opts.budget_chars.is_some() || opts.budget_tokens.is_some();
+        // Written again below when it is the answer (rarely): not held beside the catalog with
+        // the note, whose dropped names would be a second copy of its own (100,000 strings at
+        // 100,000 skills).
+        let first = (!budgeted).then_some(first);
+        let opts_without = opts.clone();
         // The longest note this catalog could carry: every skill omitted.
         let widest = disclose::search_guidance(opts.format, shown.len(), &opts.tool_name);
         let reserve_chars = widest.chars().count() as u32;
         let reserve_tokens = estimate_tokens(&widest).saturating_add(2);
-        let mut result = if opts.budget_chars.is_some() || opts.budget_tokens.is_some() {
-            opts.budget_chars = opts.budget_chars.map(|b| b.saturating_sub(reserve_chars));
-            opts.budget_tokens = opts.budget_tokens.map(|b| b.saturating_sub(reserve_tokens));
-            disclose::render_shown(&shown, self.hidden.clone(), self.diagnostics.clone(), &opts)
-        } else {
-            first.clone()
+        let mut result = match &first {
+            Some(first) => first.clone(),
+            None => {
+                opts.budget_chars = opts.budget_chars.map(|b| b.saturating_sub(reserve_chars));
+                opts.budget_tokens = opts.budget_tokens.map(|b| b.saturating_sub(reserve_tokens));
+                disclose::render_shown(&shown, self.hidden.clone(), self.diagnostics.clone(), &opts)
+            }
         };
         // Not even the note fits: the catalog is as without search (none).
-        let Some(listing) = result.text.take() else { return first };
+        let Some(listing) = result.text.take() else {
+            return first.unwrap_or_else(|| {
+                disclose::render_shown(&shown, self.hidden.clone(), self.diagnostics.clone(), &opts_without)
+            });
+        };
         let text = disclose::with_search_note(&listing, opts.format, result.dropped.len(), &opts.tool_name);
         let instructions = match &opts.instructions {
             Some(own) => own.clone(),
