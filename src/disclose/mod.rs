@@ -19,7 +19,7 @@ mod render;
 pub use filter::{audiences, filter, localized_description, Audience, Audiences, FilterItem, Verdict};
 pub use format::{instructions, to_prompt};
 pub use guidance::{search_guidance, search_instructions, with_pending_note, with_search_note};
-pub use render::{render_catalog, render_shown, ShownSkill};
+pub use render::{names_overflow, render_catalog, render_shown, ShownSkill};
 
 /// One skill as the catalog shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

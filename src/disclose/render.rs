@@ -84,6 +84,12 @@ pub fn render_shown(
     result
 }
 
+/// Whether the catalog of `shown` within the budget of `opts` must drop some: their names alone
+/// overflow it (read without the rest of each skill).
+pub fn names_overflow(shown: &[&dyn ShownSkill], opts: &CatalogOptions) -> bool {
+    budget::names_overflow(shown.len(), &|i| shown[i].name(), opts)
+}
+
 /// Cuts `s` to at most `cap` characters at a word boundary where one is near, ending in `…`.
 pub(super) fn truncate(s: &str, cap: usize) -> String {
     if s.chars().count() <= cap {

@@ -200,16 +200,22 @@ impl View {
             self.offered().filter_map(|k| Some(Winner { metas: &self.metas, k, head: self.metas.head(k)? })).collect();
         let shown: Vec<&dyn disclose::ShownSkill> = offered.iter().map(|w| w as &dyn disclose::ShownSkill).collect();
         let mut opts = config.catalog_options();
-        let first = disclose::render_shown(&shown, self.hidden.clone(), self.diagnostics.clone(), &opts);
-        if !config.search_active(shown.len(), first.dropped.len()) {
-            return first;
-        }
+        let opts_without = opts.clone();
+        let without_search =
+            || disclose::render_shown(&shown, self.hidden.clone(), self.diagnostics.clone(), &opts_without);
         let budgeted = opts.budget_chars.is_some() || opts.budget_tokens.is_some();
+        // When the names alone overflow the budget, the catalog without the note drops some,
+        // which is all the question below asks of it: it is not written (at 100,000 skills half
+        // of a catalog's work).
+        let first = (!budgeted || !disclose::names_overflow(&shown, &opts)).then(without_search);
+        let dropped = first.as_ref().map_or(1, |f| f.dropped.len());
+        if !config.search_active(shown.len(), dropped) {
+            return first.unwrap_or_else(without_search);
+        }
         // Written again below when it is the answer (rarely): not held beside the catalog with
         // the note, whose dropped names would be a second copy of its own (100,000 strings at
         // 100,000 skills).
-        let first = (!budgeted).then_some(first);
-        let opts_without = opts.clone();
+        let first = if budgeted { None } else { first };
         // The longest note this catalog could carry: every skill omitted.
         let widest = disclose::search_guidance(opts.format, shown.len(), &opts.tool_name);
         let reserve_chars = widest.chars().count() as u32;
@@ -223,11 +229,7 @@ impl View {
             }
         };
         // Not even the note fits: the catalog is as without search (none).
-        let Some(listing) = result.text.take() else {
-            return first.unwrap_or_else(|| {
-                disclose::render_shown(&shown, self.hidden.clone(), self.diagnostics.clone(), &opts_without)
-            });
-        };
+        let Some(listing) = result.text.take() else { return first.unwrap_or_else(without_search) };
         let text = disclose::with_search_note(&listing, opts.format, result.dropped.len(), &opts.tool_name);
         let instructions = match &opts.instructions {
             Some(own) => own.clone(),
