@@ -105,12 +105,10 @@ impl SkillSlot {
     pub fn head(&self) -> Option<SkillHead<'_>> {
         match (self.decoded.get(), &self.stored) {
             (Some(skill), _) => Some(SkillHead::of(skill)),
-            (None, Some(stored)) => Some(SkillHead {
-                name: stored.name(),
-                disable_model_invocation: stored.disable_model_invocation(),
-                user_invocable: stored.user_invocable(),
-                sets_tier_or_compatibility: stored.sets_tier_or_compatibility(),
-            }),
+            (None, Some(stored)) => {
+                let (name, disable_model_invocation, user_invocable, sets_tier_or_compatibility) = stored.head();
+                Some(SkillHead { name, disable_model_invocation, user_invocable, sets_tier_or_compatibility })
+            }
             (None, None) => None,
         }
     }

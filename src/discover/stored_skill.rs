@@ -201,7 +201,7 @@ impl StoredSkill {
     }
 
     /// The flags number and the name, read in place.
-    fn head(&self) -> Option<(u64, &str)> {
+    fn flags_and_name(&self) -> Option<(u64, &str)> {
         let mut r = Reader::new(&self.bytes);
         let flags = r.varint().ok()?;
         Some((flags, r.str().ok()?))
@@ -209,23 +209,16 @@ impl StoredSkill {
 
     /// The skill's name, read in place.
     pub fn name(&self) -> &str {
-        self.head().map_or("", |(_, name)| name)
+        self.flags_and_name().map_or("", |(_, name)| name)
     }
 
-    /// Whether `disable-model-invocation` is set, read in place.
-    pub fn disable_model_invocation(&self) -> bool {
-        self.head().is_some_and(|(flags, _)| flags & DISABLE_MODEL_INVOCATION != 0)
-    }
-
-    /// Whether `user-invocable` is set, read in place.
-    pub fn user_invocable(&self) -> bool {
-        self.head().is_some_and(|(flags, _)| flags & USER_INVOCABLE != 0)
-    }
-
-    /// Whether the skill sets `min_tier` or `compatibility`, read in place: what the host's
-    /// visibility rules read besides the name and the two booleans.
-    pub fn sets_tier_or_compatibility(&self) -> bool {
-        self.head().is_some_and(|(flags, _)| flags & (MIN_TIER | COMPATIBILITY) != 0)
+    /// What visibility reads of the skill, read in place at once: the name, whether
+    /// `disable-model-invocation` and `user-invocable` are set, and whether `min_tier` or
+    /// `compatibility` is (the fields the host's rules read besides).
+    pub fn head(&self) -> (&str, bool, bool, bool) {
+        let (flags, name) = self.flags_and_name().unwrap_or((0, ""));
+        let on = |bit: u64| flags & bit != 0;
+        (name, on(DISABLE_MODEL_INVOCATION), on(USER_INVOCABLE), on(MIN_TIER | COMPATIBILITY))
     }
 
     /// The whole skill, decoded now.
