@@ -75,7 +75,12 @@ pub(super) fn winners(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Winner
         .enumerate()
         .filter_map(|(rank, &i)| records.get(i)?.skill.name().map(|name| (name, rank, i)))
         .collect();
-    crate::sort::sort_by(&mut named, |a, b| a.0.cmp(b.0).then(a.1.cmp(&b.1)));
+    // Often in that order already (a scope's skills are listed by directory, most named as their
+    // directory): then one pass says so, instead of n log n comparisons of names.
+    let sorted = named.windows(2).all(|w| matches!(w, [a, b] if (a.0, a.1) <= (b.0, b.1)));
+    if !sorted {
+        crate::sort::sort_by(&mut named, |a, b| a.0.cmp(b.0).then(a.1.cmp(&b.1)));
+    }
     let mut by_name = Vec::new();
     let mut shadowed_by = vec![None; records.len()];
     let mut winner: Option<usize> = None;
@@ -109,6 +114,11 @@ fn keep_one_lookalike(
     winners: Vec<(usize, usize)>,
     shadowed_by: &mut [Option<usize>],
 ) -> Vec<usize> {
+    // A plain name is never hidden, and a group of plain names keeps them all: with no other
+    // name among the winners there is nothing to group (no name keyed).
+    if winners.iter().all(|&(i, _)| is_plain(name_of(records, i))) {
+        return winners.into_iter().map(|(i, _)| i).collect();
+    }
     let better = |a: (usize, usize), b: (usize, usize)| {
         let plain = |r: usize| is_plain(name_of(records, r));
         (!plain(a.0), a.1) < (!plain(b.0), b.1)
