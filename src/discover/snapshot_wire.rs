@@ -208,7 +208,18 @@ impl<'a> Reader<'a> {
 
     /// A JSON value as [`json`] writes it, at most [`MAX_JSON_DEPTH`] levels deep.
     pub fn json(&mut self, depth: usize) -> Result<Value, Bad> {
-        Ok(match self.byte()? {
+        self.json_value(depth, true).map(Option::unwrap_or_default)
+    }
+
+    /// Reads past a JSON value as [`Self::json`] would read it, every step checked the same, but
+    /// building nothing.
+    pub fn skip_json(&mut self, depth: usize) -> Result<(), Bad> {
+        self.json_value(depth, false).map(drop)
+    }
+
+    /// A JSON value, built when `build` (else `None`, the bytes checked all the same).
+    fn json_value(&mut self, depth: usize, build: bool) -> Result<Option<Value>, Bad> {
+        let value = match self.byte()? {
             JSON_NULL => Value::Null,
             JSON_FALSE => Value::Bool(false),
             JSON_TRUE => Value::Bool(true),
@@ -224,13 +235,19 @@ impl<'a> Reader<'a> {
                 let raw: [u8; 8] = self.take(8)?.try_into().map_err(|_| Bad("the snapshot ends early"))?;
                 Value::Number(Number::from_f64(f64::from_le_bytes(raw)).ok_or(Bad("a number is not finite"))?)
             }
-            JSON_STRING => Value::String(self.string()?),
+            JSON_STRING => {
+                let text = self.str()?;
+                if !build {
+                    return Ok(None);
+                }
+                Value::String(text.to_string())
+            }
             JSON_ARRAY | JSON_OBJECT if depth >= MAX_JSON_DEPTH => return Err(Bad("values are nested too deep")),
             JSON_ARRAY => {
                 let n = self.count(1)?;
-                let mut items = Vec::with_capacity(n.min(16));
+                let mut items = Vec::with_capacity(if build { n.min(16) } else { 0 });
                 for _ in 0..n {
-                    items.push(self.json(depth + 1)?);
+                    items.extend(self.json_value(depth + 1, build)?);
                 }
                 Value::Array(items)
             }
@@ -238,13 +255,16 @@ impl<'a> Reader<'a> {
                 let n = self.count(2)?;
                 let mut map = Map::new();
                 for _ in 0..n {
-                    let k = self.string()?;
-                    map.insert(k, self.json(depth + 1)?);
+                    let k = self.str()?;
+                    if let Some(v) = self.json_value(depth + 1, build)? {
+                        map.insert(k.to_string(), v);
+                    }
                 }
                 Value::Object(map)
             }
             _ => return Err(Bad("a value has an unknown kind")),
-        })
+        };
+        Ok(build.then_some(value))
     }
 }
 

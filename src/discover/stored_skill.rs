@@ -132,6 +132,50 @@ fn read_json_map(r: &mut Reader) -> Result<FieldMap<serde_json::Value>, Bad> {
     Ok(entries.into_iter().collect())
 }
 
+/// Reads past what [`write`] wrote as [`read`] reads it, every flag, count and string checked the
+/// same, building nothing: the same fields in the same order (a test holds the two to accepting
+/// the same bytes).
+fn check(r: &mut Reader) -> Result<(), Bad> {
+    let flags = r.varint()?;
+    if flags & !SKILL_FLAGS != 0 {
+        return Err(Bad("a skill has unknown flags"));
+    }
+    let optional = |r: &mut Reader, bit: u64| if flags & bit == 0 { Ok(()) } else { r.str().map(drop) };
+    let str_map = |r: &mut Reader| {
+        for _ in 0..r.count(2)? {
+            r.str()?;
+            r.str()?;
+        }
+        Ok(())
+    };
+    let json_map = |r: &mut Reader| {
+        for _ in 0..r.count(2)? {
+            r.str()?;
+            r.skip_json(0)?;
+        }
+        Ok(())
+    };
+    r.str()?; // name
+    r.str()?; // description
+    str_map(r)?; // localized descriptions
+    optional(r, LICENSE)?;
+    optional(r, COMPATIBILITY)?;
+    str_map(r)?; // metadata
+    json_map(r)?; // structured metadata
+    for _ in 0..r.count(1)? {
+        r.str()?; // allowed tools
+    }
+    for bit in [ARGUMENT_HINT, MIN_TIER, CONTEXT, AGENT] {
+        optional(r, bit)?;
+    }
+    json_map(r)?; // extra
+    optional(r, BODY)?;
+    if flags & BODY_LINE != 0 {
+        r.at_most(u64::from(u32::MAX))?;
+    }
+    Ok(())
+}
+
 /// Reads what [`write`] wrote, every flag, count and string checked.
 pub fn read(r: &mut Reader) -> Result<Skill, Bad> {
     let flags = r.varint()?;
@@ -186,11 +230,11 @@ pub struct StoredSkill {
 }
 
 impl StoredSkill {
-    /// The skill `bytes` hold, with it decoded once to check it (and dropped): `bytes` from the
-    /// reader's position to the skill's end.
+    /// The skill at the start of `bytes` (which run on past its end), checked whole as [`read`]
+    /// would read it, with nothing built; with the bytes it takes.
     pub fn checked(bytes: SharedBytes) -> Result<(StoredSkill, usize), Bad> {
         let mut r = Reader::new(&bytes);
-        read(&mut r)?;
+        check(&mut r)?;
         let len = r.offset();
         Ok((StoredSkill { bytes: bytes.slice(0..len) }, len))
     }
@@ -224,5 +268,50 @@ impl StoredSkill {
     /// The whole skill, decoded now.
     pub fn decode(&self) -> Option<Skill> {
         read(&mut Reader::new(&self.bytes)).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::{parse_skill, ParseOptions};
+
+    /// Whether `read` and `check` take the same bytes from `b` (or both refuse it).
+    fn agree(b: &[u8]) -> bool {
+        let (mut one, mut two) = (Reader::new(b), Reader::new(b));
+        let read_ok = read(&mut one).is_ok();
+        let check_ok = check(&mut two).is_ok();
+        read_ok == check_ok && (!read_ok || one.offset() == two.offset())
+    }
+
+    #[test]
+    fn checking_a_stored_skill_accepts_exactly_what_reading_it_does() {
+        let md = "---\nname: full\ndescription: Does full things.\ndescription_zh: 做事\nlicense: MIT\n\
+                  compatibility: needs git\nallowed-tools: Bash(git:*) Read\nargument-hint: \"[file]\"\n\
+                  min_tier: large\ndisable-model-invocation: true\nuser-invocable: false\ncontext: fork\n\
+                  agent: Explore\nmetadata:\n  author: me\n  nested:\n    a: [1, -2, 2.5, true, null, \"x\", {k: v}]\n\
+                  custom-key: {k: v}\n---\n# Body\n";
+        let opts = ParseOptions { include_body: Some(true), ..ParseOptions::default() };
+        let skill = parse_skill(md.as_bytes(), &opts).skill.expect("a skill");
+        let mut bytes = Vec::new();
+        write(&mut bytes, &skill);
+        assert_eq!(read(&mut Reader::new(&bytes)).ok().as_ref(), Some(&skill));
+        assert!(agree(&bytes));
+        for cut in 0..bytes.len() {
+            assert!(agree(&bytes[..cut]), "cut at {cut}");
+        }
+        for at in 0..bytes.len() {
+            for value in [0x00, 0x01, 0x07, 0x08, 0x09, 0x7f, 0x80, 0xc0, 0xff] {
+                let mut damaged = bytes.clone();
+                damaged[at] = value;
+                assert!(agree(&damaged), "byte {at} set to {value:#x}");
+            }
+        }
+        // A stored skill reads its head in place and decodes to the skill.
+        let (stored, len) = StoredSkill::checked(SharedBytes::from(bytes.clone())).expect("checked");
+        assert_eq!(len, bytes.len());
+        assert_eq!(stored.name(), "full");
+        assert_eq!(stored.head(), ("full", true, false, true));
+        assert_eq!(stored.decode().as_ref(), Some(&skill));
     }
 }
