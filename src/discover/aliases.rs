@@ -11,7 +11,8 @@
 //! of records is a record (the winner of its name), a value at or above it an [`Alias`].
 
 use super::order;
-use super::record::{ScopeHandle, SkillRecord};
+use super::record::ScopeHandle;
+use super::records::{Record, Records};
 use crate::parse::Skill;
 use std::rc::Rc;
 
@@ -44,32 +45,32 @@ pub fn skill_path(roots: &[String], directory: &str, name: &str) -> String {
 }
 
 /// The qualified name of record `r` named `name` of a scope with `roots`.
-fn qualified(r: &SkillRecord, roots: &[String], name: &str) -> String {
-    format!("{}{QUALIFIER}{}", r.scope, skill_path(roots, r.directory(), name))
+fn qualified(r: Record, roots: &[String], name: &str) -> String {
+    format!("{}{QUALIFIER}{}", r.scope(), skill_path(roots, r.directory(), name))
 }
 
 /// The record index and the skill of offered entry `v` (see the module docs).
-pub(super) fn entry<'a>(records: &'a [SkillRecord], aliases: &'a [Alias], v: usize) -> Option<(usize, &'a Rc<Skill>)> {
+pub(super) fn entry<'a>(records: &'a Records, aliases: &'a [Alias], v: usize) -> Option<(usize, &'a Rc<Skill>)> {
     match v.checked_sub(records.len()) {
-        None => records.get(v)?.skill.as_ref().map(|s| (v, s)),
+        None => records.get(v)?.skill().as_ref().map(|s| (v, s)),
         Some(a) => aliases.get(a).map(|x| (x.record, &x.skill)),
     }
 }
 
 /// The record index of offered entry `v`, when it holds a skill: [`entry`] without the skill,
 /// so that a stored one is not decoded.
-pub(super) fn record_of(records: &[SkillRecord], aliases: &[Alias], v: usize) -> Option<usize> {
+pub(super) fn record_of(records: &Records, aliases: &[Alias], v: usize) -> Option<usize> {
     match v.checked_sub(records.len()) {
-        None => records.get(v)?.skill.is_some().then_some(v),
+        None => records.get(v)?.skill().is_some().then_some(v),
         Some(a) => aliases.get(a).map(|x| x.record),
     }
 }
 
 /// The name offered entry `v` is offered under (`""` for none), read without decoding a stored
 /// skill.
-pub(super) fn name_at<'a>(records: &'a [SkillRecord], aliases: &'a [Alias], v: usize) -> &'a str {
+pub(super) fn name_at<'a>(records: &'a Records, aliases: &'a [Alias], v: usize) -> &'a str {
     match v.checked_sub(records.len()) {
-        None => records.get(v).and_then(|r| r.skill.name()).unwrap_or_default(),
+        None => records.get(v).and_then(|r| r.skill().name()).unwrap_or_default(),
         Some(a) => aliases.get(a).map_or("", |x| x.skill.name.as_str()),
     }
 }
@@ -78,7 +79,7 @@ pub(super) fn name_at<'a>(records: &'a [SkillRecord], aliases: &'a [Alias], v: u
 /// of the `shadowed` records), and the aliases.
 pub(super) fn decide(
     scopes: &[ScopeHandle],
-    records: &[SkillRecord],
+    records: &Records,
     by_name: Vec<usize>,
     shadowed: &[usize],
 ) -> (Vec<usize>, Vec<Alias>) {
@@ -92,15 +93,15 @@ pub(super) fn decide(
         .enumerate()
         .filter_map(|(rank, &i)| {
             let r = records.get(i)?;
-            let name = r.skill.name()?;
-            Some((qualified(r, roots_of(&r.scope), name), rank, i))
+            let name = r.skill().name()?;
+            Some((qualified(r, roots_of(r.scope()), name), rank, i))
         })
         .collect();
     crate::sort::sort(&mut named);
     for k in 1..named.len() {
         let same = named.get(k - 1).zip(named.get(k)).is_some_and(|(a, b)| a.0 == b.0);
         if let (true, Some(r)) = (same, named.get(k).and_then(|n| records.get(n.2))) {
-            let fallback = format!("{}{QUALIFIER}{}", r.scope, r.directory());
+            let fallback = format!("{}{QUALIFIER}{}", r.scope(), r.directory());
             if let Some(n) = named.get_mut(k) {
                 n.0 = fallback;
             }
@@ -111,7 +112,7 @@ pub(super) fn decide(
     let aliases: Vec<Alias> = named
         .into_iter()
         .filter_map(|(name, _, i)| {
-            let skill = records.get(i)?.skill.as_ref()?;
+            let skill = records.get(i)?.skill().as_ref()?;
             Some(Alias { record: i, skill: Rc::new(Skill { name, ..Skill::clone(skill) }) })
         })
         .collect();

@@ -2,7 +2,8 @@
 //! the visible skills as a list of records shared with the registry, not as copies of their keys.
 
 use super::aliases::{self, Alias};
-use super::record::{SkillHead, SkillRecord};
+use super::record::SkillHead;
+use super::records::{Record, Records};
 use super::types::{join_location, shown_location, SkillMeta};
 use crate::parse::Skill;
 use std::collections::BTreeMap;
@@ -10,21 +11,21 @@ use std::rc::Rc;
 
 /// The meta of `records[i]` (None when it holds no skill), `shadowed_by` the record that hides it.
 pub(super) fn meta_of(
-    records: &[SkillRecord],
+    records: &Records,
     locations: &BTreeMap<String, String>,
     i: usize,
     shadowed_by: Option<usize>,
 ) -> Option<SkillMeta> {
     let r = records.get(i)?;
-    let skill = r.skill.as_ref()?.clone();
+    let skill = r.skill().as_ref()?.clone();
     Some(SkillMeta {
         skill,
-        scope: r.scope.clone(),
-        location: r.location.clone(),
-        path: join_location(locations.get(&r.scope).map(String::as_str), &r.scope, &r.location),
+        scope: r.scope().to_string(),
+        location: r.location().to_string(),
+        path: join_location(locations.get(r.scope()).map(String::as_str), r.scope(), r.location()),
         directory: r.directory().to_string(),
-        diagnostics: r.diagnostics.clone(),
-        shadowed_by: shadowed_by.and_then(|w| records.get(w)).map(|w| format!("{}:{}", w.scope, w.location)),
+        diagnostics: r.diagnostics(),
+        shadowed_by: shadowed_by.and_then(|w| records.get(w)).map(|w| format!("{}:{}", w.scope(), w.location())),
         digest: None,
     })
 }
@@ -34,7 +35,7 @@ pub(super) fn meta_of(
 /// (the host's view of who sees which skill) does not keep four strings per skill.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WinnerMetas {
-    records: Rc<Vec<SkillRecord>>,
+    records: Rc<Records>,
     /// The same-named skills offered under qualified names.
     aliases: Rc<Vec<Alias>>,
     /// The skills offered, sorted by name: the record that wins each name, or an alias.
@@ -45,7 +46,7 @@ pub struct WinnerMetas {
 
 impl WinnerMetas {
     pub(super) fn new(
-        records: Rc<Vec<SkillRecord>>,
+        records: Rc<Records>,
         aliases: Rc<Vec<Alias>>,
         winners: &[usize],
         locations: &BTreeMap<String, String>,
@@ -75,28 +76,28 @@ impl WinnerMetas {
     pub fn head(&self, k: usize) -> Option<SkillHead<'_>> {
         let v = *self.winners.get(k)?;
         match v.checked_sub(self.records.len()) {
-            None => self.records.get(v)?.skill.head(),
+            None => self.records.get(v)?.skill().head(),
             Some(a) => self.aliases.get(a).map(|x| SkillHead::of(&x.skill)),
         }
     }
 
     /// The record of the `k`-th skill.
-    fn record(&self, k: usize) -> Option<&SkillRecord> {
+    fn record(&self, k: usize) -> Option<Record<'_>> {
         let i = aliases::record_of(&self.records, &self.aliases, *self.winners.get(k)?)?;
         self.records.get(i)
     }
 
     /// The scope of the `k`-th skill.
     pub fn scope(&self, k: usize) -> Option<&str> {
-        Some(self.record(k)?.scope.as_str())
+        Some(self.record(k)?.scope())
     }
 
     /// Where the `k`-th skill's SKILL.md is as the model is shown it, as its meta would say
     /// ([`SkillMeta::shown_path`]), without building the meta.
     pub fn shown_path(&self, k: usize, scope_paths: &BTreeMap<String, String>) -> Option<String> {
         let r = self.record(k)?;
-        let base = || join_location(self.locations.get(&r.scope).map(String::as_str), &r.scope, &r.location);
-        Some(shown_location(scope_paths, &r.scope, &r.location, base))
+        let base = || join_location(self.locations.get(r.scope()).map(String::as_str), r.scope(), r.location());
+        Some(shown_location(scope_paths, r.scope(), r.location(), base))
     }
 
     /// The `k`-th skill's meta, built now.

@@ -3,6 +3,7 @@
 //! are n log n in the number of records: no pair of records is ever compared directly.
 
 use super::record::{ScopeHandle, SkillRecord};
+use super::records::Records;
 use crate::diagnostic::{codes, Diagnostic};
 use crate::lookalike::{is_plain, name_key};
 use std::collections::{HashMap, HashSet};
@@ -18,29 +19,30 @@ fn depth(directory: &str) -> usize {
 }
 
 /// Orders records by precedence: scope order, then root order, then depth, then key.
-pub fn precedence(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Vec<usize> {
-    // Each record's scope rank, looked up once (a scope not configured goes last).
-    let rank: Vec<usize> =
-        records.iter().map(|r| scopes.iter().position(|s| s.name == r.scope).unwrap_or(usize::MAX)).collect();
-    let scope_of = |i: usize| rank.get(i).copied().unwrap_or(usize::MAX);
+pub fn precedence(scopes: &[ScopeHandle], records: &Records) -> Vec<usize> {
+    // Each record's scope rank, root and key, read once (a scope not configured goes last).
+    let keys: Vec<(usize, usize, &str)> = records
+        .iter()
+        .map(|r| (scopes.iter().position(|s| s.name == r.scope()).unwrap_or(usize::MAX), r.root(), r.location()))
+        .collect();
     // Discovery (and a snapshot of it) gives each scope's records root by root, each root's in
     // key order: then only the depths within each root need ordering, which compares numbers,
     // not keys. One pass over neighbours says whether the records are so.
-    let by_key = records.windows(2).enumerate().all(|(i, w)| match w {
-        [a, b] => (scope_of(i), a.root, a.location.as_str()) <= (scope_of(i + 1), b.root, b.location.as_str()),
-        _ => true,
-    });
+    let by_key = keys.windows(2).all(|w| matches!(w, [a, b] if a <= b));
     if by_key {
-        let mut keyed: Vec<(usize, usize, usize, usize)> =
-            records.iter().enumerate().map(|(i, r)| (scope_of(i), r.root, depth(r.directory()), i)).collect();
+        let mut keyed: Vec<(usize, usize, usize, usize)> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, &(scope, root, key))| (scope, root, depth(super::record::directory_of(key)), i))
+            .collect();
         crate::sort::sort(&mut keyed);
         return keyed.into_iter().map(|k| k.3).collect();
     }
     // Each record's sort key is computed once; the index breaks ties, as a stable sort would.
-    let mut keyed: Vec<(usize, usize, usize, &str, usize)> = records
+    let mut keyed: Vec<(usize, usize, usize, &str, usize)> = keys
         .iter()
         .enumerate()
-        .map(|(i, r)| (scope_of(i), r.root, depth(r.directory()), r.location.as_str(), i))
+        .map(|(i, &(scope, root, key))| (scope, root, depth(super::record::directory_of(key)), key, i))
         .collect();
     crate::sort::sort(&mut keyed);
     keyed.into_iter().map(|k| k.4).collect()
@@ -59,21 +61,21 @@ pub(super) struct Winners {
 }
 
 /// The name of record `i`'s skill (`""` for a record without one, which never wins).
-pub(super) fn name_of(records: &[SkillRecord], i: usize) -> &str {
-    records.get(i).and_then(|r| r.skill.name()).unwrap_or_default()
+pub(super) fn name_of(records: &Records, i: usize) -> &str {
+    records.get(i).and_then(|r| r.skill().name()).unwrap_or_default()
 }
 
 /// Decides the winner of every name with one sort of the named records by (name, precedence):
 /// the first of each run of one name wins, the rest are shadowed by it. n log n; no name is
 /// copied.
-pub(super) fn winners(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Winners {
+pub(super) fn winners(scopes: &[ScopeHandle], records: &Records) -> Winners {
     let order = precedence(scopes, records);
     // (name, rank in precedence order, record), for the records that hold a skill: the name is
     // borrowed once here, not looked up through the record at every comparison.
     let mut named: Vec<(&str, usize, usize)> = order
         .iter()
         .enumerate()
-        .filter_map(|(rank, &i)| records.get(i)?.skill.name().map(|name| (name, rank, i)))
+        .filter_map(|(rank, &i)| records.get(i)?.skill().name().map(|name| (name, rank, i)))
         .collect();
     // Often in that order already (a scope's skills are listed by directory, most named as their
     // directory): then one pass says so, instead of n log n comparisons of names.
@@ -110,7 +112,7 @@ pub(super) fn winners(scopes: &[ScopeHandle], records: &[SkillRecord]) -> Winner
 /// shadowed: no same-named skill of a hidden name is offered either. Each name is keyed once and
 /// grouped in a hash map: linear, no two names compared.
 fn keep_one_lookalike(
-    records: &[SkillRecord],
+    records: &Records,
     winners: Vec<(usize, usize)>,
     shadowed_by: &mut [Option<usize>],
 ) -> Vec<usize> {
@@ -166,18 +168,18 @@ fn keep_one_lookalike(
 
 /// The index of the record of `scope` named `name` that comes first in precedence order, without
 /// sorting every record.
-pub fn first_of(scopes: &[ScopeHandle], records: &[SkillRecord], scope: &str, name: &str) -> Option<usize> {
+pub fn first_of(scopes: &[ScopeHandle], records: &Records, scope: &str, name: &str) -> Option<usize> {
     let scope_index = scopes.iter().position(|s| s.name == scope).unwrap_or(usize::MAX);
     records
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.scope == scope && r.skill.name() == Some(name))
+        .filter(|(_, r)| r.scope() == scope && r.skill().name() == Some(name))
         .min_by(|(a, ra), (b, rb)| {
-            (scope_index, ra.root, depth(ra.directory()), &ra.location, a).cmp(&(
+            (scope_index, ra.root(), depth(ra.directory()), ra.location(), a).cmp(&(
                 scope_index,
-                rb.root,
+                rb.root(),
                 depth(rb.directory()),
-                &rb.location,
+                rb.location(),
                 b,
             ))
         })
@@ -339,11 +341,11 @@ mod tests {
             });
             want
         };
-        assert_eq!(precedence(&scopes, &records), want(&records));
+        assert_eq!(precedence(&scopes, &Records::Parsed(records.clone())), want(&records));
         // In scope, root and key order (as discovery gives them), keys repeated: only the
         // depths are sorted, and the order is the same.
         records.sort_by_key(|r| (index(&r.scope), r.root, r.location.clone()));
-        assert_eq!(precedence(&scopes, &records), want(&records));
+        assert_eq!(precedence(&scopes, &Records::Parsed(records.clone())), want(&records));
     }
 }
 

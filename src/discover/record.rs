@@ -45,7 +45,7 @@ pub struct SkillRecord {
     pub search_words: SearchWords,
 }
 
-/// A record's skill: the one discovery parsed, or one a snapshot holds ([`StoredSkill`]), read
+/// A record's skill: the one discovery parsed, or one a snapshot holds (a stored skill), read
 /// in place for its name and the flags visibility reads, and decoded (then kept) when the skill
 /// itself is asked for. So a registry started from a snapshot decodes only the skills it uses: at
 /// 100,000 skills, those a catalog lists and those the model loads, not all of them.
@@ -218,14 +218,18 @@ impl SkillRecord {
     /// record says what the file holds (not a read or a parse that could not be done then: a
     /// transient diagnostic, after which the file is read again).
     pub(super) fn unchanged(&self, size: Option<u64>, etag: Option<&str>) -> bool {
-        if self.diagnostics.iter().any(Diagnostic::is_transient) {
-            return false;
-        }
-        match (self.etag.as_deref(), etag) {
-            (Some(a), Some(b)) => a == b && (self.size.is_none() || size.is_none() || self.size == size),
-            (None, None) => self.size.is_some() && self.size == size,
-            _ => false,
-        }
+        !self.diagnostics.iter().any(Diagnostic::is_transient)
+            && unchanged_listing((self.size, self.etag.as_deref()), (size, etag))
+    }
+}
+
+/// Whether a listing's `(size, etag)` now tells the same file as `was` did: the same etag (and
+/// size, when both have one), or with no etag the same size.
+pub(super) fn unchanged_listing(was: (Option<u64>, Option<&str>), now: (Option<u64>, Option<&str>)) -> bool {
+    match (was.1, now.1) {
+        (Some(a), Some(b)) => a == b && (was.0.is_none() || now.0.is_none() || was.0 == now.0),
+        (None, None) => was.0.is_some() && was.0 == now.0,
+        _ => false,
     }
 }
 

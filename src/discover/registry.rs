@@ -2,7 +2,8 @@
 //! cheaply, and serialisable to a snapshot a cold start can begin from without one store call.
 
 use super::aliases::{self, Alias};
-use super::record::{Discovery, ScopeHandle, SkillRecord};
+use super::record::{Discovery, ScopeHandle, SearchWords};
+use super::records::Records;
 use super::root_listing::RootListing;
 use super::scan;
 use super::types::{join_location, DiscoverOptions, FileContent, FileResult, RefreshReport, ScopedFile, SkillMeta};
@@ -29,7 +30,7 @@ pub struct SkillRegistry {
     scopes: Vec<ScopeHandle>,
     options: DiscoverOptions,
     /// Shared with a refresh under way, which compares the listings with them without a copy.
-    records: Rc<Vec<SkillRecord>>,
+    records: Rc<Records>,
     /// What the discovery of `records` kept of each root's listing (a digest of its pages), so
     /// that a refresh does not read a listing that is as it was; empty after a snapshot load.
     listings: Rc<Vec<RootListing>>,
@@ -77,7 +78,7 @@ pub struct RefreshInputs {
     /// The discovery options.
     pub options: DiscoverOptions,
     /// The records the discovery compares with (shared, not copied).
-    pub records: Rc<Vec<SkillRecord>>,
+    pub records: Rc<Records>,
     /// What the discovery of those records kept of each root's listing.
     pub listings: Rc<Vec<RootListing>>,
     /// The registry's store call counts.
@@ -93,8 +94,8 @@ impl RefreshInputs {
 
 /// The name of the skill record `i` holds: `Some(None)` for a record without a skill, `None`
 /// for no record.
-fn skill_name(records: &[SkillRecord], i: usize) -> Option<Option<&str>> {
-    records.get(i).map(|r| r.skill.name())
+fn skill_name(records: &Records, i: usize) -> Option<Option<&str>> {
+    records.get(i).map(|r| r.skill().name())
 }
 
 impl SkillRegistry {
@@ -109,7 +110,7 @@ impl SkillRegistry {
         let stats = Rc::new(CallStats::default());
         let pending: Vec<String> = scopes.iter().filter(|s| lazy.contains(&s.name)).map(|s| s.name.clone()).collect();
         let listed: Vec<ScopeHandle> = scopes.iter().filter(|s| !pending.contains(&s.name)).cloned().collect();
-        let found = scan::discover(&listed, &options, &[], &[], &stats).await;
+        let found = scan::discover(&listed, &options, &Records::default(), &[], &stats).await;
         let mut r = SkillRegistry::empty(scopes, options, stats);
         r.pending = pending;
         // A first discovery reports nothing: no diff against the empty registry (it would name
@@ -159,7 +160,7 @@ impl SkillRegistry {
     /// from a snapshot taken before they were listed; one listed and found empty is listed once
     /// more on first access).
     pub fn mark_pending(&mut self, lazy: &[String]) {
-        let held: std::collections::HashSet<&str> = self.records.iter().map(|r| r.scope.as_str()).collect();
+        let held: std::collections::HashSet<&str> = self.records.iter().map(|r| r.scope()).collect();
         self.pending = self
             .scopes
             .iter()
@@ -241,7 +242,7 @@ impl SkillRegistry {
         // those: a refresh that ran alongside may have installed others meanwhile.
         // (A discovery that found its records unchanged leaves the registry's records as they
         // are, whichever refresh installed them.)
-        let current = found.compared_with == scan::identity(&self.records);
+        let current = found.compared_with == self.records.identity();
         if found.unchanged {
             // The listings as found (a store's version may have moved since), when they were
             // found against the records the registry still holds: their ranges count those.
@@ -282,7 +283,7 @@ impl SkillRegistry {
             names.extend(touched);
             return;
         }
-        if !self.records.iter().any(|r| r.skill.is_some() && !r.search_words.is_held()) {
+        if !self.records.iter().any(|r| r.skill().is_some() && !r.search_words().is_some_and(SearchWords::is_held)) {
             return;
         }
         let index = match self.search.get() {
@@ -296,12 +297,13 @@ impl SkillRegistry {
     /// says which of those changed. When every one of them still holds a skill of the same name,
     /// or none as before, the winners and the shadowing stand (they depend on the keys and the
     /// names alone); otherwise they are decided again.
-    fn install_reread(&mut self, old: Rc<Vec<SkillRecord>>, found: Discovery, read: &[usize]) -> RefreshReport {
+    fn install_reread(&mut self, old: Rc<Records>, found: Discovery, read: &[usize]) -> RefreshReport {
         let report = report::diff_at(&old, &found.records, read);
-        let names_stand = read.iter().all(|&i| skill_name(&old, i) == skill_name(&found.records, i));
+        let names_stand =
+            read.iter().all(|&i| skill_name(&old, i) == Some(found.records.get(i).and_then(|r| r.skill.name())));
         drop(old);
         if names_stand {
-            self.records = Rc::new(found.records);
+            self.records = Rc::new(Records::Parsed(found.records));
             self.listings = Rc::new(found.roots);
             self.diagnostics = found.diagnostics;
             self.generation += 1;
@@ -313,7 +315,7 @@ impl SkillRegistry {
 
     /// Takes a discovery's records and findings and decides the winners again.
     fn install(&mut self, found: Discovery) {
-        self.records = Rc::new(found.records);
+        self.records = Rc::new(Records::Parsed(found.records));
         self.listings = Rc::new(found.roots);
         self.diagnostics = found.diagnostics;
         self.resolve();
@@ -346,7 +348,7 @@ impl SkillRegistry {
             .iter()
             .filter_map(|&v| {
                 let (at, skill) = aliases::entry(&self.records, &self.aliases, v)?;
-                Some((at, &**skill, self.records.get(at)?.search_words.get()))
+                Some((at, &**skill, self.records.get(at)?.search_words().and_then(SearchWords::get)))
             })
             .collect();
         let index = SearchIndex::rebuild(
@@ -363,8 +365,8 @@ impl SkillRegistry {
             earlier.as_ref().map(|(index, _)| &**index),
         );
         for (at, _, _) in &entries {
-            if let Some(record) = self.records.get(*at) {
-                record.search_words.release();
+            if let Some(words) = self.records.get(*at).and_then(|r| r.search_words()) {
+                words.release();
             }
         }
         index
@@ -447,14 +449,14 @@ impl SkillRegistry {
                     format!(
                         "skill '{}' at {}:{} is hidden: its name looks like '{}' at {}:{}, which is offered instead",
                         crate::text::one_line(name),
-                        b.scope,
-                        b.location,
+                        b.scope(),
+                        b.location(),
                         crate::text::one_line(other),
-                        a.scope,
-                        a.location
+                        a.scope(),
+                        a.location()
                     ),
                 );
-                d.path = Some(format!("{}:{}", b.scope, b.location));
+                d.path = Some(format!("{}:{}", b.scope(), b.location()));
                 return Some(d);
             }
             let mut d = Diagnostic::warning(
@@ -462,14 +464,14 @@ impl SkillRegistry {
                 format!(
                     "skill '{}' at {}:{} is shadowed by the one at {}:{}{}",
                     order::name_of(&self.records, i),
-                    b.scope,
-                    b.location,
-                    a.scope,
-                    a.location,
+                    b.scope(),
+                    b.location(),
+                    a.scope(),
+                    a.location(),
                     offered_as.get(&i).map_or(String::new(), |q| format!("; it is offered as '{q}'"))
                 ),
             );
-            d.path = Some(format!("{}:{}", b.scope, b.location));
+            d.path = Some(format!("{}:{}", b.scope(), b.location()));
             Some(d)
         })
     }
@@ -490,7 +492,7 @@ impl SkillRegistry {
     /// The own name of the skill offered as `name` (a same-named skill's, offered under its
     /// qualified name, is the name its SKILL.md gives).
     pub fn own_name(&self, name: &str) -> Option<&str> {
-        self.records.get(self.winner(name)?)?.skill.name()
+        self.records.get(self.winner(name)?)?.skill().name()
     }
 
     /// The names of the visible skills, sorted.
@@ -533,7 +535,7 @@ impl SkillRegistry {
             Some(s) => {
                 let mut out: Vec<SkillMeta> = order::precedence(&self.scopes, &self.records)
                     .into_iter()
-                    .filter(|&i| self.records[i].scope == s)
+                    .filter(|&i| self.records.get(i).is_some_and(|r| r.scope() == s))
                     .filter_map(|i| self.meta(i))
                     .collect();
                 crate::sort::sort_by(&mut out, |a, b| a.skill.name.cmp(&b.skill.name));
@@ -566,9 +568,9 @@ impl SkillRegistry {
             .filter_map(|&v| {
                 let i = aliases::record_of(&self.records, &self.aliases, v)?;
                 let r = self.records.get(i)?;
-                let own = r.skill.name()?.to_string();
+                let own = r.skill().name()?.to_string();
                 let offered = aliases::name_at(&self.records, &self.aliases, v).to_string();
-                Some((offered, r.scope.clone(), own, r.directory().to_string()))
+                Some((offered, r.scope().to_string(), own, r.directory().to_string()))
             })
             .collect()
     }
@@ -606,9 +608,9 @@ impl SkillRegistry {
         }));
         out.extend(self.shadowing());
         for r in self.records.iter() {
-            for d in r.diagnostics.iter() {
+            for d in r.diagnostics().iter() {
                 let mut d = d.clone();
-                d.path = Some(format!("{}:{}", r.scope, r.location));
+                d.path = Some(format!("{}:{}", r.scope(), r.location()));
                 out.push(d);
             }
         }

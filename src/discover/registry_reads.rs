@@ -177,11 +177,13 @@ impl SkillRegistry {
 
     fn request_for(&self, i: usize, name: &str, rel_path: Option<&str>) -> Result<FileRequest, Box<FileResult>> {
         let refuse = |path: &str, d: Diagnostic| refused(name, path, d);
-        let r = &self.records[i];
-        let Some(scope) = self.scopes.iter().find(|s| s.name == r.scope) else {
+        let Some(r) = self.records.get(i) else {
+            return Err(refuse("SKILL.md", Diagnostic::error(codes::SKILL_UNKNOWN, format!("no skill '{name}'"))));
+        };
+        let Some(scope) = self.scopes.iter().find(|s| s.name == r.scope()) else {
             return Err(refuse(
                 "SKILL.md",
-                Diagnostic::error(codes::SCOPE_UNKNOWN, format!("scope '{}' is not configured", r.scope)),
+                Diagnostic::error(codes::SCOPE_UNKNOWN, format!("scope '{}' is not configured", r.scope())),
             ));
         };
         let (path, key, instructions) = match rel_path {
@@ -189,7 +191,7 @@ impl SkillRegistry {
                 let dir_name = r.directory().rsplit('/').next().filter(|d| !d.is_empty()).map(str::to_string);
                 (
                     "SKILL.md".to_string(),
-                    r.location.clone(),
+                    r.location().to_string(),
                     Some(ParseOptions { dir_name, mode: self.options.mode, ..ParseOptions::default() }),
                 )
             }
@@ -201,21 +203,21 @@ impl SkillRegistry {
         Ok(FileRequest {
             name: name.to_string(),
             path,
-            location: self.location_of(&r.scope, &key),
+            location: self.location_of(r.scope(), &key),
             key,
             storage: scope.storage.clone(),
             stats: self.stats.clone(),
             instructions,
             max_bytes: None,
             cap: self.options.max_object_bytes.max(1),
-            listed_size: if rel_path.is_none() { r.size } else { None },
+            listed_size: if rel_path.is_none() { r.size() } else { None },
         })
     }
 
     /// Plans a listing of `name`'s files.
     pub fn files_request(&self, name: &str) -> Option<FilesRequest> {
         let r = self.records.get(self.winner(name)?)?;
-        let scope = self.scopes.iter().find(|s| s.name == r.scope)?;
+        let scope = self.scopes.iter().find(|s| s.name == r.scope())?;
         Some(FilesRequest {
             directory: r.directory().to_string(),
             storage: scope.storage.clone(),
@@ -227,11 +229,11 @@ impl SkillRegistry {
     /// Where the files of the skill that wins `name` are, for reading them all.
     pub fn skill_source(&self, name: &str) -> Option<SkillSource> {
         let r = self.records.get(self.winner(name)?)?;
-        let scope = self.scopes.iter().find(|s| s.name == r.scope)?;
+        let scope = self.scopes.iter().find(|s| s.name == r.scope())?;
         Some(SkillSource {
-            scope: r.scope.clone(),
+            scope: r.scope().to_string(),
             directory: r.directory().to_string(),
-            instructions: r.location.clone(),
+            instructions: r.location().to_string(),
             storage: scope.storage.clone(),
             stats: self.stats.clone(),
             page_size: self.options.page_size.max(1),

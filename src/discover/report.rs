@@ -2,6 +2,7 @@
 //! an answer about an unknown skill lists. Both are linear in the number of skills.
 
 use super::record::SkillRecord;
+use super::records::{Record, Records};
 use super::types::{RefreshReport, SkillRef};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -11,47 +12,55 @@ pub const MAX_NAMES_LISTED: usize = 100;
 
 /// Records by scope and key. A key that repeats (overlapping roots) is matched by its first
 /// record, as a search in order would.
-fn by_location(records: &[SkillRecord]) -> HashMap<(&str, &str), &SkillRecord> {
-    let mut map = HashMap::with_capacity(records.len());
+fn by_location<'a>(records: impl Iterator<Item = Record<'a>>) -> HashMap<(&'a str, &'a str), Record<'a>> {
+    let mut map = HashMap::new();
     for r in records {
-        map.entry((r.scope.as_str(), r.location.as_str())).or_insert(r);
+        map.entry((r.scope(), r.location())).or_insert(r);
     }
     map
 }
 
-fn skill_ref(r: &SkillRecord) -> SkillRef {
+fn skill_ref(r: Record) -> SkillRef {
     SkillRef {
-        name: r.skill.name().unwrap_or_default().to_string(),
-        scope: r.scope.clone(),
-        location: r.location.clone(),
+        name: r.skill().name().unwrap_or_default().to_string(),
+        scope: r.scope().to_string(),
+        location: r.location().to_string(),
     }
 }
 
 /// Whether `new` holds something else than `old`, the record of the same key before: another
 /// size, etag or skill (the same shared skill is not compared field by field).
-fn changed(old: &SkillRecord, new: &SkillRecord) -> bool {
-    let same_skill = match (old.skill.as_ref(), new.skill.as_ref()) {
-        (Some(a), Some(b)) => Rc::ptr_eq(a, b) || a == b,
-        (None, None) => true,
-        _ => false,
-    };
-    old.etag != new.etag || old.size != new.size || !same_skill
+fn changed(old: Record, new: Record) -> bool {
+    if old.etag() != new.etag() || old.size() != new.size() {
+        return true;
+    }
+    // A stored skill kept by the refresh is the same one (nothing decoded to compare them).
+    if let (Some(a), Some(b)) = (old.skill().stored(), new.skill().stored()) {
+        if a.bytes().as_ptr() == b.bytes().as_ptr() {
+            return false;
+        }
+    }
+    match (old.skill().as_ref(), new.skill().as_ref()) {
+        (Some(a), Some(b)) => !(Rc::ptr_eq(a, b) || a == b),
+        (None, None) => false,
+        _ => true,
+    }
 }
 
 /// What changed from `old` to `new`: records whose key is new (added, in `new`'s order), whose
 /// size, etag or skill differ (changed), and whose key is gone (removed, in `old`'s order).
-pub(super) fn diff(old: &[SkillRecord], new: &[SkillRecord]) -> RefreshReport {
-    let (before, now) = (by_location(old), by_location(new));
+pub(super) fn diff(old: &Records, new: &[SkillRecord]) -> RefreshReport {
+    let (before, now) = (by_location(old.iter()), by_location(new.iter().map(Record::Parsed)));
     let mut report = RefreshReport::default();
-    for r in new {
-        match before.get(&(r.scope.as_str(), r.location.as_str())) {
+    for r in new.iter().map(Record::Parsed) {
+        match before.get(&(r.scope(), r.location())) {
             None => report.added.push(skill_ref(r)),
-            Some(o) if changed(o, r) => report.changed.push(skill_ref(r)),
+            Some(&o) if changed(o, r) => report.changed.push(skill_ref(r)),
             Some(_) => {}
         }
     }
-    for o in old {
-        if !now.contains_key(&(o.scope.as_str(), o.location.as_str())) {
+    for o in old.iter() {
+        if !now.contains_key(&(o.scope(), o.location())) {
             report.removed.push(skill_ref(o));
         }
     }
@@ -61,10 +70,10 @@ pub(super) fn diff(old: &[SkillRecord], new: &[SkillRecord]) -> RefreshReport {
 /// What changed from `old` to `new` when they have the same keys in the same order and only the
 /// records at the positions of `read` were built anew: those of them that changed. Linear in
 /// `read`, not in the records.
-pub(super) fn diff_at(old: &[SkillRecord], new: &[SkillRecord], read: &[usize]) -> RefreshReport {
+pub(super) fn diff_at(old: &Records, new: &[SkillRecord], read: &[usize]) -> RefreshReport {
     let mut report = RefreshReport::default();
     for &i in read {
-        if let (Some(o), Some(r)) = (old.get(i), new.get(i)) {
+        if let (Some(o), Some(r)) = (old.get(i), new.get(i).map(Record::Parsed)) {
             if changed(o, r) {
                 report.changed.push(skill_ref(r));
             }

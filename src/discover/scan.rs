@@ -20,6 +20,7 @@
 //! one is reported as shadowed, with both locations.
 
 use super::record::{directory_of, Discovery, ScopeHandle, SearchWords, SkillRecord, SkillSlot};
+use super::records::{Record, Records};
 use super::root_listing::RootListing;
 use super::scan_roots::{list_scopes, with_reused, Candidate};
 use super::types::DiscoverOptions;
@@ -73,11 +74,21 @@ struct Listed<'a> {
 pub async fn discover(
     scopes: &[ScopeHandle],
     opts: &DiscoverOptions,
-    previous: &[SkillRecord],
+    previous: &Records,
     previous_roots: &[RootListing],
     stats: &CallStats,
 ) -> Discovery {
-    let mut out = Discovery { compared_with: identity(previous), ..Discovery::default() };
+    let mut out = Discovery { compared_with: previous.identity(), ..Discovery::default() };
+    // Records a snapshot holds are compared as parsed ones (their skills shared, not decoded):
+    // a refresh lists every store again anyway.
+    let stored: Vec<SkillRecord>;
+    let previous: &[SkillRecord] = match previous {
+        Records::Parsed(records) => records,
+        Records::Stored(_) => {
+            stored = previous.iter().map(Record::to_record).collect();
+            &stored
+        }
+    };
     let listing = list_scopes(scopes, opts, previous, previous_roots, stats, &mut out).await;
     // Every root found as it was, and each of their records what its file holds: nothing to do.
     if listing.all_as_before(previous.len(), &out.roots) {
@@ -222,12 +233,6 @@ fn settle(roots: &mut [RootListing], unsettled: &[usize]) {
         listing.settled = settled;
         at = end;
     }
-}
-
-/// The identity of a list of records (its address and length), as [`Discovery::compared_with`]
-/// holds it.
-pub fn identity(records: &[SkillRecord]) -> (usize, usize) {
-    (records.as_ptr() as usize, records.len())
 }
 
 /// How `candidates` stand to `previous` (the records of a discovery are in candidate order), in

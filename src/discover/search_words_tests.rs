@@ -58,7 +58,7 @@ fn a_refresh_of_a_registry_from_a_snapshot_carries_the_body_words_of_the_skills_
     let bytes = reg.snapshot();
     let mut back =
         SkillRegistry::from_snapshot(&bytes, scopes(&storage), DiscoverOptions::default()).expect("snapshot");
-    assert!(back.records.iter().all(|r| !r.search_words.is_held()), "a snapshot keeps no words");
+    assert!(back.records.iter().all(|r| !r.search_words().is_some_and(|w| w.is_held())), "a snapshot keeps no words");
     assert_eq!(found(&back, "qpdf"), ["documents"], "its index has them");
     // Without a search in between, and again after one.
     for searched_first in [false, true] {
@@ -105,9 +105,9 @@ fn a_skill_a_refresh_changed_is_not_carried_under_its_old_words() {
 fn a_discovered_registry_lets_go_of_the_words_once_indexed_and_a_refresh_carries_them() {
     let storage = store();
     let mut reg = block_on(SkillRegistry::discover(scopes(&storage), DiscoverOptions::default()));
-    assert!(reg.records.iter().all(|r| r.search_words.is_held()), "held until the index is built");
+    assert!(reg.records.iter().all(|r| r.search_words().is_some_and(|w| w.is_held())), "held until the index is built");
     assert_eq!(found(&reg, "qpdf"), ["documents"]);
-    assert!(reg.records.iter().all(|r| !r.search_words.is_held()), "the index holds them now");
+    assert!(reg.records.iter().all(|r| !r.search_words().is_some_and(|w| w.is_held())), "the index holds them now");
     storage.put("skills/notes/SKILL.md", md("notes", "Keeps notes in markdown.", "# Notes\n\nWith zettel."));
     block_on(reg.refresh());
     assert_eq!(found(&reg, "qpdf"), ["documents"], "carried from the index the refresh replaced");
@@ -117,7 +117,7 @@ fn a_discovered_registry_lets_go_of_the_words_once_indexed_and_a_refresh_carries
     // A snapshot builds the index too (kept as its bytes), and a refresh after it carries from them.
     let mut snapped = block_on(SkillRegistry::discover(scopes(&storage), DiscoverOptions::default()));
     let _ = snapped.snapshot();
-    assert!(snapped.records.iter().all(|r| !r.search_words.is_held()));
+    assert!(snapped.records.iter().all(|r| !r.search_words().is_some_and(|w| w.is_held())));
     storage.put("skills/sheets/SKILL.md", md("sheets", "Works with spreadsheets.", "# Pivot tables\n\nIn ods files."));
     block_on(snapped.refresh());
     let fresh = block_on(SkillRegistry::discover(scopes(&storage), DiscoverOptions::default()));

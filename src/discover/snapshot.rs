@@ -1,20 +1,21 @@
 //! Snapshots: the registry as bytes a cold start can begin from without one store call.
 //!
-//! The format, `skillwasm-registry/4`, is binary and read in one pass straight into the
-//! registry's records (no decoded tree in between). The registry keeps the snapshot's bytes: each
-//! record's skill stays there ([`super::stored_skill`]), checked whole when the snapshot is read
-//! and decoded again only when the skill is asked for, and the search index is read where it
-//! lies. The format:
+//! The format, `skillwasm-registry/5`, is binary. The registry keeps the snapshot's bytes and
+//! reads its records where they lie ([`super::records::StoredRecords`]): each is checked whole when
+//! the snapshot is read, its fields are read in place when asked for, its skill
+//! ([`super::stored_skill`]) is decoded when the skill itself is, and the search index is searched
+//! in place too. A registry of 100,000 skills so holds the snapshot and a few bytes a skill. The
+//! format:
 //!
-//! - a header: the line `skillwasm-registry/4\n`, then a 64-bit checksum (little-endian) of
+//! - a header: the line `skillwasm-registry/5\n`, then a 64-bit checksum (little-endian) of
 //!   everything after it;
 //! - the scopes: a count, then per scope its name, its roots (a count and the strings) and a
 //!   trust byte;
-//! - the records: a count, then per record a flags byte (size, etag, skill present; location
-//!   other than `<directory>/SKILL.md`), its scope (1 + its index among the scopes, or 0 and the
-//!   name), root index, directory, location when it is not the usual one, size, etag, the skill's
-//!   fields (a flags number for the optional ones, then each field in declaration order, maps and
-//!   lists as a count and their items, metadata values as tagged JSON), and its diagnostics;
+//! - the records: a count, then per record a flags byte (size, etag, skill present), its scope
+//!   (1 + its index among the scopes, or 0 and the name), root index, location (the key of its
+//!   SKILL.md, whole, so that it is read in place), size, etag, the skill's fields (a flags number
+//!   for the optional ones, then each field in declaration order, maps and lists as a count and
+//!   their items, metadata values as tagged JSON), and its diagnostics;
 //! - the registry's own diagnostics (the shadowing ones are left out: they are derived again);
 //! - the search index ([`crate::search::encode::to_bytes`]), length-prefixed, empty for none;
 //! - the host's approvals: a count, then per approval its scope, name and content digest (see
@@ -22,8 +23,9 @@
 //! - the content digests known when it was written: a count, then per skill its scope, name and
 //!   digest, shown on the skills' metadata (never taken as a check: a snapshot is a cache).
 //!
-//! A `skillwasm-registry/3` snapshot (without the digests) and a `/2` one (without the approvals
-//! either) are still read.
+//! A `skillwasm-registry/4` snapshot (a record's directory in place of its location, and the
+//! location only when it is not `<directory>/SKILL.md`), a `/3` one (without the digests either)
+//! and a `/2` one (without the approvals) are still read, into records of their own.
 //!
 //! Numbers are LEB128 varints, strings a varint length and UTF-8, a diagnostic a byte of
 //! severity and flags, its code as 1 + its index in [`codes::ALL`] (or 0 and the string), its
@@ -33,6 +35,7 @@
 
 use super::{DiscoverOptions, ScopeHandle, SkillRegistry};
 use crate::diagnostic::{codes, Diagnostic};
+use crate::discover::{Records, StoredRecords};
 use crate::search::SearchIndex;
 use crate::shared_bytes::SharedBytes;
 use crate::store::CallStats;
@@ -46,12 +49,13 @@ pub use records::{Carried, StoredApproval};
 use wire::{Bad, Count, Reader};
 
 /// The snapshot format's name and version.
-pub const SNAPSHOT_FORMAT: &str = "skillwasm-registry/4";
+pub const SNAPSHOT_FORMAT: &str = "skillwasm-registry/5";
 
 /// The first line of a snapshot.
-const MAGIC: &[u8] = b"skillwasm-registry/4\n";
+const MAGIC: &[u8] = b"skillwasm-registry/5\n";
 /// The first lines of the earlier versions still read: without the digests, and without the
 /// approvals either.
+const MAGIC_4: &[u8] = b"skillwasm-registry/4\n";
 const MAGIC_3: &[u8] = b"skillwasm-registry/3\n";
 const MAGIC_2: &[u8] = b"skillwasm-registry/2\n";
 
@@ -85,8 +89,10 @@ fn named_format(bytes: &[u8]) -> Option<&str> {
 /// The body of a whole snapshot of this format or of an earlier one still read, with its
 /// version, or why the bytes are not one.
 fn body_of(bytes: &[u8]) -> Result<(&[u8], u8), Diagnostic> {
-    let version =
-        [(MAGIC, 4), (MAGIC_3, 3), (MAGIC_2, 2)].into_iter().find(|(m, _)| bytes.starts_with(m)).map(|(_, v)| v);
+    let version = [(MAGIC, 5), (MAGIC_4, 4), (MAGIC_3, 3), (MAGIC_2, 2)]
+        .into_iter()
+        .find(|(m, _)| bytes.starts_with(m))
+        .map(|(_, v)| v);
     let Some(version) = version else {
         return Err(match named_format(bytes) {
             Some(other) => Diagnostic::error(
@@ -178,7 +184,13 @@ impl SkillRegistry {
             ));
         }
         checked(bytes.len());
-        let records = read_records(&mut d).map_err(|b| at(&d, b))?;
+        let records = if version < 5 {
+            Records::Parsed(read_records(&mut d).map_err(|b| at(&d, b))?)
+        } else {
+            let names = scopes.iter().map(|s| s.name.clone()).collect();
+            let n = d.r.count(records::MIN_RECORD).map_err(|b| at(&d, b))?;
+            Records::Stored(StoredRecords::read(&mut d.r, &body, names, n).map_err(|b| at(&d, b))?)
+        };
         let mut diagnostics = d.diagnostics().map_err(|b| at(&d, b))?;
         let search = d.r.bytes().map_err(|b| at(&d, b))?;
         // The index's bytes where they lie in the snapshot: after their length.

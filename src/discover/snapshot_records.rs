@@ -3,10 +3,12 @@
 //! each flag, index and count as it goes (the layout is described in the parent module).
 
 use super::wire::{self, Bad, Reader, Sink};
-use crate::diagnostic::{codes, Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::discover::records::{
+    read_diagnostics, HAS_ETAG, HAS_LINE, HAS_PATH, HAS_SIZE, HAS_SKILL, OWN_LOCATION, RECORD_FLAGS,
+};
 use crate::discover::stored_skill::{self, StoredSkill};
-use crate::discover::SkillSlot;
-use crate::discover::{ScopeHandle, SkillRecord, SkillRegistry};
+use crate::discover::{Records, ScopeHandle, SkillRecord, SkillRegistry, SkillSlot};
 use crate::shared_bytes::SharedBytes;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -28,23 +30,11 @@ pub struct Carried {
 /// The key every skill's SKILL.md has below its directory, unless it was found as `skill.md`.
 const SKILL_MD: &str = "SKILL.md";
 
-/// The fewest bytes a record and a diagnostic take: bounds on the counts read.
-const MIN_RECORD: usize = 5;
-const MIN_DIAGNOSTIC: usize = 3;
+/// The fewest bytes a record takes: a bound on the count read.
+pub(super) const MIN_RECORD: usize = 5;
 /// Records of the registry reserved ahead per byte left: a real record takes tens of bytes, so a
 /// count that lies reserves little more than the input's own size.
 const RESERVE_PER_RECORD: usize = 32;
-
-// A record's flags.
-const HAS_SIZE: u8 = 1;
-const HAS_ETAG: u8 = 2;
-const HAS_SKILL: u8 = 4;
-const OWN_LOCATION: u8 = 8;
-const RECORD_FLAGS: u8 = HAS_SIZE | HAS_ETAG | HAS_SKILL | OWN_LOCATION;
-
-// A diagnostic's byte: the severity in the low two bits, then which of line and path follow.
-const HAS_LINE: u8 = 4;
-const HAS_PATH: u8 = 8;
 
 /// What the encoder looks up per record.
 pub(super) struct Encoder<'a> {
@@ -64,8 +54,19 @@ impl Encoder<'_> {
             s.byte(u8::from(scope.trusted));
         }
         wire::varint(s, reg.records.len() as u64);
-        for r in reg.records.iter() {
-            self.record(s, r);
+        match &*reg.records {
+            // As the snapshot they came from holds them (the same scopes, checked when it was
+            // read): nothing decoded to write them again.
+            Records::Stored(stored) => {
+                for i in 0..reg.records.len() {
+                    s.put(stored.bytes(i));
+                }
+            }
+            Records::Parsed(records) => {
+                for r in records {
+                    self.record(s, r);
+                }
+            }
         }
         // The registry's own findings: the shadowing warnings are written when asked for, never
         // held, so none is among them.
@@ -86,16 +87,11 @@ impl Encoder<'_> {
 
     fn record<S: Sink>(&self, s: &mut S, r: &SkillRecord) {
         let SkillRecord { scope, root, location, size, etag, skill, diagnostics, search_words: _ } = r;
-        let directory = r.directory();
-        let own_location = !is_usual_location(directory, location);
         let mut flags = 0;
         for (on, bit) in [(size.is_some(), HAS_SIZE), (etag.is_some(), HAS_ETAG), (skill.is_some(), HAS_SKILL)] {
             if on {
                 flags |= bit;
             }
-        }
-        if own_location {
-            flags |= OWN_LOCATION;
         }
         s.byte(flags);
         match self.scopes.iter().position(|x| x.name == *scope) {
@@ -106,10 +102,7 @@ impl Encoder<'_> {
             }
         }
         wire::varint(s, *root as u64);
-        wire::str(s, directory);
-        if own_location {
-            wire::str(s, location);
-        }
+        wire::str(s, location);
         if let Some(size) = size {
             wire::varint(s, *size);
         }
@@ -159,15 +152,7 @@ impl Encoder<'_> {
     }
 }
 
-/// Whether `location` is `directory`'s `SKILL.md` (what a snapshot need not spell out).
-pub(super) fn is_usual_location(directory: &str, location: &str) -> bool {
-    match location.strip_prefix(directory) {
-        Some(rest) if directory.is_empty() => rest == SKILL_MD,
-        Some(rest) => rest.strip_prefix('/') == Some(SKILL_MD),
-        None => false,
-    }
-}
-
+/// `directory`'s `SKILL.md` (what a snapshot before version 5 did not spell out).
 fn usual_location(directory: &str) -> String {
     let mut out = String::with_capacity(directory.len() + 1 + SKILL_MD.len());
     out.push_str(directory);
@@ -198,34 +183,8 @@ impl Decoder<'_, '_> {
         Ok(SkillSlot::from(stored))
     }
 
-    fn diagnostic(&mut self) -> Result<Diagnostic, Bad> {
-        let head = self.r.byte()?;
-        let severity = match head & 3 {
-            0 => Severity::Error,
-            1 => Severity::Warning,
-            2 => Severity::Info,
-            _ => return Err(Bad("a diagnostic has an unknown severity")),
-        };
-        if head & !(3 | HAS_LINE | HAS_PATH) != 0 {
-            return Err(Bad("a diagnostic has unknown flags"));
-        }
-        let code = match self.r.at_most(codes::ALL.len() as u64)? {
-            0 => self.r.string()?,
-            k => codes::ALL.get(k as usize - 1).ok_or(Bad("a diagnostic has an unknown code"))?.to_string(),
-        };
-        let message = self.r.string()?;
-        let line = if head & HAS_LINE == 0 { None } else { Some(self.r.at_most(u64::from(u32::MAX))? as u32) };
-        let path = if head & HAS_PATH == 0 { None } else { Some(self.r.string()?) };
-        Ok(Diagnostic { severity, code, message, line, path })
-    }
-
     pub(super) fn diagnostics(&mut self) -> Result<Vec<Diagnostic>, Bad> {
-        let n = self.r.count(MIN_DIAGNOSTIC)?;
-        let mut out = Vec::with_capacity(n.min(16));
-        for _ in 0..n {
-            out.push(self.diagnostic()?);
-        }
-        Ok(out)
+        read_diagnostics(&mut self.r)
     }
 
     fn record(&mut self) -> Result<SkillRecord, Bad> {

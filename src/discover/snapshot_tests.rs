@@ -82,17 +82,62 @@ fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
     bytes
 }
 
+/// A version 5 snapshot's body written as version 4 did: each record's directory in place of its
+/// location, and the location after it only when it is not `<directory>/SKILL.md`.
+fn in_version_4_layout(body: &[u8]) -> Vec<u8> {
+    use crate::discover::records::{read_diagnostics, HAS_ETAG, HAS_SIZE, HAS_SKILL, OWN_LOCATION};
+    use crate::discover::stored_skill::StoredSkill;
+    let shared = crate::shared_bytes::SharedBytes::from(body);
+    let mut r = wire::Reader::new(body);
+    super::same_scopes(&mut r, &[]).expect("scopes");
+    let n = r.count(1).expect("a count");
+    let mut out = body[..r.offset()].to_vec();
+    for _ in 0..n {
+        let flags = r.byte().expect("flags");
+        let scope_at = r.offset();
+        if r.varint().expect("scope") == 0 {
+            r.str().expect("a scope's name");
+        }
+        r.varint().expect("root");
+        let scope_and_root = &body[scope_at..r.offset()];
+        let location = r.str().expect("location");
+        let directory = crate::discover::record::directory_of(location);
+        let usual = if directory.is_empty() { "SKILL.md".to_string() } else { format!("{directory}/SKILL.md") };
+        let rest_at = r.offset();
+        if flags & HAS_SIZE != 0 {
+            r.varint().expect("size");
+        }
+        if flags & HAS_ETAG != 0 {
+            r.str().expect("etag");
+        }
+        if flags & HAS_SKILL != 0 {
+            let (_, len) = StoredSkill::checked(shared.slice(r.offset()..body.len())).expect("a skill");
+            r.take(len).expect("the skill");
+        }
+        read_diagnostics(&mut r).expect("diagnostics");
+        out.push(if location == usual { flags } else { flags | OWN_LOCATION });
+        out.extend_from_slice(scope_and_root);
+        wire::str(&mut out, directory);
+        if location != usual {
+            wire::str(&mut out, location);
+        }
+        out.extend_from_slice(&body[rest_at..r.offset()]);
+    }
+    out.extend_from_slice(&body[r.offset()..]);
+    out
+}
+
 #[test]
 fn restores_exactly_what_the_registry_held() {
     let (reg, user, org) = registry();
     // The fixture reaches every part of the format.
     let full = reg.get("full").expect("full");
     assert!(full.skill.metadata_structured.len() == 1 && full.skill.extra.len() == 1 && full.skill.context.is_some());
-    assert!(reg.records.iter().any(|r| r.skill.is_none()), "a refused record");
-    assert!(reg.records.iter().any(|r| !super::records::is_usual_location(r.directory(), &r.location)), "a skill.md");
+    assert!(reg.records.iter().any(|r| r.skill().is_none()), "a refused record");
+    assert!(reg.records.iter().any(|r| r.location().ends_with("/skill.md")), "a skill.md");
     assert!(reg.records.iter().any(|r| r.directory().is_empty()), "a skill at the root");
     assert!(reg.diagnostics().iter().any(|d| d.code == codes::SKILL_SHADOWED));
-    assert!(reg.records.iter().all(|r| r.size.is_some() && r.etag.is_some()));
+    assert!(reg.records.iter().all(|r| r.size().is_some() && r.etag().is_some()));
     let bytes = reg.snapshot();
     assert!(bytes.starts_with(MAGIC));
     let back = SkillRegistry::from_snapshot(&bytes, scopes(&user, &org), options()).expect("snapshot");
@@ -183,9 +228,9 @@ fn other_formats_are_refused_and_named() {
     let e = SkillRegistry::from_snapshot(old, scopes(&user, &org), options()).err().expect("refused");
     assert_eq!(e.code, codes::SNAPSHOT_INVALID);
     assert_eq!(e.message, format!("snapshot format \"skillwasm-registry/1\" is not {SNAPSHOT_FORMAT:?}"));
-    let later = b"skillwasm-registry/5\n\0\0\0\0\0\0\0\0";
+    let later = b"skillwasm-registry/6\n\0\0\0\0\0\0\0\0";
     let e = SkillRegistry::from_snapshot(later, scopes(&user, &org), options()).err().expect("refused");
-    assert!(e.message.contains("\"skillwasm-registry/5\" is not"), "{}", e.message);
+    assert!(e.message.contains("\"skillwasm-registry/6\" is not"), "{}", e.message);
     for junk in [&b""[..], b"\x00garbage", b"{}", b"{\"format\":1}"] {
         let e = SkillRegistry::from_snapshot(junk, scopes(&user, &org), options()).err().expect("refused");
         assert_eq!(e.code, codes::SNAPSHOT_INVALID);
@@ -238,7 +283,7 @@ fn a_snapshot_keeps_the_index_it_built_as_bytes_and_searches_alike() {
 }
 
 #[test]
-fn approvals_and_digests_ride_along_and_versions_2_and_3_are_still_read() {
+fn approvals_and_digests_ride_along_and_versions_2_to_4_are_still_read() {
     let (reg, user, org) = registry();
     let digest = format!("sha256:{}", "a".repeat(64));
     let carried = Carried {
@@ -256,10 +301,11 @@ fn approvals_and_digests_ride_along_and_versions_2_and_3_are_still_read() {
         SkillRegistry::from_snapshot_with(&plain, scopes(&user, &org), options(), |_| {}).unwrap().1,
         Carried::default()
     );
-    for (magic, cut) in [(super::MAGIC_3, 1), (super::MAGIC_2, 2)] {
+    let version_4 = in_version_4_layout(&plain[HEADER..]);
+    for (magic, cut) in [(super::MAGIC_4, 0), (super::MAGIC_3, 1), (super::MAGIC_2, 2)] {
         let mut old = magic.to_vec();
         old.extend_from_slice(&[0; 8]);
-        old.extend_from_slice(plain.get(HEADER..plain.len() - cut).unwrap_or_default());
+        old.extend_from_slice(&version_4[..version_4.len() - cut]);
         let back =
             SkillRegistry::from_snapshot(resealed(old), scopes(&user, &org), options()).expect("an older snapshot");
         assert_eq!(back.names(), reg.names());

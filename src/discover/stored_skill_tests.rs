@@ -34,7 +34,7 @@ fn scopes(storage: &MemoryStorage) -> Vec<ScopeHandle> {
 }
 
 fn decoded(reg: &SkillRegistry) -> usize {
-    reg.records.iter().filter(|r| r.skill.is_decoded()).count()
+    reg.records.iter().filter(|r| r.skill().is_decoded()).count()
 }
 
 #[test]
