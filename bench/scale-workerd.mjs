@@ -254,7 +254,8 @@ if (results.length > 1) {
   const held = (r) => r.anatomy.held.fromSnapshot - r.anatomy.held.start;
   console.log(
     `  held by the registry after fromSnapshot ${per(held(a), held(b)).toFixed(3)} MiB (${bytesPer(held(a), held(b)).toFixed(0)} B a skill; ` +
-      `less its index ${bytesPer(held(a) - a.index, held(b) - b.index).toFixed(0)} B a skill, of which the text of its fields ${fieldBytes()})`,
+      `the snapshot's own ${bytesPer(a.snapshotBytes, b.snapshotBytes).toFixed(0)} B, which the registry keeps and reads in place, and ` +
+      `${bytesPer(held(a) - a.snapshotBytes, held(b) - b.snapshotBytes).toFixed(0)} B beside it; the text of a skill's fields is ${fieldBytes()})`,
   );
 }
 const top = results.at(-1);

@@ -58,6 +58,8 @@ const shapes = [
   `---\nname: folded\ndescription: >\n  Folded text\n  over lines.\nallowed-tools: Read Grep Bash(git:*)\nmetadata:\n  author: someone\n  version: "1.0"\n---\n\nBody with \`!\`echo hi\`\` and [a link](ref.md).\n`,
   `---\nname: literal\ndescription: |\n  Literal text.\n  Second line.\nallowed-tools: [Read, Write]\nuser-invocable: true\nargument-hint: "[file]"\ndisable-model-invocation: false\n---\nUse $ARGUMENTS.\n`,
   `---\nname: Bad Name\ndescription: ""\nunknown-field: 1\n---\n`,
+  // A title for a name beside a usable description, as real skills have ("Some Product API").
+  `---\nname: Spaced Title API\ndescription: Guide for the API, with a title for a name.\n---\n\n# Spaced Title API\n`,
   `---\nname: flow\ndescription: {a: 1}\nmetadata: {k: v, n: "2"}\n---\nBody\n`,
   `---\r\nname: crlf\r\ndescription: Windows line ends.\r\n---\r\nBody\r\n`,
   `\uFEFF---\nname: bom-skill\ndescription: "Unicode \\u00e9 \u00e9t\u00e9 \u{1F600}"\n---\n`,
