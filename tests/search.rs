@@ -118,7 +118,7 @@ fn the_tool_reaches_skills_the_catalog_does_not_list() {
     assert!(props["name"].get("enum").is_none() && props["query"]["type"] == "string");
     assert!(def.description.contains("124 skills are available"));
     let catalog = h.borrow().catalog();
-    let unlisted = catalog.dropped.iter().find(|n| n.starts_with("filler")).unwrap().clone();
+    let unlisted = catalog.dropped.iter().find(|n| n.starts_with("filler")).unwrap().to_string();
     let r = call(&tool, ToolInput { name: unlisted.clone(), ..Default::default() });
     assert!(
         !r.is_error && r.content.contains(&format!("Filler {}", &unlisted[7..].trim_start_matches('0'))),

@@ -5,7 +5,7 @@
 //! and subtracts their size; the catalog is assembled from the entries that are left, once.
 
 use super::format::{assemble, entry, frame, Item};
-use super::CatalogOptions;
+use super::{CatalogOptions, NameList};
 use crate::text::TokenCount;
 use std::collections::{HashMap, HashSet};
 
@@ -15,7 +15,7 @@ pub(super) struct Fitted {
     pub(super) text: Option<String>,
     pub(super) skills: Vec<String>,
     pub(super) shortened: Vec<String>,
-    pub(super) dropped: Vec<String>,
+    pub(super) dropped: NameList,
 }
 
 /// The sizes of a catalog of some entries: what the frame adds, given how many entries there are
@@ -55,6 +55,24 @@ fn fits(t: TokenCount, opts: &CatalogOptions) -> bool {
         && opts.budget_tokens.is_none_or(|b| t.tokens().min(u64::from(u32::MAX)) <= u64::from(b))
 }
 
+/// Whether the names alone fit the budget (every entry holds its skill's name): counted until the
+/// first name that takes them past it, so at 100,000 skills and a budget of a few thousand tokens
+/// a few thousand names are read, not all.
+fn names_fit<'a>(sizes: &Sizes, names: impl Iterator<Item = &'a str>, opts: &CatalogOptions) -> bool {
+    if opts.budget_chars.is_none() && opts.budget_tokens.is_none() {
+        return true;
+    }
+    let mut sum = TokenCount::default();
+    for (k, name) in names.enumerate() {
+        sum = sum + TokenCount::of(name);
+        // The size only grows with each name and its separator: once past, always past.
+        if !fits(sizes.total(sum, k as u64 + 1, 0), opts) {
+            return false;
+        }
+    }
+    true
+}
+
 fn trailing_breaks(s: &str) -> u64 {
     s.bytes().rev().take_while(|&b| b == b'\n').count() as u64
 }
@@ -72,8 +90,7 @@ pub(super) fn fit(items: Vec<Item<'_>>, opts: &CatalogOptions, truncate: impl Fn
     let sizes = Sizes::of(opts);
     // Every entry holds its skill's name: when the names alone overflow the budget, no cap fits
     // every skill and most are dropped, which the skills kept decide alone.
-    let names_only = sizes.total(sum(items.iter().map(|i| TokenCount::of(i.name))), items.len() as u64, 0);
-    if !fits(names_only, opts) {
+    if !names_fit(&sizes, items.iter().map(|i| i.name), opts) {
         let floor = floor_of(opts);
         let long = |i: usize| items[i].description.chars().count() > floor;
         let entry_at_floor = |i: usize| at_floor(&items[i], floor, opts, &truncate);
@@ -90,7 +107,12 @@ pub(super) fn fit(items: Vec<Item<'_>>, opts: &CatalogOptions, truncate: impl Fn
     let all = sizes.total(sum(costs.iter().copied()), n as u64, last_breaks(&entries, n.checked_sub(1)));
     if fits(all, opts) {
         let text = assemble(entries.iter().map(String::as_str), format);
-        return Fitted { text: Some(text), skills: names(&|_| true), shortened: Vec::new(), dropped: Vec::new() };
+        return Fitted {
+            text: Some(text),
+            skills: names(&|_| true),
+            shortened: Vec::new(),
+            dropped: NameList::default(),
+        };
     }
 
     // 1. Cut the longest descriptions: the largest cap that fits, not below the floor.
@@ -145,7 +167,7 @@ pub(super) fn fit(items: Vec<Item<'_>>, opts: &CatalogOptions, truncate: impl Fn
     let mut total = sum(costs.iter().copied());
     let mut count = n as u64;
     let mut last = n.checked_sub(1);
-    let mut dropped = Vec::new();
+    let mut dropped = NameList::default();
     for v in victims {
         if fits(sizes.total(total, count, last_breaks(&entries, last)), opts) {
             break;
@@ -156,9 +178,9 @@ pub(super) fn fit(items: Vec<Item<'_>>, opts: &CatalogOptions, truncate: impl Fn
         while let Some(l) = last.filter(|&l| !kept[l]) {
             last = l.checked_sub(1);
         }
-        dropped.push(items[v].name.to_string());
+        dropped.push(items[v].name);
     }
-    let gone: HashSet<&str> = dropped.iter().map(String::as_str).collect();
+    let gone: HashSet<&str> = dropped.iter().collect();
     shortened.retain(|s| !gone.contains(s.as_str()));
     if count == 0 {
         return Fitted { text: None, skills: Vec::new(), shortened, dropped };
@@ -273,7 +295,7 @@ fn fit_few<'a>(
         last = Some(ends);
         kept.push((i, text));
     }
-    let dropped: Vec<String> = victims[..n - kept.len()].iter().map(|&i| name_of(i).to_string()).collect();
+    let dropped: NameList = victims[..n - kept.len()].iter().map(|&i| name_of(i)).collect();
     // A dropped name takes every entry of that name off the shortened ones: only the kept ones
     // without a dropped namesake are asked whether they were cut.
     let mut kept_at: Vec<usize> = kept.iter().map(|&(i, _)| i).collect();
@@ -295,7 +317,7 @@ fn fit_few<'a>(
 /// it drops some.
 pub(super) fn names_overflow<'a>(n: usize, name_of: &dyn Fn(usize) -> &'a str, opts: &CatalogOptions) -> bool {
     let sizes = Sizes::of(opts);
-    !fits(sizes.total(sum((0..n).map(|i| TokenCount::of(name_of(i)))), n as u64, 0), opts)
+    !names_fit(&sizes, (0..n).map(name_of), opts)
 }
 
 /// [`fit`] over `n` skills read on demand: `name_of` their names, `item_of` their one-line
@@ -311,8 +333,7 @@ pub(super) fn fit_lazy<'a>(
     let sizes = Sizes::of(opts);
     // Read once: the order of importance compares them n log n times.
     let names: Vec<&str> = (0..n).map(name_of).collect();
-    let names_only = sizes.total(sum(names.iter().map(|name| TokenCount::of(name))), n as u64, 0);
-    if !fits(names_only, opts) {
+    if !names_fit(&sizes, names.iter().copied(), opts) {
         let floor = floor_of(opts);
         let long = |i: usize| item_of(i).0.chars().count() > floor;
         let entry_at_floor = |i: usize| {
@@ -385,7 +406,7 @@ mod tests {
             shortened.retain(|n| !dropped.contains(n));
         }
         let skills: Vec<String> = items.iter().map(|i| i.name.to_string()).collect();
-        Fitted { text: (!items.is_empty()).then_some(text), skills, shortened, dropped }
+        Fitted { text: (!items.is_empty()).then_some(text), skills, shortened, dropped: dropped.into() }
     }
 
     struct Rng(u64);

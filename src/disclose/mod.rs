@@ -14,11 +14,13 @@ mod budget;
 mod filter;
 mod format;
 mod guidance;
+mod names;
 mod render;
 
 pub use filter::{audiences, filter, localized_description, Audience, Audiences, FilterItem, Verdict};
 pub use format::{instructions, to_prompt};
 pub use guidance::{search_guidance, search_instructions, with_pending_note, with_search_note};
+pub use names::NameList;
 pub use render::{names_overflow, render_catalog, render_shown, ShownSkill};
 
 /// One skill as the catalog shows it.
@@ -186,7 +188,8 @@ pub struct CatalogResult {
     /// Skills whose description was cut to fit the budget.
     pub shortened: Vec<String>,
     /// Skills dropped to fit the budget.
-    pub dropped: Vec<String>,
+    #[cfg_attr(feature = "tsify", tsify(type = "string[]"))]
+    pub dropped: NameList,
     /// Characters of `text`.
     pub chars: u32,
     /// Estimated tokens of `text`.

@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 
 pub mod batch;
+pub mod catalog;
 pub mod convert;
 #[cfg(target_arch = "wasm32")]
 pub mod grow;

@@ -9,6 +9,7 @@ use js_sys::Promise;
 use serde_json::{Map, Value};
 use skillwasm::activate::{CallArguments, SkillSession, ToolInput};
 use skillwasm::host::{self, Permitted, SkillTool, SkillsConfig};
+use skillwasm_boundary::catalog::catalog_to_js;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -88,13 +89,13 @@ pub fn render_catalog(
     let (over, permitted) = overrides(&options.unwrap_or_default(), None, "renderCatalog: options")?;
     let host = registry.inner.borrow();
     if over.is_empty() && permitted.is_none() {
-        return to_js(&*host.catalog()).map_err(JsValue::from);
+        return catalog_to_js(&host.catalog());
     }
     let config = host
         .config()
         .with_overrides(&over, permitted)
         .map_err(|e| options_error(&format!("renderCatalog: options: {e}")))?;
-    to_js(&host.render_catalog(&config)).map_err(JsValue::from)
+    catalog_to_js(&host.render_catalog(&config))
 }
 
 /// What one conversation has loaded: repeated activations get a short pointer instead of the
@@ -181,7 +182,7 @@ impl JsSkillTool {
     /// The catalog the tool offers (its filters, its format), with instructions for the tool.
     #[wasm_bindgen(unchecked_return_type = "CatalogResult")]
     pub fn catalog(&self) -> Result<JsValue, JsValue> {
-        to_js(&*self.inner.catalog()).map_err(JsValue::from)
+        catalog_to_js(&self.inner.catalog())
     }
 
     /// Runs one call. Never rejects: an unknown skill, a refused path or a missing file is a

@@ -1,0 +1,34 @@
+//! Catalogs handed to JS. A budgeted catalog of 100,000 skills reports nearly every one as
+//! dropped; made one JS string at a time (a crossing and a decode each), that list cost more than
+//! the catalog. It crosses as one string of the names joined by line breaks, split in JS into the
+//! same array, whenever no name holds a line break itself (then as a list, like the rest).
+
+use crate::js::to_js;
+use js_sys::{JsString, Reflect};
+use skillwasm::disclose::{CatalogResult, NameList};
+use wasm_bindgen::prelude::*;
+
+/// `catalog` as a plain object, as [`to_js`] makes it, with `dropped` split from one string.
+pub fn catalog_to_js(catalog: &CatalogResult) -> Result<JsValue, JsValue> {
+    let Some(lines) = catalog.dropped.lines().filter(|_| !catalog.dropped.is_empty()) else {
+        return to_js(catalog).map_err(JsValue::from);
+    };
+    // Every field but the dropped names (listed whole, so that a new field cannot be forgotten).
+    let CatalogResult { text, instructions, skills, hidden, shortened, dropped: _, chars, tokens, diagnostics, search } =
+        catalog;
+    let rest = CatalogResult {
+        text: text.clone(),
+        instructions: instructions.clone(),
+        skills: skills.clone(),
+        hidden: hidden.clone(),
+        shortened: shortened.clone(),
+        dropped: NameList::default(),
+        chars: *chars,
+        tokens: *tokens,
+        diagnostics: diagnostics.clone(),
+        search: *search,
+    };
+    let object = to_js(&rest).map_err(JsValue::from)?;
+    Reflect::set(&object, &JsValue::from_str("dropped"), &JsString::from(lines).split("\n"))?;
+    Ok(object)
+}
