@@ -295,7 +295,12 @@ fn fit_few<'a>(
         last = Some(ends);
         kept.push((i, text));
     }
-    let dropped: NameList = victims[..n - kept.len()].iter().map(|&i| name_of(i)).collect();
+    // Sized first: grown by doubling, a list of 100,000 names would hold up to twice itself.
+    let gone = &victims[..n - kept.len()];
+    let mut dropped = NameList::with_capacity(gone.len(), gone.iter().map(|&i| name_of(i).len()).sum());
+    for &i in gone {
+        dropped.push(name_of(i));
+    }
     // A dropped name takes every entry of that name off the shortened ones: only the kept ones
     // without a dropped namesake are asked whether they were cut.
     let mut kept_at: Vec<usize> = kept.iter().map(|&(i, _)| i).collect();
@@ -331,23 +336,22 @@ pub(super) fn fit_lazy<'a>(
     truncate: impl Fn(&str, usize) -> String,
 ) -> Fitted {
     let sizes = Sizes::of(opts);
-    // Read once: the order of importance compares them n log n times.
-    let names: Vec<&str> = (0..n).map(name_of).collect();
-    if !names_fit(&sizes, names.iter().copied(), opts) {
+    // A name is read where it lies each time it is needed (no list of 100,000 of them beside).
+    if !names_fit(&sizes, (0..n).map(name_of), opts) {
         let floor = floor_of(opts);
         let long = |i: usize| item_of(i).0.chars().count() > floor;
         let entry_at_floor = |i: usize| {
             let (description, location) = item_of(i);
-            at_floor(&Item { name: names[i], description, location: location.as_deref() }, floor, opts, &truncate)
+            at_floor(&Item { name: name_of(i), description, location: location.as_deref() }, floor, opts, &truncate)
         };
-        return fit_few(n, &|i| names[i], &long, &entry_at_floor, opts, &sizes);
+        return fit_few(n, name_of, &long, &entry_at_floor, opts, &sizes);
     }
     let (descriptions, locations): (Vec<String>, Vec<Option<String>>) = (0..n).map(item_of).unzip();
     let items: Vec<Item> = descriptions
         .into_iter()
         .zip(&locations)
         .enumerate()
-        .map(|(i, (description, location))| Item { name: names[i], description, location: location.as_deref() })
+        .map(|(i, (description, location))| Item { name: name_of(i), description, location: location.as_deref() })
         .collect();
     fit(items, opts, truncate)
 }

@@ -18,7 +18,6 @@ pub fn render_catalog(
     permitted: &dyn Fn(&SkillMeta) -> bool,
 ) -> CatalogResult {
     let (shown, hidden, diagnostics) = filter(metas, opts, permitted);
-    let shown: Vec<&dyn ShownSkill> = shown.into_iter().map(|m| m as &dyn ShownSkill).collect();
     render_shown(&shown, hidden, diagnostics, opts)
 }
 
@@ -32,6 +31,18 @@ pub trait ShownSkill {
     fn skill(&self) -> &Skill;
     /// Where its SKILL.md is as the model is shown it (see [`SkillMeta::shown_path`]).
     fn shown_path(&self, scope_paths: &BTreeMap<String, String>) -> String;
+}
+
+impl<T: ShownSkill + ?Sized> ShownSkill for &T {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+    fn skill(&self) -> &Skill {
+        (**self).skill()
+    }
+    fn shown_path(&self, scope_paths: &BTreeMap<String, String>) -> String {
+        (**self).shown_path(scope_paths)
+    }
 }
 
 impl ShownSkill for SkillMeta {
@@ -48,8 +59,8 @@ impl ShownSkill for SkillMeta {
 
 /// Renders the catalog of skills already filtered (`shown`, in order), within the budget; `hidden`
 /// and `diagnostics` are what the filtering found, passed on in the result.
-pub fn render_shown(
-    shown: &[&dyn ShownSkill],
+pub fn render_shown<S: ShownSkill>(
+    shown: &[S],
     hidden: Vec<HiddenSkill>,
     diagnostics: Vec<Diagnostic>,
     opts: &CatalogOptions,
@@ -62,7 +73,7 @@ pub fn render_shown(
     // writes the descriptions and locations of those it keeps.
     let name_of = |i: usize| shown[i].name();
     let item_of = |i: usize| {
-        let m = shown[i];
+        let m = &shown[i];
         let description = one_line(localized_description(m.skill(), opts.locale.as_deref()));
         (description, opts.include_location.then(|| m.shown_path(&opts.scope_paths)))
     };
@@ -86,7 +97,7 @@ pub fn render_shown(
 
 /// Whether the catalog of `shown` within the budget of `opts` must drop some: their names alone
 /// overflow it (read without the rest of each skill).
-pub fn names_overflow(shown: &[&dyn ShownSkill], opts: &CatalogOptions) -> bool {
+pub fn names_overflow<S: ShownSkill>(shown: &[S], opts: &CatalogOptions) -> bool {
     budget::names_overflow(shown.len(), &|i| shown[i].name(), opts)
 }
 

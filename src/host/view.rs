@@ -196,18 +196,21 @@ impl View {
     /// list, and the budget leaves room for the note.
     pub fn render(&self, config: &SkillsConfig) -> CatalogResult {
         // The offered skills read from the registry's records, no meta built for each.
-        let offered: Vec<Winner> =
-            self.offered().filter_map(|k| Some(Winner { metas: &self.metas, k, head: self.metas.head(k)? })).collect();
-        let shown: Vec<&dyn disclose::ShownSkill> = offered.iter().map(|w| w as &dyn disclose::ShownSkill).collect();
+        // Sized first: grown by doubling, the list would hold up to twice itself at its peak.
+        let mut offered: Vec<Winner> = Vec::with_capacity(self.model_count());
+        offered
+            .extend(self.offered().filter_map(|k| Some(Winner { metas: &self.metas, k, head: self.metas.head(k)? })));
+        // Read in place by the catalog (no second list of 100,000 references beside them).
+        let shown = &offered[..];
         let mut opts = config.catalog_options();
         let opts_without = opts.clone();
         let without_search =
-            || disclose::render_shown(&shown, self.hidden.clone(), self.diagnostics.clone(), &opts_without);
+            || disclose::render_shown(shown, self.hidden.clone(), self.diagnostics.clone(), &opts_without);
         let budgeted = opts.budget_chars.is_some() || opts.budget_tokens.is_some();
         // When the names alone overflow the budget, the catalog without the note drops some,
         // which is all the question below asks of it: it is not written (at 100,000 skills half
         // of a catalog's work).
-        let first = (!budgeted || !disclose::names_overflow(&shown, &opts)).then(without_search);
+        let first = (!budgeted || !disclose::names_overflow(shown, &opts)).then(without_search);
         let dropped = first.as_ref().map_or(1, |f| f.dropped.len());
         if !config.search_active(shown.len(), dropped) {
             return first.unwrap_or_else(without_search);
@@ -225,7 +228,7 @@ impl View {
             None => {
                 opts.budget_chars = opts.budget_chars.map(|b| b.saturating_sub(reserve_chars));
                 opts.budget_tokens = opts.budget_tokens.map(|b| b.saturating_sub(reserve_tokens));
-                disclose::render_shown(&shown, self.hidden.clone(), self.diagnostics.clone(), &opts)
+                disclose::render_shown(shown, self.hidden.clone(), self.diagnostics.clone(), &opts)
             }
         };
         // Not even the note fits: the catalog is as without search (none).
