@@ -19,7 +19,7 @@ export { boundedBytes, boundedJson, stringLength } from "./boundary/values.js";
 export { packedLines, pageJson, pageLines, pageLinesUtf8 } from "./boundary/pages.js";
 export { callStore, describeError } from "./boundary/store.js";
 export { batchDone, batchFill, batchItems, batchPlan } from "./boundary/batch.js";
-export { takeMetas, takeResults } from "./boundary/results.js";
+export { lazyLines, takeMetas, takeResults } from "./boundary/results.js";
 export { findCommands, readFrontmatter, setCommandFinder, setFrontmatterReader } from "./boundary/hooks.js";
 
 // The core module loads its cold code through this import (see cold.js).

@@ -157,3 +157,39 @@ function lazyBody(skill, buffer, start, end) {
     configurable: true,
   });
 }
+
+const strSplit = String.prototype.split;
+
+/**
+ * Gives `object` the list `text` holds one item per line as `key`, split on first read (then a
+ * plain property, as serde would have written it): a catalog of 100,000 skills reports nearly all
+ * of them dropped, and a host that never reads the list does not pay for 100,000 strings.
+ * @param {object} object
+ * @param {string} key
+ * @param {string} text
+ */
+export function lazyLines(object, key, text) {
+  const settle = (value) => {
+    try {
+      defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+    } catch {
+      // A frozen object keeps the accessor: it still answers the list.
+    }
+  };
+  let list;
+  defineProperty(object, key, {
+    get() {
+      list ??= call(strSplit, text, "\n");
+      text = undefined;
+      settle(list);
+      return list;
+    },
+    set(value) {
+      list = value;
+      text = undefined;
+      settle(value);
+    },
+    enumerable: true,
+    configurable: true,
+  });
+}

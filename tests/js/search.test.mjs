@@ -95,6 +95,27 @@ describe("the catalog and the tool when the skills do not fit the budget", { ski
     }
   });
 
+  test("the dropped names read as a plain list: split from one string when first read", () => {
+    const c = renderCatalog(reg, { format: "xml" });
+    const hidden = new Set(c.hidden.map((h) => h.name));
+    const all = new Set(reg.listMetas().map((m) => m.name).filter((name) => !hidden.has(name)));
+    // What a host does with a result: reads, copies, serializes it, or replaces the list.
+    const copied = { ...c };
+    const cloned = structuredClone(c);
+    const json = JSON.parse(JSON.stringify(c));
+    assert.ok(Array.isArray(c.dropped) && c.dropped.length > 100);
+    assert.ok(Object.keys(c).includes("dropped"));
+    for (const list of [copied.dropped, cloned.dropped, json.dropped]) assert.deepEqual(list, c.dropped);
+    assert.ok(c.dropped.every((name) => all.has(name) && !c.skills.includes(name)));
+    assert.equal(new Set(c.dropped).size + c.skills.length, all.size, "every skill offered to the model is shown or dropped, once");
+    assert.equal(c.dropped, c.dropped, "read once, then the same array");
+    const fresh = renderCatalog(reg, { format: "xml" });
+    fresh.dropped = ["replaced"];
+    assert.deepEqual(fresh.dropped, ["replaced"]);
+    const frozen = Object.freeze(renderCatalog(reg, { format: "xml" }));
+    assert.deepEqual(frozen.dropped, c.dropped, "a frozen result still answers the list");
+  });
+
   test("below the threshold the catalog and the tool are as they were", async () => {
     const small = await SkillRegistry.discover(options());
     const c = renderCatalog(small);
