@@ -6,8 +6,9 @@
 // the same list calls from JS alone (the floor of a refresh with nothing changed; the memory store
 // keeps a version, so that is one call per root) and the full listing those calls save, listMetas
 // (and its floor: the same objects copied by plain JS),
-// budgeted catalogs in three formats, the skill tool's construction and definition,
-// snapshot and fromSnapshot; then the ratio of the largest size to the smallest per operation
+// budgeted catalogs in three formats, the skill tool's construction and definition, search after
+// discovery and after fromSnapshot (the first query, then the median and 95th percentile of the
+// requests of bench/search-queries.json), snapshot and fromSnapshot; then the ratio of the largest size to the smallest per operation
 // (linear growth would be the ratio of the sizes; n log n a little more), the store calls (per
 // refresh), and the wasm memory after the largest size. Every figure is the least of three: the
 // refreshes and the listing run three times on one registry; discovery and the operations that
@@ -20,7 +21,7 @@
 // A script that prints numbers, not a test. bench/scale-workerd.mjs measures real-sized skills
 // started from a snapshot kept in R2, inside workerd: the latency and memory of a Worker.
 
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -196,13 +197,36 @@ async function computed(reg, opts, n) {
   });
   put("SkillTool + definition()", n, toolMs);
   tool.free?.();
+  searches(reg, n, "discovery");
   const [snapMs, snap] = await time(() => reg.snapshot());
   put("snapshot", n, snapMs);
   const [fromMs, back] = await time(() => SkillRegistry.fromSnapshot(snap, opts));
   put("fromSnapshot", n, fromMs);
   if (back.listMetas().length !== reg.listMetas().length) throw new Error("fromSnapshot lost skills");
+  searches(back, n, "fromSnapshot");
   back.free?.();
   return snap;
+}
+
+// The requests of the search evaluation (what users ask), as queries at every size.
+const QUERIES = JSON.parse(readFileSync(join(REPO, "bench", "search-queries.json"), "utf8")).queries.map((q) => q.query);
+
+/**
+ * Search on `reg` after `start`: the first query (any warm-up: the index is built at discovery and
+ * loaded with a snapshot), then the median and 95th percentile of every query of the evaluation.
+ */
+function searches(reg, n, start) {
+  const [firstMs] = timeSync(() => reg.search(QUERIES[0], { limit: 10 }));
+  put(`search after ${start}: the first query`, n, firstMs);
+  const ms = QUERIES.map((q) => timeSync(() => reg.search(q, { limit: 10 }))[0]).sort((a, b) => a - b);
+  put(`search after ${start}: median of ${QUERIES.length}`, n, ms[ms.length >> 1]);
+  put(`search after ${start}: 95th percentile`, n, ms[Math.floor(ms.length * 0.95)]);
+}
+
+function timeSync(fn) {
+  const t = performance.now();
+  const out = fn();
+  return [performance.now() - t, out];
 }
 
 // One untimed round at the smallest size first, so that the engine has compiled the hot code
