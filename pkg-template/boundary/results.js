@@ -126,32 +126,44 @@ function skillOf(w, a) {
 
 /**
  * Makes `skill.body` the text of bytes `start..end` of `buffer` (a copy nobody else holds),
- * decoded when it is first read. The property is an own enumerable one where the plain `body` was,
- * so JSON.stringify, spread, Object.assign, structuredClone and deep equality see the text; once
- * read (or written), it is a plain data property.
+ * decoded when it is first read (see {@link lazyProperty}).
  */
 function lazyBody(skill, buffer, start, end) {
-  let text;
-  const settle = (value) => {
+  lazyProperty(skill, "body", () => call(tdDecode, bodyDecoder, new NativeU8(buffer, start, end - start)));
+}
+
+/**
+ * Gives `object` the property `key` whose value `make()` computes when it is first read (then
+ * dropped, with what it holds). The property is an own enumerable one where a plain one would be,
+ * so JSON.stringify, spread, Object.assign, structuredClone and deep equality see the value; once
+ * read (or written), it is a plain data property.
+ * @param {object} object
+ * @param {string} key
+ * @param {() => unknown} make
+ */
+function lazyProperty(object, key, make) {
+  let value;
+  let made = false;
+  const settle = (v) => {
     try {
-      defineProperty(skill, "body", { value, writable: true, enumerable: true, configurable: true });
+      defineProperty(object, key, { value: v, writable: true, enumerable: true, configurable: true });
     } catch {
-      // A frozen skill keeps the accessor: it still answers the text.
+      // A frozen object keeps the accessor: it still answers the value.
     }
   };
-  defineProperty(skill, "body", {
+  const take = (v) => {
+    value = v;
+    made = true;
+    make = undefined;
+    settle(v);
+    return v;
+  };
+  defineProperty(object, key, {
     get() {
-      if (text === undefined) {
-        text = call(tdDecode, bodyDecoder, new NativeU8(buffer, start, end - start));
-        buffer = undefined;
-      }
-      settle(text);
-      return text;
+      return made ? value : take(make());
     },
-    set(value) {
-      text = value;
-      buffer = undefined;
-      settle(value);
+    set(v) {
+      take(v);
     },
     enumerable: true,
     configurable: true,
@@ -169,27 +181,5 @@ const strSplit = String.prototype.split;
  * @param {string} text
  */
 export function lazyLines(object, key, text) {
-  const settle = (value) => {
-    try {
-      defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-    } catch {
-      // A frozen object keeps the accessor: it still answers the list.
-    }
-  };
-  let list;
-  defineProperty(object, key, {
-    get() {
-      list ??= call(strSplit, text, "\n");
-      text = undefined;
-      settle(list);
-      return list;
-    },
-    set(value) {
-      list = value;
-      text = undefined;
-      settle(value);
-    },
-    enumerable: true,
-    configurable: true,
-  });
+  lazyProperty(object, key, () => call(strSplit, text, "\n"));
 }
