@@ -54,6 +54,16 @@ pub(super) fn read_diagnostic(r: &mut Reader) -> Result<Diagnostic, Bad> {
 /// The fewest bytes a diagnostic takes: a bound on the count read.
 pub(super) const MIN_DIAGNOSTIC: usize = 3;
 
+/// Bytes of the snapshot counted per item reserved ahead: a real record (or approval) takes tens
+/// of bytes, so a count that lies, though within the bytes left at the fewest bytes an item can
+/// take, reserves little more than the input's own size; items past it grow the lists as read.
+const BYTES_PER_RESERVED: usize = 32;
+
+/// How many of `n` items said to follow in `left` bytes to reserve room for at once.
+pub(super) fn reserved(n: usize, left: usize) -> usize {
+    n.min(left / BYTES_PER_RESERVED)
+}
+
 /// Reads a count of diagnostics and the diagnostics.
 pub(super) fn read_diagnostics(r: &mut Reader) -> Result<Vec<Diagnostic>, Bad> {
     let n = r.count(MIN_DIAGNOSTIC)?;
@@ -173,8 +183,9 @@ impl StoredRecords {
     /// Reads `n` records from `r` (over `body`, the snapshot's body), each checked whole: its
     /// fields, its skill as reading it would ([`StoredSkill::checked`]), its diagnostics.
     pub(super) fn read(r: &mut Reader, body: &SharedBytes, scopes: Vec<String>, n: usize) -> Result<Self, Bad> {
-        let mut at = Vec::with_capacity(n);
-        let mut skills = Vec::with_capacity(n);
+        let room = reserved(n, r.left());
+        let mut at = Vec::with_capacity(room);
+        let mut skills = Vec::with_capacity(room);
         for _ in 0..n {
             let start = r.offset();
             at.push(u32::try_from(start).map_err(|_| Bad("the snapshot is too large"))?);

@@ -220,7 +220,7 @@ impl SkillRegistry {
 /// checked against the bytes left).
 fn read_triples(r: &mut Reader) -> Result<Vec<StoredApproval>, Bad> {
     let n = r.count(MIN_APPROVAL)?;
-    let mut out = Vec::with_capacity(n);
+    let mut out = Vec::with_capacity(crate::discover::records::reserved(n, r.left()));
     for _ in 0..n {
         out.push((r.string()?, r.string()?, r.string()?));
     }

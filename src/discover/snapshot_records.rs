@@ -5,7 +5,7 @@
 use super::wire::{self, Bad, Reader, Sink};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::discover::records::{
-    read_diagnostics, HAS_ETAG, HAS_LINE, HAS_PATH, HAS_SIZE, HAS_SKILL, OWN_LOCATION, RECORD_FLAGS,
+    read_diagnostics, reserved, HAS_ETAG, HAS_LINE, HAS_PATH, HAS_SIZE, HAS_SKILL, OWN_LOCATION, RECORD_FLAGS,
 };
 use crate::discover::stored_skill::{self, StoredSkill};
 use crate::discover::{Records, ScopeHandle, SkillRecord, SkillRegistry, SkillSlot};
@@ -32,9 +32,6 @@ const SKILL_MD: &str = "SKILL.md";
 
 /// The fewest bytes a record takes: a bound on the count read.
 pub(super) const MIN_RECORD: usize = 5;
-/// Records of the registry reserved ahead per byte left: a real record takes tens of bytes, so a
-/// count that lies reserves little more than the input's own size.
-const RESERVE_PER_RECORD: usize = 32;
 
 /// What the encoder looks up per record.
 pub(super) struct Encoder<'a> {
@@ -153,7 +150,7 @@ impl Encoder<'_> {
 }
 
 /// `directory`'s `SKILL.md` (what a snapshot before version 5 did not spell out).
-fn usual_location(directory: &str) -> String {
+pub(super) fn usual_location(directory: &str) -> String {
     let mut out = String::with_capacity(directory.len() + 1 + SKILL_MD.len());
     out.push_str(directory);
     if !directory.is_empty() {
@@ -214,7 +211,7 @@ impl Decoder<'_, '_> {
 
 pub(super) fn read_records(d: &mut Decoder) -> Result<Vec<SkillRecord>, Bad> {
     let n = d.r.count(MIN_RECORD)?;
-    let mut records = Vec::with_capacity(n.min(d.r.left() / RESERVE_PER_RECORD));
+    let mut records = Vec::with_capacity(reserved(n, d.r.left()));
     for _ in 0..n {
         records.push(d.record()?);
     }

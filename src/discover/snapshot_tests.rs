@@ -102,7 +102,7 @@ fn in_version_4_layout(body: &[u8]) -> Vec<u8> {
         let scope_and_root = &body[scope_at..r.offset()];
         let location = r.str().expect("location");
         let directory = crate::discover::record::directory_of(location);
-        let usual = if directory.is_empty() { "SKILL.md".to_string() } else { format!("{directory}/SKILL.md") };
+        let usual = super::records::usual_location(directory);
         let rest_at = r.offset();
         if flags & HAS_SIZE != 0 {
             r.varint().expect("size");
@@ -219,6 +219,25 @@ fn counts_and_lengths_larger_than_the_input_are_refused_before_use() {
     wire::varint(&mut forged, 1 << 62);
     let e = SkillRegistry::from_snapshot(resealed(forged), scopes(&user, &org), options()).err();
     assert!(e.is_some_and(|d| d.code == codes::SNAPSHOT_INVALID && d.message.contains("count")));
+}
+
+#[test]
+fn a_record_count_within_the_bytes_left_reserves_room_by_what_real_records_take() {
+    let (reg, user, org) = registry();
+    let bytes = reg.snapshot();
+    let mut r = wire::Reader::new(&bytes[HEADER..]);
+    assert!(super::same_scopes(&mut r, &scopes(&user, &org)).unwrap_or(false));
+    // One record for every five bytes of a megabyte of zeros: the most the bytes left allow (five
+    // zeros read as an empty record), and the snapshot ends short after them.
+    let junk = 1 << 20;
+    let mut forged = bytes[..HEADER + r.offset()].to_vec();
+    wire::varint(&mut forged, (junk / super::records::MIN_RECORD) as u64);
+    forged.resize(forged.len() + junk, 0);
+    let e = SkillRegistry::from_snapshot(resealed(forged), scopes(&user, &org), options()).err();
+    assert!(e.is_some_and(|d| d.code == codes::SNAPSHOT_INVALID));
+    // Room is reserved for a thirty-second of the bytes left, not for the count.
+    assert_eq!(crate::discover::records::reserved(junk / 5, junk), junk / 32);
+    assert_eq!(crate::discover::records::reserved(3, junk), 3);
 }
 
 #[test]
