@@ -299,8 +299,7 @@ impl SkillRegistry {
     /// names alone); otherwise they are decided again.
     fn install_reread(&mut self, old: Rc<Records>, found: Discovery, read: &[usize]) -> RefreshReport {
         let report = report::diff_at(&old, &found.records, read);
-        let names_stand =
-            read.iter().all(|&i| skill_name(&old, i) == Some(found.records.get(i).and_then(|r| r.skill.name())));
+        let names_stand = read.iter().all(|&i| skill_name(&old, i) == found.records.get(i).map(|r| r.skill.name()));
         drop(old);
         if names_stand {
             self.records = Rc::new(Records::Parsed(found.records));

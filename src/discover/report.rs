@@ -12,8 +12,8 @@ pub const MAX_NAMES_LISTED: usize = 100;
 
 /// Records by scope and key. A key that repeats (overlapping roots) is matched by its first
 /// record, as a search in order would.
-fn by_location<'a>(records: impl Iterator<Item = Record<'a>>) -> HashMap<(&'a str, &'a str), Record<'a>> {
-    let mut map = HashMap::new();
+fn by_location<'a>(records: impl Iterator<Item = Record<'a>>, n: usize) -> HashMap<(&'a str, &'a str), Record<'a>> {
+    let mut map = HashMap::with_capacity(n);
     for r in records {
         map.entry((r.scope(), r.location())).or_insert(r);
     }
@@ -50,7 +50,7 @@ fn changed(old: Record, new: Record) -> bool {
 /// What changed from `old` to `new`: records whose key is new (added, in `new`'s order), whose
 /// size, etag or skill differ (changed), and whose key is gone (removed, in `old`'s order).
 pub(super) fn diff(old: &Records, new: &[SkillRecord]) -> RefreshReport {
-    let (before, now) = (by_location(old.iter()), by_location(new.iter().map(Record::Parsed)));
+    let (before, now) = (by_location(old.iter(), old.len()), by_location(new.iter().map(Record::Parsed), new.len()));
     let mut report = RefreshReport::default();
     for r in new.iter().map(Record::Parsed) {
         match before.get(&(r.scope(), r.location())) {
