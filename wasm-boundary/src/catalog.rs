@@ -5,7 +5,7 @@
 //! line break itself (then as a list, like the rest).
 
 use crate::js::to_js;
-use skillwasm::disclose::{CatalogResult, NameList};
+use skillwasm::disclose::CatalogResult;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(raw_module = "./boundary.js")]
@@ -17,26 +17,13 @@ extern "C" {
 
 /// `catalog` as a plain object, as [`to_js`] makes it, with `dropped` split from one string when
 /// it is read.
-pub fn catalog_to_js(catalog: &CatalogResult) -> Result<JsValue, JsValue> {
-    let Some(lines) = catalog.dropped.lines().filter(|_| !catalog.dropped.is_empty()) else {
-        return to_js(catalog).map_err(JsValue::from);
+pub fn catalog_to_js(mut catalog: CatalogResult) -> Result<JsValue, JsValue> {
+    let dropped = std::mem::take(&mut catalog.dropped);
+    let Some(lines) = dropped.lines().filter(|_| !dropped.is_empty()) else {
+        catalog.dropped = dropped;
+        return to_js(&catalog).map_err(JsValue::from);
     };
-    // Every field but the dropped names (listed whole, so that a new field cannot be forgotten).
-    let CatalogResult { text, instructions, skills, hidden, shortened, dropped: _, chars, tokens, diagnostics, search } =
-        catalog;
-    let rest = CatalogResult {
-        text: text.clone(),
-        instructions: instructions.clone(),
-        skills: skills.clone(),
-        hidden: hidden.clone(),
-        shortened: shortened.clone(),
-        dropped: NameList::default(),
-        chars: *chars,
-        tokens: *tokens,
-        diagnostics: diagnostics.clone(),
-        search: *search,
-    };
-    let object = to_js(&rest).map_err(JsValue::from)?;
+    let object = to_js(&catalog).map_err(JsValue::from)?;
     lazy_lines(&object, "dropped", lines)?;
     Ok(object)
 }

@@ -8,6 +8,7 @@ use super::{convert, options_error, to_js};
 use js_sys::Promise;
 use serde_json::{Map, Value};
 use skillwasm::activate::{CallArguments, SkillSession, ToolInput};
+use skillwasm::disclose::CatalogResult;
 use skillwasm::host::{self, Permitted, SkillTool, SkillsConfig};
 use skillwasm_boundary::catalog::catalog_to_js;
 use std::cell::RefCell;
@@ -89,13 +90,14 @@ pub fn render_catalog(
     let (over, permitted) = overrides(&options.unwrap_or_default(), None, "renderCatalog: options")?;
     let host = registry.inner.borrow();
     if over.is_empty() && permitted.is_none() {
-        return catalog_to_js(&host.catalog());
+        // The host keeps its catalog: handed over as a copy (its dropped names one buffer).
+        return catalog_to_js(CatalogResult::clone(&host.catalog()));
     }
     let config = host
         .config()
         .with_overrides(&over, permitted)
         .map_err(|e| options_error(&format!("renderCatalog: options: {e}")))?;
-    catalog_to_js(&host.render_catalog(&config))
+    catalog_to_js(host.render_catalog(&config))
 }
 
 /// What one conversation has loaded: repeated activations get a short pointer instead of the
@@ -182,7 +184,7 @@ impl JsSkillTool {
     /// The catalog the tool offers (its filters, its format), with instructions for the tool.
     #[wasm_bindgen(unchecked_return_type = "CatalogResult")]
     pub fn catalog(&self) -> Result<JsValue, JsValue> {
-        catalog_to_js(&self.inner.catalog())
+        catalog_to_js(CatalogResult::clone(&self.inner.catalog()))
     }
 
     /// Runs one call. Never rejects: an unknown skill, a refused path or a missing file is a
