@@ -1,19 +1,21 @@
 //! [`NameList`]: many names in one buffer. A budgeted catalog of 100,000 skills drops nearly all
 //! of them and reports each dropped name; held as one string each, that is 100,000 allocations to
 //! make, hand over and free on every render. Here it is one text and one list of where each name
-//! ends, and the text is ready to hand to JS as one string that splits into the same list.
+//! ends, and the text is ready to hand to JS as one string that splits into the same list. Both
+//! are shared by a copy of the list (a catalog the host keeps is copied to be handed over).
 
 use serde::de::{Deserialize, Deserializer};
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 use std::fmt;
+use std::rc::Rc;
 
-/// Names in order, held in one buffer; serialized as a list of strings.
+/// Names in order, held in one buffer; serialized as a list of strings. A copy shares the buffer.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct NameList {
     /// Each name followed by a line break.
-    text: String,
+    text: Rc<String>,
     /// Where each name ends in `text` (its line break's place).
-    ends: Vec<usize>,
+    ends: Rc<Vec<usize>>,
     /// Some name holds a line break itself: `text` does not split back into the names.
     broken: bool,
 }
@@ -21,15 +23,20 @@ pub struct NameList {
 impl NameList {
     /// An empty list with room for `names` names of `bytes` bytes in all.
     pub fn with_capacity(names: usize, bytes: usize) -> NameList {
-        NameList { text: String::with_capacity(bytes + names), ends: Vec::with_capacity(names), broken: false }
+        NameList {
+            text: Rc::new(String::with_capacity(bytes + names)),
+            ends: Rc::new(Vec::with_capacity(names)),
+            broken: false,
+        }
     }
 
-    /// Adds `name` at the end.
+    /// Adds `name` at the end (the buffer is copied first if a copy of the list shares it).
     pub fn push(&mut self, name: &str) {
         self.broken |= name.contains('\n');
-        self.text.push_str(name);
-        self.ends.push(self.text.len());
-        self.text.push('\n');
+        let text = Rc::make_mut(&mut self.text);
+        text.push_str(name);
+        Rc::make_mut(&mut self.ends).push(text.len());
+        text.push('\n');
     }
 
     /// How many names.
@@ -156,5 +163,10 @@ mod tests {
         let broken: NameList = ["a\nb", "c"].into_iter().collect();
         assert_eq!((broken.lines(), broken.len(), &broken[0]), (None, 2, "a\nb"));
         assert_eq!(NameList::default().lines(), Some(""));
+        // A copy shares the buffer until either is added to.
+        let mut copy = list.clone();
+        assert!(std::rc::Rc::ptr_eq(&copy.text, &list.text));
+        copy.push("more");
+        assert_eq!((list.len(), copy.len(), &copy[4], &list[3]), (4, 5, "more", "日本語"));
     }
 }

@@ -90,7 +90,7 @@ pub fn render_catalog(
     let (over, permitted) = overrides(&options.unwrap_or_default(), None, "renderCatalog: options")?;
     let host = registry.inner.borrow();
     if over.is_empty() && permitted.is_none() {
-        // The host keeps its catalog: handed over as a copy (its dropped names one buffer).
+        // The host keeps its catalog: handed over as a copy (its dropped names shared, not copied).
         return catalog_to_js(CatalogResult::clone(&host.catalog()));
     }
     let config = host
