@@ -297,10 +297,8 @@ fn fit_few<'a>(
     }
     // Sized first: grown by doubling, a list of 100,000 names would hold up to twice itself.
     let gone = &victims[..n - kept.len()];
-    let mut dropped = NameList::with_capacity(gone.len(), gone.iter().map(|&i| name_of(i).len()).sum());
-    for &i in gone {
-        dropped.push(name_of(i));
-    }
+    let bytes = gone.iter().map(|&i| name_of(i).len()).sum();
+    let dropped = NameList::of(gone.iter().map(|&i| name_of(i)), gone.len(), bytes);
     // A dropped name takes every entry of that name off the shortened ones: only the kept ones
     // without a dropped namesake are asked whether they were cut.
     let mut kept_at: Vec<usize> = kept.iter().map(|&(i, _)| i).collect();

@@ -21,13 +21,17 @@ pub struct NameList {
 }
 
 impl NameList {
-    /// An empty list with room for `names` names of `bytes` bytes in all.
-    pub fn with_capacity(names: usize, bytes: usize) -> NameList {
-        NameList {
-            text: Rc::new(String::with_capacity(bytes + names)),
-            ends: Rc::new(Vec::with_capacity(names)),
-            broken: false,
+    /// The names `names` gives, `count` of them of `bytes` bytes in all (room made for those at
+    /// once; more or fewer are taken as they come).
+    pub fn of<'a>(names: impl IntoIterator<Item = &'a str>, count: usize, bytes: usize) -> NameList {
+        let (mut text, mut ends, mut broken) = (String::with_capacity(bytes + count), Vec::with_capacity(count), false);
+        for name in names {
+            broken |= name.contains('\n');
+            text.push_str(name);
+            ends.push(text.len());
+            text.push('\n');
         }
+        NameList { text: Rc::new(text), ends: Rc::new(ends), broken }
     }
 
     /// Adds `name` at the end (the buffer is copied first if a copy of the list shares it).
@@ -93,11 +97,7 @@ impl std::ops::Index<usize> for NameList {
 
 impl<'a> FromIterator<&'a str> for NameList {
     fn from_iter<I: IntoIterator<Item = &'a str>>(names: I) -> NameList {
-        let mut list = NameList::default();
-        for name in names {
-            list.push(name);
-        }
-        list
+        NameList::of(names, 0, 0)
     }
 }
 
