@@ -4,8 +4,7 @@
 #                Node 22 under target/node22 (for the tests that differ by Node version), FastMCP in a
 #                venv under target/fastmcp-venv (for the MCP interop tests)
 #   make build   cargo (the wasm/ façade, wasm32, release) -> wasm-bindgen --target web -> wasm-opt ->
-#                the core split by a profile (cold-split/) -> pkg/
-#                (+ pkg-template/)
+#                the core split by a profile (binaryen's wasm-split) -> pkg/ (+ pkg-template/)
 #   make pack    build, then npm pack: target/pack/skillwasm-<version>.tgz (what `npm publish` would upload)
 #   make lint    no import circle within a folder (scripts/import-dag.mjs); cargo fmt --check;
 #                clippy (native, the workspace; wasm32, the façade); rustdoc; warnings denied
@@ -34,10 +33,12 @@ WASM_IN := $(CARGO_TARGET_DIR)/$(WASM_TARGET)/release/$(subst -,_,$(WASM_CRATE))
 # invocation of its own, so that its features of the core do not reach the core module.
 EXTRA_CRATE := skillwasm-extra
 EXTRA_IN := $(CARGO_TARGET_DIR)/$(WASM_TARGET)/release/$(subst -,_,$(EXTRA_CRATE)).wasm
-# The build tool that splits the core module in two by a profile (cold-split/), built natively.
-COLD_SPLIT_CRATE := skillwasm-cold-split
-COLD_SPLIT := $(CARGO_TARGET_DIR)/debug/$(COLD_SPLIT_CRATE)
-COLD_DIR := $(CARGO_TARGET_DIR)/cold
+# binaryen's wasm-split, which splits the core module in two by a profile: built natively from the
+# binaryen sources the wasm-opt-sys crate carries (tools/wasm-split/, a package of its own outside
+# the workspace; the first build compiles binaryen's C++, a few minutes on two cores).
+WASM_SPLIT_MANIFEST := tools/wasm-split/Cargo.toml
+WASM_SPLIT := $(CARGO_TARGET_DIR)/tools/release/skillwasm-wasm-split
+SPLIT_DIR := $(CARGO_TARGET_DIR)/split
 PKG := pkg
 NODE ?= node
 CLI := $(NODE) $(PKG)/cli.js
@@ -106,8 +107,9 @@ wasm-rustflags:
 # core 2.0 KB and the second module 6.8 KB smaller gzip -9, with parse, catalog and discovery
 # speeds unchanged (alternating with the module before it). bench/size.mjs asks for the flags.
 WASM_OPT := node_modules/.bin/wasm-opt
-WASM_OPT_FLAGS := -O2 --enable-simd --enable-bulk-memory --enable-reference-types --enable-multivalue \
+WASM_FEATURES := --enable-simd --enable-bulk-memory --enable-reference-types --enable-multivalue \
   --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals
+WASM_OPT_FLAGS := -O2 $(WASM_FEATURES)
 
 wasm-opt-flags:
 	@echo '$(WASM_OPT_FLAGS)'
@@ -116,21 +118,17 @@ wasm-opt-flags:
 WASM_OPT_PRESPLIT := --one-caller-inline-max-function-size 0
 
 build: setup
-	@# The core is linked with --emit-relocs: the linker's record of where each piece of data lies
-	@# and what names it becomes the data map (cold-split/), and the module goes on without it.
-	RUSTFLAGS="$(WASM_RUSTFLAGS)" cargo rustc -p $(WASM_CRATE) --target $(WASM_TARGET) --release -- -C link-arg=--emit-relocs
+	RUSTFLAGS="$(WASM_RUSTFLAGS)" cargo build -p $(WASM_CRATE) --target $(WASM_TARGET) --release
 	RUSTFLAGS="$(WASM_RUSTFLAGS)" cargo build -p $(EXTRA_CRATE) --target $(WASM_TARGET) --release
-	cargo build -q -p $(COLD_SPLIT_CRATE)
-	mkdir -p $(COLD_DIR)
-	$(COLD_SPLIT) datamap $(WASM_IN) $(COLD_DIR)/datamap.txt $(COLD_DIR)/core.wasm
-	rm -rf $(PKG)
-	wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function --target web --out-dir $(PKG) --out-name skillwasm $(COLD_DIR)/core.wasm
+	cargo build -q --release --manifest-path $(WASM_SPLIT_MANIFEST) --target-dir $(CARGO_TARGET_DIR)/tools
+	rm -rf $(PKG) $(SPLIT_DIR)
+	mkdir -p $(SPLIT_DIR)
+	wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function --target web --out-dir $(PKG) --out-name skillwasm $(WASM_IN)
 	wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function --target web --out-dir $(PKG) --out-name skillwasm_extra $(EXTRA_IN)
 	@# Before the split, wasm-opt leaves a function with one caller where it is: folded into its
 	@# caller, a function the usual work never runs would stay in the core with it. The wasm-opt
-	@# after the split folds such functions within each module (measured: the core 2.0 KB smaller
-	@# gzip -9, the code the usual work runs the same).
-	$(WASM_OPT) $(WASM_OPT_FLAGS) $(WASM_OPT_PRESPLIT) $(PKG)/skillwasm_bg.wasm -o $(PKG)/skillwasm_bg.wasm
+	@# after the split folds such functions within each module.
+	$(WASM_OPT) $(WASM_OPT_FLAGS) $(WASM_OPT_PRESPLIT) $(PKG)/skillwasm_bg.wasm -o $(SPLIT_DIR)/core.wasm
 	$(WASM_OPT) $(WASM_OPT_FLAGS) $(PKG)/skillwasm_extra_bg.wasm -o $(PKG)/skillwasm_extra_bg.wasm
 	@# The glue's init types name two DOM type aliases (RequestInfo, BufferSource): spelled out here,
 	@# so that the declarations compile without the DOM lib (index.d.ts declares the interfaces they
@@ -141,14 +139,16 @@ build: setup
 	cp README.md LICENSE-MIT LICENSE-APACHE $(PKG)/
 	cp -R docs $(PKG)/
 	chmod +x $(PKG)/cli.js
-	@# The core module split by a profile of the work every host does (cold-split/): what that work
-	@# runs stays in skillwasm_bg.wasm; the rest moves to skillwasm_cold_bg.wasm, loaded on first use,
-	@# with the read-only data only that code names (by the data map).
-	line=$$($(COLD_SPLIT) instrument $(PKG)/skillwasm_bg.wasm $(COLD_DIR)/instrumented.wasm) && \
-	  $(NODE) cold-split/profile-run.mjs $(PKG) $(COLD_DIR)/instrumented.wasm $(COLD_DIR)/profile.txt "$$line"
-	$(COLD_SPLIT) split $(PKG)/skillwasm_bg.wasm $(COLD_DIR)/profile.txt $(PKG)/skillwasm_bg.wasm $(PKG)/skillwasm_cold_bg.wasm $(COLD_DIR)/datamap.txt
-	$(WASM_OPT) $(WASM_OPT_FLAGS) $(PKG)/skillwasm_bg.wasm -o $(PKG)/skillwasm_bg.wasm
-	$(WASM_OPT) $(WASM_OPT_FLAGS) $(PKG)/skillwasm_cold_bg.wasm -o $(PKG)/skillwasm_cold_bg.wasm
+	@# The core module split by a profile of the work every host does (binaryen's wasm-split): what
+	@# that work runs stays in skillwasm_bg.wasm; the rest moves to skillwasm_cold_bg.wasm, loaded on
+	@# the first call of one of its functions (pkg-template/cold.js). The profile is taken by running
+	@# that work (scripts/split-profile.mjs) on the module as `wasm-split --instrument` writes it.
+	$(WASM_SPLIT) --instrument $(WASM_FEATURES) $(SPLIT_DIR)/core.wasm -o $(SPLIT_DIR)/instrumented.wasm
+	$(NODE) scripts/split-profile.mjs $(PKG) $(SPLIT_DIR)/instrumented.wasm $(SPLIT_DIR)/profile.bin
+	$(WASM_SPLIT) --split $(WASM_FEATURES) --profile=$(SPLIT_DIR)/profile.bin $(SPLIT_DIR)/core.wasm \
+	  -o1 $(SPLIT_DIR)/primary.wasm -o2 $(SPLIT_DIR)/secondary.wasm
+	$(WASM_OPT) $(WASM_OPT_FLAGS) $(SPLIT_DIR)/primary.wasm -o $(PKG)/skillwasm_bg.wasm
+	$(WASM_OPT) $(WASM_OPT_FLAGS) $(SPLIT_DIR)/secondary.wasm -o $(PKG)/skillwasm_cold_bg.wasm
 	@for m in skillwasm skillwasm_cold skillwasm_extra; do \
 	  size=$$(wc -c < $(PKG)/$${m}_bg.wasm); gz=$$(gzip -9c $(PKG)/$${m}_bg.wasm | wc -c); \
 	  echo "wasm size ($${m}_bg.wasm): $$size bytes ($$((size / 1024)) KiB), gzip -9: $$gz bytes ($$((gz / 1024)) KiB)"; \
@@ -162,7 +162,8 @@ pack: build
 	cd $(PKG) && npm pack --silent --pack-destination $(abspath $(PACK_DIR)) >/dev/null
 	@ls $(abspath $(PACK_DIR))/skillwasm-*.tgz
 
-# Formatting and lints: the whole workspace natively (every target), the façade (with the core as
+# Formatting and lints: the whole workspace natively (every target; tools/wasm-split is formatted,
+# not linted: linting it would compile binaryen's C++ once more), the façade (with the core as
 # it is built for the package) on wasm32, and the docs of the core and its parse crate (every public
 # item has one; links resolve). First, the files of each folder (Rust and the package's JS) import
 # each other without a circle (scripts/import-dag.mjs, checked on its own fixtures first).
@@ -170,6 +171,7 @@ lint: setup
 	$(NODE) scripts/import-dag.mjs --self-test
 	$(NODE) scripts/import-dag.mjs
 	cargo fmt --all --check
+	cargo fmt --manifest-path $(WASM_SPLIT_MANIFEST) --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p $(WASM_CRATE) --target $(WASM_TARGET) -- -D warnings
 	cargo clippy -p $(EXTRA_CRATE) --target $(WASM_TARGET) -- -D warnings
@@ -184,12 +186,12 @@ endif
 
 # node 20's --test does not expand directories of .mjs files: pass them explicitly.
 test: lint build
-	cargo test -p skillwasm -p skillwasm-parse -p $(COLD_SPLIT_CRATE)
+	cargo test -p skillwasm -p skillwasm-parse
 	$(NODE) --test tests/js/*.test.mjs
 
 # Quick loops without the build step (they use whatever pkg/ holds).
 test-rust:
-	cargo test -p skillwasm -p skillwasm-parse -p $(COLD_SPLIT_CRATE)
+	cargo test -p skillwasm -p skillwasm-parse
 
 test-js:
 	$(NODE) --test tests/js/*.test.mjs

@@ -12,7 +12,7 @@
 //
 // `core` and `extra` are the two modules the crates build: the core is what a host that parses,
 // discovers, renders catalogs and answers the skill tool needs. `make build` then splits the core
-// by a profile of that work (cold-split/) into the module every host loads and the core's cold
+// by a profile of that work (binaryen's wasm-split) into the module every host loads and the core's cold
 // code; the last table gives the three modules as pkg/ holds them. A script that prints numbers;
 // it is not part of make test.
 
@@ -167,7 +167,7 @@ console.log("\n| module | raw bytes | gzip -9 bytes |");
 console.log("|---|---|---|");
 for (const r of results) console.log(`| ${r.name} | ${r.raw} (${kib(r.raw)}) | ${r.gz} (${kib(r.gz)}) |`);
 
-// `make build` then splits the core by the profile of the usual work (cold-split/): the module a
+// `make build` then splits the core by the profile of the usual work (wasm-split): the module a
 // host loads and the cold one, as pkg/ holds them.
 const PKG = join(REPO, "pkg");
 const shippedFiles = [

@@ -22,5 +22,3 @@ export { batchDone, batchFill, batchItems, batchPlan } from "./boundary/batch.js
 export { lazyLines, takeMetas, takeResults } from "./boundary/results.js";
 export { findCommands, readFrontmatter, setCommandFinder, setFrontmatterReader } from "./boundary/hooks.js";
 
-// The core module loads its cold code through this import (see cold.js).
-export { loadColdCode } from "./cold.js";

@@ -21,7 +21,7 @@
 // `queueMicrotask` imports, and instantiation goes through `new WebAssembly.Instance` (initSync
 // and the reset). tests/js/instance-reset.test.mjs pins all three.
 
-import { coreInstantiated } from "./cold.js";
+import { coldImports } from "./cold.js";
 
 /**
  * A message as Error would turn it into text, except that a symbol (which Error refuses) is named
@@ -289,9 +289,12 @@ export function guardModule(glue, options) {
   function instantiating(gen, instantiate) {
     const Native = WebAssembly.Instance;
     function Instance(module, imports) {
-      const instance = new Native(module, imports === undefined ? imports : guardImports(imports, gen));
-      // The core's cold code is loaded over the instance in use (see cold.js).
-      coreInstantiated(instance.exports);
+      const guarded = imports === undefined ? imports : guardImports(imports, gen);
+      // The core's cold code is loaded over the instance in use, by the placeholders it imports
+      // (see cold.js).
+      const cold = coldImports(module);
+      const instance = new Native(module, cold === null ? guarded : { ...guarded, ...cold.imports });
+      cold?.bind(instance);
       return instance;
     }
     Instance.prototype = Native.prototype;
@@ -436,9 +439,7 @@ export function guardModule(glue, options) {
       };
     } else if (name === "initSync") {
       out[name] = function initSync(module) {
-        const exports = instantiating(generation, () => glue.initSync(module));
-        coreInstantiated(exports);
-        return exports;
+        return instantiating(generation, () => glue.initSync(module));
       };
     } else if (isClass(value)) {
       out[name] = guardClass(value, name);

@@ -27,7 +27,7 @@ import {
 import { SPECS, fixtures, prepare } from "./support/hostile-cases.mjs";
 
 const { guardModule } = await import(pathToFileURL(path.join(PKG, "instance.js")).href);
-const { coreInstantiated } = await import(pathToFileURL(path.join(PKG, "cold.js")).href);
+const { withColdPlaceholders } = await import("./support/cold-placeholders.mjs");
 const { installInvocation, installServing, installTranscriptMethods } = await import(pathToFileURL(path.join(PKG, "extra.js")).href);
 
 const RUNS = Number(process.env.SKILLWASM_FUZZ_RUNS ?? 40);
@@ -44,9 +44,8 @@ let copies = 0;
 /** The package over a new wasm instance: the glue loaded again (a new module record), the JS-only exports shared. */
 async function freshPackage() {
   const glue = await import(`${pathToFileURL(path.join(PKG, "skillwasm.js")).href}?fuzz=${copies++}`);
-  const exports = glue.initSync({ module: wasmModule });
   // Its cold code is loaded over it when it needs it, as for the package's own instances.
-  coreInstantiated(exports);
+  const exports = withColdPlaceholders(() => glue.initSync({ module: wasmModule }));
   // Guarded as the package guards its own glue (exports.js): that is what callers get.
   const core = guardModule(glue);
   // The transcript methods of the fresh classes, user invocation and permissions, SkillsMcp and

@@ -24,7 +24,8 @@ try {
   // The package's own glue, initialised with the module whose stack pointer is exported; the
   // node entry point then finds the instance ready and uses it.
   const glue = await import(pathToFileURL(path.join(PKG, "skillwasm.js")).href);
-  const exports = glue.initSync({ module: new WebAssembly.Module(exportStackPointer(readFileSync(path.join(PKG, "skillwasm_bg.wasm")))) });
+  const { withColdPlaceholders } = await import("./cold-placeholders.mjs");
+  const exports = withColdPlaceholders(() => glue.initSync({ module: new WebAssembly.Module(exportStackPointer(readFileSync(path.join(PKG, "skillwasm_bg.wasm")))) }));
   // The second module likewise (the package's loader then finds it instantiated): a JS exception
   // unwinding through the Rust frames of either module moves the sum.
   const extraGlue = await import(pathToFileURL(path.join(PKG, "skillwasm_extra.js")).href);

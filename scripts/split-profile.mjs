@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-// The profile the core module is split by (see src/main.rs): runs the work every host does on
-// the instrumented core module, in the built pkg/, and writes which functions ran. That work is
-// parsing, discovering, rendering catalogs and answering the skill tool, over the repository's
-// example skills, the vetting fixtures, a set of frontmatter shapes the fast path reads, and
-// generated trees of hundreds of skills shaped like real ones (sizes past the small-collection
-// paths, names out of listing order, repeated and nested names, skills hidden from the model or
-// the user). What it never runs
-// is moved to the cold module, loaded on its first call. tests/js/cold-split.test.mjs checks that
-// the work over the test corpus loads none of it; a path that test finds belongs here.
+// The profile the core module is split by (`make build`, binaryen's wasm-split; see
+// docs/internals/ARCHITECTURE.md): runs the work every host does on the core module as
+// `wasm-split --instrument` wrote it, in the built pkg/, and writes the profile the module then
+// gives (which functions ran, and when first). That work is parsing, discovering, rendering
+// catalogs and answering the skill tool, over the repository's example skills, the vetting
+// fixtures, a set of frontmatter shapes the fast path reads, and generated trees of hundreds of
+// skills shaped like real ones (sizes past the small-collection paths, names out of listing order,
+// repeated and nested names, skills hidden from the model or the user). What it never runs is
+// moved to the cold module, loaded on its first call. tests/js/cold-split.test.mjs checks that the
+// work over the test corpus loads none of it; a path that test finds belongs here.
 //
-//   node cold-split/profile-run.mjs PKG INSTRUMENTED.wasm PROFILE "MODULE LINE"
+//   node scripts/split-profile.mjs PKG INSTRUMENTED.wasm PROFILE
 //
 // Only the repository's own files are read (and a temporary directory written from them), so the
 // same build makes the same profile.
@@ -19,27 +20,19 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const [pkgDir, instrumented, profileOut, moduleLine] = process.argv.slice(2);
-if (!moduleLine) {
-  console.error("usage: profile-run.mjs PKG INSTRUMENTED.wasm PROFILE MODULE_LINE");
+const [pkgDir, instrumented, profileOut] = process.argv.slice(2);
+if (!profileOut) {
+  console.error("usage: split-profile.mjs PKG INSTRUMENTED.wasm PROFILE");
   process.exit(2);
 }
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PKG = resolve(pkgDir);
 
-// The instrumented module reports each function the first time it runs.
-const ran = new Set();
-const Native = WebAssembly.Instance;
-WebAssembly.Instance = function Instance(module, imports) {
-  const withProfile = { ...imports, __sw_profile: { hit: (i) => ran.add(i) } };
-  return new Native(module, withProfile);
-};
-WebAssembly.Instance.prototype = Native.prototype;
-
 const sw = await import(pathToFileURL(join(PKG, "exports.js")).href);
 const { provideExtra } = await import(pathToFileURL(join(PKG, "extra.js")).href);
 const { nodeFsStorage } = await import(pathToFileURL(join(PKG, "storage/node-fs.js")).href);
-sw.initSync({ module: new WebAssembly.Module(readFileSync(instrumented)) });
+// The instrumented module notes the first run of each function; `__write_profile` writes the notes.
+const core = sw.initSync({ module: new WebAssembly.Module(readFileSync(instrumented)) });
 provideExtra(() => new WebAssembly.Module(readFileSync(join(PKG, "skillwasm_extra_bg.wasm"))));
 
 // Every SKILL.md of the examples, and frontmatter the fast path reads in its other shapes.
@@ -210,6 +203,8 @@ const vetTool = new sw.SkillTool(vetted);
 for (const name of vetted.names()) await vetTool.execute({ name });
 vetted.free();
 
-const lines = [moduleLine, ...[...ran].sort((a, b) => a - b).map(String)];
-writeFileSync(profileOut, lines.join("\n") + "\n");
-console.log(`profile: ${ran.size} functions ran`);
+const size = core.__write_profile(0, 0);
+const at = core.__wbindgen_malloc(size, 1);
+const written = core.__write_profile(at, size);
+writeFileSync(profileOut, new Uint8Array(core.memory.buffer, at, written));
+console.log(`profile: ${written} bytes`);
