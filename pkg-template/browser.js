@@ -1,56 +1,61 @@
 // Browser / default entry point. Call `await init()` once before anything else: it fetches
 // skillwasm_bg.wasm next to this module, or uses what you pass: a WebAssembly.Module, a Response
-// (or a promise of one), a URL or a string URL, or the bytes (ArrayBuffer / typed array). The
-// second module (skillwasm_extra_bg.wasm: transcripts, remote indexes, MCP client checks) is
-// compiled at the same time, from `{ extra }` when given (the same kinds of input), else from the
-// file next to this module; when it cannot be had, init() still resolves and its functions throw
-// why. The core's cold code (skillwasm_cold_bg.wasm, what parsing, discovery, catalogs and the
-// skill tool never run) likewise, from `{ cold }` or the file next to this module.
+// (or a promise of one), a URL or a string URL, or the bytes (ArrayBuffer / typed array), and
+// resolves once the core module is instantiated: parsing, discovery, catalogs and the skill tool
+// work from then on. The rest of the package, the core's cold code (skillwasm_cold_bg.wasm) and
+// the second module (skillwasm_extra_bg.wasm: transcripts, invocation, remote indexes, MCP), is
+// fetched in the background after that, from `{ cold }` and `{ extra }` when given (the same kinds
+// of input), else from the files next to this module; `await ready()` waits for it. Until it has
+// arrived, an async member that needs it waits for it and a synchronous one throws (rest.js); when
+// it cannot be had, what needs it throws why, and the rest works.
 import { initSync } from "./exports.js";
 import { settleExtra } from "./extra.js";
 import { provideCold } from "./cold.js";
+import { loadingRest } from "./rest.js";
 
 export * from "./exports.js";
 
-let ready;
+let started;
 
 /**
- * Compile the wasm module and instantiate it, once; later calls return the same promise (their
+ * Compile the core module and instantiate it, once; later calls return the same promise (their
  * argument is ignored). A failed attempt is forgotten, so init() can be retried. The module is
  * compiled asynchronously (streaming when given a Response); the instance is made synchronously,
- * as a replacement after a trap is.
+ * as a replacement after a trap is. The rest of the package starts loading when it resolves.
  */
 export function init(input) {
-  if (ready === undefined) {
-    const extraInput = input !== null && typeof input === "object" && Object.getPrototypeOf(input) === Object.prototype ? input.extra : undefined;
-    const coldInput = input !== null && typeof input === "object" && Object.getPrototypeOf(input) === Object.prototype ? input.cold : undefined;
-    ready = Promise.all([
-      load(input, "./skillwasm_bg.wasm"),
-      load(coldInput, "./skillwasm_cold_bg.wasm").then(
-        (value) => ({ status: "fulfilled", value }),
-        (reason) => ({ status: "rejected", reason }),
-      ),
-      load(extraInput, "./skillwasm_extra_bg.wasm").then(
-        (value) => ({ status: "fulfilled", value }),
-        (reason) => ({ status: "rejected", reason }),
-      ),
-    ]).then(
-      ([module, coldOutcome, extraOutcome]) => {
-        // Like the second module's, a cold module that cannot be fetched fails only what needs it.
+  if (started === undefined) {
+    const options = input !== null && typeof input === "object" && Object.getPrototypeOf(input) === Object.prototype ? input : {};
+    started = load(input, "./skillwasm_bg.wasm").then(
+      (module) => {
+        // Until the cold module has arrived, nothing that needs it runs (rest.js); if it never
+        // does, what needs it fails as after a trap.
+        let cold = { status: "rejected", reason: new Error("it is still loading: `await ready()` first") };
         provideCold(() => {
-          if (coldOutcome.status === "rejected") throw coldOutcome.reason;
-          return coldOutcome.value;
+          if (cold.status === "rejected") throw cold.reason;
+          return cold.value;
         });
         initSync({ module });
-        settleExtra(extraOutcome);
+        // The cold module first (it is the smaller, and the core's own code), then the second.
+        const coldLoaded = settled(load(options.cold, "./skillwasm_cold_bg.wasm")).then((outcome) => {
+          cold = outcome;
+        });
+        loadingRest(coldLoaded.then(() => settled(load(options.extra, "./skillwasm_extra_bg.wasm"))).then(settleExtra));
       },
       (err) => {
-        ready = undefined;
+        started = undefined;
         throw err;
       },
     );
   }
-  return ready;
+  return started;
+}
+
+function settled(promise) {
+  return promise.then(
+    (value) => ({ status: "fulfilled", value }),
+    (reason) => ({ status: "rejected", reason }),
+  );
 }
 
 async function load(input, file) {

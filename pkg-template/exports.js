@@ -4,6 +4,7 @@
 export * from "./guarded.js";
 
 export { onInstanceReset, instanceResets, InstanceResetError } from "./instance.js";
+export { ready } from "./rest.js";
 
 // Storage adapters (see index.d.ts: SkillStorage). nodeFsStorage is in the node entry only.
 export { memoryStorage } from "./storage/memory.js";

@@ -27,6 +27,7 @@
 import * as extraGlue from "./skillwasm_extra.js";
 import { checkLive, className, guardModule, instanceResets } from "./instance.js";
 import { setCommandFinder, setFrontmatterReader } from "./boundary.js";
+import { awaitRest } from "./rest.js";
 
 // How to get the compiled second module synchronously (Node, workerd), until it is instantiated.
 let loader = null;
@@ -35,14 +36,31 @@ let ready = false;
 // Why the browser entry could not load it: thrown by every call of its functions.
 let failed = null;
 
-function ensure() {
-  if (ready) return;
+function ensure(what, isAsync) {
+  if (ready) return undefined;
+  // The browser entry while the module is loading in the background: wait for it, or say so.
+  const waiting = awaitRest(what, isAsync, false);
+  if (waiting !== undefined) return waiting;
   if (failed !== null) throw failed;
-  if (loader === null) return; // the browser entry before init(): the glue says so
+  if (loader === null) return undefined; // the browser entry before init(): the glue says so
   const module = loader();
   extra.initSync({ module });
   ready = true;
   loader = null;
+  return undefined;
+}
+
+// A member this file puts on a core class or returns, run in the second module: while that module
+// is loading in the browser, an async one waits for it and a synchronous one throws (rest.js).
+function needingExtra(what, fn, isAsync = false) {
+  const member = function (...args) {
+    const waiting = ready ? undefined : awaitRest(what, isAsync, false);
+    if (waiting !== undefined) return waiting.then(() => fn.apply(this, args));
+    return fn.apply(this, args);
+  };
+  Object.defineProperty(member, "name", { value: fn.name });
+  Object.defineProperty(member, "length", { value: fn.length });
+  return member;
 }
 
 /** The second module's exports, guarded; instantiated on first use where a loader was given. */
@@ -120,14 +138,15 @@ export function installTranscriptMethods(core) {
     },
   };
   for (const [key, fn] of Object.entries(methods)) {
-    Object.defineProperty(SkillTool.prototype, key, { value: fn, writable: true, configurable: true, enumerable: false });
+    const value = needingExtra(`SkillTool#${key}`, fn, key === "reattach");
+    Object.defineProperty(SkillTool.prototype, key, { value, writable: true, configurable: true, enumerable: false });
   }
   Object.defineProperty(SkillSession.prototype, "observe", {
-    value: function observe(transcript, options) {
+    value: needingExtra("SkillSession#observe", function observe(transcript, options) {
       checkThis(this, SkillSession, "SkillSession#observe");
       const out = extra.__sw_presentSkills("SkillSession.observe", transcript, options);
       return out.error === undefined ? core.__sw_sessionFollow(this, out.present) : out;
-    },
+    }),
     writable: true,
     configurable: true,
     enumerable: false,
@@ -164,17 +183,21 @@ export function installInvocation(core) {
   const { SkillRegistry, SkillTool } = core;
   const substitute = (body, args, fields) => extra.__sw_substituteInvocation(body, args, fields);
   Object.defineProperty(SkillTool.prototype, "invoke", {
-    value: async function invoke(message, options) {
-      checkThis(this, SkillTool, "SkillTool#invoke");
-      const skills = invocablesOf(this, core.__sw_toolInvocables);
-      const parsed = extra.__sw_parseMessage(skills, message, "SkillTool.invoke: message", true);
-      return core.__sw_toolInvoke(this, parsed, substitute, options);
-    },
+    value: needingExtra(
+      "SkillTool#invoke",
+      async function invoke(message, options) {
+        checkThis(this, SkillTool, "SkillTool#invoke");
+        const skills = invocablesOf(this, core.__sw_toolInvocables);
+        const parsed = extra.__sw_parseMessage(skills, message, "SkillTool.invoke: message", true);
+        return core.__sw_toolInvoke(this, parsed, substitute, options);
+      },
+      true,
+    ),
     writable: true,
     configurable: true,
     enumerable: false,
   });
-  return {
+  const members = {
     parseMessage(registry, text) {
       checkArgument(registry, SkillRegistry, "parseMessage", "registry");
       const skills = invocablesOf(registry, core.__sw_registryInvocables);
@@ -191,6 +214,7 @@ export function installInvocation(core) {
       return extra.__sw_isToolAllowed(active, tool, input, context);
     },
   };
+  return Object.fromEntries(Object.entries(members).map(([key, fn]) => [key, needingExtra(key, fn)]));
 }
 
 /**
@@ -242,8 +266,12 @@ export function installServing(core) {
   }
   return {
     SkillsMcp,
-    async publishRegistry(registry, opts) {
-      return extra.__sw_publishServed(served(registry, "publishRegistry"), opts);
-    },
+    publishRegistry: needingExtra(
+      "publishRegistry",
+      async function publishRegistry(registry, opts) {
+        return extra.__sw_publishServed(served(registry, "publishRegistry"), opts);
+      },
+      true,
+    ),
   };
 }

@@ -3,12 +3,15 @@
 import * as glue from "./skillwasm.js";
 import { guardModule } from "./instance.js";
 import { extra, installInvocation, installServing, installTranscriptMethods } from "./extra.js";
+import { awaitRest } from "./rest.js";
 
 // Every generated export is listed below, guarded: the trap-recovery test
 // (tests/js/instance-reset.test.mjs) fails when a generated export of either module is missing
 // here (its `__sw_` functions excepted: they pass data between the two modules, see extra.js), so
 // a new Rust export gets its name added here.
-const core = guardModule(glue);
+// In browsers, what the usual work does not call waits for (or, synchronous, refuses to run
+// before) the rest of the package, loaded in the background after init() (rest.js).
+const core = guardModule(glue, { ensure: (what, isAsync) => awaitRest(what, isAsync, true) });
 installTranscriptMethods(core);
 const invocation = installInvocation(core);
 const serving = installServing(core);

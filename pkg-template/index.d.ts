@@ -140,11 +140,12 @@ declare global {
 /**
  * Make the wasm module ready. In Node and Cloudflare Workers the module is instantiated at import
  * and this resolves immediately. In browsers it fetches `skillwasm_bg.wasm` next to the package's
- * JS, or instantiates what you pass: a `WebAssembly.Module`, a `Response`, a URL, or the bytes.
- * The core's cold code (`skillwasm_cold_bg.wasm`, what parsing, discovery, catalogs and the skill
- * tool never run) and the second module (`skillwasm_extra_bg.wasm`) are fetched beside it, or
- * taken from `cold` and `extra` when given (the same kinds of input). Calling it again returns the
- * same promise.
+ * JS, or instantiates what you pass: a `WebAssembly.Module`, a `Response`, a URL, or the bytes;
+ * it resolves once that core module is instantiated, so that parsing, discovery, catalogs and the
+ * skill tool work. The rest of the package, the core's cold code (`skillwasm_cold_bg.wasm`) and
+ * the second module (`skillwasm_extra_bg.wasm`), is fetched in the background afterwards, or
+ * taken from `cold` and `extra` when given (the same kinds of input): see {@link ready}. Calling
+ * it again returns the same promise.
  */
 export function init(
   input?:
@@ -152,6 +153,16 @@ export function init(
     | Promise<InitInput>
     | { module_or_path: InitInput | Promise<InitInput>; cold?: InitInput | Promise<InitInput>; extra?: InitInput | Promise<InitInput> },
 ): Promise<void>;
+
+/**
+ * Resolves once every module of the package is loaded: at once in Node and Cloudflare Workers; in
+ * browsers when the parts {@link init} fetches in the background have arrived (or could not be
+ * had). Until then an async member that needs them waits for them, and a synchronous one (such as
+ * `SkillRegistry.fromSnapshot`, `search`, `parseMessage`, the transcript functions) throws an
+ * Error saying to await this first; parsing, discovery, catalogs and the skill tool need only the
+ * core. Never rejects.
+ */
+export function ready(): Promise<void>;
 
 // ---------------------------------------------------------------------------------------------
 // A dead instance. A trap in the wasm (a WebAssembly.RuntimeError: out of memory, `unreachable`)

@@ -158,7 +158,9 @@ function isClass(value) {
  * and `__wbg_reset_state` replacing the instance the guarded way.
  *
  * @param {Record<string, unknown>} glue the namespace of the wasm-bindgen output
- * @param {{ ensure?: () => void }} [options] `ensure` runs before every call (and construction)
+ * @param {{ ensure?: (what: string, isAsync: boolean) => Promise<void> | undefined }} [options]
+ *   `ensure` runs before every call (and construction) of member `what`: it may throw, or return a
+ *   promise the call waits for (only an async member's)
  * @returns {Record<string, unknown>}
  */
 export function guardModule(glue, options) {
@@ -167,8 +169,9 @@ export function guardModule(glue, options) {
   }
 
   const classes = Object.values(glue).filter(isClass);
-  // Runs before every call: the second module is instantiated on first use (see extra.js).
-  const ensure = typeof options?.ensure === "function" ? options.ensure : () => {};
+  // Runs before every call: the second module is instantiated on first use (see extra.js); in
+  // browsers, a call that needs what is still loading waits for it or throws (see rest.js).
+  const ensure = typeof options?.ensure === "function" ? options.ensure : () => undefined;
 
   // The state of this module's instance. Each module of the package (the core and the second one)
   // has an instance of its own, lost and replaced on its own (objects of the core module never
@@ -339,7 +342,8 @@ export function guardModule(glue, options) {
   function guardFunction(fn, what) {
     return function guarded(...args) {
       return run(what, () => {
-        ensure();
+        const waiting = ensure(what, ASYNC_MEMBERS.has(what));
+        if (waiting !== undefined) return waiting.then(() => guarded.apply(this, args));
         if (lost !== null) replace(glue);
         args.forEach((a, i) => checkLive(classes, a, what, `argument ${i + 1}`));
         try {
@@ -355,7 +359,8 @@ export function guardModule(glue, options) {
     const what = `${name}#${String(key)}`;
     return function guardedMethod(...args) {
       return run(what, () => {
-        ensure();
+        const waiting = ensure(what, ASYNC_MEMBERS.has(what));
+        if (waiting !== undefined) return waiting.then(() => guardedMethod.apply(this, args));
         if (lost !== null) replace(glue);
         if (!(this instanceof C)) throw new TypeError(`${what}: this is not a ${name}`);
         if (isStale(this)) throw staleError(name);
@@ -411,7 +416,7 @@ export function guardModule(glue, options) {
     // what construction made, not by reading the class's source, which minifiers rewrite.
     const guarded = new Proxy(C, {
       construct(target, args, newTarget) {
-        ensure();
+        ensure(`new ${name}`, false);
         if (lost !== null) replace(glue);
         args.forEach((a, i) => checkLive(classes, a, `new ${name}`, `argument ${i + 1}`));
         let made;

@@ -164,6 +164,26 @@ const stores = [
     ],
   },
 ];
+// The small calls hosts make beside those steps (rest.js lets them run in browsers while the rest
+// of the package is loading, so they must not need the cold module).
+for (const text of [shapes[0], "no frontmatter\n", "---\nname: x\n"]) sw.frontmatterSpan(text);
+for (const dir of ["node_modules", ".git", "src", "skills"]) sw.isSkippedDirectory(dir);
+void [sw.version(), sw.skillFileNames(), sw.skillFileNames({ acceptLowercaseSkillMd: true }), sw.estimateTokens("A few words.")];
+const ownSession = new sw.SkillSession();
+
+// The shorthand a host writes most: stores by scope name, under the default root (.agents/skills/).
+const underDefaultRoot = (files) => Object.fromEntries(Object.entries(files).map(([key, bytes]) => [key.replace(/^skills\//, ".agents/skills/"), bytes]));
+stores.push({ user: sw.memoryStorage(underDefaultRoot(shadow)), project: sw.memoryStorage(underDefaultRoot(memory)) });
+stores.push({ user: sw.memoryStorage(underDefaultRoot(plugins)) });
+
+// A first visit: nothing stored yet, or files but no skill.
+stores.push({ user: sw.memoryStorage({}) }, { user: sw.memoryStorage({ ".agents/notes.md": "not a skill\n" }) });
+// A browser's store (IndexedDB, here the fake-indexeddb package in Node): empty, then with skills.
+await import("fake-indexeddb/auto");
+const browserStore = sw.indexedDbStorage({ dbName: "skillwasm-profile", storeName: "files" });
+stores.push({ user: browserStore });
+const browserFiles = underDefaultRoot(plugins);
+
 for (const options of stores) {
   const registry = await sw.SkillRegistry.discover(options);
   const names = registry.names();
@@ -174,10 +194,13 @@ for (const options of stores) {
   registry.get("no-such-skill");
   for (const format of ["xml", "reference", "json", "markdown"]) {
     sw.renderCatalog(registry, { format });
+    sw.renderCatalog(registry, { format, includeLocation: true, toolName: "skill_view" });
+    sw.renderCatalog(registry, { format, includeLocation: false, toolName: "skill_view", budgetTokens: 120 });
     sw.renderCatalog(registry, { format, budgetChars: 300 });
     sw.renderCatalog(registry, { format, budgetTokens: 80 });
   }
   const tool = new sw.SkillTool(registry);
+  new sw.SkillTool(registry, { toolName: "skill_view" }).definition();
   tool.definition();
   tool.catalog();
   for (const name of names) {
@@ -190,6 +213,19 @@ for (const options of stores) {
   await tool.execute({ name: "no-such-skill" });
   await tool.executeCall("skill", "{not json");
   tool.session.activations();
+  // A session of the host's own, kept across tools (as a host that rebuilds its tool after a refresh).
+  tool.setSession(ownSession);
+  if (names.length > 0) await tool.execute({ name: names[0] });
+  ownSession.activations();
+  ownSession.clear();
+}
+
+await sw.putSkillFiles(browserStore, browserFiles);
+{
+  const registry = await sw.SkillRegistry.discover({ user: browserStore });
+  sw.renderCatalog(registry, { budgetTokens: 2000 });
+  const tool = new sw.SkillTool(registry, { toolName: "skill_view" });
+  for (const name of registry.names()) await tool.execute({ name });
 }
 
 // The vetting fixtures: discovery vets each description, and the skill tool each text it serves,

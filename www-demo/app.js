@@ -143,6 +143,9 @@ async function main() {
   state.session = new sw.SkillSession();
   await reload();
   timings.discoverMs = state.discover.ms;
+  // The catalog is on screen; invocation, autocomplete and compaction need the rest of the
+  // package, which init() left loading in the background.
+  await sw.ready();
   timings.readyMs = performance.now();
   document.body.dataset.ready = "true";
 }

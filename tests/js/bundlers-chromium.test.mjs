@@ -67,7 +67,7 @@ describe("bundlers: the runtimes guide's recipes in Chromium", { skip }, () => {
     const esbuild = await import("esbuild");
     const dir = appProject({
       // The recipe as docs/guides/runtimes.md writes it (it imports init and parseSkill), then the app.
-      "main.js": `${snippets().esbuild}import { SkillRegistry, memoryStorage, renderCatalog, substituteArguments, version } from "skillwasm";\n${APP_BODY}\nwindow.__result.substituted = substituteArguments("x $0", "y");\n`,
+      "main.js": `${snippets().esbuild}import { SkillRegistry, memoryStorage, ready, renderCatalog, substituteArguments, version } from "skillwasm";\nawait ready();\n${APP_BODY}\nwindow.__result.substituted = substituteArguments("x $0", "y");\n`,
       "dist/index.html": `<!doctype html><meta charset="utf-8"><title>app</title><script type="module" src="/main.js"></script>`,
     });
     dirs.push(dir);

@@ -161,3 +161,64 @@ test("cold code reads the core's data, on the first instance and on a new one af
   assert.equal(out.resets, 1);
   assert.equal(out.loads, 2);
 });
+
+test("every member browsers let run while the rest is loading runs without the cold module", () => {
+  // rest.js lets the usual work go ahead in browsers before the cold module has arrived: each of its
+  // members, called as a host calls it, must not need that module.
+  const out = runFreshModule(
+    script(`
+    const { USUAL_WORK } = await import(${JSON.stringify(pathToFileURL(path.join(PKG, "rest.js")).href)});
+    const usual = "---\\nname: usual\\ndescription: The usual work.\\n---\\nBody.\\n";
+    const calls = {
+      parseSkill: () => sw.parseSkill(usual),
+      parseSkills: () => sw.parseSkills([usual]),
+      renderCatalog: () => sw.renderCatalog(registry, { budgetTokens: 500 }),
+      estimateTokens: () => sw.estimateTokens(usual),
+      frontmatterSpan: () => sw.frontmatterSpan(usual),
+      isSkippedDirectory: () => sw.isSkippedDirectory("node_modules"),
+      skillFileNames: () => sw.skillFileNames({ acceptLowercaseSkillMd: true }),
+      version: () => sw.version(),
+      "SkillRegistry.discover": async () => {
+        await sw.SkillRegistry.discover(options);
+        // The shorthand: stores by scope name, under the default root.
+        const files = { ".agents/skills/usual/SKILL.md": usual };
+        const short = await sw.SkillRegistry.discover({ user: sw.memoryStorage(files), project: sw.memoryStorage({ ".agents/skills/other/SKILL.md": usual.replace("usual", "other") }) });
+        sw.renderCatalog(short, { budgetTokens: 2000 });
+        await new sw.SkillTool(short).execute({ name: "usual" });
+        // A first visit: nothing stored yet; a browser's store (IndexedDB, fake-indexeddb here).
+        sw.renderCatalog(await sw.SkillRegistry.discover({ user: sw.memoryStorage({}) }));
+        await import("fake-indexeddb/auto");
+        const idb = sw.indexedDbStorage({ dbName: "usual", storeName: "files" });
+        sw.renderCatalog(await sw.SkillRegistry.discover({ user: idb }));
+        await sw.putSkillFiles(idb, files);
+        sw.renderCatalog(await sw.SkillRegistry.discover({ user: idb }));
+      },
+      "SkillRegistry#names": () => registry.names(),
+      "SkillRegistry#get": () => registry.get(out.names[0]),
+      "SkillRegistry#listMetas": () => registry.listMetas(),
+      "SkillRegistry#listMetasAcross": () => registry.listMetasAcross(),
+      "SkillRegistry#diagnostics": () => registry.diagnostics(),
+      "SkillRegistry#stats": () => registry.stats(),
+      "SkillRegistry#readFile": () => registry.readFile(out.names[0]),
+      "new SkillTool": () => new sw.SkillTool(registry, { toolName: "skill_view" }),
+      "SkillTool#definition": () => tool.definition(),
+      "SkillTool#catalog": () => tool.catalog(),
+      "SkillTool#execute": () => tool.execute({ name: out.names[0] }),
+      "SkillTool#executeCall": () => tool.executeCall("skill", JSON.stringify({ name: out.names[0] })),
+      "SkillTool#session": () => tool.session,
+      "SkillTool#setSession": () => new sw.SkillTool(registry).setSession(new sw.SkillSession()),
+      "new SkillSession": () => new sw.SkillSession(),
+      "SkillSession#activations": () => tool.session.activations(),
+      "SkillSession#clear": () => new sw.SkillSession().clear(),
+    };
+    out.unlisted = [...USUAL_WORK].filter((m) => !(m in calls));
+    out.loading = [];
+    for (const [member, call] of Object.entries(calls)) {
+      await call();
+      if (coldLoads() !== 0) { out.loading.push(member); break; }
+    }
+  `),
+  );
+  assert.deepEqual(out.unlisted, [], "a member of rest.js's USUAL_WORK this test does not call");
+  assert.deepEqual(out.loading, [], "a member browsers run before the rest has arrived loaded the cold module: scripts/split-profile.mjs misses it");
+});

@@ -198,6 +198,8 @@ describe("trap recovery in Chromium", { skip: noTrap || noChromium }, () => {
     const report = await page.evaluate(async () => {
       const sw = await import("/pkg/browser.js");
       await sw.init();
+      // The scenario takes snapshots: the rest of the package, loaded in the background.
+      await sw.ready();
       const { resetScenario } = await import("/support/instance-reset.mjs");
       return resetScenario(sw, "getter");
     });

@@ -753,6 +753,10 @@ export const SPECS = [
     { name: "(none)", kind: "ignored", reps: 3, check: (v) => (v === undefined ? null : "returned something") },
   ] },
   { name: "init", group: "adapters", async: true, f: (p) => p.init, args: () => [], params: [{ name: "input", kind: "anything", check: CHECK.any }] },
+  // Takes no argument: whatever is passed is ignored, and the promise resolves (in Node at once).
+  { name: "ready", group: "adapters", async: true, f: (p) => p.ready, args: () => [], params: [
+    { name: "(none)", kind: "ignored", check: (v) => (v === undefined ? null : "resolved to something") },
+  ] },
   { name: "initSync", group: "adapters", f: (p) => p.initSync, args: () => [], params: [{ name: "module", kind: "anything", check: CHECK.any }] },
 ];
 

@@ -1,0 +1,98 @@
+// The rest of the package in browsers: the core's cold code (skillwasm_cold_bg.wasm) and the
+// second module (skillwasm_extra_bg.wasm). The browser entry's init() resolves once the core module
+// is instantiated, and fetches these two in the background afterwards, so that a page fetches only
+// the core before its first catalog. Until they have arrived, a call the usual work makes runs as
+// ever (that work never needs them: tests/js/cold-code.test.mjs), and any other call waits for them
+// (an async member) or throws an Error saying to `await ready()` (a synchronous one), before it
+// enters either module. In Node and workerd both modules are had synchronously on first use, so
+// nothing is ever pending there.
+
+// What the usual work calls (scripts/split-profile.mjs runs it to split the core): parsing,
+// discovering, listing, rendering catalogs and answering the skill tool. The names are the ones the
+// guards give members (instance.js): `Class.static`, `Class#method`, `new Class`.
+// tests/js/cold-code.test.mjs calls each and checks that none loads the cold module.
+export const USUAL_WORK = new Set([
+  "parseSkill",
+  "parseSkills",
+  "renderCatalog",
+  "estimateTokens",
+  "frontmatterSpan",
+  "isSkippedDirectory",
+  "skillFileNames",
+  "version",
+  "SkillRegistry.discover",
+  "SkillRegistry#names",
+  "SkillRegistry#get",
+  "SkillRegistry#listMetas",
+  "SkillRegistry#listMetasAcross",
+  "SkillRegistry#diagnostics",
+  "SkillRegistry#stats",
+  "SkillRegistry#readFile",
+  "new SkillTool",
+  "SkillTool#definition",
+  "SkillTool#catalog",
+  "SkillTool#execute",
+  "SkillTool#executeCall",
+  "SkillTool#session",
+  "SkillTool#setSession",
+  "new SkillSession",
+  "SkillSession#activations",
+  "SkillSession#clear",
+]);
+
+// The core's exports the second module's members call (extra.js), which wait for that module
+// themselves.
+const INTERNAL = "__sw_";
+
+// While the browser entry loads the rest: the promise of its arrival.
+let pending = null;
+let arrived = Promise.resolve();
+
+/**
+ * The browser entry's init(): `loading` settles when the rest has arrived (or failed to: then the
+ * calls that need it fail as they would without it).
+ * @param {Promise<unknown>} loading
+ */
+export function loadingRest(loading) {
+  const settled = loading.then(
+    () => undefined,
+    () => undefined,
+  );
+  pending = settled;
+  arrived = settled.then(() => {
+    if (pending === settled) pending = null;
+  });
+}
+
+/**
+ * Resolves once every module of the package is loaded: at once in Node and workerd; in browsers
+ * when the core's cold code and the second module, fetched in the background after init(), have
+ * arrived (or could not be had). Never rejects.
+ * @returns {Promise<void>}
+ */
+export function ready() {
+  return arrived;
+}
+
+/**
+ * Run by the guards before each call of member `what`: nothing while no part is pending or for the
+ * usual work; else the promise an async member waits for, or, for a synchronous one, the Error it
+ * throws.
+ * @param {string} what
+ * @param {boolean} isAsync
+ * @param {boolean} usualAllowed whether the usual work may go ahead (the core module's members)
+ * @returns {Promise<void> | undefined}
+ */
+export function awaitRest(what, isAsync, usualAllowed) {
+  if (pending === null || (usualAllowed && (USUAL_WORK.has(what) || what.startsWith(INTERNAL)))) return undefined;
+  if (isAsync) return arrived;
+  throw new Error(
+    `skillwasm: ${what} needs the part of the package that is still loading in the background after init() ` +
+      "(skillwasm_cold_bg.wasm, skillwasm_extra_bg.wasm): `await ready()` before calling it",
+  );
+}
+
+/** Whether the rest is still loading (the browser entry, after init() and before it arrived). */
+export function restPending() {
+  return pending !== null;
+}
