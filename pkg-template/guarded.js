@@ -3,7 +3,7 @@
 import * as glue from "./skillwasm.js";
 import { guardModule } from "./instance.js";
 import { extra, installInvocation, installServing, installTranscriptMethods } from "./extra.js";
-import { awaitRest } from "./rest.js";
+import { awaitRest, completingDiscovery } from "./rest.js";
 
 // Every generated export is listed below, guarded: the trap-recovery test
 // (tests/js/instance-reset.test.mjs) fails when a generated export of either module is missing
@@ -12,6 +12,8 @@ import { awaitRest } from "./rest.js";
 // In browsers, what the usual work does not call waits for (or, synchronous, refuses to run
 // before) the rest of the package, loaded in the background after init() (rest.js).
 const core = guardModule(glue, { ensure: (what, isAsync) => awaitRest(what, isAsync, true) });
+// A discovery that met a file only the second module reads, while it was loading, waits for it.
+Object.defineProperty(core.SkillRegistry, "discover", { value: completingDiscovery(core.SkillRegistry.discover), writable: true, configurable: true });
 installTranscriptMethods(core);
 const invocation = installInvocation(core);
 const serving = installServing(core);

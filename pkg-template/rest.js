@@ -96,3 +96,25 @@ export function awaitRest(what, isAsync, usualAllowed) {
 export function restPending() {
   return pending !== null;
 }
+
+// The diagnostic of a SKILL.md whose frontmatter needs the second module (YAML beyond the subset
+// the core reads, or a repair), which a registry does not keep: its next refresh reads the file.
+const NEEDS_SECOND_MODULE = "yaml-parser-unavailable";
+
+/**
+ * Wraps the core's `SkillRegistry.discover` so that a discovery that met a file only the second
+ * module can read while that module was still loading waits for it and reads such files again
+ * (a refresh) before it resolves; any other discovery resolves as soon as it is done.
+ * @param {(...args: unknown[]) => Promise<any>} discover the guarded static method
+ */
+export function completingDiscovery(discover) {
+  return async function completeDiscovery(...args) {
+    const early = pending !== null;
+    const registry = await discover.apply(this, args);
+    if (early && pending !== null && registry.diagnostics().some((d) => d.code === NEEDS_SECOND_MODULE)) {
+      await arrived;
+      await registry.refresh();
+    }
+    return registry;
+  };
+}
