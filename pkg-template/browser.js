@@ -28,8 +28,9 @@ export function init(input) {
     const options = input !== null && typeof input === "object" && Object.getPrototypeOf(input) === Object.prototype ? input : {};
     started = load(input, "./skillwasm_bg.wasm").then(
       (module) => {
-        // Until the cold module has arrived, nothing that needs it runs (rest.js); if it never
-        // does, what needs it fails as after a trap.
+        // Until the cold module has arrived, the guards keep every call but the usual work's from
+        // it (rest.js); a rare path of that work which needs it then, or anything once it could
+        // not be had, fails as after a trap.
         let cold = { status: "rejected", reason: new Error("it is still loading: `await ready()` first") };
         provideCold(() => {
           if (cold.status === "rejected") throw cold.reason;

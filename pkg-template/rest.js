@@ -92,11 +92,6 @@ export function awaitRest(what, isAsync, usualAllowed) {
   );
 }
 
-/** Whether the rest is still loading (the browser entry, after init() and before it arrived). */
-export function restPending() {
-  return pending !== null;
-}
-
 // The diagnostic of a SKILL.md whose frontmatter needs the second module (YAML beyond the subset
 // the core reads, or a repair), which a registry does not keep: its next refresh reads the file.
 const NEEDS_SECOND_MODULE = "yaml-parser-unavailable";
@@ -109,9 +104,11 @@ const NEEDS_SECOND_MODULE = "yaml-parser-unavailable";
  */
 export function completingDiscovery(discover) {
   return async function completeDiscovery(...args) {
+    // Begun in the window: its files may have been read before the second module arrived, even
+    // if it has arrived by the time the discovery ends.
     const early = pending !== null;
     const registry = await discover.apply(this, args);
-    if (early && pending !== null && registry.diagnostics().some((d) => d.code === NEEDS_SECOND_MODULE)) {
+    if (early && registry.diagnostics().some((d) => d.code === NEEDS_SECOND_MODULE)) {
       await arrived;
       await registry.refresh();
     }
