@@ -4,9 +4,9 @@
 use super::format::MAGIC;
 use super::fuzzy::write_table;
 use super::index::SearchIndex;
-use super::tokenize::tokenize;
+use super::tokenize::{each_run, run_terms};
 use super::varint::{put, put_ids, put_str};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::HashMap;
 
 /// How many times a term of the name counts, against [`DESCRIPTION_WEIGHT`] for one of a
 /// description and [`BODY_WEIGHT`] for a word of the body's opening: a name three times a
@@ -54,25 +54,27 @@ impl SearchIndex {
 }
 
 /// The encoding of the index of `docs` (document ids follow their order); a document
-/// [`BodyEvidence::Carried`] takes its postings and length from `earlier`. Linear in the text
-/// (and in `earlier`'s postings when any document is carried), but for the sorts of the terms
-/// and the trigrams.
+/// [`BodyEvidence::Carried`] takes its postings and length from `earlier`. Each term is looked up
+/// once per occurrence in a map of the vocabulary that gives it a number; a document's terms are
+/// counted by sorting those numbers; the postings are gathered per number and written in the
+/// order of the terms, sorted once at the end. Linear in the text (and in `earlier`'s postings
+/// when any document is carried), but for that sort and the trigrams'.
 pub fn encode_docs<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>, earlier: Option<&SearchIndex>) -> Vec<u8> {
     let mut names: Vec<&str> = Vec::new();
     let mut lens = Vec::new();
-    let mut postings: BTreeMap<String, Vec<(u32, u16)>> = BTreeMap::new();
-    let mut buf = Vec::new();
-    let mut counts: HashMap<String, u16> = HashMap::new();
-    let mut in_names: HashSet<String> = HashSet::new();
+    let mut vocab = Vocabulary::default();
+    // One document's (term, weight) occurrences.
+    let mut seen: Vec<(u32, u16)> = Vec::new();
     // For each document of `earlier`, the id it has here (u32::MAX: not carried).
     let mut carried: Vec<u32> = Vec::new();
     for (id, doc) in docs.into_iter().enumerate() {
-        counts.clear();
-        let mut len: u32 = 0;
-        buf.clear();
-        tokenize(doc.name, &mut buf);
-        in_names.extend(buf.iter().cloned());
         names.push(doc.name);
+        vocab.add(doc.name, NAME_WEIGHT, &mut seen);
+        for &(term, _) in &seen {
+            if let Some(flag) = vocab.in_names.get_mut(term as usize) {
+                *flag = true;
+            }
+        }
         if let (BodyEvidence::Carried(from), Some(earlier)) = (&doc.body, earlier) {
             if let Some(from_len) = earlier.doc_len(*from) {
                 if carried.is_empty() {
@@ -82,34 +84,30 @@ pub fn encode_docs<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>, earlier: O
                     *slot = id as u32;
                 }
                 lens.push(from_len);
+                seen.clear();
                 continue;
             }
         }
-        add(&mut counts, &mut len, buf.drain(..), NAME_WEIGHT);
         for text in &doc.texts {
-            tokenize(text, &mut buf);
+            vocab.add(text, DESCRIPTION_WEIGHT, &mut seen);
         }
-        add(&mut counts, &mut len, buf.drain(..), DESCRIPTION_WEIGHT);
         if let BodyEvidence::Words(words) = doc.body {
-            tokenize(words, &mut buf);
-            add(&mut counts, &mut len, buf.drain(..), BODY_WEIGHT);
+            vocab.add(words, BODY_WEIGHT, &mut seen);
         }
-        for (t, c) in counts.drain() {
-            postings.entry(t).or_default().push((id as u32, c));
-        }
-        lens.push(len);
+        lens.push(vocab.post(id as u32, &mut seen));
     }
     if let (false, Some(earlier)) = (carried.is_empty(), earlier) {
         for (term, ids) in earlier.all_postings() {
-            let mut list = postings.get_mut(term);
+            let mut number = None;
             for (from, tf) in ids {
                 let Some(&to) = carried.get(from as usize).filter(|&&to| to != u32::MAX) else { continue };
-                if list.is_none() {
-                    list = Some(postings.entry(term.to_string()).or_default());
-                }
-                if let Some(list) = list.as_mut() {
-                    list.push((to, tf));
-                }
+                let term = *number.get_or_insert_with(|| vocab.number(term));
+                vocab.postings[term as usize].push((to, tf));
+            }
+        }
+        for list in &mut vocab.postings {
+            if list.windows(2).any(|w| w[0].0 > w[1].0) {
+                crate::sort::sort_by_key(list, |p| p.0);
             }
         }
     }
@@ -120,12 +118,13 @@ pub fn encode_docs<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>, earlier: O
         put_str(&mut out, name.as_bytes());
         put(&mut out, u64::from(*len));
     }
-    put(&mut out, postings.len() as u64);
+    let order = vocab.in_order();
+    put(&mut out, order.len() as u64);
     let mut name_terms: Vec<&str> = Vec::new();
     let (mut ids, mut tfs) = (Vec::new(), Vec::new());
-    for (term, list) in &mut postings {
-        crate::sort::sort_by_key(list, |p| p.0);
-        let in_name = in_names.contains(term);
+    for &(term, number) in &order {
+        let list = vocab.postings.get(number as usize).map_or(&[][..], Vec::as_slice);
+        let in_name = vocab.in_names.get(number as usize).copied().unwrap_or(false);
         if in_name {
             name_terms.push(term);
         }
@@ -143,11 +142,90 @@ pub fn encode_docs<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>, earlier: O
     out
 }
 
-/// Adds each of `terms` to `counts` at `weight`, and the weights to the document's length.
-fn add(counts: &mut HashMap<String, u16>, len: &mut u32, terms: impl Iterator<Item = String>, weight: u16) {
-    for t in terms {
-        let c = counts.entry(t).or_insert(0);
-        *c = c.saturating_add(weight);
-        *len = len.saturating_add(u32::from(weight));
+/// The terms met so far, each with a number (in order of first meeting), its postings and
+/// whether it occurs in a name; and the terms each distinct run of text made, so that a word
+/// met again is not cut, lowercased and stemmed again.
+#[derive(Default)]
+struct Vocabulary {
+    numbers: HashMap<Box<str>, u32>,
+    /// Per alphanumeric run met (as written): where its terms' numbers are in `run_terms`.
+    runs: HashMap<Box<str>, (u32, u32)>,
+    /// The numbers of the runs' terms, one run after another.
+    run_terms: Vec<u32>,
+    /// The buffer terms are made in.
+    term: String,
+    /// Per number: the (document, frequency) pairs, documents ascending but for carried ones.
+    postings: Vec<Vec<(u32, u16)>>,
+    /// Per number: whether a name holds the term.
+    in_names: Vec<bool>,
+}
+
+impl Vocabulary {
+    /// The number of `term`, given it when it is new.
+    fn number(&mut self, term: &str) -> u32 {
+        if let Some(&n) = self.numbers.get(term) {
+            return n;
+        }
+        let n = self.postings.len() as u32;
+        self.numbers.insert(term.into(), n);
+        self.postings.push(Vec::new());
+        self.in_names.push(false);
+        n
+    }
+
+    /// Adds each term of `text` to `seen` at `weight`, numbered.
+    fn add(&mut self, text: &str, weight: u16, seen: &mut Vec<(u32, u16)>) {
+        let mut term = std::mem::take(&mut self.term);
+        each_run(text, &mut |run, cjk| {
+            if cjk {
+                run_terms(run, true, &mut term, &mut |t| seen.push((self.number(t), weight)));
+                return;
+            }
+            let (from, count) = match self.runs.get(run) {
+                Some(&made) => made,
+                None => {
+                    let from = self.run_terms.len();
+                    let mut made = Vec::new();
+                    run_terms(run, false, &mut term, &mut |t| made.push(self.number(t)));
+                    self.run_terms.extend_from_slice(&made);
+                    let made = (from as u32, made.len() as u32);
+                    self.runs.insert(run.into(), made);
+                    made
+                }
+            };
+            let terms = self.run_terms.get(from as usize..).unwrap_or_default();
+            seen.extend(terms.iter().take(count as usize).map(|&n| (n, weight)));
+        });
+        self.term = term;
+    }
+
+    /// Posts document `doc`'s occurrences `seen` (emptied): one posting per term, its weights
+    /// summed. Returns the document's length (the sum of every weight).
+    fn post(&mut self, doc: u32, seen: &mut Vec<(u32, u16)>) -> u32 {
+        seen.sort_unstable_by_key(|&(term, _)| term);
+        let mut len: u32 = 0;
+        let mut k = 0;
+        while let Some(&(term, _)) = seen.get(k) {
+            let mut tf: u16 = 0;
+            while let Some(&(_, weight)) = seen.get(k).filter(|(t, _)| *t == term) {
+                tf = tf.saturating_add(weight);
+                len = len.saturating_add(u32::from(weight));
+                k += 1;
+            }
+            if let Some(list) = self.postings.get_mut(term as usize) {
+                list.push((doc, tf));
+            }
+        }
+        seen.clear();
+        len
+    }
+
+    /// The terms that have postings, with their numbers, in the terms' order.
+    fn in_order(&self) -> Vec<(&str, u32)> {
+        let posted = |n: u32| self.postings.get(n as usize).is_some_and(|list| !list.is_empty());
+        let mut order: Vec<(&str, u32)> =
+            self.numbers.iter().filter(|(_, &n)| posted(n)).map(|(t, &n)| (&**t, n)).collect();
+        order.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        order
     }
 }

@@ -21,6 +21,41 @@ const STOP_WORDS: &[&str] = &[
     "why", "will", "with", "within", "without", "would", "you", "your",
 ];
 
+/// The longest stop word, in bytes: each fits a `u64`.
+const STOP_WORD_BYTES: usize = 8;
+
+/// `word`'s first [`STOP_WORD_BYTES`] bytes as a number, big-endian and padded with zeros, so
+/// that numbers order as their words do (a word's bytes are never zero).
+const fn packed(word: &[u8]) -> u64 {
+    let mut v = 0u64;
+    let mut i = 0;
+    while i < STOP_WORD_BYTES {
+        v <<= 8;
+        if i < word.len() {
+            v |= word[i] as u64;
+        }
+        i += 1;
+    }
+    v
+}
+
+/// [`STOP_WORDS`] packed ([`packed`]), in the same (ascending) order: a stop-word check is a
+/// binary search over numbers, not over strings.
+const STOP_KEYS: [u64; STOP_WORDS.len()] = {
+    let mut keys = [0; STOP_WORDS.len()];
+    let mut i = 0;
+    while i < keys.len() {
+        keys[i] = packed(STOP_WORDS[i].as_bytes());
+        i += 1;
+    }
+    keys
+};
+
+/// Whether the lowercased `word` is a stop word.
+fn is_stop_word(word: &str) -> bool {
+    word.len() <= STOP_WORD_BYTES && STOP_KEYS.binary_search(&packed(word.as_bytes())).is_ok()
+}
+
 /// Whether `c` belongs to a script written without spaces between words.
 pub fn is_cjk(c: char) -> bool {
     matches!(c as u32,
@@ -34,23 +69,7 @@ pub fn is_cjk(c: char) -> bool {
 
 /// The terms of `text`, appended to `out` in order (repeats kept: they are term frequencies).
 pub fn tokenize(text: &str, out: &mut Vec<String>) {
-    let text = nfkc(text);
-    let mut word = String::new();
-    let mut cjk: Vec<char> = Vec::new();
-    for c in text.chars() {
-        if is_cjk(c) {
-            flush_word(&mut word, out);
-            cjk.push(c);
-        } else if c.is_alphanumeric() {
-            flush_cjk(&mut cjk, out);
-            word.push(c);
-        } else {
-            flush_word(&mut word, out);
-            flush_cjk(&mut cjk, out);
-        }
-    }
-    flush_word(&mut word, out);
-    flush_cjk(&mut cjk, out);
+    each_term(text, &mut |t| out.push(t.to_string()));
 }
 
 /// The terms of `text` as a new list.
@@ -60,28 +79,93 @@ pub fn terms(text: &str) -> Vec<String> {
     out
 }
 
-fn flush_cjk(run: &mut Vec<char>, out: &mut Vec<String>) {
-    match run.len() {
-        0 => {}
-        1 => out.extend(run.first().map(|c| c.to_string())),
-        _ => out.extend(run.windows(2).map(|w| w.iter().collect::<String>())),
-    }
-    run.clear();
+/// Calls `f` with each term of `text` in order (repeats kept), as [`tokenize`] lists them. Runs
+/// are cut as slices of the text and terms made in one buffer reused from word to word.
+pub fn each_term(text: &str, f: &mut impl FnMut(&str)) {
+    let mut term = String::new();
+    each_run(text, &mut |run, cjk| run_terms(run, cjk, &mut term, f));
 }
 
-/// One alphanumeric run: its camelCase parts (and the whole, when it has several), stemmed.
-fn flush_word(word: &mut String, out: &mut Vec<String>) {
-    if word.is_empty() {
+/// Calls `f` with each run of `text` (after NFKC) that gives terms, in order: a run of letters
+/// and digits (`false`) or of CJK characters (`true`). [`run_terms`] makes a run's terms; the
+/// index's builder keeps what it made per distinct run, so a word met again costs one lookup.
+pub fn each_run(text: &str, f: &mut impl FnMut(&str, bool)) {
+    let text = nfkc(text);
+    if text.is_ascii() {
+        // The usual text: runs of ASCII letters and digits, cut byte by byte.
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let from = i;
+            while bytes.get(i).is_some_and(u8::is_ascii_alphanumeric) {
+                i += 1;
+            }
+            if i > from {
+                f(text.get(from..i).unwrap_or_default(), false);
+            }
+            i += 1;
+        }
         return;
     }
-    let parts = camel_parts(word);
-    if parts.len() > 1 {
-        push_term(&crate::text::lowercase(word), out);
+    // Where the current run began, and whether it is CJK.
+    let mut run: Option<(usize, bool)> = None;
+    for (i, c) in text.char_indices() {
+        let kind = if c.is_ascii() {
+            c.is_ascii_alphanumeric().then_some(false)
+        } else if is_cjk(c) {
+            Some(true)
+        } else {
+            c.is_alphanumeric().then_some(false)
+        };
+        match (run, kind) {
+            (Some((_, was)), Some(now)) if was == now => {}
+            _ => {
+                if let Some((from, cjk)) = run {
+                    f(text.get(from..i).unwrap_or_default(), cjk);
+                }
+                run = kind.map(|cjk| (i, cjk));
+            }
+        }
     }
-    for p in parts {
-        push_term(&crate::text::lowercase(p), out);
+    if let Some((from, cjk)) = run {
+        f(text.get(from..).unwrap_or_default(), cjk);
     }
-    word.clear();
+}
+
+/// The terms of one run ([`each_run`]), given to `f` in order, `term` the buffer they are made
+/// in: a CJK run as its characters in overlapping pairs (a lone character alone); an
+/// alphanumeric run as its camelCase parts (and the whole, when it has several), stemmed, stop
+/// words left out.
+pub fn run_terms(run: &str, cjk: bool, term: &mut String, f: &mut impl FnMut(&str)) {
+    if cjk {
+        let mut chars = run.char_indices().peekable();
+        while let Some((i, _)) = chars.next() {
+            let end = chars.peek().map(|(j, c)| j + c.len_utf8()).unwrap_or(run.len());
+            if chars.peek().is_some() || i == 0 {
+                f(run.get(i..end).unwrap_or_default());
+            }
+        }
+    } else if humped(run) {
+        // A hump needs a capital after the first character; most words have none.
+        let parts = camel_parts(run);
+        if parts.len() > 1 {
+            push_term(run, term, f);
+        }
+        for p in parts {
+            push_term(p, term, f);
+        }
+    } else {
+        push_term(run, term, f);
+    }
+}
+
+/// Whether `run` has a capital after its first character (else it has no hump).
+fn humped(run: &str) -> bool {
+    if run.is_ascii() {
+        run.bytes().skip(1).any(|b| b.is_ascii_uppercase())
+    } else {
+        run.chars().skip(1).any(char::is_uppercase)
+    }
 }
 
 /// `parseHTTPResponse` -> `parse`, `HTTP`, `Response`; digits stay with their letters.
@@ -105,44 +189,62 @@ fn camel_parts(word: &str) -> Vec<&str> {
     parts
 }
 
-fn push_term(lower: &str, out: &mut Vec<String>) {
-    if STOP_WORDS.binary_search(&lower).is_ok() {
+/// `word` lowercased into `term`, then (unless a stop word) stemmed, cut to [`MAX_TERM_BYTES`]
+/// and given to `f`.
+fn push_term(word: &str, term: &mut String, f: &mut impl FnMut(&str)) {
+    term.clear();
+    if word.is_ascii() {
+        term.push_str(word);
+        term.make_ascii_lowercase();
+    } else {
+        term.push_str(&crate::text::lowercase(word));
+    }
+    if is_stop_word(term) {
         return;
     }
-    let mut t = stem(lower);
-    if t.len() > MAX_TERM_BYTES {
+    stem_in_place(term);
+    if term.len() > MAX_TERM_BYTES {
         let mut cut = MAX_TERM_BYTES;
-        while !t.is_char_boundary(cut) {
+        while !term.is_char_boundary(cut) {
             cut -= 1;
         }
-        t.truncate(cut);
+        term.truncate(cut);
     }
-    if !t.is_empty() {
-        out.push(t);
+    if !term.is_empty() {
+        f(term);
     }
 }
 
 /// A light English stemmer: plurals, `-ing`, `-ed`, `-er`, `-ation`, `-ment`, `-ly` and a final
 /// `e` come off, so `merging`, `merged`, `merges` and `merge` meet. Only ASCII words are stemmed.
 pub fn stem(word: &str) -> String {
-    if !word.is_ascii() || word.len() <= 3 || word.bytes().any(|b| b.is_ascii_digit()) {
-        return word.to_string();
-    }
     let mut w = word.to_string();
-    if let Some(s) = w.strip_suffix("ies").filter(|s| s.len() >= 2) {
-        w = format!("{s}y");
-    } else if let Some(s) = w.strip_suffix("sses") {
-        w = format!("{s}ss");
-    } else if w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is") && w.len() > 3 {
+    stem_in_place(&mut w);
+    w
+}
+
+/// [`stem`], in place.
+fn stem_in_place(w: &mut String) {
+    if !w.is_ascii() || w.len() <= 3 || w.bytes().any(|b| b.is_ascii_digit()) {
+        return;
+    }
+    if w.len() >= 5 && ends(w, b"ies") {
+        w.truncate(w.len() - 3);
+        w.push('y');
+    } else if ends(w, b"sses") {
+        w.truncate(w.len() - 2);
+    } else if ends(w, b"s") && !ends(w, b"ss") && !ends(w, b"us") && !ends(w, b"is") {
         w.pop();
     }
     for (suffix, min_rest) in [("ation", 3), ("ment", 4), ("ing", 3), ("ed", 3), ("er", 4), ("ly", 4)] {
-        if let Some(rest) = w.strip_suffix(suffix).filter(|r| r.len() >= min_rest) {
+        if ends(w, suffix.as_bytes()) && w.len() - suffix.len() >= min_rest {
+            w.truncate(w.len() - suffix.len());
             // generation, generating and generate meet at `generat`.
-            w = if suffix == "ation" { format!("{rest}at") } else { rest.to_string() };
+            if suffix == "ation" {
+                w.push_str("at");
+            }
             // running -> runn -> run; but keep a double s or l (process, install).
-            let b = w.as_bytes();
-            if let [.., x, y] = b {
+            if let [.., x, y] = w.as_bytes() {
                 if x == y && !matches!(x, b's' | b'l' | b'z') && !b"aeiou".contains(x) {
                     w.pop();
                 }
@@ -150,10 +252,14 @@ pub fn stem(word: &str) -> String {
             break;
         }
     }
-    if w.len() > 4 && w.ends_with('e') {
+    if w.len() > 4 && ends(w, b"e") {
         w.pop();
     }
-    w
+}
+
+/// Whether `w` ends with `suffix` (compared byte by byte: the suffixes are a few bytes long).
+fn ends(w: &str, suffix: &[u8]) -> bool {
+    w.len() >= suffix.len() && w.bytes().rev().zip(suffix.iter().rev()).all(|(a, b)| a == *b)
 }
 
 #[cfg(test)]
@@ -163,6 +269,10 @@ mod tests {
     #[test]
     fn stop_words_are_sorted() {
         assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
+        assert!(STOP_WORDS.iter().all(|w| w.len() <= STOP_WORD_BYTES));
+        assert!(STOP_KEYS.windows(2).all(|w| w[0] < w[1]));
+        assert!(STOP_WORDS.iter().all(|w| is_stop_word(w)));
+        assert!(!["abou", "aboutt", "whenevers", "yours", "b"].iter().any(|w| is_stop_word(w)));
     }
 
     #[test]
