@@ -117,24 +117,30 @@ wasm-opt-flags:
 # The core's pass before the split (see build) inlines no function into its one caller.
 WASM_OPT_PRESPLIT := --one-caller-inline-max-function-size 0
 
+# wasm-bindgen as the build runs it for every module and target.
+BINDGEN := wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function
+
 build: setup
 	RUSTFLAGS="$(WASM_RUSTFLAGS)" cargo build -p $(WASM_CRATE) --target $(WASM_TARGET) --release
 	RUSTFLAGS="$(WASM_RUSTFLAGS)" cargo build -p $(EXTRA_CRATE) --target $(WASM_TARGET) --release
 	cargo build -q --release --manifest-path $(WASM_SPLIT_MANIFEST) --target-dir $(CARGO_TARGET_DIR)/tools
 	rm -rf $(PKG) $(SPLIT_DIR)
 	mkdir -p $(SPLIT_DIR)
-	wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function --target web --out-dir $(PKG) --out-name skillwasm $(WASM_IN)
-	wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function --target web --out-dir $(PKG) --out-name skillwasm_extra $(EXTRA_IN)
+	$(BINDGEN) --target web --no-typescript --out-dir $(PKG) --out-name skillwasm $(WASM_IN)
+	$(BINDGEN) --target web --no-typescript --out-dir $(PKG) --out-name skillwasm_extra $(EXTRA_IN)
+	@# The declarations are the module target's: the same classes, functions and types as the web
+	@# glue's, without its init functions, whose input types name DOM type aliases (RequestInfo,
+	@# BufferSource). index.d.ts declares the package's init and initSync, so the declarations compile
+	@# without the DOM lib (tests/js/types.test.mjs compiles them with lib es2022 alone, and with DOM).
+	$(BINDGEN) --target module --out-dir $(SPLIT_DIR)/types --out-name skillwasm $(WASM_IN)
+	$(BINDGEN) --target module --out-dir $(SPLIT_DIR)/types --out-name skillwasm_extra $(EXTRA_IN)
+	cp $(SPLIT_DIR)/types/*.d.ts $(PKG)/
+	@! grep -qE '\b(RequestInfo|BufferSource)\b' $(PKG)/skillwasm.d.ts $(PKG)/skillwasm_extra.d.ts
 	@# Before the split, wasm-opt leaves a function with one caller where it is: folded into its
 	@# caller, a function the usual work never runs would stay in the core with it. The wasm-opt
 	@# after the split folds such functions within each module.
 	$(WASM_OPT) $(WASM_OPT_FLAGS) $(WASM_OPT_PRESPLIT) $(PKG)/skillwasm_bg.wasm -o $(SPLIT_DIR)/core.wasm
 	$(WASM_OPT) $(WASM_OPT_FLAGS) $(PKG)/skillwasm_extra_bg.wasm -o $(PKG)/skillwasm_extra_bg.wasm
-	@# The glue's init types name two DOM type aliases (RequestInfo, BufferSource): spelled out here,
-	@# so that the declarations compile without the DOM lib (index.d.ts declares the interfaces they
-	@# use; tests/js/types.test.mjs compiles them with lib es2022 alone, and with DOM).
-	sed -i -E -e 's/\bRequestInfo\b/Request | string/g' -e 's/\bBufferSource\b/ArrayBufferView | ArrayBuffer/g' $(PKG)/skillwasm.d.ts $(PKG)/skillwasm_extra.d.ts
-	@! grep -qE '\b(RequestInfo|BufferSource)\b' $(PKG)/skillwasm.d.ts $(PKG)/skillwasm_extra.d.ts
 	cp -R pkg-template/. $(PKG)/
 	cp README.md LICENSE-MIT LICENSE-APACHE $(PKG)/
 	cp -R docs $(PKG)/

@@ -79,7 +79,7 @@ export function isToolAllowed(
   input?: unknown,
   context?: PermissionContext,
 ): ToolDecision;
-import type { InitInput, ListSkip, PackedSkillPrefixPage, SkillPrefixPage, SkillRegistry, SkillStorage } from "./skillwasm.js";
+import type { ListSkip, PackedSkillPrefixPage, SkillPrefixPage, SkillRegistry, SkillStorage } from "./skillwasm.js";
 // Serving a registry's skills (the MCP Skills extension's server methods, publishing a discovery
 // index): the second module runs them over the core's registries; the types come from it, the
 // class and the function are declared here since extra.js puts them together.
@@ -136,6 +136,22 @@ declare global {
     interface Table {}
   }
 }
+
+/**
+ * A wasm module as {@link init} takes it: a URL (or its string), a `Request` or `Response` to
+ * read it from, its bytes, or a compiled `WebAssembly.Module`.
+ */
+export type InitInput = Request | string | URL | Response | ArrayBufferView | ArrayBuffer | WebAssembly.Module;
+
+/**
+ * Instantiate the core module synchronously from its bytes or a compiled module (the browser
+ * entry's `init` does this asynchronously and fetches the rest; Node and Cloudflare Workers
+ * need neither). Returns the instance's raw exports, for tooling such as reading its memory.
+ * Called again, returns the current instance's exports.
+ */
+export function initSync(
+  module?: { module: ArrayBufferView | ArrayBuffer | WebAssembly.Module } | ArrayBufferView | ArrayBuffer | WebAssembly.Module,
+): { readonly memory: WebAssembly.Memory };
 
 /**
  * Make the wasm module ready. In Node and Cloudflare Workers the module is instantiated at import
