@@ -3,6 +3,7 @@
 // metadata ({@link takeMetas}).
 
 import { call, isArray, NativeU8, rethrowTrap, taBuffer, taByteLength, taSet } from "./intrinsics.js";
+import { META_VALUES, SKILL_VALUES, metaOf, skillOf } from "./layout.js";
 
 const tdDecode = TextDecoder.prototype.decode;
 // Bodies the core checked (valid UTF-8): decoded as they are, a leading U+FEFF kept.
@@ -15,13 +16,10 @@ const defineProperty = Object.defineProperty;
 const arrayPush = Array.prototype.push;
 // A result with no body range.
 const NO_RANGE = 0xffffffff;
-// How many values a skill takes (result_json.rs's SKILL_VALUES).
-const SKILL_VALUES = 16;
 
 // Skills' metadata (wasm-boundary/src/metas.rs): a list arrives as JSON texts, each one flat
-// array of every meta's values in the order src/discover/metas_json.rs writes them.
-// How many values a meta takes (metas_json.rs's META_VALUES).
-const META_VALUES = SKILL_VALUES + 7;
+// array of every meta's values in the order src/discover/metas_json.rs writes them. The readers
+// of a skill's and a meta's values (layout.js) are generated from the Rust declarations.
 
 /**
  * Appends the `count` metas of `json` to `out`, each the object serde writes for a SkillMeta (the
@@ -36,15 +34,7 @@ export function takeMetas(json, count, out) {
     const w = parseJson(json);
     if (!isArray(w) || w.length !== count * META_VALUES) return false;
     for (let a = 0; a < w.length; a += META_VALUES) {
-      const m = skillOf(w, a);
-      const b = a + SKILL_VALUES;
-      m.scope = w[b];
-      m.location = w[b + 1];
-      m.path = w[b + 2];
-      m.directory = w[b + 3];
-      m.diagnostics = w[b + 4] === 0 ? [] : w[b + 4];
-      if (w[b + 5] !== null) m.shadowedBy = w[b + 5];
-      if (w[b + 6] !== null) m.digest = w[b + 6];
+      const m = metaOf(w, a);
       call(arrayPush, out, m);
     }
     return true;
@@ -100,28 +90,6 @@ function copyOf(bytes) {
   const copy = new NativeU8(call(taByteLength, bytes));
   call(taSet, copy, bytes, 0);
   return call(taBuffer, copy);
-}
-
-// The skill whose values start at `w[a]`, as the object serde would write (result_json.rs): `0`
-// is an empty map or list, `null` an absent optional field. Built key by key in serde's order, so
-// the keys come out in that order and every skill shares one shape.
-function skillOf(w, a) {
-  const s = { name: w[a], description: w[a + 1], localizedDescriptions: w[a + 2] === 0 ? {} : w[a + 2] };
-  if (w[a + 3] !== null) s.license = w[a + 3];
-  if (w[a + 4] !== null) s.compatibility = w[a + 4];
-  s.metadata = w[a + 5] === 0 ? {} : w[a + 5];
-  s.metadataStructured = w[a + 6] === 0 ? {} : w[a + 6];
-  s.allowedTools = w[a + 7] === 0 ? [] : w[a + 7];
-  if (w[a + 8] !== null) s.argumentHint = w[a + 8];
-  if (w[a + 9] !== null) s.minTier = w[a + 9];
-  s.disableModelInvocation = (w[a + 10] & 1) !== 0;
-  s.userInvocable = (w[a + 10] & 2) !== 0;
-  if (w[a + 11] !== null) s.context = w[a + 11];
-  if (w[a + 12] !== null) s.agent = w[a + 12];
-  s.extra = w[a + 13] === 0 ? {} : w[a + 13];
-  if (w[a + 14] !== null) s.body = w[a + 14];
-  if (w[a + 15] !== null) s.bodyLine = w[a + 15];
-  return s;
 }
 
 /**

@@ -11,83 +11,96 @@
 
 use super::SkillMeta;
 use crate::parse::result_json::{self, SKILL_VALUES};
+use crate::parse::wire::{write_fields, Shape, WireField};
+
+/// The values of a meta after its skill's ([`result_json::SKILL_FIELDS`]), in order: each
+/// declared once (see `skillwasm::parse::wire`; the JS reader is generated from this list).
+pub const META_FIELDS: &[WireField<SkillMeta>] = &[
+    WireField { key: "scope", shape: Shape::Plain, write: |out, m| result_json::string(out, &m.scope) },
+    WireField { key: "location", shape: Shape::Plain, write: |out, m| result_json::string(out, &m.location) },
+    WireField { key: "path", shape: Shape::Plain, write: |out, m| result_json::string(out, &m.path) },
+    WireField { key: "directory", shape: Shape::Plain, write: |out, m| result_json::string(out, &m.directory) },
+    WireField {
+        key: "diagnostics",
+        shape: Shape::ListOrZero,
+        write: |out, m| result_json::write_diagnostics(out, &m.diagnostics),
+    },
+    WireField {
+        key: "shadowedBy",
+        shape: Shape::Optional,
+        write: |out, m| result_json::nullable(out, m.shadowed_by.as_deref()),
+    },
+    WireField {
+        key: "digest",
+        shape: Shape::Optional,
+        write: |out, m| result_json::nullable(out, m.digest.as_deref()),
+    },
+];
 
 /// How many values a meta takes.
-pub const META_VALUES: usize = SKILL_VALUES + 7;
+pub const META_VALUES: usize = SKILL_VALUES + META_FIELDS.len();
 
 /// Appends the values of `meta` to `out`, comma-separated (the caller writes the array's
 /// brackets, and a comma between metas).
 pub fn write_meta(out: &mut Vec<u8>, meta: &SkillMeta) {
     result_json::write_skill(out, &meta.skill);
-    for field in [&meta.scope, &meta.location, &meta.path, &meta.directory] {
-        out.push(b',');
-        result_json::string(out, field);
-    }
     out.push(b',');
-    result_json::write_diagnostics(out, &meta.diagnostics);
-    for field in [&meta.shadowed_by, &meta.digest] {
-        out.push(b',');
-        match field {
-            Some(text) => result_json::string(out, text),
-            None => out.extend_from_slice(b"null"),
-        }
-    }
+    write_fields(out, META_FIELDS, meta);
+}
+
+/// The JS module of the readers of the flat arrays (`pkg-template/boundary/layout.js`), generated
+/// from [`result_json::SKILL_FIELDS`] and [`META_FIELDS`]; a test checks that the module in the
+/// repository is this text, and writes it when `SKILLWASM_WRITE_GENERATED` is set.
+pub fn js_layout() -> String {
+    use crate::parse::wire::{js_reader, shapes};
+    let mut js = String::from(
+        "// Generated from the Rust declarations of the values a skill and a skill's metadata cross\n\
+         // into JS as (SKILL_FIELDS in parse/src/parse/result_json.rs, META_FIELDS in\n\
+         // src/discover/metas_json.rs) by `js_layout` there: do not edit. To write it again, run\n\
+         // `SKILLWASM_WRITE_GENERATED=1 cargo test -p skillwasm --lib metas_json`.\n\n",
+    );
+    js.push_str(&format!("/** How many values a skill takes. */\nexport const SKILL_VALUES = {SKILL_VALUES};\n\n"));
+    js.push_str(&format!(
+        "/** How many values a skill's metadata takes. */\nexport const META_VALUES = {META_VALUES};\n\n"
+    ));
+    js.push_str("/** The skill whose values start at `w[a]`, as the object serde writes. */\n");
+    js.push_str(&js_reader("skillOf", &shapes(result_json::SKILL_FIELDS), None));
+    js.push_str("\n/** The SkillMeta whose values start at `w[a]`, as the object serde writes. */\n");
+    js.push_str(&js_reader("metaOf", &shapes(META_FIELDS), Some(("skillOf", SKILL_VALUES))));
+    js
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::wire::{read_values, shapes};
     use crate::parse::{parse_skill, ParseOptions};
     use crate::Diagnostic;
     use serde_json::Value;
     use std::rc::Rc;
 
-    /// The object `boundary.js`'s `metaOf` builds from the values at `a`, built the same way.
+    /// The object the generated `metaOf` builds from the values at `a`, built by the same rules.
     fn meta_of(w: &[Value], a: usize) -> Value {
-        let s = |i: usize| w[a + i].clone();
-        let or_empty = |v: Value, empty: Value| if v == 0 { empty } else { v };
         let mut m = serde_json::Map::new();
-        m.insert("name".into(), s(0));
-        m.insert("description".into(), s(1));
-        m.insert("localizedDescriptions".into(), or_empty(s(2), Value::Object(Default::default())));
-        for (i, k) in [(3, "license"), (4, "compatibility")] {
-            if !s(i).is_null() {
-                m.insert(k.into(), s(i));
-            }
-        }
-        m.insert("metadata".into(), or_empty(s(5), Value::Object(Default::default())));
-        m.insert("metadataStructured".into(), or_empty(s(6), Value::Object(Default::default())));
-        m.insert("allowedTools".into(), or_empty(s(7), Value::Array(vec![])));
-        for (i, k) in [(8, "argumentHint"), (9, "minTier")] {
-            if !s(i).is_null() {
-                m.insert(k.into(), s(i));
-            }
-        }
-        let flags = s(10).as_u64().unwrap_or(0);
-        m.insert("disableModelInvocation".into(), Value::Bool(flags & 1 != 0));
-        m.insert("userInvocable".into(), Value::Bool(flags & 2 != 0));
-        for (i, k) in [(11, "context"), (12, "agent")] {
-            if !s(i).is_null() {
-                m.insert(k.into(), s(i));
-            }
-        }
-        m.insert("extra".into(), or_empty(s(13), Value::Object(Default::default())));
-        for (i, k) in [(14, "body"), (15, "bodyLine")] {
-            if !s(i).is_null() {
-                m.insert(k.into(), s(i));
-            }
-        }
-        let b = SKILL_VALUES;
-        for (i, k) in [(b, "scope"), (b + 1, "location"), (b + 2, "path"), (b + 3, "directory")] {
-            m.insert(k.into(), s(i));
-        }
-        m.insert("diagnostics".into(), or_empty(s(b + 4), Value::Array(vec![])));
-        for (i, k) in [(b + 5, "shadowedBy"), (b + 6, "digest")] {
-            if !s(i).is_null() {
-                m.insert(k.into(), s(i));
-            }
-        }
+        let (skill, rest) = w[a..a + META_VALUES].split_at(SKILL_VALUES);
+        read_values(&shapes(result_json::SKILL_FIELDS), skill, &mut m).expect("a skill's values");
+        read_values(&shapes(META_FIELDS), rest, &mut m).expect("a meta's values");
         Value::Object(m)
+    }
+
+    #[test]
+    fn the_js_readers_are_the_ones_the_declarations_make() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("pkg-template/boundary/layout.js");
+        let want = js_layout();
+        if std::env::var_os("SKILLWASM_WRITE_GENERATED").is_some() {
+            std::fs::write(&path, &want).expect("write layout.js");
+        }
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            have == want,
+            "pkg-template/boundary/layout.js is not what the declarations make: run \
+             `SKILLWASM_WRITE_GENERATED=1 cargo test -p skillwasm --lib metas_json`"
+        );
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod result_json;
 pub mod scan;
 mod types;
 pub mod validate;
+pub mod wire;
 pub mod yaml;
 
 pub use field::Field;

@@ -14,10 +14,7 @@
 //! diagnostics list, `null` an absent optional field):
 //!
 //! - `flags`: 1 when there is a skill, plus 2 when the result is incomplete;
-//! - with a skill, its [`SKILL_VALUES`] values: name, description, localizedDescriptions,
-//!   license, compatibility, metadata, metadataStructured, allowedTools, argumentHint, minTier,
-//!   `flags` (1 for `disableModelInvocation` plus 2 for `userInvocable`), context, agent, extra,
-//!   body, bodyLine;
+//! - with a skill, its [`SKILL_VALUES`] values, declared in [`SKILL_FIELDS`];
 //! - the diagnostics, each the object serde writes.
 //!
 //! Every character beyond ASCII is written as a `\u` escape (see [`string`]): the text then
@@ -26,12 +23,71 @@
 //! and `JSON.parse` reads no slower.
 
 use crate::diagnostic::Severity;
+use crate::parse::wire::{write_fields, Shape, WireField};
 use crate::parse::{scan, FieldMap};
 use crate::{Diagnostic, ParseResult, Skill};
 use serde_json::Value;
 
+/// The values of a skill, in order: each declared once, its writer and what the reader makes of
+/// it ([`super::wire`]; the JS reader is generated from this list).
+pub const SKILL_FIELDS: &[WireField<Skill>] = &[
+    WireField { key: "name", shape: Shape::Plain, write: |out, s| string(out, &s.name) },
+    WireField { key: "description", shape: Shape::Plain, write: |out, s| string(out, &s.description) },
+    WireField {
+        key: "localizedDescriptions",
+        shape: Shape::MapOrZero,
+        write: |out, s| string_map(out, &s.localized_descriptions),
+    },
+    WireField { key: "license", shape: Shape::Optional, write: |out, s| nullable(out, s.license.as_deref()) },
+    WireField {
+        key: "compatibility",
+        shape: Shape::Optional,
+        write: |out, s| nullable(out, s.compatibility.as_deref()),
+    },
+    WireField { key: "metadata", shape: Shape::MapOrZero, write: |out, s| string_map(out, &s.metadata) },
+    WireField {
+        key: "metadataStructured",
+        shape: Shape::MapOrZero,
+        write: |out, s| value_map(out, &s.metadata_structured),
+    },
+    WireField {
+        key: "allowedTools",
+        shape: Shape::ListOrZero,
+        write: |out, s| {
+            if s.allowed_tools.is_empty() {
+                out.push(b'0');
+            } else {
+                array(out, &s.allowed_tools, |out, t| string(out, t));
+            }
+        },
+    },
+    WireField {
+        key: "argumentHint",
+        shape: Shape::Optional,
+        write: |out, s| nullable(out, s.argument_hint.as_deref()),
+    },
+    WireField { key: "minTier", shape: Shape::Optional, write: |out, s| nullable(out, s.min_tier.as_deref()) },
+    WireField {
+        key: "invocation",
+        shape: Shape::Flags(&["disableModelInvocation", "userInvocable"]),
+        write: |out, s| out.push(b'0' + u8::from(s.disable_model_invocation) + 2 * u8::from(s.user_invocable)),
+    },
+    WireField { key: "context", shape: Shape::Optional, write: |out, s| nullable(out, s.context.as_deref()) },
+    WireField { key: "agent", shape: Shape::Optional, write: |out, s| nullable(out, s.agent.as_deref()) },
+    WireField { key: "extra", shape: Shape::MapOrZero, write: |out, s| value_map(out, &s.extra) },
+    WireField { key: "body", shape: Shape::Optional, write: |out, s| nullable(out, s.body.as_deref()) },
+    WireField {
+        key: "bodyLine",
+        shape: Shape::Optional,
+        write: |out, s| match s.body_line {
+            Some(line) => number(out, line),
+            None => out.extend_from_slice(b"null"),
+        },
+    },
+];
+
 /// How many values a skill takes in a result.
-pub const SKILL_VALUES: usize = 16;
+pub const SKILL_VALUES: usize = SKILL_FIELDS.len();
 
 /// Appends the values of `result` to `out`, comma-separated (the caller writes the array's
 /// brackets, and a comma between results).
@@ -54,40 +110,11 @@ pub fn write_diagnostics(out: &mut Vec<u8>, diagnostics: &[Diagnostic]) {
     }
 }
 
-/// Appends the [`SKILL_VALUES`] values of a skill, comma-separated (`takeResults` and
-/// `takeMetas` in `boundary.js` read them with `skillOf`).
+/// Appends the [`SKILL_VALUES`] values of a skill ([`SKILL_FIELDS`]), comma-separated
+/// (`takeResults` and `takeMetas` in `boundary/results.js` read them with the generated
+/// `skillOf`).
 pub fn write_skill(out: &mut Vec<u8>, s: &Skill) {
-    string(out, &s.name);
-    out.push(b',');
-    string(out, &s.description);
-    out.push(b',');
-    string_map(out, &s.localized_descriptions);
-    optional(out, s.license.as_deref());
-    optional(out, s.compatibility.as_deref());
-    out.push(b',');
-    string_map(out, &s.metadata);
-    out.push(b',');
-    value_map(out, &s.metadata_structured);
-    out.push(b',');
-    if s.allowed_tools.is_empty() {
-        out.push(b'0');
-    } else {
-        array(out, &s.allowed_tools, |out, t| string(out, t));
-    }
-    optional(out, s.argument_hint.as_deref());
-    optional(out, s.min_tier.as_deref());
-    out.push(b',');
-    out.push(b'0' + u8::from(s.disable_model_invocation) + 2 * u8::from(s.user_invocable));
-    optional(out, s.context.as_deref());
-    optional(out, s.agent.as_deref());
-    out.push(b',');
-    value_map(out, &s.extra);
-    optional(out, s.body.as_deref());
-    out.push(b',');
-    match s.body_line {
-        Some(line) => number(out, line),
-        None => out.extend_from_slice(b"null"),
-    }
+    write_fields(out, SKILL_FIELDS, s);
 }
 
 fn write_diagnostic(out: &mut Vec<u8>, d: &Diagnostic) {
@@ -110,9 +137,8 @@ fn write_diagnostic(out: &mut Vec<u8>, d: &Diagnostic) {
     out.push(b'}');
 }
 
-/// A comma, then `value` or `null`.
-fn optional(out: &mut Vec<u8>, value: Option<&str>) {
-    out.push(b',');
+/// `value`, or `null`.
+pub fn nullable(out: &mut Vec<u8>, value: Option<&str>) {
     match value {
         Some(v) => string(out, v),
         None => out.extend_from_slice(b"null"),

@@ -1,4 +1,5 @@
-use super::{value, write_result, SKILL_VALUES};
+use super::{value, write_result, SKILL_FIELDS, SKILL_VALUES};
+use crate::parse::wire::{read_values, shapes};
 use crate::parse::FieldMap;
 use crate::{Diagnostic, ParseOptions, ParseResult, Skill};
 
@@ -21,32 +22,8 @@ fn object_of(values: &[Value]) -> Value {
 }
 
 fn skill_of(a: &[Value]) -> Value {
-    assert_eq!(a.len(), SKILL_VALUES);
-    let empty = || Value::Object(Map::new());
     let mut s = Map::new();
-    let mut put = |key: &str, value: &Value, absent: Option<Value>| match absent {
-        Some(empty) => drop(s.insert(key.into(), or_empty(value, empty))),
-        None if value.is_null() => {}
-        None => drop(s.insert(key.into(), value.clone())),
-    };
-    put("name", &a[0], None);
-    put("description", &a[1], None);
-    put("localizedDescriptions", &a[2], Some(empty()));
-    put("license", &a[3], None);
-    put("compatibility", &a[4], None);
-    put("metadata", &a[5], Some(empty()));
-    put("metadataStructured", &a[6], Some(empty()));
-    put("allowedTools", &a[7], Some(Value::Array(Vec::new())));
-    put("argumentHint", &a[8], None);
-    put("minTier", &a[9], None);
-    let flags = a[10].as_u64().unwrap();
-    put("disableModelInvocation", &Value::Bool(flags & 1 != 0), None);
-    put("userInvocable", &Value::Bool(flags & 2 != 0), None);
-    put("context", &a[11], None);
-    put("agent", &a[12], None);
-    put("extra", &a[13], Some(empty()));
-    put("body", &a[14], None);
-    put("bodyLine", &a[15], None);
+    read_values(&shapes(SKILL_FIELDS), a, &mut s).expect("the values the declarations read");
     Value::Object(s)
 }
 
