@@ -181,7 +181,7 @@ lint: setup
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p $(WASM_CRATE) --target $(WASM_TARGET) -- -D warnings
 	cargo clippy -p $(EXTRA_CRATE) --target $(WASM_TARGET) -- -D warnings
-	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p skillwasm -p skillwasm-parse -p skillwasm-boundary
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p skillwasm -p skillwasm-parse -p skillwasm-search -p skillwasm-boundary
 
 # Property tests draw new inputs on every run, so a developer's runs keep exploring; CI (CI=true)
 # fixes the seed so a clean clone's result does not depend on the draw. PROPTEST_RNG_SEED=N replays
@@ -192,12 +192,12 @@ endif
 
 # node 20's --test does not expand directories of .mjs files: pass them explicitly.
 test: lint build
-	cargo test -p skillwasm -p skillwasm-parse
+	cargo test -p skillwasm -p skillwasm-parse -p skillwasm-search
 	$(NODE) --test tests/js/*.test.mjs
 
 # Quick loops without the build step (they use whatever pkg/ holds).
 test-rust:
-	cargo test -p skillwasm -p skillwasm-parse
+	cargo test -p skillwasm -p skillwasm-parse -p skillwasm-search
 
 test-js:
 	$(NODE) --test tests/js/*.test.mjs

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Fails when the files of a folder import each other in a circle. For every folder of the Rust
-// crates (src/, parse/src/, the wasm façades' src/) and of pkg-template/, the folder's entries (its
+// crates (src/, parse/src/, search/src/, the wasm façades' src/) and of pkg-template/, the folder's entries (its
 // files, and each subfolder taken whole) and the imports between them must form a DAG, so that
 // the folder reads in one order: what a file builds on comes before it. `make lint` runs it.
 //

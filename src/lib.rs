@@ -34,7 +34,8 @@
 
 // The parse path and the text rules it shares are a crate of their own (`parse/`), built for
 // speed; they are this crate's modules as much as the others.
-pub use skillwasm_parse::{content, diagnostic, lookalike, parse, text, unseen};
+pub use skillwasm_parse::{content, diagnostic, lookalike, parse, shared_bytes, text, unseen};
+pub use skillwasm_search as search;
 pub mod json;
 pub mod read;
 
@@ -49,8 +50,6 @@ pub mod host;
 pub mod lock;
 #[cfg(feature = "net")]
 pub mod net;
-pub mod search;
-pub mod shared_bytes;
 use skillwasm_parse::sort;
 pub mod store;
 pub mod vet;

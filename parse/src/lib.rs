@@ -14,6 +14,7 @@ pub mod content;
 pub mod diagnostic;
 pub mod lookalike;
 pub mod parse;
+pub mod shared_bytes;
 pub mod sort;
 pub mod text;
 pub mod unseen;

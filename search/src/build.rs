@@ -107,7 +107,7 @@ pub fn encode_docs<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>, earlier: O
         }
         for list in &mut vocab.postings {
             if list.windows(2).any(|w| w[0].0 > w[1].0) {
-                crate::sort::sort_by_key(list, |p| p.0);
+                skillwasm_parse::sort::sort_by_key(list, |p| p.0);
             }
         }
     }

@@ -3,7 +3,7 @@
 //! them below the name and the description. Requests often name what only the body says: the
 //! product a skill drives, the file types it handles, the failure it fixes.
 
-use crate::parse::fence;
+use skillwasm_parse::parse::fence;
 use std::collections::HashSet;
 
 /// At most this many bytes of distinct body words are kept per skill: on the development half
@@ -70,7 +70,7 @@ impl Words {
             if word.chars().count() < MIN_WORD_CHARS {
                 continue;
             }
-            let lower = crate::text::lowercase(word);
+            let lower = skillwasm_parse::text::lowercase(word);
             if self.seen.contains(&lower) {
                 continue;
             }

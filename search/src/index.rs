@@ -14,7 +14,7 @@ use super::tally::Tally;
 use super::tokenize::tokenize;
 use super::topk::TopK;
 use super::varint::{Reader, Span};
-use crate::shared_bytes::SharedBytes;
+use skillwasm_parse::shared_bytes::SharedBytes;
 
 /// BM25's term-frequency saturation.
 const K1: f32 = 1.2;
@@ -223,7 +223,7 @@ impl SearchIndex {
                 }
             }
         }
-        crate::sort::sort_by_key(&mut out, |t| t.0);
+        skillwasm_parse::sort::sort_by_key(&mut out, |t| t.0);
         out.dedup_by_key(|t| t.0);
         out
     }
@@ -278,7 +278,8 @@ impl SearchIndex {
     /// Documents whose name is `query` written as a name (trimmed, lowercased, spaces as `-`)
     /// or within the typo allowance of it, with the distance, nearest first.
     pub fn name_matches(&self, query: &str, limit: usize) -> Vec<(u32, usize)> {
-        let q: String = crate::text::lowercase(bounded(query).trim()).split_whitespace().collect::<Vec<_>>().join("-");
+        let q: String =
+            skillwasm_parse::text::lowercase(bounded(query).trim()).split_whitespace().collect::<Vec<_>>().join("-");
         if q.is_empty() || q.chars().count() > 128 {
             return Vec::new();
         }
@@ -290,10 +291,10 @@ impl SearchIndex {
             .into_iter()
             .filter_map(|(d, _)| {
                 let name = self.name(d)?;
-                edit_distance(&q, &crate::text::lowercase(name), allowance, &mut rows).map(|dist| (d, dist))
+                edit_distance(&q, &skillwasm_parse::text::lowercase(name), allowance, &mut rows).map(|dist| (d, dist))
             })
             .collect();
-        crate::sort::sort_by_key(&mut out, |&(d, dist)| (dist, d));
+        skillwasm_parse::sort::sort_by_key(&mut out, |&(d, dist)| (dist, d));
         out.truncate(limit);
         out
     }
@@ -301,7 +302,7 @@ impl SearchIndex {
     /// The names nearest to `name` among the documents `allow` lets through: near spellings
     /// first, then the best matches of the name read as a query; at most `limit`.
     pub fn closest(&self, name: &str, limit: usize, allow: &dyn Fn(u32) -> bool) -> Vec<u32> {
-        let q: String = crate::text::lowercase(bounded(name).trim());
+        let q: String = skillwasm_parse::text::lowercase(bounded(name).trim());
         let allowance = (q.chars().count() / 3).clamp(1, 4);
         let mut rows = Rows::default();
         let mut near: Vec<(usize, u32)> = self
@@ -311,10 +312,10 @@ impl SearchIndex {
             .filter(|(d, _)| allow(*d))
             .filter_map(|(d, _)| {
                 let n = self.name(d)?;
-                edit_distance(&q, &crate::text::lowercase(n), allowance, &mut rows).map(|dist| (dist, d))
+                edit_distance(&q, &skillwasm_parse::text::lowercase(n), allowance, &mut rows).map(|dist| (dist, d))
             })
             .collect();
-        crate::sort::sort(&mut near);
+        skillwasm_parse::sort::sort(&mut near);
         let mut out: Vec<u32> = near.into_iter().map(|(_, d)| d).collect();
         for (d, _) in self.search(bounded(name), limit, allow) {
             if !out.contains(&d) {

@@ -61,7 +61,7 @@ impl TopK {
     /// The kept entries, best first.
     pub fn into_sorted(self) -> Vec<(f32, u32)> {
         let mut v: Vec<Entry> = self.heap.into_iter().map(|r| r.0).collect();
-        crate::sort::sort_by(&mut v, |a, b| b.cmp(a));
+        skillwasm_parse::sort::sort_by(&mut v, |a, b| b.cmp(a));
         v.into_iter().map(|e| (e.0, e.1)).collect()
     }
 }

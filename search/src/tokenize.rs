@@ -3,7 +3,7 @@
 //! identifiers are split at `-`, `_`, `.`, `/` and camelCase humps (the whole identifier is kept
 //! too); CJK runs (Han, kana, Hangul), which have no spaces, become overlapping character pairs.
 
-use crate::text::nfkc;
+use skillwasm_parse::text::nfkc;
 
 /// Longest term kept, in bytes; longer words are cut (a base64 blob is not a word).
 pub const MAX_TERM_BYTES: usize = 48;
@@ -197,7 +197,7 @@ fn push_term(word: &str, term: &mut String, f: &mut impl FnMut(&str)) {
         term.push_str(word);
         term.make_ascii_lowercase();
     } else {
-        term.push_str(&crate::text::lowercase(word));
+        term.push_str(&skillwasm_parse::text::lowercase(word));
     }
     if is_stop_word(term) {
         return;

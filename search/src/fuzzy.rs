@@ -112,7 +112,7 @@ impl TrigramTable {
     pub fn candidates(&self, bytes: &[u8], query: &str, limit: usize) -> Vec<(u32, u32)> {
         let mut buf = Vec::new();
         grams(query, &mut buf);
-        crate::sort::sort(&mut buf);
+        skillwasm_parse::sort::sort(&mut buf);
         buf.dedup();
         let mut shared = Tally::new(self.items as usize);
         let common = COMMON_FLOOR.max(self.items as usize / 8);
