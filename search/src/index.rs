@@ -181,6 +181,12 @@ impl SearchIndex {
         self.terms.binary_search_by(|t| text_at(&self.bytes, t.text).cmp(term.as_bytes())).ok().map(|i| i as u32)
     }
 
+    /// The terms that occur in names, in the terms' order (for the builder's tests).
+    #[cfg(test)]
+    pub(super) fn name_term_texts(&self) -> impl Iterator<Item = &str> + '_ {
+        self.name_terms.iter().filter_map(|&t| self.term(t))
+    }
+
     /// Document `d`'s length in weighted terms.
     pub(super) fn doc_len(&self, d: u32) -> Option<u32> {
         self.docs.get(d as usize).map(|doc| doc.len)

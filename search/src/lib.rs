@@ -139,4 +139,6 @@ pub fn matched_fields<'a>(
 }
 
 #[cfg(test)]
+mod build_tests;
+#[cfg(test)]
 mod tests;
