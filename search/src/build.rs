@@ -102,7 +102,9 @@ pub fn encode_docs<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>, earlier: O
             for (from, tf) in ids {
                 let Some(&to) = carried.get(from as usize).filter(|&&to| to != u32::MAX) else { continue };
                 let term = *number.get_or_insert_with(|| vocab.number(term));
-                vocab.postings[term as usize].push((to, tf));
+                if let Some(list) = vocab.postings.get_mut(term as usize) {
+                    list.push((to, tf));
+                }
             }
         }
         for list in &mut vocab.postings {
