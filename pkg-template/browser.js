@@ -52,11 +52,9 @@ export function init(input) {
   return started;
 }
 
+/** The outcome of `promise`, as Promise.allSettled reports it. */
 function settled(promise) {
-  return promise.then(
-    (value) => ({ status: "fulfilled", value }),
-    (reason) => ({ status: "rejected", reason }),
-  );
+  return Promise.allSettled([promise]).then(([outcome]) => outcome);
 }
 
 async function load(input, file) {

@@ -147,7 +147,8 @@ export type InitInput = Request | string | URL | Response | ArrayBufferView | Ar
  * Instantiate the core module synchronously from its bytes or a compiled module (the browser
  * entry's `init` does this asynchronously and fetches the rest; Node and Cloudflare Workers
  * need neither). Returns the instance's raw exports, for tooling such as reading its memory.
- * Called again, returns the current instance's exports.
+ * Once the module is instantiated (by this, `init` or at import), it returns the current
+ * instance's exports and needs no argument; before that, it throws without one.
  */
 export function initSync(
   module?: { module: ArrayBufferView | ArrayBuffer | WebAssembly.Module } | ArrayBufferView | ArrayBuffer | WebAssembly.Module,

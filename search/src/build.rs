@@ -14,8 +14,8 @@ use std::collections::HashMap;
 pub const NAME_WEIGHT: u16 = 6;
 /// How many times a term of a description counts.
 pub const DESCRIPTION_WEIGHT: u16 = 2;
-/// How many times a word of the body counts (each is counted once: the body's words are kept
-/// distinct, [`super::evidence::body_words`]).
+/// How many times a word of the body counts (each is counted once: discovery keeps a body's
+/// words distinct).
 pub const BODY_WEIGHT: u16 = 1;
 
 /// One skill as the index sees it: its name, every description (all locales) and the words of
@@ -33,7 +33,7 @@ pub struct SearchDoc<'a> {
 pub enum BodyEvidence<'a> {
     /// Nothing: the name and descriptions are the document.
     None,
-    /// The distinct words of the body's opening ([`super::evidence::body_words`]).
+    /// The distinct words of the body's opening, space-separated (as discovery keeps them).
     Words(&'a str),
     /// The document is document `d` of an earlier index, whose counts it keeps whole (name,
     /// descriptions and body): a skill from a snapshot, whose body words were not kept with it.

@@ -13,7 +13,6 @@
 
 mod build;
 pub mod encode;
-mod evidence;
 mod format;
 pub mod fuzzy;
 mod index;
@@ -23,7 +22,6 @@ mod topk;
 mod varint;
 
 pub use build::{BodyEvidence, SearchDoc, BODY_WEIGHT, DESCRIPTION_WEIGHT, NAME_WEIGHT};
-pub use evidence::{body_words, BODY_WORDS_BYTES};
 pub use index::{SearchIndex, MAX_QUERY_CHARS, MAX_QUERY_TERMS};
 pub use tokenize::{is_cjk, stem, terms, tokenize, MAX_TERM_BYTES};
 pub use topk::TopK;

@@ -48,28 +48,6 @@ pub fn write_meta(out: &mut Vec<u8>, meta: &SkillMeta) {
     write_fields(out, META_FIELDS, meta);
 }
 
-/// The JS module of the readers of the flat arrays (`pkg-template/boundary/layout.js`), generated
-/// from [`result_json::SKILL_FIELDS`] and [`META_FIELDS`]; a test checks that the module in the
-/// repository is this text, and writes it when `SKILLWASM_WRITE_GENERATED` is set.
-pub fn js_layout() -> String {
-    use crate::parse::wire::{js_reader, shapes};
-    let mut js = String::from(
-        "// Generated from the Rust declarations of the values a skill and a skill's metadata cross\n\
-         // into JS as (SKILL_FIELDS in parse/src/parse/result_json.rs, META_FIELDS in\n\
-         // src/discover/metas_json.rs) by `js_layout` there: do not edit. To write it again, run\n\
-         // `SKILLWASM_WRITE_GENERATED=1 cargo test -p skillwasm --lib metas_json`.\n\n",
-    );
-    js.push_str(&format!("/** How many values a skill takes. */\nexport const SKILL_VALUES = {SKILL_VALUES};\n\n"));
-    js.push_str(&format!(
-        "/** How many values a skill's metadata takes. */\nexport const META_VALUES = {META_VALUES};\n\n"
-    ));
-    js.push_str("/** The skill whose values start at `w[a]`, as the object serde writes. */\n");
-    js.push_str(&js_reader("skillOf", &shapes(result_json::SKILL_FIELDS), None));
-    js.push_str("\n/** The SkillMeta whose values start at `w[a]`, as the object serde writes. */\n");
-    js.push_str(&js_reader("metaOf", &shapes(META_FIELDS), Some(("skillOf", SKILL_VALUES))));
-    js
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,6 +56,29 @@ mod tests {
     use crate::Diagnostic;
     use serde_json::Value;
     use std::rc::Rc;
+
+    /// The JS module of the readers of the flat arrays (`pkg-template/boundary/layout.js`), generated
+    /// from [`result_json::SKILL_FIELDS`] and [`META_FIELDS`]; a test checks that the module in the
+    /// repository is this text ([`the_js_readers_are_the_ones_the_declarations_make`]), and writes it
+    /// when `SKILLWASM_WRITE_GENERATED` is set.
+    fn js_layout() -> String {
+        use crate::parse::wire::js_reader;
+        let mut js = String::from(
+            "// Generated from the Rust declarations of the values a skill and a skill's metadata cross\n\
+             // into JS as (SKILL_FIELDS in parse/src/parse/result_json.rs, META_FIELDS in\n\
+             // src/discover/metas_json.rs) by `js_layout` there: do not edit. To write it again, run\n\
+             // `SKILLWASM_WRITE_GENERATED=1 cargo test -p skillwasm --lib metas_json`.\n\n",
+        );
+        js.push_str(&format!("/** How many values a skill takes. */\nexport const SKILL_VALUES = {SKILL_VALUES};\n\n"));
+        js.push_str(&format!(
+            "/** How many values a skill's metadata takes. */\nexport const META_VALUES = {META_VALUES};\n\n"
+        ));
+        js.push_str("/** The skill whose values start at `w[a]`, as the object serde writes. */\n");
+        js.push_str(&js_reader("skillOf", &shapes(result_json::SKILL_FIELDS), None));
+        js.push_str("\n/** The SkillMeta whose values start at `w[a]`, as the object serde writes. */\n");
+        js.push_str(&js_reader("metaOf", &shapes(META_FIELDS), Some(("skillOf", SKILL_VALUES))));
+        js
+    }
 
     /// The object the generated `metaOf` builds from the values at `a`, built by the same rules.
     fn meta_of(w: &[Value], a: usize) -> Value {

@@ -3,6 +3,7 @@
 //! refreshes, snapshots a cold start can begin from, metadata and file reads.
 
 mod aliases;
+mod body_words;
 mod gitignore;
 mod metas;
 pub mod metas_json;

@@ -165,7 +165,7 @@ impl std::fmt::Debug for SkillSlot {
 }
 
 /// The distinct words of a skill's body opening, as discovery read them
-/// ([`crate::search::body_words`]), until the search index is built from them: the index is
+/// (`discover/body_words.rs`), until the search index is built from them: the index is
 /// their home from then on, and a rebuild carries an unchanged skill's counts over from the index
 /// it replaces. So a registry holds them only between a discovery and its first search or
 /// snapshot, and a record from a snapshot never does. Derived from the file the record

@@ -309,7 +309,7 @@ async fn load(
     let (result, words) = match limits::parse_prefix(&first, prefix, c.size, &parse_opts) {
         Some(mut result) => {
             vet_read(&first, opts, &mut result);
-            let words = result.skill.is_some().then(|| crate::search::body_words(&first));
+            let words = result.skill.is_some().then(|| super::body_words::body_words(&first));
             (result, words)
         }
         // One byte more than the cap tells a file above it from one at it.
@@ -325,7 +325,7 @@ async fn load(
                 Ok(all) => {
                     let mut result = parse_skill(&all, &parse_opts);
                     vet_read(&all, opts, &mut result);
-                    let words = result.skill.is_some().then(|| crate::search::body_words(&all));
+                    let words = result.skill.is_some().then(|| super::body_words::body_words(&all));
                     (result, words)
                 }
                 Err(d) => {

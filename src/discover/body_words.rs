@@ -1,9 +1,11 @@
-//! The body's evidence for search: the distinct words of a SKILL.md body's opening (its headings
-//! and paragraphs, as far as the bytes discovery read go), kept per skill so the index can weigh
-//! them below the name and the description. Requests often name what only the body says: the
-//! product a skill drives, the file types it handles, the failure it fixes.
+//! What discovery keeps of a SKILL.md's body for search: the distinct words of the body's opening
+//! (its headings and paragraphs, as far as the bytes discovery read go), kept per skill until the
+//! search index takes them, weighed below the name and the description. Requests often name what
+//! only the body says: the product a skill drives, the file types it handles, the failure it
+//! fixes. Discovery runs it over every SKILL.md, in the core module every host loads, so it is
+//! built with discovery (for size), not with the search crate.
 
-use skillwasm_parse::parse::fence;
+use crate::parse::fence;
 use std::collections::HashSet;
 
 /// At most this many bytes of distinct body words are kept per skill: on the development half
@@ -70,7 +72,7 @@ impl Words {
             if word.chars().count() < MIN_WORD_CHARS {
                 continue;
             }
-            let lower = skillwasm_parse::text::lowercase(word);
+            let lower = crate::text::lowercase(word);
             if self.seen.contains(&lower) {
                 continue;
             }
