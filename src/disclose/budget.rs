@@ -94,7 +94,7 @@ pub(super) fn fit(items: Vec<Item<'_>>, opts: &CatalogOptions, truncate: impl Fn
         let floor = floor_of(opts);
         let long = |i: usize| items[i].description.chars().count() > floor;
         let entry_at_floor = |i: usize| at_floor(&items[i], floor, opts, &truncate);
-        return fit_few(items.len(), &|i| items[i].name, &long, &entry_at_floor, opts, &sizes);
+        return fit_few(items.len(), &|i| items[i].name, false, &long, &entry_at_floor, opts, &sizes);
     }
     let mut entries: Vec<String> = items.iter().map(|i| entry(i, format)).collect();
     let mut costs: Vec<TokenCount> = entries.iter().map(|e| TokenCount::of(e)).collect();
@@ -162,7 +162,7 @@ pub(super) fn fit(items: Vec<Item<'_>>, opts: &CatalogOptions, truncate: impl Fn
     let mut shortened = names(&|i| lengths[i] > lo);
 
     // 2. Drop skills, least important first, until it fits.
-    let (victims, _) = expendable_first(n, &|i| items[i].name, opts);
+    let (victims, _) = expendable_first(n, &|i| items[i].name, false, opts);
     let mut kept = vec![true; n];
     let mut total = sum(costs.iter().copied());
     let mut count = n as u64;
@@ -206,13 +206,18 @@ fn at_floor(item: &Item<'_>, floor: usize, opts: &CatalogOptions, truncate: &dyn
 
 /// The entries' indexes (of `n`, named by `name_of`), the most expendable first: the last in
 /// `priority` (or not in it), then the last name, then the later entry; and whether the entries
-/// come in name order.
-fn expendable_first<'a>(n: usize, name_of: &dyn Fn(usize) -> &'a str, opts: &CatalogOptions) -> (Vec<usize>, bool) {
+/// come in name order (`in_name_order` says they do; else their names are compared).
+fn expendable_first<'a>(
+    n: usize,
+    name_of: &dyn Fn(usize) -> &'a str,
+    in_name_order: bool,
+    opts: &CatalogOptions,
+) -> (Vec<usize>, bool) {
     let mut victims: Vec<usize> = (0..n).collect();
     // A registry lists its skills by name: then an entry's place orders it as its name does,
     // and the names need not be compared n log n times (at 100,000 skills most of a catalog's
     // time); with no priority, the order is the entries' own, reversed.
-    let by_name = (1..n).all(|i| name_of(i - 1) <= name_of(i));
+    let by_name = in_name_order || (1..n).all(|i| name_of(i - 1) <= name_of(i));
     if by_name && opts.priority.is_empty() {
         victims.reverse();
         return (victims, by_name);
@@ -271,12 +276,13 @@ fn kept_without_dropped_namesake<'a>(
 fn fit_few<'a>(
     n: usize,
     name_of: &dyn Fn(usize) -> &'a str,
+    in_name_order: bool,
     long: &dyn Fn(usize) -> bool,
     entry_at_floor: &dyn Fn(usize) -> String,
     opts: &CatalogOptions,
     sizes: &Sizes,
 ) -> Fitted {
-    let (victims, by_name) = expendable_first(n, name_of, opts);
+    let (victims, by_name) = expendable_first(n, name_of, in_name_order, opts);
     // The entries kept, by index, with their text; the last in catalog order ends the catalog.
     let mut kept: Vec<(usize, String)> = Vec::new();
     let mut total = TokenCount::default();
@@ -323,13 +329,15 @@ pub(super) fn names_overflow<'a>(n: usize, name_of: &dyn Fn(usize) -> &'a str, o
     !names_fit(&sizes, (0..n).map(name_of), opts)
 }
 
-/// [`fit`] over `n` skills read on demand: `name_of` their names, `item_of` their one-line
-/// description and location. When the names alone overflow the budget, only the skills kept are
-/// read ([`fit_few`]); otherwise every one is, once, as [`fit`] needs them all.
+/// [`fit`] over `n` skills read on demand: `name_of` their names (`in_name_order` when they are
+/// known to come sorted), `item_of` their one-line description and location. When the names
+/// alone overflow the budget, only the skills kept are read ([`fit_few`]); otherwise every one
+/// is, once, as [`fit`] needs them all.
 pub(super) fn fit_lazy<'a>(
     n: usize,
     name_of: &dyn Fn(usize) -> &'a str,
     item_of: &dyn Fn(usize) -> (String, Option<String>),
+    in_name_order: bool,
     opts: &CatalogOptions,
     truncate: impl Fn(&str, usize) -> String,
 ) -> Fitted {
@@ -342,7 +350,7 @@ pub(super) fn fit_lazy<'a>(
             let (description, location) = item_of(i);
             at_floor(&Item { name: name_of(i), description, location: location.as_deref() }, floor, opts, &truncate)
         };
-        return fit_few(n, name_of, &long, &entry_at_floor, opts, &sizes);
+        return fit_few(n, name_of, in_name_order, &long, &entry_at_floor, opts, &sizes);
     }
     let (descriptions, locations): (Vec<String>, Vec<Option<String>>) = (0..n).map(item_of).unzip();
     let items: Vec<Item> = descriptions
@@ -452,7 +460,7 @@ mod tests {
                     read.set(read.get() + 1);
                     ("word ".repeat(i % 30), None)
                 };
-                let lazy = fit_lazy(names.len(), &|i| names[i].as_str(), &item_of, &opts, truncate);
+                let lazy = fit_lazy(names.len(), &|i| names[i].as_str(), &item_of, false, &opts, truncate);
                 assert_eq!(
                     (lazy.text, lazy.skills, lazy.shortened),
                     (want.text, want.skills, want.shortened),
@@ -497,8 +505,14 @@ mod tests {
                 let opts =
                     CatalogOptions { budget_tokens: Some(budget), priority: priority.clone(), ..Default::default() };
                 let want = reference(items(), &opts);
-                let got = fit_lazy(names.len(), &|i| names[i].as_str(), &item_of, &opts, truncate);
+                let got = fit_lazy(names.len(), &|i| names[i].as_str(), &item_of, false, &opts, truncate);
                 let case = format!("{} priorities at {budget} tokens, in order: {in_order}", priority.len());
+                // Told they come in name order (as a registry's do), the same catalog unchecked.
+                if in_order {
+                    let told = fit_lazy(names.len(), &|i| names[i].as_str(), &item_of, true, &opts, truncate);
+                    assert_eq!((&told.text, &told.skills, &told.shortened), (&got.text, &got.skills, &got.shortened));
+                    assert_eq!(told.dropped, got.dropped, "{case}");
+                }
                 assert_eq!((&got.text, &got.skills), (&want.text, &want.skills), "{case}");
                 assert_eq!((&got.shortened, &got.dropped), (&want.shortened, &want.dropped), "{case}");
                 split += usize::from(got.skills.iter().any(|s| got.dropped.contains(s)));

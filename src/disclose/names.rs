@@ -24,13 +24,15 @@ impl NameList {
     /// The names `names` gives, `count` of them of `bytes` bytes in all (room made for those at
     /// once; more or fewer are taken as they come).
     pub fn of<'a>(names: impl IntoIterator<Item = &'a str>, count: usize, bytes: usize) -> NameList {
-        let (mut text, mut ends, mut broken) = (String::with_capacity(bytes + count), Vec::with_capacity(count), false);
+        let (mut text, mut ends) = (String::with_capacity(bytes + count), Vec::with_capacity(count));
         for name in names {
-            broken |= name.contains('\n');
             text.push_str(name);
             ends.push(text.len());
             text.push('\n');
         }
+        // A name holds a line break when the text has more of them than the names' ends: one pass
+        // over the text, not a search in each name.
+        let broken = text.bytes().filter(|&b| b == b'\n').count() != ends.len();
         NameList { text: Rc::new(text), ends: Rc::new(ends), broken }
     }
 

@@ -18,9 +18,10 @@ mod rules;
 mod scan;
 mod scan_notes;
 mod scan_roots;
-mod snapshot_wire;
 mod stored_skill;
 mod types;
+// The byte level of the snapshot format, built for speed with the parse path.
+use skillwasm_parse::snapshot_wire;
 
 pub use aliases::{skill_path, Alias, QUALIFIER};
 pub use gitignore::Gitignore;

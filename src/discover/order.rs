@@ -23,7 +23,10 @@ pub fn precedence(scopes: &[ScopeHandle], records: &Records) -> Vec<usize> {
     // Each record's scope rank, root and key, read once (a scope not configured goes last).
     let keys: Vec<(usize, usize, &str)> = records
         .iter()
-        .map(|r| (scopes.iter().position(|s| s.name == r.scope()).unwrap_or(usize::MAX), r.root(), r.location()))
+        .map(|r| {
+            let (scope, root, location) = r.place();
+            (scopes.iter().position(|s| s.name == scope).unwrap_or(usize::MAX), root, location)
+        })
         .collect();
     // Discovery (and a snapshot of it) gives each scope's records root by root, each root's in
     // key order: then only the depths within each root need ordering, which compares numbers,
@@ -85,72 +88,75 @@ pub(super) fn winners(scopes: &[ScopeHandle], records: &Records) -> Winners {
     }
     let mut by_name = Vec::new();
     let mut shadowed_by = vec![None; records.len()];
-    let mut winner: Option<usize> = None;
-    for &(_, rank, i) in &named {
+    // The winner of the run of names being read, and its name.
+    let mut winner: Option<(usize, &str)> = None;
+    for &(name, rank, i) in &named {
         match winner {
-            Some(w) if name_of(records, w) == name_of(records, i) => {
+            Some((w, won)) if won == name => {
                 if let Some(slot) = shadowed_by.get_mut(i) {
                     *slot = Some(w);
                 }
             }
             _ => {
-                winner = Some(i);
-                by_name.push((i, rank));
+                winner = Some((i, name));
+                by_name.push(Winner { record: i, rank, name });
             }
         }
     }
-    let mut by_name = keep_one_lookalike(records, by_name, &mut shadowed_by);
+    let mut by_name = keep_one_lookalike(by_name, &mut shadowed_by);
     by_name.shrink_to_fit();
     let shadowed = order.into_iter().filter(|&i| shadowed_by.get(i).copied().flatten().is_some()).collect();
     Winners { by_name, shadowed_by, shadowed }
 }
 
-/// Of the winners `(record, rank)` (sorted by name) whose names look alike (one [`name_key`]),
-/// the plain ones (lowercase ASCII letters, digits, hyphens) stay, since each reads as written
-/// (`burn` and `bum` share a key); when there is none, the first in precedence order stays. The
-/// others are hidden by the group's best (`shadowed_by`), and so are the records their names
-/// shadowed: no same-named skill of a hidden name is offered either. Each name is keyed once and
-/// grouped in a hash map: linear, no two names compared.
-fn keep_one_lookalike(
-    records: &Records,
-    winners: Vec<(usize, usize)>,
-    shadowed_by: &mut [Option<usize>],
-) -> Vec<usize> {
+/// A winner of its name: its record, its rank in precedence order, and the name.
+#[derive(Clone, Copy)]
+struct Winner<'a> {
+    record: usize,
+    rank: usize,
+    name: &'a str,
+}
+
+/// Of the winners (sorted by name) whose names look alike (one [`name_key`]), the plain ones
+/// (lowercase ASCII letters, digits, hyphens) stay, since each reads as written (`burn` and `bum`
+/// share a key); when there is none, the first in precedence order stays. The others are hidden
+/// by the group's best (`shadowed_by`), and so are the records their names shadowed: no
+/// same-named skill of a hidden name is offered either. Each name is keyed once and grouped in a
+/// hash map: linear, no two names compared.
+fn keep_one_lookalike(winners: Vec<Winner<'_>>, shadowed_by: &mut [Option<usize>]) -> Vec<usize> {
+    let records = || winners.iter().map(|w| w.record).collect();
     // A plain name is never hidden, and a group of plain names keeps them all: with no other
     // name among the winners there is nothing to group (no name keyed).
-    if winners.iter().all(|&(i, _)| is_plain(name_of(records, i))) {
-        return winners.into_iter().map(|(i, _)| i).collect();
+    if winners.iter().all(|w| is_plain(w.name)) {
+        return records();
     }
-    let better = |a: (usize, usize), b: (usize, usize)| {
-        let plain = |r: usize| is_plain(name_of(records, r));
-        (!plain(a.0), a.1) < (!plain(b.0), b.1)
-    };
+    let better = |a: &Winner, b: &Winner| (!is_plain(a.name), a.rank) < (!is_plain(b.name), b.rank);
     // Each winner's group (one per key), and each group's best winner so far.
     let mut groups: HashMap<String, usize> = HashMap::with_capacity(winners.len());
     let mut group_of = Vec::with_capacity(winners.len());
-    let mut best: Vec<(usize, usize)> = Vec::new();
-    for &w in &winners {
+    let mut best: Vec<Winner> = Vec::new();
+    for w in &winners {
         let next = groups.len();
-        let g = *groups.entry(name_key(name_of(records, w.0))).or_insert(next);
+        let g = *groups.entry(name_key(w.name)).or_insert(next);
         group_of.push(g);
         match best.get_mut(g) {
-            Some(b) if better(w, *b) => *b = w,
+            Some(b) if better(w, b) => *b = *w,
             Some(_) => {}
-            None => best.push(w),
+            None => best.push(*w),
         }
     }
     if best.len() == winners.len() {
-        return winners.into_iter().map(|(i, _)| i).collect(); // no two alike
+        return records(); // no two alike
     }
     // The record that hides each hidden winner.
     let mut hidden_by: HashMap<usize, usize> = HashMap::new();
     let mut out = Vec::with_capacity(best.len());
-    for (&(i, _), g) in winners.iter().zip(group_of) {
+    for (w, g) in winners.iter().zip(group_of) {
         match best.get(g) {
-            Some(&(keep, _)) if keep != i && !is_plain(name_of(records, i)) => {
-                hidden_by.insert(i, keep);
+            Some(keep) if keep.record != w.record && !is_plain(w.name) => {
+                hidden_by.insert(w.record, keep.record);
             }
-            _ => out.push(i),
+            _ => out.push(w.record),
         }
     }
     for slot in shadowed_by.iter_mut() {

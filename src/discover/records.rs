@@ -284,6 +284,14 @@ impl<'a> Record<'a> {
         }
     }
 
+    /// Its scope, root and key at once (a stored record's fields read once).
+    pub fn place(self) -> (&'a str, usize, &'a str) {
+        match self {
+            Record::Parsed(r) => (&r.scope, r.root, &r.location),
+            Record::Stored(s, i) => s.head(i).map_or(("", 0, ""), |h| (h.scope, h.root, h.location)),
+        }
+    }
+
     /// The index of the root it was found under.
     pub fn root(self) -> usize {
         match self {

@@ -43,6 +43,9 @@ impl Winner<'_> {
 }
 
 impl disclose::ShownSkill for Winner<'_> {
+    /// The registry offers its skills sorted by name (see `order::winners` and `aliases::decide`),
+    /// and a view keeps their order.
+    const IN_NAME_ORDER: bool = true;
     fn name(&self) -> &str {
         self.head.name
     }

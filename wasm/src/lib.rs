@@ -16,6 +16,8 @@ mod served;
 // The start function: the host's text tables, then this module's hooks.
 mod start;
 mod storage;
+// The TypeScript declarations of the store interface (a section of the generated .d.ts).
+mod storage_ts;
 mod tool;
 // Frontmatter beyond the fast path, read by the second module.
 mod beyond;

@@ -13,10 +13,6 @@ use skillwasm::store::{
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-// The TypeScript declarations of the store interface (a section of the generated .d.ts).
-#[path = "storage_ts.rs"]
-mod ts;
-
 /// A JS store seen as a [`Storage`]. Every answer is read through the bounded converter.
 pub struct JsStorage {
     this: JsValue,

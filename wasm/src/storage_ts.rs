@@ -1,5 +1,5 @@
 //! The TypeScript declarations of what a JS store is (`SkillStorage`, its pages and entries), as a
-//! custom section of the generated `.d.ts`; [`super::JsStorage`] reads such a store.
+//! custom section of the generated `.d.ts`; [`crate::storage::JsStorage`] reads such a store.
 
 use wasm_bindgen::prelude::*;
 
