@@ -25,14 +25,23 @@ SHELL := /bin/bash
 WASM_BINDGEN_VERSION := 0.2.130
 WASM_TARGET := wasm32-unknown-unknown
 CARGO_TARGET_DIR ?= target
-# The façade crate (wasm/) is what compiles to the module; the core is a plain Rust library.
+# The bindings crate (wasm/) is what compiles to the modules; the core is a plain Rust library.
+# Built twice, a feature choosing the module: `core-module` (its default) for pkg/skillwasm_bg.wasm,
+# `second-module` for pkg/skillwasm_extra_bg.wasm (what only some hosts use: transcripts, remote
+# indexes, MCP client checks). Each build is a cargo invocation of its own, so that the second
+# module's features of the core do not reach the core module; both write the same file, copied
+# after each into $(MODULES_DIR).
 WASM_CRATE := skillwasm-wasm
-WASM_IN := $(CARGO_TARGET_DIR)/$(WASM_TARGET)/release/$(subst -,_,$(WASM_CRATE)).wasm
-# The second module: what only some hosts use (transcripts, remote indexes, MCP client checks),
-# built from its own façade crate (wasm-extra/) into pkg/skillwasm_extra_bg.wasm. Built by a cargo
-# invocation of its own, so that its features of the core do not reach the core module.
-EXTRA_CRATE := skillwasm-extra
-EXTRA_IN := $(CARGO_TARGET_DIR)/$(WASM_TARGET)/release/$(subst -,_,$(EXTRA_CRATE)).wasm
+WASM_OUT := $(CARGO_TARGET_DIR)/$(WASM_TARGET)/release/$(subst -,_,$(WASM_CRATE)).wasm
+SECOND_MODULE_FEATURES := --no-default-features --features second-module
+# The second module's bindings are built for speed (the profile's level, 3: its link-time
+# optimisation runs at that level), the core module's for size (Cargo.toml). Measured: at "z" the
+# second module is 76 KB smaller gzip -9 (365.8 against 441.7 KB) and its transcript operations
+# 5 to 13% slower (bench/compact.mjs, alternating).
+SECOND_MODULE_PROFILE := --config 'profile.release.package.$(WASM_CRATE).opt-level=3'
+MODULES_DIR := $(CARGO_TARGET_DIR)/modules
+WASM_IN := $(MODULES_DIR)/core.wasm
+EXTRA_IN := $(MODULES_DIR)/second.wasm
 # binaryen's wasm-split, which splits the core module in two by a profile: built natively from the
 # binaryen sources the wasm-opt-sys crate carries (tools/wasm-split/, a package of its own outside
 # the workspace; the first build compiles binaryen's C++, a few minutes on two cores).
@@ -121,8 +130,12 @@ WASM_OPT_PRESPLIT := --one-caller-inline-max-function-size 0
 BINDGEN := wasm-bindgen --remove-name-section --remove-producers-section --experimental-reset-state-function
 
 build: setup
+	mkdir -p $(MODULES_DIR)
 	RUSTFLAGS="$(WASM_RUSTFLAGS)" cargo build -p $(WASM_CRATE) --target $(WASM_TARGET) --release
-	RUSTFLAGS="$(WASM_RUSTFLAGS)" cargo build -p $(EXTRA_CRATE) --target $(WASM_TARGET) --release
+	cp $(WASM_OUT) $(WASM_IN)
+	RUSTFLAGS="$(WASM_RUSTFLAGS)" cargo build -p $(WASM_CRATE) $(SECOND_MODULE_FEATURES) $(SECOND_MODULE_PROFILE) \
+	  --target $(WASM_TARGET) --release
+	cp $(WASM_OUT) $(EXTRA_IN)
 	cargo build -q --release --manifest-path $(WASM_SPLIT_MANIFEST) --target-dir $(CARGO_TARGET_DIR)/tools
 	rm -rf $(PKG) $(SPLIT_DIR)
 	mkdir -p $(SPLIT_DIR)
@@ -169,9 +182,9 @@ pack: build
 	@ls $(abspath $(PACK_DIR))/skillwasm-*.tgz
 
 # Formatting and lints: the whole workspace natively (every target; tools/wasm-split is formatted,
-# not linted: linting it would compile binaryen's C++ once more), the façade (with the core as
-# it is built for the package) on wasm32, and the docs of the core and its parse crate (every public
-# item has one; links resolve). First, the files of each folder (Rust and the package's JS) import
+# not linted: linting it would compile binaryen's C++ once more), the bindings as each module is
+# built (with the core as it is built for it) on wasm32, and the docs of the core, its parse and
+# search crates and the bindings (every public item has one; links resolve). First, the files of each folder (Rust and the package's JS) import
 # each other without a circle (scripts/import-dag.mjs, checked on its own fixtures first).
 lint: setup
 	$(NODE) scripts/import-dag.mjs --self-test
@@ -180,8 +193,10 @@ lint: setup
 	cargo fmt --manifest-path $(WASM_SPLIT_MANIFEST) --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p $(WASM_CRATE) --target $(WASM_TARGET) -- -D warnings
-	cargo clippy -p $(EXTRA_CRATE) --target $(WASM_TARGET) -- -D warnings
-	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p skillwasm -p skillwasm-parse -p skillwasm-search -p skillwasm-boundary
+	cargo clippy -p $(WASM_CRATE) $(SECOND_MODULE_FEATURES) --target $(WASM_TARGET) -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p skillwasm -p skillwasm-parse -p skillwasm-search
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p $(WASM_CRATE) --target $(WASM_TARGET)
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p $(WASM_CRATE) $(SECOND_MODULE_FEATURES) --target $(WASM_TARGET)
 
 # Property tests draw new inputs on every run, so a developer's runs keep exploring; CI (CI=true)
 # fixes the seed so a clean clone's result does not depend on the draw. PROPTEST_RNG_SEED=N replays

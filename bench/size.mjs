@@ -44,7 +44,7 @@ const TWIGGY_ON = !process.argv.includes("--no-twiggy");
 // The modules: the crate, its cargo feature arguments, and the output name wasm-bindgen gives it.
 const MODULES = {
   core: { crate: "skillwasm-wasm", features: [], out: "skillwasm" },
-  extra: { crate: "skillwasm-extra", features: [], out: "skillwasm_extra" },
+  extra: { crate: "skillwasm-wasm", features: ["--no-default-features", "--features", "second-module"], out: "skillwasm_extra" },
 };
 const chosen = argValues("--module");
 const names = chosen.length > 0 ? chosen : ["core", "extra"];

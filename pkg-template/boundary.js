@@ -1,4 +1,4 @@
-// The boundary's reading side, imported by the wasm glue (wasm-boundary/src/convert.rs). Every
+// The boundary's reading side, imported by the wasm glue (wasm/src/boundary/convert.rs). Every
 // value a caller hands the engine (options, tool input, transcripts, store answers, batch items)
 // is read here, once, before any Rust state is touched: getters, Proxy traps, toJSON and thenables
 // run inside try/catch, so no JS exception ever unwinds through a Rust frame. What comes back to Rust

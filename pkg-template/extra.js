@@ -218,7 +218,7 @@ export function installInvocation(core) {
 }
 
 /**
- * The port of a core registry for the second module (see wasm-extra/src/served.rs): what the
+ * The port of a core registry for the second module (see wasm/src/second_module/served.rs): what the
  * registry serves, and its stores' listings and reads, through the core's __sw_served* exports.
  * @param {Record<string, any>} core the guarded core exports
  * @param {object} registry a live SkillRegistry of the core

@@ -35,7 +35,7 @@ export const {
   __wbg_reset_state,
 } = core;
 
-// The second module's exports (wasm-extra/, see extra.js), guarded the same way.
+// The second module's exports (wasm/src/second_module/, see extra.js), guarded the same way.
 export const {
   checkRequestUrl,
   compactSkillContent,

@@ -63,7 +63,7 @@ export function batchItems(inputs, maxItems) {
 }
 
 // A parseSkills batch crosses into wasm memory in one copy (`skill_batch` in
-// wasm-boundary/src/convert.rs): `batchPlan` reads every item once and keeps the bytes it found;
+// wasm/src/boundary/convert.rs): `batchPlan` reads every item once and keeps the bytes it found;
 // `batchFill` copies a run of them straight into the core's buffer. Nothing of the caller's runs between the two calls.
 const encoder = new TextEncoder();
 // Item kinds, as convert.rs reads them.

@@ -27,7 +27,7 @@ export function setFrontmatterReader(read) {
 
 /**
  * Installs the function findCommands calls: (body) -> the second module's spans (four numbers
- * each, see wasm/src/commands.rs).
+ * each, see wasm/src/core_module/commands.rs).
  * @param {(body: string) => Uint32Array} find
  */
 export function setCommandFinder(find) {
@@ -36,7 +36,7 @@ export function setCommandFinder(find) {
 
 /**
  * The second module's answer for frontmatter `text` whose first line is file line `firstLine`
- * (see wasm/src/beyond.rs); throws when no reader is installed.
+ * (see wasm/src/core_module/beyond.rs); throws when no reader is installed.
  */
 export function readFrontmatter(text, firstLine, strict, invalid) {
   return installed("readFrontmatter")(text, firstLine, strict, invalid);

@@ -5,7 +5,7 @@
 import { isArray, isWellFormedString, keysOf, LONE, rethrowTrap, stringify, wellFormed } from "./intrinsics.js";
 
 /**
- * The keys of a listing page the engine reads on its own (wasm/src/page_lines.rs: `version` and
+ * The keys of a listing page the engine reads on its own (wasm/src/core_module/page_lines.rs: `version` and
  * `unchanged`), left out of the text {@link pageJson} and {@link pageLines} write.
  */
 const readApart = (k) => k === "version" || k === "unchanged";

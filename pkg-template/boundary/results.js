@@ -9,7 +9,7 @@ const tdDecode = TextDecoder.prototype.decode;
 // Bodies the core checked (valid UTF-8): decoded as they are, a leading U+FEFF kept.
 const bodyDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
-// Parse results (wasm-boundary/src/parsed.rs): a batch of them arrives as one JSON text, one flat
+// Parse results (wasm/src/boundary/parsed.rs): a batch of them arrives as one JSON text, one flat
 // array of every result's values in the order parse/src/parse/result_json.rs writes them.
 const parseJson = JSON.parse;
 const defineProperty = Object.defineProperty;
@@ -17,7 +17,7 @@ const arrayPush = Array.prototype.push;
 // A result with no body range.
 const NO_RANGE = 0xffffffff;
 
-// Skills' metadata (wasm-boundary/src/metas.rs): a list arrives as JSON texts, each one flat
+// Skills' metadata (wasm/src/boundary/metas.rs): a list arrives as JSON texts, each one flat
 // array of every meta's values in the order src/discover/metas_json.rs writes them. The readers
 // of a skill's and a meta's values (layout.js) are generated from the Rust declarations.
 

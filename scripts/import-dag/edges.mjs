@@ -6,7 +6,7 @@ import { jsEdges } from "./js.mjs";
 import { rustEdges } from "./rust.mjs";
 
 /** The crate roots and JS folders checked, relative to the repository. */
-export const RUST_ROOTS = ["src/lib.rs", "parse/src/lib.rs", "search/src/lib.rs", "wasm/src/lib.rs", "wasm-extra/src/lib.rs", "wasm-boundary/src/lib.rs"];
+export const RUST_ROOTS = ["src/lib.rs", "parse/src/lib.rs", "search/src/lib.rs", "wasm/src/lib.rs"];
 export const JS_ROOTS = ["pkg-template"];
 
 /** Every edge of the Rust crates in `rust` and the JS folders in `js` below `base`. */

@@ -82,7 +82,7 @@ const CASES = [
   ["null", null, false, null],
 ];
 
-/** The lines as the engine reads them (wasm/src/page_lines.rs). */
+/** The lines as the engine reads them (wasm/src/core_module/page_lines.rs). */
 function readLines(text) {
   const [first, ...lines] = text.split("\n");
   const cursor = first.startsWith("=") && first.length > 1 ? first.slice(1) : undefined;
@@ -103,7 +103,7 @@ function readLines(text) {
   return { entries, cursor, headErrors };
 }
 
-/** pageJson's JSON of the same page, read as the engine reads JSON (wasm/src/storage.rs). */
+/** pageJson's JSON of the same page, read as the engine reads JSON (wasm/src/core_module/storage.rs). */
 function readJson(text) {
   const page = JSON.parse(text);
   const entries = page.entries.map((e) => {

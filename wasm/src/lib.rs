@@ -1,138 +1,31 @@
-//! The wasm-bindgen façade over the skillwasm core: with `wasm-boundary/` (what it shares with the
-//! second module's façade), the only code of the core module that knows about JsValue. Typed
-//! options in, typed results out (TypeScript declarations from tsify); bad skill input is a
-//! diagnostic, never an exception. Only a call with arguments of the wrong type (a programming error) throws.
+//! The package's bindings: the only code that knows about JsValue, over the skillwasm core.
+//! One crate built twice, a feature choosing which of the package's two wasm modules it is:
+//!
+//! - `core-module` (the default): the module every host loads, `skillwasm_bg.wasm`
+//!   (`core_module`): parsing, discovery, registries, catalogs, the skill tool;
+//! - `second-module`: `skillwasm_extra_bg.wasm` (`second_module`), what only some hosts use:
+//!   transcripts, user invocation and permissions, the network standards, serde_yaml.
+//!
+//! Both hold [`boundary`], the Rust half of the package's `boundary.js`: the bounded conversion
+//! of caller values and the handover of results. Typed options in, typed results out (TypeScript
+//! declarations from tsify); bad skill input is a diagnostic, never an exception. Only a call with
+//! arguments of the wrong type (a programming error) throws.
 
-mod approve;
-mod commands;
-mod hook;
-mod page_lines;
-mod promise;
-mod registry;
-mod rules;
-mod seam;
-mod seam_invoke;
-mod served;
-// The start function: the host's text tables, then this module's hooks.
+#![warn(missing_docs)]
+
+#[cfg(all(feature = "core-module", feature = "second-module"))]
+compile_error!("the features core-module and second-module build two different modules: choose one");
+#[cfg(not(any(feature = "core-module", feature = "second-module")))]
+compile_error!("choose the module to build: the feature core-module or second-module");
+
+pub mod boundary;
+#[cfg(feature = "core-module")]
+mod core_module;
+#[cfg(feature = "second-module")]
+mod second_module;
+// The start function: the host's text tables, then the module's hooks.
 mod start;
-mod storage;
-// The TypeScript declarations of the store interface (a section of the generated .d.ts).
-mod storage_ts;
-mod tool;
-// Frontmatter beyond the fast path, read by the second module.
-mod beyond;
 
-// What this façade and the package's second module (wasm-extra/) share, from wasm-boundary/.
-pub(crate) use skillwasm_boundary::js::{options_error, to_js};
-pub(crate) use skillwasm_boundary::served_types;
-// The bounded converter of caller values and the handover of parse results and of lists of
-// skills' metadata, shared with the second module's façade (wasm-extra/).
-pub(crate) use skillwasm_boundary::{batch, convert, metas, parsed};
-
-// The allocator (the standard one, growing the memory in steps) is the boundary crate's too.
-#[cfg(target_arch = "wasm32")]
-pub(crate) use skillwasm_boundary::grow;
-
-use convert::BytesError;
-use skillwasm::store::DEFAULT_MAX_OBJECT_BYTES;
-use skillwasm::{host, Diagnostic, ParseResult};
-use wasm_bindgen::prelude::*;
-
-#[wasm_bindgen(typescript_custom_section)]
-const TS_TYPES: &'static str = r#"
-/** The bytes of a SKILL.md (a string is taken as its text). */
-export type SkillInput = string | Uint8Array;
-/** One file of a batch: its bytes and the name of the directory that holds it. */
-export interface SkillBatchItem { input: SkillInput; dirName?: string }
-"#;
-
-/// What the start function hands the core besides the host's NFKC and lowercase mappings: the
-/// second module's reader of frontmatter beyond the fast path and its finder of commands.
-fn install_hooks() {
-    beyond::install();
-    commands::install_finder();
-}
-
-/// The result for an input above the cap: an error diagnostic, nothing parsed.
-fn too_large(size: u64) -> ParseResult {
-    let message = format!(
-        "the input is {size} bytes (or characters), more than the {DEFAULT_MAX_OBJECT_BYTES} a SKILL.md may have"
-    );
-    ParseResult {
-        diagnostics: vec![Diagnostic::error(skillwasm::diagnostic::codes::SKILL_TOO_LARGE, message)],
-        ..ParseResult::default()
-    }
-}
-
-fn not_bytes(what: &str, input: &JsValue) -> JsValue {
-    convert::type_error(&format!(
-        "{what} must be a string, a Uint8Array or an ArrayBuffer, not {}",
-        convert::kind_of(input)
-    ))
-}
-
-/// Parses and validates one SKILL.md.
-#[wasm_bindgen(js_name = parseSkill, unchecked_return_type = "ParseResult")]
-pub fn parse_skill(
-    #[wasm_bindgen(unchecked_param_type = "SkillInput")] input: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ParseOptions")] opts: Option<JsValue>,
-) -> Result<JsValue, JsValue> {
-    let (opts, _) =
-        convert::options_by(&opts.unwrap_or_default(), "parseSkill: opts", &[], host::parse_options_from_json)?;
-    let mut results = parsed::Results::default();
-    let buf = match convert::bytes(&input, DEFAULT_MAX_OBJECT_BYTES) {
-        Ok(bytes) => {
-            let size = bytes.size();
-            let prefix = parsed::prefix_for(&opts) as usize;
-            // Without bodies, the first bytes; the rest only when the frontmatter does not end in them.
-            let (buf, rest) = if prefix > 0 { (bytes.prefix(prefix), Some(bytes)) } else { (bytes.into_vec(), None) };
-            results.parse(&buf, 0, buf.len(), size, &opts, |n| {
-                let n = if n > 0 { n as usize } else { usize::MAX };
-                rest.as_ref().map(|b| b.prefix(n)).ok_or_else(|| JsError::new("the input is gone").into())
-            })?;
-            buf
-        }
-        Err(BytesError::TooLarge(n)) => {
-            results.push(&too_large(n), None, &[])?;
-            Vec::new()
-        }
-        Err(BytesError::NotBytes) => return Err(not_bytes("parseSkill: input", &input)),
-        Err(BytesError::Lying(why)) => return Err(convert::type_error(&format!("parseSkill: input is {why}"))),
-    };
-    Ok(results.finish(&buf)?.get(0))
-}
-
-/// Most items in one `parseSkills` batch.
-const MAX_BATCH: u32 = 1_000_000;
-
-/// Parses many SKILL.md files in one call (one crossing of the JS/wasm boundary). `opts` apply
-/// to every item; an item's own `dirName` wins. A bad item gets an error diagnostic of its own.
-#[wasm_bindgen(js_name = parseSkills, unchecked_return_type = "ParseResult[]")]
-pub fn parse_skills(
-    #[wasm_bindgen(unchecked_param_type = "Array<SkillInput | SkillBatchItem>")] inputs: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ParseOptions")] opts: Option<JsValue>,
-) -> Result<JsValue, JsValue> {
-    let (opts, _) =
-        convert::options_by(&opts.unwrap_or_default(), "parseSkills: opts", &[], host::parse_options_from_json)?;
-    let mut batch = batch::skill_batch(&inputs, MAX_BATCH, DEFAULT_MAX_OBJECT_BYTES)
-        .map_err(|e| convert::type_error(&format!("parseSkills: inputs {e}")))?;
-    let invalid = |message: String| ParseResult {
-        diagnostics: vec![Diagnostic::error(skillwasm::diagnostic::codes::INPUT_INVALID, message)],
-        ..ParseResult::default()
-    };
-    let other = |item: &batch::SkillItem| match item {
-        batch::SkillItem::Unreadable(message) => invalid(format!("this item cannot be read: {message}")),
-        batch::SkillItem::TooLarge(n) => too_large(*n),
-        batch::SkillItem::Lying(why) => invalid(format!("this item is {why}")),
-        batch::SkillItem::NotBytes | batch::SkillItem::Bytes { .. } => {
-            invalid("this item is neither a string, a Uint8Array nor { input, dirName }".to_string())
-        }
-    };
-    Ok(parsed::parse_batch(&mut batch, &opts, other)?.into())
-}
-
-/// The package version.
-#[wasm_bindgen]
-pub fn version() -> String {
-    skillwasm::VERSION.to_string()
-}
+// The boundary's parts both modules' code names.
+pub(crate) use boundary::js::{options_error, to_js};
+pub(crate) use boundary::{convert, served_types};

@@ -1,11 +1,15 @@
-//! The start function of this façade's module: the host's text tables for the core (shared with
-//! the other façade, `skillwasm_boundary::text`), then what this module's `install_hooks` installs.
+//! The start function of the module: the host's text tables for the core
+//! ([`crate::boundary::text`]), then what the module's `install_hooks` installs.
 
+#[cfg(feature = "core-module")]
+use crate::core_module::install_hooks;
+#[cfg(feature = "second-module")]
+use crate::second_module::install_hooks;
 use wasm_bindgen::prelude::*;
 
 /// Runs once when the module is instantiated.
 #[wasm_bindgen(start, private)]
 fn start() {
-    skillwasm_boundary::text::install_host_text();
-    super::install_hooks();
+    crate::boundary::text::install_host_text();
+    install_hooks();
 }

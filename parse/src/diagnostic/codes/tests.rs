@@ -95,13 +95,7 @@ fn sources() -> Vec<(PathBuf, String)> {
     // The workspace: this crate is `parse/` in it.
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files = Vec::new();
-    let mut dirs = vec![
-        root.join("src"),
-        root.join("parse/src"),
-        root.join("wasm/src"),
-        root.join("wasm-boundary/src"),
-        root.join("wasm-extra/src"),
-    ];
+    let mut dirs = vec![root.join("src"), root.join("parse/src"), root.join("wasm/src")];
     while let Some(dir) = dirs.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         for e in entries.flatten() {

@@ -43,7 +43,7 @@ pub fn reattach_contents(tool: &JsSkillTool) -> Promise {
         catalog: Option<String>,
     }
     let tool = tool.inner.clone();
-    crate::promise::spawn(Box::pin(async move {
+    super::promise::spawn(Box::pin(async move {
         let (contents, catalog) = tool.reattach_contents().await;
         let contents = contents.into_iter().map(|(name, content)| Content { name, content }).collect();
         to_js(&Contents { tool_name: tool.config().tool_name.clone(), contents, catalog }).map_err(JsValue::from)

@@ -2,7 +2,7 @@
 //! item's bytes within the cap, or why it cannot be read; for `parseSkills`, the bytes copied
 //! into this module in one pass ([`SkillBatch`]).
 
-use crate::convert::{describe_error, pass_traps};
+use super::convert::{describe_error, pass_traps};
 use js_sys::Array;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;

@@ -5,7 +5,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// Results become plain objects (maps as objects, absent values as null, bytes as Uint8Array). Parse
-/// results, many to a call, go over as one JSON text instead (see [`crate::parsed`]): measured on
+/// results, many to a call, go over as one JSON text instead (see [`super::parsed`]): measured on
 /// the corpus, that is faster once bodies are not in the text.
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
     let serializer =
@@ -15,5 +15,5 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
 
 /// A TypeError for a call with options of the wrong shape (a programming error, so it throws).
 pub fn options_error(message: &str) -> JsValue {
-    crate::convert::type_error(message)
+    super::convert::type_error(message)
 }

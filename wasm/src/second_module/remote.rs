@@ -4,13 +4,13 @@
 
 use super::served::Port;
 use super::{convert, to_js};
+use crate::boundary::batch::{self, BatchItem};
 use convert::BytesError;
 use js_sys::Promise;
 use serde::Deserialize;
 use skillwasm::net::discovery::{self, ArtifactKind, Limits, PublishOptions};
 use skillwasm::net::OriginPolicy;
 use skillwasm::store::DEFAULT_MAX_OBJECT_BYTES;
-use skillwasm_boundary::batch::{self, BatchItem};
 use wasm_bindgen::prelude::*;
 
 /// Most bytes of an index or artifact handed in (the core's own limits, 16 MiB by default, then

@@ -4,7 +4,7 @@
 //! same array when `dropped` is first read (`boundary.js`'s `lazyLines`), whenever no name holds a
 //! line break itself (then as a list, like the rest).
 
-use crate::js::to_js;
+use super::js::to_js;
 use skillwasm::disclose::CatalogResult;
 use wasm_bindgen::prelude::*;
 

@@ -12,7 +12,7 @@
 //! text, where the body is made from those very bytes. Any other body (line endings normalised) is
 //! the core's own string, in the JSON.
 
-use crate::batch::{self, SkillBatch, SkillItem};
+use super::batch::{self, SkillBatch, SkillItem};
 use js_sys::Array;
 use skillwasm::store::{limits, PREFIX_BYTES};
 use skillwasm::{ParseOptions, ParseResult};

@@ -66,7 +66,7 @@ pub fn served_list(
     limit: u32,
 ) -> Promise {
     let Some(source) = source(registry, name) else { return not_served(name) };
-    crate::promise::spawn(Box::pin(async move {
+    super::promise::spawn(Box::pin(async move {
         let page = source.list_page(&prefix, cursor.as_deref(), limit).await.map_err(|e| JsValue::from_str(&e.0))?;
         let page = ServedPage { entries: page.entries, cursor: page.cursor, warnings: page.warnings };
         to_js(&page).map_err(JsValue::from)
@@ -78,7 +78,7 @@ pub fn served_list(
 #[wasm_bindgen(js_name = __sw_servedRead)]
 pub fn served_read(registry: &JsSkillRegistry, name: &str, key: String, max_bytes: Option<u32>) -> Promise {
     let Some(source) = source(registry, name) else { return not_served(name) };
-    crate::promise::spawn(Box::pin(async move {
+    super::promise::spawn(Box::pin(async move {
         match source.read_key(&key, max_bytes).await {
             Ok(Some(bytes)) => Ok(Uint8Array::from(bytes.as_slice()).into()),
             Ok(None) => Ok(JsValue::NULL),

@@ -4,7 +4,7 @@
 //! `JSON.parse` and builds into the objects. Made field by field from wasm instead (one crossing
 //! per key and per value, each string decoded alone), a list of 100,000 skills took over a second.
 
-use crate::parsed::{closed_array, js_error};
+use super::parsed::{closed_array, js_error};
 use js_sys::Array;
 use skillwasm::discover::{metas_json, SkillMeta};
 use wasm_bindgen::prelude::*;

@@ -5,12 +5,12 @@
 use super::promise::promise;
 use super::registry::{predicate, JsSkillRegistry};
 use super::{convert, options_error, to_js};
+use crate::boundary::catalog::catalog_to_js;
 use js_sys::Promise;
 use serde_json::{Map, Value};
 use skillwasm::activate::{CallArguments, SkillSession, ToolInput};
 use skillwasm::disclose::CatalogResult;
 use skillwasm::host::{self, Permitted, SkillTool, SkillsConfig};
-use skillwasm_boundary::catalog::catalog_to_js;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;

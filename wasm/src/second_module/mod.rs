@@ -1,18 +1,12 @@
-//! The second wasm-bindgen façade over the skillwasm core: what only some hosts use, in a module
-//! of its own so that the module every host loads (`wasm/`) stays small. Transcripts (find,
+//! The second module's bindings (the feature `second-module`): what only some hosts use, in a
+//! module of its own so that the module every host loads ([`crate`] with `core-module`) stays small. Transcripts (find,
 //! compact, protect, prune, re-attach, dedupe, and the skill tool's transcript operations through
 //! [`seam`]), user invocation and permissions over the core module's registries ([`invocation`]),
 //! argument substitution and skill-directory checks, the discovery index's reading,
 //! unpacking and publishing of files, the MCP client's checks, and serde_yaml for the core module's
 //! frontmatter outside its fast path ([`read_frontmatter`]). Conversion only, as in the
-//! core's façade: the rules are the core's, and the bounded converter of caller values is the
-//! one both façades share (`wasm-boundary/`).
-
-// The one bounded converter of caller values, shared with the core's façade (wasm-boundary/).
-pub(crate) use skillwasm_boundary::convert;
-
-// The start function: the host's text tables, then this module's hooks.
-mod start;
+//! core module's bindings: the rules are the core's, and the bounded converter of caller values is
+//! the one both modules share ([`crate::boundary`]).
 
 mod compact;
 mod invocation;
@@ -26,16 +20,15 @@ mod remote_types;
 mod seam;
 mod served;
 
-// What this façade shares with the core's, from wasm-boundary/: results as JS values, the options
-// TypeError, what the core module hands over about a served skill.
-pub(crate) use skillwasm_boundary::js::{options_error, to_js};
-pub(crate) use skillwasm_boundary::served_types;
+// What this module shares with the core one: the bounded converter of caller values, results as
+// JS values, the options TypeError, what the core module hands over about a served skill.
+pub(crate) use crate::{convert, options_error, served_types, to_js};
 
 /// What the start function hands the core besides NFKC: nothing, serde_yaml is built in here.
-fn install_hooks() {}
+pub(crate) fn install_hooks() {}
 
 /// Reads frontmatter the core module's fast path refused (the core has no YAML parser of its own,
-/// see `wasm/src/beyond.rs`): `text` is the frontmatter, `first_line` the file line of its first
+/// see `core_module/beyond.rs`): `text` is the frontmatter, `first_line` the file line of its first
 /// line, `strict` the mode and `invalid` whether the fast path called it invalid. The answer as
 /// `skillwasm::parse::beyond_wire` writes it. Internal to the package: not exported by its entry
 /// points.
@@ -47,7 +40,7 @@ pub fn read_frontmatter(text: &str, first_line: u32, strict: bool, invalid: bool
 }
 
 /// Finds the `` !`command` `` lines of a skill's body for the core module, which leaves their
-/// recognition out (see `wasm/src/commands.rs`): the spans in the wire form of
+/// recognition out (see `core_module/commands.rs`): the spans in the wire form of
 /// `skillwasm::activate::command_scan::encode`. Internal to the package: not exported by its entry
 /// points.
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = __sw_findCommands)]

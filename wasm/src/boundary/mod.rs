@@ -1,6 +1,6 @@
 //! The Rust half of `boundary.js`, the JS file shipped beside the wasm-bindgen glue: what both
-//! façades of the package (`wasm/`, the core module, and `wasm-extra/`, the second module) use to
-//! take values from callers and hand parse results back.
+//! of the package's modules (the core one and the second one) use to take values from callers
+//! and hand parse results back.
 //!
 //! - [`convert`]: every caller-supplied value read once, with bounds on depth, size and count, and
 //!   no JS exception unwinding through a Rust frame.
@@ -13,10 +13,6 @@
 //! - [`js`]: results as JS values and the options TypeError; [`text`]: the host's text tables
 //!   each start function installs; [`served_types`]: what the core module hands the second about
 //!   a served skill.
-//!
-//! A crate of its own, so that each façade links it instead of compiling these files again.
-
-#![warn(missing_docs)]
 
 pub mod batch;
 pub mod catalog;

@@ -254,7 +254,7 @@ impl JsSkillRegistry {
     /// costs the skills it touches a diagnostic each; the registry is always returned.
     #[wasm_bindgen(unchecked_return_type = "Promise<SkillRegistry>")]
     pub fn discover(#[wasm_bindgen(unchecked_param_type = "RegistryOptions")] options: JsValue) -> Promise {
-        crate::promise::spawn(Box::pin(async move {
+        super::promise::spawn(Box::pin(async move {
             let what = "SkillRegistry.discover: options";
             let (scopes, config, RegistryExtras { approvals, lock }) = parse_options(&options, what)?;
             let consent::ApprovalsOption::Given(approvals) = approvals else {
@@ -284,7 +284,7 @@ impl JsSkillRegistry {
                 // would add its step of growth (8 MiB at this size) that the room reserved below
                 // for the registry then comes on top of rather than in.
                 #[cfg(target_arch = "wasm32")]
-                crate::grow::reserve(b.size());
+                crate::boundary::grow::reserve(b.size());
                 b.into_vec()
             }
             Err(convert::BytesError::TooLarge(n)) => {
@@ -313,7 +313,7 @@ impl JsSkillRegistry {
         // is found good, so that one refused never grows the memory beyond its copy.
         let reserve = |len: usize| {
             #[cfg(target_arch = "wasm32")]
-            crate::grow::reserve(room_beside(len));
+            crate::boundary::grow::reserve(room_beside(len));
             #[cfg(not(target_arch = "wasm32"))]
             let _ = len;
         };
@@ -334,7 +334,7 @@ impl JsSkillRegistry {
         #[wasm_bindgen(unchecked_optional_param_type = "string")] scope: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let scope = convert::opt_string(&scope.unwrap_or_default(), "SkillRegistry.listMetas: scope")?;
-        // Up to one per skill: handed over as JSON text (see `skillwasm_boundary::metas`).
+        // Up to one per skill: handed over as JSON text (see `crate::boundary::metas`).
         let host = self.inner.borrow();
         metas::to_js(&host.list_metas(scope.as_deref()))
     }
@@ -405,7 +405,7 @@ impl JsSkillRegistry {
             }
         };
         let inner = self.inner.clone();
-        crate::promise::promise(async move { host::lock::lockfile_shared(&inner, previous.as_ref()).await })
+        super::promise::promise(async move { host::lock::lockfile_shared(&inner, previous.as_ref()).await })
     }
 
     /// Store calls made so far (discovery, refreshes and file reads).
@@ -431,7 +431,7 @@ impl JsSkillRegistry {
             (Err(e), _) | (_, Err(e)) => return Promise::reject(&e),
         };
         let planned = self.inner.borrow().registry().file_request(&name, rel_path.as_deref());
-        crate::promise::promise(async move {
+        super::promise::promise(async move {
             match planned {
                 Ok(req) => req.fetch().await,
                 Err(refused) => *refused,
@@ -460,7 +460,7 @@ impl JsSkillRegistry {
             (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return Promise::reject(&e),
         };
         let inner = self.inner.clone();
-        crate::promise::promise(async move {
+        super::promise::promise(async move {
             SkillHost::read_scoped_file_shared(&inner, &scope, &name, rel_path.as_deref()).await
         })
     }
@@ -471,7 +471,7 @@ impl JsSkillRegistry {
     #[wasm_bindgen(unchecked_return_type = "Promise<RefreshReport>")]
     pub fn refresh(&self) -> Promise {
         let inner = self.inner.clone();
-        crate::promise::promise(async move { host::lock::refresh_verified(&inner).await })
+        super::promise::promise(async move { host::lock::refresh_verified(&inner).await })
     }
 
     /// Lists the `lazy` scopes not listed yet (a host that wants them in its next catalog awaits
@@ -480,7 +480,7 @@ impl JsSkillRegistry {
     #[wasm_bindgen(js_name = listLazyScopes, unchecked_return_type = "Promise<RefreshReport | null>")]
     pub fn list_lazy_scopes(&self) -> Promise {
         let inner = self.inner.clone();
-        crate::promise::promise(async move { host::lock::list_pending_verified(&inner).await })
+        super::promise::promise(async move { host::lock::list_pending_verified(&inner).await })
     }
 
     /// The skills the model is offered that best match `query`, best first: BM25 over names,
@@ -522,7 +522,7 @@ impl JsSkillRegistry {
             Err(e) => return Promise::reject(&e),
         };
         let inner = self.inner.clone();
-        crate::promise::promise(async move { host::consent::content_digest(&inner, &name).await })
+        super::promise::promise(async move { host::consent::content_digest(&inner, &name).await })
     }
 
     /// Vets the skill that wins `name` in full: its SKILL.md and every resource within the
@@ -552,7 +552,7 @@ impl JsSkillRegistry {
         };
         let threshold = opts.severity.unwrap_or_default();
         let inner = self.inner.clone();
-        crate::promise::promise(async move { host::vet::vet_skill(&inner, &name, threshold).await })
+        super::promise::promise(async move { host::vet::vet_skill(&inner, &name, threshold).await })
     }
 
     /// The registry as bytes, for `SkillRegistry.fromSnapshot`; with `{ approvals: true }` the

@@ -362,7 +362,7 @@ fn list_options(cursor: Option<&str>, limit: u32, skip: Option<&SkipHint>) -> Ob
     }
     let _ = Reflect::set(&opts, &"limit".into(), &JsValue::from(limit));
     if let Some(skip) = skip {
-        let _ = Reflect::set(&opts, &"skip".into(), &crate::rules::skip_to_js(skip));
+        let _ = Reflect::set(&opts, &"skip".into(), &super::rules::skip_to_js(skip));
     }
     opts
 }
