@@ -3,6 +3,11 @@
 // src/discover/metas_json.rs) by `js_layout` there: do not edit. To write it again, run
 // `SKILLWASM_WRITE_GENERATED=1 cargo test -p skillwasm --lib metas_json`.
 
+/** A parse result's flags: it holds a skill (whose values follow). */
+export const RESULT_HAS_SKILL = 1;
+/** A parse result's flags: it is incomplete. */
+export const RESULT_INCOMPLETE = 2;
+
 /** How many values a skill takes. */
 export const SKILL_VALUES = 16;
 

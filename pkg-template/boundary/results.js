@@ -3,7 +3,7 @@
 // metadata ({@link takeMetas}).
 
 import { call, isArray, NativeU8, rethrowTrap, taBuffer, taByteLength, taSet } from "./intrinsics.js";
-import { META_VALUES, SKILL_VALUES, metaOf, skillOf } from "./layout.js";
+import { META_VALUES, RESULT_HAS_SKILL, RESULT_INCOMPLETE, SKILL_VALUES, metaOf, skillOf } from "./layout.js";
 
 const tdDecode = TextDecoder.prototype.decode;
 // Bodies the core checked (valid UTF-8): decoded as they are, a leading U+FEFF kept.
@@ -59,18 +59,18 @@ export function takeResults(json, bytes, ranges, out) {
     let copy = null;
     let at = 0;
     for (let i = 0; i < n; i++) {
-      // A result's values (result_json.rs): flags (1: a skill, 2: incomplete), the skill's
-      // values when there is one, then the diagnostics (`0`: none).
+      // A result's values (result_json.rs): its flags, the skill's values when there is one,
+      // then the diagnostics (`0`: none).
       const flags = w[at++];
       let skill = null;
-      if ((flags & 1) !== 0) {
+      if ((flags & RESULT_HAS_SKILL) !== 0) {
         skill = skillOf(w, at);
         at += SKILL_VALUES;
       }
       const diagnostics = w[at++];
       // Keys in serde's order, so every result shares one shape.
       const result = { skill, diagnostics: diagnostics === 0 ? [] : diagnostics };
-      if ((flags & 2) !== 0) result.incomplete = true;
+      if ((flags & RESULT_INCOMPLETE) !== 0) result.incomplete = true;
       const start = ranges[2 * i];
       // Bodies are decoded on first read: measured on the corpus, reading every one costs what
       // decoding them all here would, and a caller that reads none pays nothing.

@@ -69,6 +69,13 @@ mod tests {
              // src/discover/metas_json.rs) by `js_layout` there: do not edit. To write it again, run\n\
              // `SKILLWASM_WRITE_GENERATED=1 cargo test -p skillwasm --lib metas_json`.\n\n",
         );
+        js.push_str(&format!(
+            "/** A parse result's flags: it holds a skill (whose values follow). */\n\
+             export const RESULT_HAS_SKILL = {};\n\
+             /** A parse result's flags: it is incomplete. */\nexport const RESULT_INCOMPLETE = {};\n\n",
+            result_json::RESULT_HAS_SKILL,
+            result_json::RESULT_INCOMPLETE
+        ));
         js.push_str(&format!("/** How many values a skill takes. */\nexport const SKILL_VALUES = {SKILL_VALUES};\n\n"));
         js.push_str(&format!(
             "/** How many values a skill's metadata takes. */\nexport const META_VALUES = {META_VALUES};\n\n"

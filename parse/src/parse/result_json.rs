@@ -13,7 +13,8 @@
 //! The values of a result (the order `takeResults` reads; `0` is an empty map, list or
 //! diagnostics list, `null` an absent optional field):
 //!
-//! - `flags`: 1 when there is a skill, plus 2 when the result is incomplete;
+//! - `flags`: [`RESULT_HAS_SKILL`] when there is a skill, plus [`RESULT_INCOMPLETE`] when the
+//!   result is incomplete;
 //! - with a skill, its [`SKILL_VALUES`] values, declared in [`SKILL_FIELDS`];
 //! - the diagnostics, each the object serde writes.
 //!
@@ -89,10 +90,17 @@ pub const SKILL_FIELDS: &[WireField<Skill>] = &[
 /// How many values a skill takes in a result.
 pub const SKILL_VALUES: usize = SKILL_FIELDS.len();
 
+/// The flag of a result with a skill (its values follow the flags).
+pub const RESULT_HAS_SKILL: u8 = 1;
+/// The flag of an incomplete result.
+pub const RESULT_INCOMPLETE: u8 = 2;
+
 /// Appends the values of `result` to `out`, comma-separated (the caller writes the array's
 /// brackets, and a comma between results).
 pub fn write_result(out: &mut Vec<u8>, result: &ParseResult) {
-    out.push(b'0' + u8::from(result.skill.is_some()) + 2 * u8::from(result.incomplete));
+    let flags = if result.skill.is_some() { RESULT_HAS_SKILL } else { 0 }
+        | if result.incomplete { RESULT_INCOMPLETE } else { 0 };
+    out.push(b'0' + flags);
     out.push(b',');
     if let Some(skill) = &result.skill {
         write_skill(out, skill);
