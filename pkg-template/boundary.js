@@ -8,11 +8,12 @@
 // The bounds (depth, nodes, characters, bytes) are passed in by Rust, which documents them. No
 // skill logic lives here: only reading values safely.
 //
-// The module the Rust façades import (`raw_module = "./boundary.js"`), made of the files of
+// The module the Rust bindings import (`raw_module = "./boundary.js"`), made of the files of
 // boundary/, one capability each: intrinsics.js (what every reader shares), values.js (any value as
 // bounded JSON, bytes), pages.js (store listing pages as JSON and as lines), store.js (store calls
 // and their errors), batch.js (parseSkills batch items), results.js (parse results and metadata
-// made into objects), hooks.js (the second module's frontmatter reader and command finder).
+// made into objects), hooks.js (what the core module asks the second: frontmatter beyond its
+// fast path, the commands of a body, its classes' transcript operations).
 
 export { isWellFormedString } from "./boundary/intrinsics.js";
 export { boundedBytes, boundedJson, stringLength } from "./boundary/values.js";
@@ -20,5 +21,5 @@ export { packedLines, pageJson, pageLines, pageLinesUtf8 } from "./boundary/page
 export { callStore, describeError } from "./boundary/store.js";
 export { batchDone, batchFill, batchItems, batchPlan } from "./boundary/batch.js";
 export { lazyLines, takeMetas, takeResults } from "./boundary/results.js";
-export { findCommands, readFrontmatter, setCommandFinder, setFrontmatterReader } from "./boundary/hooks.js";
+export { askSecondModule, findCommands, readFrontmatter, setCommandFinder, setFrontmatterReader, setSecondModuleAsk } from "./boundary/hooks.js";
 

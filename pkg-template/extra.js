@@ -7,10 +7,11 @@
 // synchronous); browser.js compiles it in init(), beside the core module. Its exports are guarded
 // as the core's are (instance.js), with an instance state of their own.
 //
-// The skill tool's transcript methods need both modules: the core's SkillTool hands over what it
-// holds as plain data (its tool name; for a re-attachment the contents it read and its catalog),
-// the second module runs the operation and says which skills the result still holds in full, and
-// the tool's session follows those. The functions here only pass the data along.
+// The skill tool's transcript methods are the core's (wasm/src/core_module/seam.rs): they hand
+// what the tool holds over as plain data (its tool name; for a re-attachment the contents it read
+// and its catalog) through askSecondModule in boundary.js, which this file points at this module's
+// functions; this module runs the operation and says which skills the result still holds in full,
+// and the core's session follows those.
 //
 // User invocation and permissions likewise: the core hands over the skills a registry (or a
 // tool) lets the user invoke, once per visibility (the second module keeps them, see
@@ -26,7 +27,7 @@
 // when the host gave a command runner.
 import * as extraGlue from "./skillwasm_extra.js";
 import { checkLive, className, guardModule, instanceResets } from "./instance.js";
-import { setCommandFinder, setFrontmatterReader } from "./boundary.js";
+import { setCommandFinder, setFrontmatterReader, setSecondModuleAsk } from "./boundary.js";
 import { awaitRest } from "./rest.js";
 
 // How to get the compiled second module synchronously (Node, workerd), until it is instantiated.
@@ -70,6 +71,18 @@ export const extra = guardModule(extraGlue, { ensure });
 // this module), and finds the commands of the bodies a host's runner is to run.
 setFrontmatterReader((text, firstLine, strict, invalid) => extra.__sw_readFrontmatter(text, firstLine, strict, invalid));
 setCommandFinder((body) => extra.__sw_findCommands(body));
+// And the operations the core's classes' transcript methods (SkillTool#compactSkillContent,
+// #pruneTranscript, #dedupeSkillContent, #reattach, SkillSession#observe) ask for, by the name of
+// this module's function (wasm/src/core_module/seam.rs says which it asks with what).
+const ASKED = new Map([
+  ["toolTranscript", (args) => extra.__sw_toolTranscript(...args)],
+  ["presentSkills", (args) => extra.__sw_presentSkills(...args)],
+]);
+setSecondModuleAsk((op, args) => {
+  const run = ASKED.get(op);
+  if (run === undefined) throw new Error(`the second module has no operation ${op}`);
+  return run(args);
+});
 
 /**
  * How node.js and workerd.js provide the second module: `load()` returns its compiled
@@ -99,58 +112,6 @@ export function settleExtra(outcome) {
 
 function checkThis(self, C, what) {
   if (!(self instanceof C)) throw new TypeError(`${what}: this is not a ${className(C)}`);
-}
-
-// The result of a transcript operation; the tool's session follows what it holds in full.
-function follow(core, tool, out) {
-  if (out.present !== null) core.__sw_toolFollow(tool, out.present);
-  return out.result;
-}
-
-/**
- * Puts the transcript methods on the core's SkillTool and SkillSession (guarded classes of the
- * core module): each hands the tool's data to the second module and the outcome back.
- * @param {Record<string, any>} core the guarded core exports
- */
-export function installTranscriptMethods(core) {
-  const { SkillTool, SkillSession } = core;
-  const methods = {
-    compactSkillContent(transcript, options) {
-      checkThis(this, SkillTool, "SkillTool#compactSkillContent");
-      const name = core.__sw_toolName(this);
-      return follow(core, this, extra.__sw_toolTranscript("compact", "SkillTool.compactSkillContent", transcript, name, options));
-    },
-    pruneTranscript(transcript, budgetTokens, options) {
-      checkThis(this, SkillTool, "SkillTool#pruneTranscript");
-      const name = core.__sw_toolName(this);
-      return follow(core, this, extra.__sw_toolTranscript("prune", "SkillTool.pruneTranscript", transcript, name, options, budgetTokens));
-    },
-    dedupeSkillContent(transcript, options) {
-      checkThis(this, SkillTool, "SkillTool#dedupeSkillContent");
-      const name = core.__sw_toolName(this);
-      return follow(core, this, extra.__sw_toolTranscript("dedupe", "SkillTool.dedupeSkillContent", transcript, name, options));
-    },
-    async reattach(transcript, options) {
-      checkThis(this, SkillTool, "SkillTool#reattach");
-      const read = await core.__sw_reattachContents(this);
-      const out = extra.__sw_toolTranscript("reattach", "SkillTool.reattach", transcript, read.toolName, options, undefined, read.contents, read.catalog);
-      return follow(core, this, out);
-    },
-  };
-  for (const [key, fn] of Object.entries(methods)) {
-    const value = needingExtra(`SkillTool#${key}`, fn, key === "reattach");
-    Object.defineProperty(SkillTool.prototype, key, { value, writable: true, configurable: true, enumerable: false });
-  }
-  Object.defineProperty(SkillSession.prototype, "observe", {
-    value: needingExtra("SkillSession#observe", function observe(transcript, options) {
-      checkThis(this, SkillSession, "SkillSession#observe");
-      const out = extra.__sw_presentSkills("SkillSession.observe", transcript, options);
-      return out.error === undefined ? core.__sw_sessionFollow(this, out.present) : out;
-    }),
-    writable: true,
-    configurable: true,
-    enumerable: false,
-  });
 }
 
 // The skills an owner (a SkillRegistry, or a SkillTool) lets the user invoke, kept in the second

@@ -2,7 +2,7 @@
 // package's own modules (the storage adapters, publish.js) call, and what exports.js hands on.
 import * as glue from "./skillwasm.js";
 import { guardModule } from "./instance.js";
-import { extra, installInvocation, installServing, installTranscriptMethods } from "./extra.js";
+import { extra, installInvocation, installServing } from "./extra.js";
 import { awaitRest, completingDiscovery } from "./rest.js";
 
 // Every generated export is listed below, guarded: the trap-recovery test
@@ -14,7 +14,6 @@ import { awaitRest, completingDiscovery } from "./rest.js";
 const core = guardModule(glue, { ensure: (what, isAsync) => awaitRest(what, isAsync, true) });
 // A discovery that met a file only the second module reads, while it was loading, waits for it.
 Object.defineProperty(core.SkillRegistry, "discover", { value: completingDiscovery(core.SkillRegistry.discover), writable: true, configurable: true });
-installTranscriptMethods(core);
 const invocation = installInvocation(core);
 const serving = installServing(core);
 

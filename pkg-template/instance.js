@@ -103,7 +103,6 @@ const ASYNC_MEMBERS = new Set([
   "SkillTool#subagentPrompt",
   "SkillTool#subagentPlan",
   "SkillTool#reattach",
-  "__sw_reattachContents",
   "SkillsMcp#listSkills",
   "SkillsMcp#getSkill",
   "SkillsMcp#readResource",

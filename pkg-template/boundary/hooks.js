@@ -1,5 +1,6 @@
 // The hooks through which the core module calls the package's second module: the frontmatter
-// reader and the command finder, installed by extra.js.
+// reader, the command finder, and the operations its classes' transcript methods ask for,
+// installed by extra.js.
 
 import { call, NativeU32, taLength, taTag } from "./intrinsics.js";
 
@@ -8,7 +9,7 @@ import { call, NativeU32, taLength, taTag } from "./intrinsics.js";
 // and the repairs are there), and where a skill's body asks for commands when the host gave a
 // runner. A call that throws is caught on the Rust side and becomes that file's (or body's)
 // diagnostic.
-const secondModule = { readFrontmatter: null, findCommands: null };
+const secondModule = { readFrontmatter: null, findCommands: null, ask: null };
 
 function installed(name) {
   const f = secondModule[name];
@@ -32,6 +33,27 @@ export function setFrontmatterReader(read) {
  */
 export function setCommandFinder(find) {
   secondModule.findCommands = find;
+}
+
+/**
+ * Installs the function askSecondModule calls: (op, args) -> the answer of the second module's
+ * function `op` to `args`.
+ * @param {(op: string, args: unknown[]) => unknown} ask
+ */
+export function setSecondModuleAsk(ask) {
+  secondModule.ask = ask;
+}
+
+/**
+ * The second module's answer to `op` with `args`, for the core module's method `what` (see
+ * wasm/src/core_module/seam.rs); throws when nothing is installed, or what the second module
+ * throws. `args` is the core's own array.
+ * @param {string} op
+ * @param {string} what
+ * @param {unknown[]} args
+ */
+export function askSecondModule(op, what, args) {
+  return installed("ask")(op, args);
 }
 
 /**
