@@ -74,12 +74,17 @@ setCommandFinder((body) => extra.__sw_findCommands(body));
 // And the operations the core's classes' transcript methods (SkillTool#compactSkillContent,
 // #pruneTranscript, #dedupeSkillContent, #reattach, SkillSession#observe) ask for, by the name of
 // this module's function (wasm/src/core_module/seam.rs says which it asks with what).
-const ASKED = new Map([
-  ["toolTranscript", (args) => extra.__sw_toolTranscript(...args)],
-  ["presentSkills", (args) => extra.__sw_presentSkills(...args)],
-]);
+// The arguments are applied as a list (Reflect.apply, bound here), not spread: a page that
+// patched the array iterator does not see them.
+const applyList = Reflect.apply;
+// A table with no prototype: what a page puts on Object.prototype or Map.prototype is not in it.
+const ASKED = Object.freeze({
+  __proto__: null,
+  toolTranscript: (args) => applyList(extra.__sw_toolTranscript, undefined, args),
+  presentSkills: (args) => applyList(extra.__sw_presentSkills, undefined, args),
+});
 setSecondModuleAsk((op, args) => {
-  const run = ASKED.get(op);
+  const run = ASKED[op];
   if (run === undefined) throw new Error(`the second module has no operation ${op}`);
   return run(args);
 });
