@@ -16,8 +16,9 @@
 // User invocation and permissions likewise: the core hands over the skills a registry (or a
 // tool) lets the user invoke, once per visibility (the second module keeps them, see
 // invocablesOf), or the active skills' allowed-tools; the second module reads the message,
-// completes the name or decides the call. SkillTool.invoke has the core read, wrap and record the
-// skills the message names, substituting arguments through the second module. SkillsMcp and
+// completes the name or decides the call. SkillTool#invoke is the core's (seam_invoke.rs): it asks
+// this module to read the message and substitute arguments (askSecondModule), and reads, wraps
+// and records the skills the message names itself. SkillsMcp and
 // publishRegistry run here over a registry's port (portOf): the core says what the registry
 // serves and reads its stores; the second module answers the MCP methods or publishes the index.
 //
@@ -71,9 +72,11 @@ export const extra = guardModule(extraGlue, { ensure });
 // this module), and finds the commands of the bodies a host's runner is to run.
 setFrontmatterReader((text, firstLine, strict, invalid) => extra.__sw_readFrontmatter(text, firstLine, strict, invalid));
 setCommandFinder((body) => extra.__sw_findCommands(body));
-// And the operations the core's classes' transcript methods (SkillTool#compactSkillContent,
-// #pruneTranscript, #dedupeSkillContent, #reattach, SkillSession#observe) ask for, by the name of
-// this module's function (wasm/src/core_module/seam.rs says which it asks with what).
+// And the operations the core's classes' methods ask for (the transcript methods: see
+// wasm/src/core_module/seam.rs; SkillTool#invoke: seam_invoke.rs), by the name of this module's
+// function. parseMessage reads a tool's message over the invocable skills kept for the tool's
+// owner object at the serial of its visibility: [owner, serial, json | null, message, what]; it
+// answers null when they are not kept and no json came.
 // The arguments are applied as a list (Reflect.apply, bound here), not spread: a page that
 // patched the array iterator does not see them.
 const applyList = Reflect.apply;
@@ -82,6 +85,11 @@ const ASKED = Object.freeze({
   __proto__: null,
   toolTranscript: (args) => applyList(extra.__sw_toolTranscript, undefined, args),
   presentSkills: (args) => applyList(extra.__sw_presentSkills, undefined, args),
+  parseMessage: (args) => {
+    const skills = keptInvocables(args[0], args[1], args[2]);
+    return skills === null ? null : extra.__sw_parseMessage(skills, args[3], args[4], true);
+  },
+  substituteInvocation: (args) => applyList(extra.__sw_substituteInvocation, undefined, args),
 });
 setSecondModuleAsk((op, args) => {
   const run = ASKED[op];
@@ -115,15 +123,27 @@ export function settleExtra(outcome) {
   }
 }
 
-function checkThis(self, C, what) {
-  if (!(self instanceof C)) throw new TypeError(`${what}: this is not a ${className(C)}`);
-}
-
 // The skills an owner (a SkillRegistry, or a SkillTool) lets the user invoke, kept in the second
 // module: owner -> { serial, resets, skills }. The core says when its visibility is another one
 // than the serial kept (a refresh, a predicate answering otherwise); a trap of either module
 // drops what was kept.
 const invocablesKept = new WeakMap();
+
+/**
+ * The skills kept for `owner` at `serial`, kept now from `json` when given; null when they are
+ * not kept and no `json` came (the core's SkillTool#invoke then asks again with them).
+ * @param {object} owner
+ * @param {number} serial
+ * @param {string | null} json
+ */
+function keptInvocables(owner, serial, json) {
+  const kept = invocablesKept.get(owner);
+  if (kept !== undefined && kept.resets === instanceResets() && kept.serial === serial) return kept.skills;
+  if (json === null) return null;
+  const skills = new extra.__sw_Invocables(json);
+  invocablesKept.set(owner, { serial, resets: instanceResets(), skills });
+  return skills;
+}
 
 function invocablesOf(owner, handOver) {
   const kept = invocablesKept.get(owner);
@@ -146,23 +166,7 @@ function checkArgument(value, C, what, role) {
  * @param {Record<string, any>} core the guarded core exports
  */
 export function installInvocation(core) {
-  const { SkillRegistry, SkillTool } = core;
-  const substitute = (body, args, fields) => extra.__sw_substituteInvocation(body, args, fields);
-  Object.defineProperty(SkillTool.prototype, "invoke", {
-    value: needingExtra(
-      "SkillTool#invoke",
-      async function invoke(message, options) {
-        checkThis(this, SkillTool, "SkillTool#invoke");
-        const skills = invocablesOf(this, core.__sw_toolInvocables);
-        const parsed = extra.__sw_parseMessage(skills, message, "SkillTool.invoke: message", true);
-        return core.__sw_toolInvoke(this, parsed, substitute, options);
-      },
-      true,
-    ),
-    writable: true,
-    configurable: true,
-    enumerable: false,
-  });
+  const { SkillRegistry } = core;
   const members = {
     parseMessage(registry, text) {
       checkArgument(registry, SkillRegistry, "parseMessage", "registry");

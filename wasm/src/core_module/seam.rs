@@ -1,7 +1,7 @@
 //! The skill tool's and the session's transcript methods (`SkillTool#compactSkillContent`,
 //! `#pruneTranscript`, `#dedupeSkillContent`, `#reattach`, `SkillSession#observe`): methods of
 //! this module's classes whose work is done by the package's second module, which holds the
-//! transcript code. Each hands over what the object holds as plain data (the tool's name; for a
+//! transcript code (`SkillTool#invoke` is in `seam_invoke.rs`). Each hands over what the object holds as plain data (the tool's name; for a
 //! re-attachment, the contents it read and its catalog) through [`ask_second_module`], the one
 //! function this module imports to reach the second, and follows the skills the answer says the
 //! transcript still holds in full. No other code of the package reaches into these objects.
@@ -19,7 +19,7 @@ extern "C" {
     /// module throws. (In browsers the methods that ask are not the usual work: the guard of this
     /// module's exports has them wait for, or refuse to run before, the rest of the package.)
     #[wasm_bindgen(catch, js_name = askSecondModule)]
-    fn ask_second_module(op: &str, what: &str, args: &Array) -> Result<JsValue, JsValue>;
+    pub(super) fn ask_second_module(op: &str, what: &str, args: &Array) -> Result<JsValue, JsValue>;
 }
 
 /// Most skills a transcript can name as present (one per skill of a registry, at most).

@@ -1,19 +1,21 @@
-//! What the package's second module needs of a registry or a skill tool for user invocation and
-//! permissions, as plain data: the skills the user may invoke (for `parseMessage`, `autocomplete`
-//! and `SkillTool.invoke`, handed over once per visibility: the second module keeps them), the
-//! active skills' `allowed-tools` (for `isToolAllowed`), and the skill tool's side of `invoke`
-//! (reading, wrapping and recording the skills a message the second module read names). The rules
-//! run in the second module; internal to the package: not exported by its entry points.
+//! User invocation and permissions, whose rules run in the package's second module: what it needs
+//! of a registry, as plain data, through the private exports `extra.js` calls (the skills the user
+//! may invoke, for `parseMessage` and `autocomplete`, handed over once per visibility: the second
+//! module keeps them; the active skills' `allowed-tools`, for `isToolAllowed`), and
+//! `SkillTool#invoke`, a method of this module's class that asks the second module through
+//! [`ask_second_module`] to read the message and substitute arguments, and reads, wraps and
+//! records the skills the message names itself.
 
 use super::promise::promise;
 use super::registry::JsSkillRegistry;
+use super::seam::ask_second_module;
 use super::tool::JsSkillTool;
 use super::{convert, options_error};
-use js_sys::{Function, Promise};
+use js_sys::Promise;
 use serde::Serialize;
 use skillwasm::activate::invoke::ParsedMessage;
 use skillwasm::diagnostic::codes;
-use skillwasm::host::{self, View};
+use skillwasm::host::{self, SkillTool, View};
 use skillwasm::{Diagnostic, Skill};
 use wasm_bindgen::prelude::*;
 
@@ -38,14 +40,7 @@ fn invocables(view: &View, known: &JsValue) -> Result<JsValue, JsValue> {
     if known.as_f64() == Some(serial) {
         return Ok(JsValue::NULL);
     }
-    let skills: Vec<Invocable> = view
-        .user_skills()
-        .iter()
-        .filter(|s| s.user_invocable)
-        .map(|s| Invocable { name: &s.name, description: &s.description, argument_hint: s.argument_hint.as_deref() })
-        .collect();
-    let json = serde_json::to_string(&skills).map_err(|e| options_error(&e.to_string()))?;
-    Ok(js_sys::Array::of2(&serial.into(), &json.into()).into())
+    Ok(js_sys::Array::of2(&serial.into(), &invocables_json(view)?.into()).into())
 }
 
 /// The skills the registry's configuration lets the user invoke (see [`invocables`]).
@@ -53,12 +48,6 @@ fn invocables(view: &View, known: &JsValue) -> Result<JsValue, JsValue> {
 pub fn registry_invocables(registry: &JsSkillRegistry, known: JsValue) -> Result<JsValue, JsValue> {
     let view = registry.inner.borrow().view();
     invocables(&view, &known)
-}
-
-/// The skills the tool lets the user invoke (see [`invocables`]).
-#[wasm_bindgen(js_name = __sw_toolInvocables)]
-pub fn tool_invocables(tool: &JsSkillTool, known: JsValue) -> Result<JsValue, JsValue> {
-    invocables(&tool.inner.user_view(), &known)
 }
 
 /// The active skills of `isToolAllowed` that the registry holds, in the order named, as JSON
@@ -103,31 +92,70 @@ fn substitution_fields(skill: &Skill) -> String {
     serde_json::to_string(&fields).unwrap_or_else(|_| "{}".to_string())
 }
 
-/// `SkillTool.invoke` for a message the second module read: `parsed` is its `ParsedMessage` as
-/// JSON text, `substitute(body, arguments, fields)` the second module's argument substitution
-/// (see [`substitution_fields`]). Reads, wraps and records the skills as the tool does; never
-/// rejects once started (a substitution that throws costs its skill a `tool-failed` error).
-/// `options` are the caller's `{ force? }` (read before anything else: a wrong one is a
-/// `TypeError`).
-#[wasm_bindgen(js_name = __sw_toolInvoke)]
-pub fn tool_invoke(tool: &JsSkillTool, parsed: &str, substitute: Function, options: JsValue) -> Promise {
-    let options = convert::options_by(&options, "SkillTool.invoke: options", &[], host::invoke_options_from_json);
-    let force = match options {
-        Ok((o, _)) => o.force,
-        Err(e) => return Promise::reject(&e),
-    };
-    let parsed = skillwasm::json::from_str(parsed)
-        .map_err(|e| e.to_string())
-        .and_then(|v| ParsedMessage::from_json(&v).map_err(|e| e.to_string()));
-    let parsed = match parsed {
-        Ok(p) => p,
-        Err(e) => return Promise::reject(&options_error(&format!("SkillTool.invoke: {e}"))),
-    };
-    let tool = tool.inner.clone();
+/// The user-invocable skills of `view` as the second module reads them: JSON text.
+fn invocables_json(view: &View) -> Result<String, JsValue> {
+    let skills: Vec<Invocable> = view
+        .user_skills()
+        .iter()
+        .filter(|s| s.user_invocable)
+        .map(|s| Invocable { name: &s.name, description: &s.description, argument_hint: s.argument_hint.as_deref() })
+        .collect();
+    serde_json::to_string(&skills).map_err(|e| options_error(&e.to_string()))
+}
+
+#[wasm_bindgen(js_class = SkillTool)]
+impl JsSkillTool {
+    /// Handles a user's message: the skills it invokes or mentions among those the user may
+    /// invoke, read, wrapped and recorded as the tool does, with the text to send on. The second
+    /// module reads the message (it keeps the tool's invocable skills, handed over once per
+    /// visibility) and substitutes the arguments. `options` are the caller's `{ force? }`.
+    /// Rejects on arguments of the wrong type; never once started (a substitution that fails
+    /// costs its skill a `tool-failed` error).
+    #[wasm_bindgen(skip_typescript)]
+    pub fn invoke(&self, message: JsValue, options: JsValue) -> Promise {
+        match self.read_message(&message).and_then(|parsed| {
+            let options =
+                convert::options_by(&options, "SkillTool.invoke: options", &[], host::invoke_options_from_json)?;
+            Ok((parsed, options.0.force))
+        }) {
+            Ok((parsed, force)) => invoke_parsed(self.inner.clone(), parsed, force),
+            Err(e) => Promise::reject(&e),
+        }
+    }
+}
+
+impl JsSkillTool {
+    /// The second module's reading of `message` (`parseMessage`), asked with the serial of the
+    /// tool's visibility only, and again with its skills when the second module does not hold
+    /// them (a new visibility, or a second module started anew after a trap): it answers null.
+    fn read_message(&self, message: &JsValue) -> Result<ParsedMessage, JsValue> {
+        const WHAT: &str = "SkillTool.invoke";
+        let view = self.inner.user_view();
+        // Serials count up from 1 and stay far below 2^53: exact as JS numbers.
+        let serial = JsValue::from(view.serial() as f64);
+        let ask = |skills: &JsValue| {
+            let args = js_sys::Array::of5(&self.owner, &serial, skills, message, &"SkillTool.invoke: message".into());
+            ask_second_module("parseMessage", WHAT, &args)
+        };
+        let mut answer = ask(&JsValue::NULL)?;
+        if answer.is_null() {
+            answer = ask(&invocables_json(&view)?.into())?;
+        }
+        let text = answer.as_string().ok_or_else(|| options_error("SkillTool.invoke: the message was not read"))?;
+        skillwasm::json::from_str(&text)
+            .map_err(|e| e.to_string())
+            .and_then(|v| ParsedMessage::from_json(&v).map_err(|e| e.to_string()))
+            .map_err(|e| options_error(&format!("SkillTool.invoke: {e}")))
+    }
+}
+
+/// Reads, wraps and records the skills `parsed` names as `tool` does, substituting arguments
+/// through the second module (see [`substitution_fields`]).
+fn invoke_parsed(tool: SkillTool, parsed: ParsedMessage, force: bool) -> Promise {
     promise(async move {
         let substitute = |skill: &Skill, body: &str, arguments: &str| -> Result<String, Diagnostic> {
-            let fields = substitution_fields(skill);
-            match substitute.call3(&JsValue::UNDEFINED, &body.into(), &arguments.into(), &fields.into()) {
+            let args = js_sys::Array::of3(&body.into(), &arguments.into(), &substitution_fields(skill).into());
+            match ask_second_module("substituteInvocation", "SkillTool.invoke", &args) {
                 Ok(v) => v.as_string().ok_or_else(|| substitution_failed(skill, "it did not return text")),
                 Err(e) => Err(substitution_failed(skill, &convert::describe_error(e))),
             }

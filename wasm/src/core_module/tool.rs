@@ -148,6 +148,9 @@ impl JsSkillSession {
 #[wasm_bindgen(js_name = SkillTool)]
 pub struct JsSkillTool {
     pub(crate) inner: SkillTool,
+    /// What the second module keeps this tool's invocable skills under (see `seam_invoke.rs`):
+    /// an object of its own, so that they go when the tool does.
+    pub(crate) owner: js_sys::Object,
 }
 
 #[wasm_bindgen(js_class = SkillTool)]
@@ -171,7 +174,7 @@ impl JsSkillTool {
                 .map_err(|e| options_error(&format!("SkillTool: options: {e}")))?;
             SkillTool::with_config(host, config)
         };
-        Ok(JsSkillTool { inner })
+        Ok(JsSkillTool { inner, owner: js_sys::Object::new() })
     }
 
     /// The tool for the model: `{ name, description, inputSchema }` with the visible skills as the
