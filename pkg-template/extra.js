@@ -123,8 +123,8 @@ export function settleExtra(outcome) {
   }
 }
 
-// The skills an owner (a SkillRegistry, or a SkillTool) lets the user invoke, kept in the second
-// module: owner -> { serial, resets, skills }. The core says when its visibility is another one
+// The skills an owner (a SkillRegistry, or the object a core SkillTool keeps for this) lets the
+// user invoke, kept in the second module: owner -> { serial, resets, skills }. The core says when its visibility is another one
 // than the serial kept (a refresh, a predicate answering otherwise); a trap of either module
 // drops what was kept.
 const invocablesKept = new WeakMap();
@@ -161,8 +161,9 @@ function checkArgument(value, C, what, role) {
 }
 
 /**
- * User invocation and permissions over the core's registries and tools: returns parseMessage,
- * autocomplete and isToolAllowed, and puts invoke on the core's SkillTool.
+ * User invocation and permissions over the core's registries: returns parseMessage, autocomplete
+ * and isToolAllowed. (SkillTool#invoke is the core's own, asking this module through the ASKED
+ * table above.)
  * @param {Record<string, any>} core the guarded core exports
  */
 export function installInvocation(core) {
