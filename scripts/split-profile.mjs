@@ -45,6 +45,21 @@ const files = [];
     else if (e.name === "SKILL.md") files.push(p);
   }
 })(EXAMPLES);
+// In a page, a SKILL.md whose frontmatter is beyond the fast path can be read before the second
+// module has arrived (it loads in the background after init()): the core then gives that file a
+// yaml-parser-unavailable diagnostic, and a discovery waits for the module and reads it again.
+// That is the usual work too: the examples read once with the reader failing as it does then
+// (the read again comes after the module, and with it the cold code, has arrived).
+{
+  const { setFrontmatterReader } = await import(pathToFileURL(join(PKG, "boundary.js")).href);
+  const { extra } = await import(pathToFileURL(join(PKG, "extra.js")).href);
+  setFrontmatterReader(() => {
+    throw new Error("the second module is still loading");
+  });
+  for (const f of files) sw.parseSkill(readFileSync(f));
+  (await sw.SkillRegistry.discover({ user: nodeFsStorage(EXAMPLES) })).free();
+  setFrontmatterReader((text, firstLine, strict, invalid) => extra.__sw_readFrontmatter(text, firstLine, strict, invalid));
+}
 const shapes = [
   `---\nname: plain-skill\ndescription: Plain words, no quotes.\n---\n# Body\n\nText.\n`,
   `---\nname: "quoted-skill"\ndescription: 'Single ''quoted'' text'\nlicense: MIT\ncompatibility: "Needs git"\n---\nBody\n`,

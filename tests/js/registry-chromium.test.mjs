@@ -116,6 +116,9 @@ async function registryInPage({ db, files, put, reads, snapshotKey, root }) {
   if (!put) snapshotBytes = stored;
   const sameBytes = stored !== null && stored.length === snapshotBytes.length && stored.every((b, i) => b === snapshotBytes[i]);
   const user2 = counted(storage);
+  // fromSnapshot is not a page's usual work: it needs the rest of the package, which arrives in
+  // the background after init() (on a busy machine, after the discovery and reads above).
+  await sw.ready();
   const t1 = performance.now();
   const cold = sw.SkillRegistry.fromSnapshot(stored, { user: user2 });
   const coldView = view(cold);
