@@ -224,6 +224,10 @@ for (const options of stores) {
     await tool.executeCall("skill", JSON.stringify({ name, force: true }));
     await tool.execute({ name, path: "references/guide.md" });
     await registry.readFile(name);
+    await registry.readFile(name, "references/guide.md");
+    // A path that leaves the skill's directory is refused, as a model's mistake often is.
+    await registry.readFile(name, "../../x");
+    await tool.execute({ name, path: "../../x" });
   }
   await tool.execute({ name: "no-such-skill" });
   await tool.executeCall("skill", "{not json");

@@ -64,13 +64,20 @@ test("a page's first catalog needs only the core module; the rest arrives after 
   const skills = Object.fromEntries(
     ["commit-message", "sql-review"].map((name) => [`.agents/skills/${name}/SKILL.md`, readFileSync(path.join(ROOT, "examples", "skills", name, "SKILL.md"), "utf8")]),
   );
-  const first = await page.evaluate(async (files) => {
+  // A SKILL.md whose frontmatter only the second module reads (it needs repairs).
+  const needsRepair = readFileSync(path.join(ROOT, "examples", "broken", "needs-repair", "SKILL.md"), "utf8");
+  const first = await page.evaluate(async ({ files, needsRepair }) => {
     const sw = await import("/pkg/browser.js");
     await sw.init();
     const registry = await sw.SkillRegistry.discover({ user: sw.memoryStorage(files) });
     const catalog = sw.renderCatalog(registry, { budgetTokens: 2000 });
     const tool = new sw.SkillTool(registry);
     const answer = await tool.execute({ name: registry.names()[0] });
+    // The usual work's less common paths, with the core's cold code still held back: a file the
+    // second module must read gets its diagnostic, a path that leaves the skill its refusal.
+    const early = sw.parseSkill(needsRepair).diagnostics.map((d) => d.code);
+    const outside = (await registry.readFile(registry.names()[0], "../../x")).error?.code;
+    const outsideTool = (await tool.execute({ name: registry.names()[0], path: "../../x" })).error?.code;
     const refused = [];
     for (const call of [() => registry.snapshot(), () => sw.parseMessage(registry, "/commit-message"), () => registry.search("commit")]) {
       try {
@@ -83,13 +90,23 @@ test("a page's first catalog needs only the core module; the rest arrives after 
     // An async member that needs the rest waits for it.
     window.refreshing = registry.refresh().then((r) => ({ added: r.added.length, changed: r.changed.length, removed: r.removed.length }));
     window.registry = registry;
-    return { names: registry.names(), catalog: catalog.text.includes("commit-message"), answered: answer.isError !== true, refused, resets: sw.instanceResets() };
-  }, skills);
+    return {
+      names: registry.names(),
+      catalog: catalog.text.includes("commit-message"),
+      answered: answer.isError !== true,
+      early,
+      outside: [outside, outsideTool],
+      refused,
+      resets: sw.instanceResets(),
+    };
+  }, { files: skills, needsRepair });
   const beforeFirstCatalog = [...fetched];
 
   assert.deepEqual(first.names.sort(), ["commit-message", "sql-review"]);
   assert.equal(first.catalog, true);
   assert.equal(first.answered, true);
+  assert.ok(first.early.includes("yaml-parser-unavailable"), JSON.stringify(first.early));
+  assert.deepEqual(first.outside, ["path-invalid", "path-invalid"]);
   assert.equal(first.resets, 0);
   for (const message of first.refused) {
     assert.match(message, /^Error: skillwasm: SkillRegistry#snapshot|^Error: skillwasm: parseMessage|^Error: skillwasm: SkillRegistry#search/);
