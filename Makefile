@@ -36,7 +36,7 @@ WASM_OUT := $(CARGO_TARGET_DIR)/$(WASM_TARGET)/release/$(subst -,_,$(WASM_CRATE)
 SECOND_MODULE_FEATURES := --no-default-features --features second-module
 # The second module's bindings are built for speed (the profile's level, 3: its link-time
 # optimisation runs at that level), the core module's for size (Cargo.toml). Measured: at "z" the
-# second module is 76 KB smaller gzip -9 (365.8 against 441.7 KB) and its transcript operations
+# second module is 62 KB smaller gzip -9 (365.8 against 427.9 KB) and its transcript operations
 # 5 to 13% slower (bench/compact.mjs, alternating).
 SECOND_MODULE_PROFILE := --config 'profile.release.package.$(WASM_CRATE).opt-level=3'
 MODULES_DIR := $(CARGO_TARGET_DIR)/modules

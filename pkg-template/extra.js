@@ -13,12 +13,11 @@
 // functions; this module runs the operation and says which skills the result still holds in full,
 // and the core's session follows those.
 //
-// User invocation and permissions likewise: the core hands over the skills a registry (or a
-// tool) lets the user invoke, once per visibility (the second module keeps them, see
-// invocablesOf), or the active skills' allowed-tools; the second module reads the message,
-// completes the name or decides the call. SkillTool#invoke is the core's (seam_invoke.rs): it asks
-// this module to read the message and substitute arguments (askSecondModule), and reads, wraps
-// and records the skills the message names itself. SkillsMcp and
+// User invocation and permissions likewise (parseMessage, autocomplete, isToolAllowed and
+// SkillTool#invoke are the core's: wasm/src/core_module/seam_invoke.rs): the core hands over the
+// skills a registry (or a tool) lets the user invoke, once per visibility (this module keeps them,
+// see keptInvocables), or the active skills' allowed-tools; this module reads the message,
+// completes the name or decides the call, and substitutes arguments for invoke. SkillsMcp and
 // publishRegistry run here over a registry's port (portOf): the core says what the registry
 // serves and reads its stores; the second module answers the MCP methods or publishes the index.
 //
@@ -72,11 +71,11 @@ export const extra = guardModule(extraGlue, { ensure });
 // this module), and finds the commands of the bodies a host's runner is to run.
 setFrontmatterReader((text, firstLine, strict, invalid) => extra.__sw_readFrontmatter(text, firstLine, strict, invalid));
 setCommandFinder((body) => extra.__sw_findCommands(body));
-// And the operations the core's classes' methods ask for (the transcript methods: see
-// wasm/src/core_module/seam.rs; SkillTool#invoke: seam_invoke.rs), by the name of this module's
-// function. parseMessage reads a tool's message over the invocable skills kept for the tool's
-// owner object at the serial of its visibility: [owner, serial, json | null, message, what]; it
-// answers null when they are not kept and no json came.
+// And the operations the core asks for (the transcript methods: see
+// wasm/src/core_module/seam.rs; user invocation and permissions: seam_invoke.rs), by the name of
+// this module's function. parseMessage and autocomplete read over the invocable skills kept for
+// an owner object of the core's at the serial of its visibility: [owner, serial, json | null,
+// ...their own arguments]; they answer null when those are not kept and no json came.
 // The arguments are applied as a list (Reflect.apply, bound here), not spread: a page that
 // patched the array iterator does not see them.
 const applyList = Reflect.apply;
@@ -87,8 +86,13 @@ const ASKED = Object.freeze({
   presentSkills: (args) => applyList(extra.__sw_presentSkills, undefined, args),
   parseMessage: (args) => {
     const skills = keptInvocables(args[0], args[1], args[2]);
-    return skills === null ? null : extra.__sw_parseMessage(skills, args[3], args[4], true);
+    return skills === null ? null : extra.__sw_parseMessage(skills, args[3], args[4], args[5]);
   },
+  autocomplete: (args) => {
+    const skills = keptInvocables(args[0], args[1], args[2]);
+    return skills === null ? null : extra.__sw_autocomplete(skills, args[3], args[4]);
+  },
+  isToolAllowed: (args) => applyList(extra.__sw_isToolAllowed, undefined, args),
   substituteInvocation: (args) => applyList(extra.__sw_substituteInvocation, undefined, args),
 });
 setSecondModuleAsk((op, args) => {
@@ -145,47 +149,8 @@ function keptInvocables(owner, serial, json) {
   return skills;
 }
 
-function invocablesOf(owner, handOver) {
-  const kept = invocablesKept.get(owner);
-  const current = kept !== undefined && kept.resets === instanceResets() ? kept : undefined;
-  const fresh = handOver(owner, current?.serial);
-  if (fresh === null && current !== undefined) return current.skills;
-  const [serial, json] = fresh;
-  const skills = new extra.__sw_Invocables(json);
-  invocablesKept.set(owner, { serial, resets: instanceResets(), skills });
-  return skills;
-}
-
 function checkArgument(value, C, what, role) {
   if (!(value instanceof C)) throw new TypeError(`${what}: expected a ${className(C)} (the ${role} argument)`);
-}
-
-/**
- * User invocation and permissions over the core's registries: returns parseMessage, autocomplete
- * and isToolAllowed. (SkillTool#invoke is the core's own, asking this module through the ASKED
- * table above.)
- * @param {Record<string, any>} core the guarded core exports
- */
-export function installInvocation(core) {
-  const { SkillRegistry } = core;
-  const members = {
-    parseMessage(registry, text) {
-      checkArgument(registry, SkillRegistry, "parseMessage", "registry");
-      const skills = invocablesOf(registry, core.__sw_registryInvocables);
-      return extra.__sw_parseMessage(skills, text, "parseMessage: text", false);
-    },
-    autocomplete(registry, partial, limit) {
-      checkArgument(registry, SkillRegistry, "autocomplete", "registry");
-      const skills = invocablesOf(registry, core.__sw_registryInvocables);
-      return extra.__sw_autocomplete(skills, partial, limit);
-    },
-    isToolAllowed(registry, activeSkills, tool, input, context) {
-      checkArgument(registry, SkillRegistry, "isToolAllowed", "registry");
-      const active = core.__sw_activeSkills(registry, activeSkills);
-      return extra.__sw_isToolAllowed(active, tool, input, context);
-    },
-  };
-  return Object.fromEntries(Object.entries(members).map(([key, fn]) => [key, needingExtra(key, fn)]));
 }
 
 /**

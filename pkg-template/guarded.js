@@ -2,7 +2,7 @@
 // package's own modules (the storage adapters, publish.js) call, and what exports.js hands on.
 import * as glue from "./skillwasm.js";
 import { guardModule } from "./instance.js";
-import { extra, installInvocation, installServing } from "./extra.js";
+import { extra, installServing } from "./extra.js";
 import { awaitRest, completingDiscovery } from "./rest.js";
 
 // Every generated export is listed below, guarded: the trap-recovery test
@@ -14,7 +14,6 @@ import { awaitRest, completingDiscovery } from "./rest.js";
 const core = guardModule(glue, { ensure: (what, isAsync) => awaitRest(what, isAsync, true) });
 // A discovery that met a file only the second module reads, while it was loading, waits for it.
 Object.defineProperty(core.SkillRegistry, "discover", { value: completingDiscovery(core.SkillRegistry.discover), writable: true, configurable: true });
-const invocation = installInvocation(core);
 const serving = installServing(core);
 
 // The core module's exports (wasm/), guarded against a dead instance (see instance.js).
@@ -22,9 +21,12 @@ export const {
   SkillRegistry,
   SkillSession,
   SkillTool,
+  autocomplete,
   estimateTokens,
   frontmatterSpan,
   isSkippedDirectory,
+  isToolAllowed,
+  parseMessage,
   parseSkill,
   parseSkills,
   renderCatalog,
@@ -57,8 +59,6 @@ export const {
   verifyMcpFile,
 } = extra;
 
-// User invocation and permissions over the core's registries, run in the second module (extra.js).
-export const { autocomplete, isToolAllowed, parseMessage } = invocation;
 // A registry's skills served over MCP and published as a discovery index, run in the second module
 // over the registry's port (extra.js).
 export const { SkillsMcp, publishRegistry } = serving;

@@ -45,14 +45,12 @@ export function setSecondModuleAsk(ask) {
 }
 
 /**
- * The second module's answer to `op` with `args`, for the core module's method `what` (see
- * wasm/src/core_module/seam.rs); throws when nothing is installed, or what the second module
- * throws. `args` is the core's own array.
+ * The second module's answer to `op` with `args` (see wasm/src/core_module/seam.rs); throws when
+ * nothing is installed, or what the second module throws. `args` is the core's own array.
  * @param {string} op
- * @param {string} what
  * @param {unknown[]} args
  */
-export function askSecondModule(op, what, args) {
+export function askSecondModule(op, args) {
   return installed("ask")(op, args);
 }
 

@@ -28,7 +28,7 @@ import { SPECS, fixtures, prepare } from "./support/hostile-cases.mjs";
 
 const { guardModule } = await import(pathToFileURL(path.join(PKG, "instance.js")).href);
 const { withColdPlaceholders } = await import("./support/cold-placeholders.mjs");
-const { installInvocation, installServing } = await import(pathToFileURL(path.join(PKG, "extra.js")).href);
+const { installServing } = await import(pathToFileURL(path.join(PKG, "extra.js")).href);
 
 const RUNS = Number(process.env.SKILLWASM_FUZZ_RUNS ?? 40);
 const SEED = process.env.SKILLWASM_FUZZ_SEED === undefined ? undefined : Number(process.env.SKILLWASM_FUZZ_SEED);
@@ -48,10 +48,10 @@ async function freshPackage() {
   const exports = withColdPlaceholders(() => glue.initSync({ module: wasmModule }));
   // Guarded as the package guards its own glue (exports.js): that is what callers get.
   const core = guardModule(glue);
-  // User invocation and permissions, SkillsMcp and publishRegistry over the fresh classes, as
-  // exports.js puts them on the package's own (over the package's second module, which this copy
-  // shares, as its classes' transcript methods do through boundary.js).
-  const pkg = { ...node, ...core, ...installInvocation(core), ...installServing(core) };
+  // SkillsMcp and publishRegistry over the fresh classes, as exports.js puts them on the
+  // package's own (over the package's second module, which this copy shares, as its own
+  // functions and methods do through boundary.js).
+  const pkg = { ...node, ...core, ...installServing(core) };
   return { pkg, sp: () => exports[STACK_POINTER_EXPORT].value };
 }
 

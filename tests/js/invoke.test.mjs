@@ -2,9 +2,12 @@
 // injection with arguments, autocomplete, allowed-tools decisions, skill-directory checks.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { importPkg } from "./helpers.mjs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { PKG, importPkg } from "./helpers.mjs";
 
-const { SkillRegistry, SkillTool, memoryStorage, parseMessage, autocomplete, substituteArguments, isToolAllowed, isInSkillDirectory } = await importPkg();
+const { SkillRegistry, SkillTool, memoryStorage, parseMessage, autocomplete, substituteArguments, isToolAllowed, isInSkillDirectory, compactSkillContent, instanceResets } =
+  await importPkg();
 
 const md = (front, body) => `---\n${front}\n---\n${body}`;
 const registry = await SkillRegistry.discover({
@@ -122,4 +125,28 @@ test("a repeated /name, or /name of a skill the model holds, is a pointer unless
   await assert.rejects(tool.invoke("/pdf", { forced: true }), { name: "TypeError", message: /unknown field `forced`/ });
   await assert.rejects(tool.invoke("/pdf", { force: "yes" }), { name: "TypeError", message: /force/ });
   await assert.rejects(tool.invoke("/pdf", 3), { name: "TypeError" });
+});
+
+test("after the second module traps, the skills it kept are handed over again: invocation answers as before", async () => {
+  // The second module keeps each registry's and tool's invocable skills once per visibility; a
+  // trap replaces its instance and loses them, and the next call must not read a stale object.
+  const tool = new SkillTool(registry);
+  const before = {
+    parsed: parseMessage(registry, "/pdf-tools a.pdf"),
+    suggested: autocomplete(registry, "/pd"),
+    injected: (await tool.invoke("/pdf-tools a.pdf", { force: true })).injected.map((i) => i.content),
+  };
+  const extraGlue = await import(pathToFileURL(path.join(PKG, "skillwasm_extra.js")).href);
+  const resets = instanceResets();
+  const trapping = {
+    get keepRecent() {
+      extraGlue.initSync(undefined).__wbindgen_malloc(2 ** 32 - 16, 8);
+      return 1;
+    },
+  };
+  assert.throws(() => compactSkillContent([], trapping), WebAssembly.RuntimeError);
+  assert.equal(instanceResets(), resets + 1, "the trap replaced the second module's instance");
+  assert.deepEqual(parseMessage(registry, "/pdf-tools a.pdf"), before.parsed);
+  assert.deepEqual(autocomplete(registry, "/pd"), before.suggested);
+  assert.deepEqual((await tool.invoke("/pdf-tools a.pdf", { force: true })).injected.map((i) => i.content), before.injected);
 });

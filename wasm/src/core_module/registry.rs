@@ -246,6 +246,9 @@ const fn room_beside(snapshot: usize) -> usize {
 #[wasm_bindgen(js_name = SkillRegistry)]
 pub struct JsSkillRegistry {
     pub(crate) inner: Rc<RefCell<SkillHost>>,
+    /// What the second module keeps this registry's invocable skills under (see
+    /// `seam_invoke.rs`): an object of its own, so that they go when the registry does.
+    pub(crate) owner: js_sys::Object,
 }
 
 #[wasm_bindgen(js_class = SkillRegistry)]
@@ -267,7 +270,7 @@ impl JsSkillRegistry {
             host.set_lock(lock);
             let inner = Rc::new(RefCell::new(host));
             host::lock::verify_lock_shared(&inner).await;
-            Ok(JsSkillRegistry { inner }.into())
+            Ok(JsSkillRegistry { inner, owner: js_sys::Object::new() }.into())
         }))
     }
 
@@ -323,7 +326,7 @@ impl JsSkillRegistry {
         if let consent::ApprovalsOption::Given(approvals) = approvals {
             *host.approvals_mut() = approvals;
         }
-        Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(host)) })
+        Ok(JsSkillRegistry { inner: Rc::new(RefCell::new(host)), owner: js_sys::Object::new() })
     }
 
     /// The visible skills, one per name (the one of highest precedence), sorted by name. With

@@ -14,12 +14,11 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(raw_module = "./boundary.js")]
 extern "C" {
-    /// Asks the second module for `op` (the name of its function: `toolTranscript`,
-    /// `presentSkills`) with `args`; `what` names the method asking. Throws what the second
-    /// module throws. (In browsers the methods that ask are not the usual work: the guard of this
+    /// Asks the second module for `op` (an operation of `extra.js`'s table: `toolTranscript`,
+    /// `presentSkills`, `parseMessage`, ...) with `args`. Throws what the second module throws. (In browsers the methods that ask are not the usual work: the guard of this
     /// module's exports has them wait for, or refuse to run before, the rest of the package.)
     #[wasm_bindgen(catch, js_name = askSecondModule)]
-    pub(super) fn ask_second_module(op: &str, what: &str, args: &Array) -> Result<JsValue, JsValue>;
+    pub(super) fn ask_second_module(op: &str, args: &Array) -> Result<JsValue, JsValue>;
 }
 
 /// Most skills a transcript can name as present (one per skill of a registry, at most).
@@ -66,7 +65,7 @@ impl JsSkillTool {
         for value in extra {
             args.push(value);
         }
-        let answer = ask_second_module("toolTranscript", what, &args)?;
+        let answer = ask_second_module("toolTranscript", &args)?;
         followed(&self.inner, &answer)
     }
 }
@@ -116,7 +115,7 @@ impl JsSkillTool {
             args.push(&JsValue::UNDEFINED);
             args.push(&to_js(&contents)?);
             args.push(&catalog.map_or(JsValue::NULL, |c| c.into()));
-            let answer = ask_second_module("toolTranscript", WHAT, &args)?;
+            let answer = ask_second_module("toolTranscript", &args)?;
             followed(&tool, &answer)
         }))
     }
@@ -130,7 +129,7 @@ impl JsSkillSession {
     #[wasm_bindgen(skip_typescript)]
     pub fn observe(&self, transcript: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
         const WHAT: &str = "SkillSession.observe";
-        let answer = ask_second_module("presentSkills", WHAT, &Array::of3(&WHAT.into(), &transcript, &options))?;
+        let answer = ask_second_module("presentSkills", &Array::of3(&WHAT.into(), &transcript, &options))?;
         if !Reflect::get(&answer, &"error".into())?.is_undefined() {
             return Ok(answer);
         }

@@ -1,10 +1,9 @@
-//! User invocation and permissions, whose rules run in the package's second module: what it needs
-//! of a registry, as plain data, through the private exports `extra.js` calls (the skills the user
-//! may invoke, for `parseMessage` and `autocomplete`, handed over once per visibility: the second
-//! module keeps them; the active skills' `allowed-tools`, for `isToolAllowed`), and
-//! `SkillTool#invoke`, a method of this module's class that asks the second module through
-//! [`ask_second_module`] to read the message and substitute arguments, and reads, wraps and
-//! records the skills the message names itself.
+//! User invocation and permissions, whose rules run in the package's second module:
+//! `parseMessage`, `autocomplete`, `isToolAllowed` and `SkillTool#invoke` are this module's, and
+//! ask the second through [`ask_second_module`] with what it needs as plain data (the skills the
+//! user may invoke, handed over once per visibility and kept there under an object the registry or
+//! tool owns; the active skills' `allowed-tools`). `invoke` reads, wraps and records the skills the
+//! message names itself, substituting arguments through the second module.
 
 use super::promise::promise;
 use super::registry::JsSkillRegistry;
@@ -32,36 +31,17 @@ struct Invocable<'a> {
     argument_hint: Option<&'a str>,
 }
 
-/// `null` when `known` is the view's serial (the second module holds its skills already), else
-/// `[serial, json]`: the serial and the user-invocable skills of the view as JSON text.
-fn invocables(view: &View, known: &JsValue) -> Result<JsValue, JsValue> {
-    // Serials count up from 1 and stay far below 2^53: exact as JS numbers.
-    let serial = view.serial() as f64;
-    if known.as_f64() == Some(serial) {
-        return Ok(JsValue::NULL);
-    }
-    Ok(js_sys::Array::of2(&serial.into(), &invocables_json(view)?.into()).into())
-}
-
-/// The skills the registry's configuration lets the user invoke (see [`invocables`]).
-#[wasm_bindgen(js_name = __sw_registryInvocables)]
-pub fn registry_invocables(registry: &JsSkillRegistry, known: JsValue) -> Result<JsValue, JsValue> {
-    let view = registry.inner.borrow().view();
-    invocables(&view, &known)
-}
-
 /// The active skills of `isToolAllowed` that the registry holds, in the order named, as JSON
 /// text: `[{ name, allowedTools }]`. A remote skill whose current content the host has not
 /// approved has no `allowedTools` (see `SkillHost::allowed_tools_apply`).
-#[wasm_bindgen(js_name = __sw_activeSkills)]
-pub fn active_skills(registry: &JsSkillRegistry, active_skills: JsValue) -> Result<String, JsValue> {
+fn active_skills(registry: &JsSkillRegistry, active_skills: &JsValue) -> Result<String, JsValue> {
     #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
     struct Active<'a> {
         name: &'a str,
         allowed_tools: &'a [String],
     }
-    let names = convert::string_array(&active_skills, "isToolAllowed: activeSkills")?;
+    let names = convert::string_array(active_skills, "isToolAllowed: activeSkills")?;
     if names.len() > MAX_ACTIVE {
         return Err(convert::type_error("isToolAllowed: activeSkills: too many names"));
     }
@@ -75,6 +55,56 @@ pub fn active_skills(registry: &JsSkillRegistry, active_skills: JsValue) -> Resu
         })
         .collect();
     serde_json::to_string(&active).map_err(|e| options_error(&e.to_string()))
+}
+
+/// The second module's answer to `op` over the user-invocable skills of `view`, kept there under
+/// `owner` at the view's serial: asked with the serial only, and again with the skills as JSON
+/// when it answers null (it does not hold them: a new visibility, or a second module started
+/// anew after a trap). `rest` follows `[owner, serial, skills]` in the arguments.
+fn over_invocables(owner: &js_sys::Object, view: &View, op: &str, rest: &[&JsValue]) -> Result<JsValue, JsValue> {
+    // Serials count up from 1 and stay far below 2^53: exact as JS numbers.
+    let serial = JsValue::from(view.serial() as f64);
+    let ask = |skills: &JsValue| {
+        let args = js_sys::Array::of3(owner, &serial, skills);
+        for value in rest {
+            args.push(value);
+        }
+        ask_second_module(op, &args)
+    };
+    let answer = ask(&JsValue::NULL)?;
+    if !answer.is_null() {
+        return Ok(answer);
+    }
+    ask(&invocables_json(view)?.into())
+}
+
+/// Reads a user's message over the skills `registry` lets the user invoke: the skills it invokes
+/// (`/name args`) or mentions (`$name`), and the text to send on.
+#[wasm_bindgen(js_name = parseMessage, skip_typescript)]
+pub fn parse_message(registry: &JsSkillRegistry, text: JsValue) -> Result<JsValue, JsValue> {
+    let view = registry.inner.borrow().view();
+    over_invocables(&registry.owner, &view, "parseMessage", &[&text, &"parseMessage: text".into(), &false.into()])
+}
+
+/// Ranked suggestions for a partial `/name` among the skills `registry` lets the user invoke (at
+/// most `limit`, 10 when absent).
+#[wasm_bindgen(skip_typescript)]
+pub fn autocomplete(registry: &JsSkillRegistry, partial: JsValue, limit: JsValue) -> Result<JsValue, JsValue> {
+    let view = registry.inner.borrow().view();
+    over_invocables(&registry.owner, &view, "autocomplete", &[&partial, &limit])
+}
+
+/// Whether the active skills' `allowed-tools` pre-approve a call of `tool` with `input`.
+#[wasm_bindgen(js_name = isToolAllowed, skip_typescript)]
+pub fn is_tool_allowed(
+    registry: &JsSkillRegistry,
+    active: JsValue,
+    tool: JsValue,
+    input: JsValue,
+    context: JsValue,
+) -> Result<JsValue, JsValue> {
+    let active = active_skills(registry, &active)?;
+    ask_second_module("isToolAllowed", &js_sys::Array::of4(&active.into(), &tool, &input, &context))
 }
 
 /// What the argument substitution of a skill reads besides the body: `{ argumentHint, arguments }`
@@ -125,22 +155,11 @@ impl JsSkillTool {
 }
 
 impl JsSkillTool {
-    /// The second module's reading of `message` (`parseMessage`), asked with the serial of the
-    /// tool's visibility only, and again with its skills when the second module does not hold
-    /// them (a new visibility, or a second module started anew after a trap): it answers null.
+    /// The second module's reading of `message` (`parseMessage`, see [`over_invocables`]).
     fn read_message(&self, message: &JsValue) -> Result<ParsedMessage, JsValue> {
-        const WHAT: &str = "SkillTool.invoke";
         let view = self.inner.user_view();
-        // Serials count up from 1 and stay far below 2^53: exact as JS numbers.
-        let serial = JsValue::from(view.serial() as f64);
-        let ask = |skills: &JsValue| {
-            let args = js_sys::Array::of5(&self.owner, &serial, skills, message, &"SkillTool.invoke: message".into());
-            ask_second_module("parseMessage", WHAT, &args)
-        };
-        let mut answer = ask(&JsValue::NULL)?;
-        if answer.is_null() {
-            answer = ask(&invocables_json(&view)?.into())?;
-        }
+        let what: JsValue = "SkillTool.invoke: message".into();
+        let answer = over_invocables(&self.owner, &view, "parseMessage", &[message, &what, &true.into()])?;
         let text = answer.as_string().ok_or_else(|| options_error("SkillTool.invoke: the message was not read"))?;
         skillwasm::json::from_str(&text)
             .map_err(|e| e.to_string())
@@ -155,7 +174,7 @@ fn invoke_parsed(tool: SkillTool, parsed: ParsedMessage, force: bool) -> Promise
     promise(async move {
         let substitute = |skill: &Skill, body: &str, arguments: &str| -> Result<String, Diagnostic> {
             let args = js_sys::Array::of3(&body.into(), &arguments.into(), &substitution_fields(skill).into());
-            match ask_second_module("substituteInvocation", "SkillTool.invoke", &args) {
+            match ask_second_module("substituteInvocation", &args) {
                 Ok(v) => v.as_string().ok_or_else(|| substitution_failed(skill, "it did not return text")),
                 Err(e) => Err(substitution_failed(skill, &convert::describe_error(e))),
             }
