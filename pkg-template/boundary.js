@@ -21,5 +21,13 @@ export { packedLines, pageJson, pageLines, pageLinesUtf8 } from "./boundary/page
 export { callStore, describeError } from "./boundary/store.js";
 export { batchDone, batchFill, batchItems, batchPlan } from "./boundary/batch.js";
 export { lazyLines, takeMetas, takeResults } from "./boundary/results.js";
-export { askSecondModule, findCommands, readFrontmatter, setCommandFinder, setFrontmatterReader, setSecondModuleAsk } from "./boundary/hooks.js";
+export {
+  askSecondModule,
+  findCommands,
+  readFrontmatter,
+  restArrived,
+  setCommandFinder,
+  setFrontmatterReader,
+  setSecondModuleAsk,
+} from "./boundary/hooks.js";
 

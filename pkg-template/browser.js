@@ -41,7 +41,10 @@ export function init(input) {
         const coldLoaded = settled(load(options.cold, "./skillwasm_cold_bg.wasm")).then((outcome) => {
           cold = outcome;
         });
-        loadingRest(coldLoaded.then(() => settled(load(options.extra, "./skillwasm_extra_bg.wasm"))).then(settleExtra));
+        loadingRest(
+          coldLoaded.then(() => settled(load(options.extra, "./skillwasm_extra_bg.wasm"))).then(settleExtra),
+          () => cold.status === "fulfilled",
+        );
       },
       (err) => {
         started = undefined;

@@ -47,15 +47,23 @@ const INTERNAL = "__sw_";
 // While the browser entry loads the rest: the promise of its arrival.
 let pending = null;
 let arrived = Promise.resolve();
+// Whether the rest can run now: in Node and workerd always (had on first use); in browsers once
+// it has arrived, and not if it could not be had.
+let present = true;
 
 /**
  * The browser entry's init(): `loading` settles when the rest has arrived (or failed to: then the
- * calls that need it fail as they would without it).
+ * calls that need it fail as they would without it); `coldArrived` then says whether the core's
+ * cold code did.
  * @param {Promise<unknown>} loading
+ * @param {() => boolean} coldArrived
  */
-export function loadingRest(loading) {
+export function loadingRest(loading, coldArrived) {
+  present = false;
   const settled = loading.then(
-    () => undefined,
+    () => {
+      present = coldArrived();
+    },
     () => undefined,
   );
   pending = settled;
@@ -72,6 +80,14 @@ export function loadingRest(loading) {
  */
 export function ready() {
   return arrived;
+}
+
+/**
+ * Whether the rest of the package can run now (see `present`).
+ * @returns {boolean}
+ */
+export function restPresent() {
+  return present;
 }
 
 /**

@@ -199,6 +199,12 @@ const browserStore = sw.indexedDbStorage({ dbName: "skillwasm-profile", storeNam
 stores.push({ user: browserStore });
 const browserFiles = underDefaultRoot(plugins);
 
+// As a page does it before the rest of the package has arrived (rest.js): then a discovery of
+// many skills leaves the search index to the first search (INDEXED_BY_DISCOVERY_FROM), which in
+// Node, where the rest is always there, it builds.
+const { loadingRest } = await import(pathToFileURL(join(PKG, "rest.js")).href);
+let arrive;
+loadingRest(new Promise((resolve) => (arrive = resolve)), () => true);
 for (const options of stores) {
   const registry = await sw.SkillRegistry.discover(options);
   const names = registry.names();
@@ -238,6 +244,8 @@ for (const options of stores) {
   ownSession.activations();
   ownSession.clear();
 }
+arrive();
+await sw.ready();
 
 await sw.putSkillFiles(browserStore, browserFiles);
 {

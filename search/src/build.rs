@@ -8,6 +8,10 @@ use super::tokenize::{each_run, run_terms};
 use super::varint::{put, put_ids, put_str};
 use std::collections::HashMap;
 
+/// The vocabulary's maps: keyed by terms and runs of text, hashed with foldhash (SipHash, std's
+/// default, was a fifth of a build); wasm has no source of random keys either way.
+type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
+
 /// How many times a term of the name counts, against [`DESCRIPTION_WEIGHT`] for one of a
 /// description and [`BODY_WEIGHT`] for a word of the body's opening: a name three times a
 /// description, a description twice the body.
@@ -43,23 +47,25 @@ pub enum BodyEvidence<'a> {
 impl SearchIndex {
     /// Builds the index of `docs` (document ids follow their order). Linear in the text.
     pub fn build<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>) -> SearchIndex {
-        SearchIndex::load(encode_docs(docs, None)).unwrap_or_default()
+        SearchIndex::load(encode_docs(&mut docs.into_iter(), None)).unwrap_or_default()
     }
 
     /// As [`SearchIndex::build`], the documents [`BodyEvidence::Carried`] taking their counts
     /// from `earlier` (linear in `earlier`'s postings when any is).
     pub fn rebuild<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>, earlier: Option<&SearchIndex>) -> SearchIndex {
-        SearchIndex::load(encode_docs(docs, earlier)).unwrap_or_default()
+        SearchIndex::load(encode_docs(&mut docs.into_iter(), earlier)).unwrap_or_default()
     }
 }
 
 /// The encoding of the index of `docs` (document ids follow their order); a document
-/// [`BodyEvidence::Carried`] takes its postings and length from `earlier`. Each term is looked up
-/// once per occurrence in a map of the vocabulary that gives it a number; a document's terms are
-/// counted by sorting those numbers; the postings are gathered per number and written in the
+/// [`BodyEvidence::Carried`] takes its postings and length from `earlier`. Each run of text is
+/// looked up once per occurrence in a map that gives its terms' numbers (a run met for the first
+/// time is cut into terms, each numbered by the vocabulary's map); a document's occurrences are
+/// posted by number, each term's postings gathered in document order; the whole is written in the
 /// order of the terms, sorted once at the end. Linear in the text (and in `earlier`'s postings
-/// when any document is carried), but for that sort and the trigrams'.
-pub fn encode_docs<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>, earlier: Option<&SearchIndex>) -> Vec<u8> {
+/// when any document is carried), but for that sort and the trigrams'. Not generic over the
+/// documents' iterator, so that it is compiled here, for speed, not in the crate that calls it.
+pub fn encode_docs<'a>(docs: &mut dyn Iterator<Item = SearchDoc<'a>>, earlier: Option<&SearchIndex>) -> Vec<u8> {
     let mut names: Vec<&str> = Vec::new();
     let mut lens = Vec::new();
     let mut vocab = Vocabulary::default();
@@ -67,7 +73,7 @@ pub fn encode_docs<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>, earlier: O
     let mut seen: Vec<(u32, u16)> = Vec::new();
     // For each document of `earlier`, the id it has here (u32::MAX: not carried).
     let mut carried: Vec<u32> = Vec::new();
-    for (id, doc) in docs.into_iter().enumerate() {
+    for (id, doc) in docs.enumerate() {
         names.push(doc.name);
         vocab.add(doc.name, NAME_WEIGHT, &mut seen);
         for &(term, _) in &seen {
@@ -149,17 +155,32 @@ pub fn encode_docs<'a>(docs: impl IntoIterator<Item = SearchDoc<'a>>, earlier: O
 /// met again is not cut, lowercased and stemmed again.
 #[derive(Default)]
 struct Vocabulary {
-    numbers: HashMap<Box<str>, u32>,
-    /// Per alphanumeric run met (as written): where its terms' numbers are in `run_terms`.
-    runs: HashMap<Box<str>, (u32, u32)>,
+    numbers: Map<Box<str>, u32>,
+    /// Per alphanumeric run met of at most 16 bytes (nearly every word), keyed by its bytes as
+    /// one number ([`packed_run`]): where its terms' numbers are in `run_terms`. A lookup
+    /// compares two numbers, not two strings byte by byte.
+    short_runs: Map<u128, (u32, u32)>,
+    /// The same for the longer runs, keyed as written.
+    runs: Map<Box<str>, (u32, u32)>,
     /// The numbers of the runs' terms, one run after another.
     run_terms: Vec<u32>,
     /// The buffer terms are made in.
     term: String,
     /// Per number: the (document, frequency) pairs, documents ascending but for carried ones.
     postings: Vec<Vec<(u32, u16)>>,
+    /// Per number: the last document posted (`u32::MAX`: none yet).
+    last_doc: Vec<u32>,
     /// Per number: whether a name holds the term.
     in_names: Vec<bool>,
+}
+
+/// A run of at most 16 bytes as one number (its bytes, zero-padded: a run of letters and digits
+/// holds no zero byte, so two runs differ exactly when their numbers do).
+fn packed_run(run: &str) -> Option<u128> {
+    let bytes = run.as_bytes();
+    let mut packed = [0u8; 16];
+    packed.get_mut(..bytes.len())?.copy_from_slice(bytes);
+    Some(u128::from_le_bytes(packed))
 }
 
 impl Vocabulary {
@@ -171,6 +192,7 @@ impl Vocabulary {
         let n = self.postings.len() as u32;
         self.numbers.insert(term.into(), n);
         self.postings.push(Vec::new());
+        self.last_doc.push(u32::MAX);
         self.in_names.push(false);
         n
     }
@@ -183,7 +205,12 @@ impl Vocabulary {
                 run_terms(run, true, &mut term, &mut |t| seen.push((self.number(t), weight)));
                 return;
             }
-            let (from, count) = match self.runs.get(run) {
+            let short = packed_run(run);
+            let known = match short {
+                Some(key) => self.short_runs.get(&key),
+                None => self.runs.get(run),
+            };
+            let (from, count) = match known {
                 Some(&made) => made,
                 None => {
                     let from = self.run_terms.len();
@@ -191,7 +218,10 @@ impl Vocabulary {
                     run_terms(run, false, &mut term, &mut |t| made.push(self.number(t)));
                     self.run_terms.extend_from_slice(&made);
                     let made = (from as u32, made.len() as u32);
-                    self.runs.insert(run.into(), made);
+                    match short {
+                        Some(key) => self.short_runs.insert(key, made),
+                        None => self.runs.insert(run.into(), made),
+                    };
                     made
                 }
             };
@@ -202,20 +232,22 @@ impl Vocabulary {
     }
 
     /// Posts document `doc`'s occurrences `seen` (emptied): one posting per term, its weights
-    /// summed. Returns the document's length (the sum of every weight).
+    /// summed (documents come in ascending order, so a term's posting for `doc`, once made, is
+    /// the last of its list). Returns the document's length (the sum of every weight).
     fn post(&mut self, doc: u32, seen: &mut Vec<(u32, u16)>) -> u32 {
-        seen.sort_unstable_by_key(|&(term, _)| term);
         let mut len: u32 = 0;
-        let mut k = 0;
-        while let Some(&(term, _)) = seen.get(k) {
-            let mut tf: u16 = 0;
-            while let Some(&(_, weight)) = seen.get(k).filter(|(t, _)| *t == term) {
-                tf = tf.saturating_add(weight);
-                len = len.saturating_add(u32::from(weight));
-                k += 1;
-            }
-            if let Some(list) = self.postings.get_mut(term as usize) {
-                list.push((doc, tf));
+        for &(term, weight) in seen.iter() {
+            len = len.saturating_add(u32::from(weight));
+            let (Some(list), Some(last)) = (self.postings.get_mut(term as usize), self.last_doc.get_mut(term as usize))
+            else {
+                continue;
+            };
+            match list.last_mut() {
+                Some(posting) if *last == doc => posting.1 = posting.1.saturating_add(weight),
+                _ => {
+                    *last = doc;
+                    list.push((doc, weight));
+                }
             }
         }
         seen.clear();
@@ -225,9 +257,21 @@ impl Vocabulary {
     /// The terms that have postings, with their numbers, in the terms' order.
     fn in_order(&self) -> Vec<(&str, u32)> {
         let posted = |n: u32| self.postings.get(n as usize).is_some_and(|list| !list.is_empty());
-        let mut order: Vec<(&str, u32)> =
-            self.numbers.iter().filter(|(_, &n)| posted(n)).map(|(t, &n)| (&**t, n)).collect();
-        order.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        order
+        // Sorted by each term's first bytes as a number first: most comparisons end there, not
+        // in a byte-by-byte comparison of the two strings.
+        let mut order: Vec<(u64, &str, u32)> =
+            self.numbers.iter().filter(|(_, &n)| posted(n)).map(|(t, &n)| (prefix(t), &**t, n)).collect();
+        order.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+        order.into_iter().map(|(_, t, n)| (t, n)).collect()
     }
+}
+
+/// The first eight bytes of `term` as a big-endian number, padded with zeros: numbers order as
+/// their terms do, but for terms that share those bytes (a term holds no zero byte).
+fn prefix(term: &str) -> u64 {
+    let mut bytes = [0u8; 8];
+    for (slot, b) in bytes.iter_mut().zip(term.bytes()) {
+        *slot = b;
+    }
+    u64::from_be_bytes(bytes)
 }

@@ -44,7 +44,11 @@ fn plain(docs: &[(String, String, String)]) -> Plain {
 /// What the builder wrote for `docs`, read back.
 fn built(docs: &[(String, String, String)]) -> Plain {
     let bytes = encode_docs(
-        docs.iter().map(|(name, text, body)| SearchDoc { name, texts: vec![text], body: BodyEvidence::Words(body) }),
+        &mut docs.iter().map(|(name, text, body)| SearchDoc {
+            name,
+            texts: vec![text],
+            body: BodyEvidence::Words(body),
+        }),
         None,
     );
     let ix = SearchIndex::load(bytes).expect("the builder's encoding loads");

@@ -2,9 +2,10 @@
 //! each body's opening, for catalogs too large for any budget. [`SearchIndex`] is BM25 over
 //! posting lists with the name weighted above the description and the description above the
 //! body; [`tokenize`] reads English, code identifiers and CJK text alike; names
-//! and the words of names are found through typos ([`fuzzy`]). The registry builds the index on
-//! the first search after a discovery (or a refresh that changed anything), from the words
-//! discovery kept, and keeps it in its snapshots ([`encode`]), so a cold start begins with it.
+//! and the words of names are found through typos ([`fuzzy`]). The registry builds the index at
+//! the end of a discovery (and after a refresh that changed anything, at the next search), from
+//! the words discovery kept, and keeps it in its snapshots ([`encode`]), so a cold start begins
+//! with it.
 //!
 //! A crate of its own so that the package builds it for speed while it builds most of the engine
 //! for size (see the profiles in the workspace's Cargo.toml); the core re-exports it as `search`.

@@ -167,8 +167,9 @@ impl std::fmt::Debug for SkillSlot {
 /// The distinct words of a skill's body opening, as discovery read them
 /// (`discover/body_words.rs`), until the search index is built from them: the index is
 /// their home from then on, and a rebuild carries an unchanged skill's counts over from the index
-/// it replaces. So a registry holds them only between a discovery and its first search or
-/// snapshot, and a record from a snapshot never does. Derived from the file the record
+/// it replaces. Discovery builds the index before it returns, so a registry holds them only
+/// for a record a refresh read, until the next search or snapshot; a record from a snapshot
+/// never does. Derived from the file the record
 /// describes, so two records are equal whatever their words (equality ignores them).
 #[derive(Debug, Clone, Default)]
 pub struct SearchWords(RefCell<Option<Rc<str>>>);

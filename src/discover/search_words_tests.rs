@@ -142,3 +142,23 @@ fn a_hit_says_where_the_words_were_found() {
     assert_eq!(fields("sheetz", "sheets", "Works with spreadsheets."), [Name]);
     assert_eq!(fields("spreadsheets", "sheets", "Works with spreadsheets."), [Description]);
 }
+
+#[test]
+fn a_registry_of_enough_skills_has_its_index_built_by_discovery() {
+    use crate::discover::INDEXED_BY_DISCOVERY_FROM;
+    let of = |n: usize| {
+        let storage = MemoryStorage::new((0..n).map(|i| {
+            (format!("skills/s{i}/SKILL.md"), md(&format!("s{i}"), "Does one thing.", &format!("# Topic{i}")))
+        }));
+        block_on(SkillRegistry::discover(scopes(&storage), DiscoverOptions::default()))
+    };
+    let small = of(INDEXED_BY_DISCOVERY_FROM - 1);
+    assert!(small.search.get().is_none(), "below the bound, the first search builds it");
+    let large = of(INDEXED_BY_DISCOVERY_FROM);
+    assert!(large.search.get().is_some(), "discovery built it");
+    assert!(
+        large.records.iter().all(|r| !r.search_words().is_some_and(|w| w.is_held())),
+        "and the index holds the words"
+    );
+    assert_eq!(found(&large, "topic7"), ["s7"]);
+}

@@ -11,6 +11,7 @@ import { PKG, ROOT, SHARED, assertBuilt, runFreshModule } from "./helpers.mjs";
 
 assertBuilt();
 const COLD = pathToFileURL(path.join(PKG, "cold.js")).href;
+const REST = pathToFileURL(path.join(PKG, "rest.js")).href;
 const EXAMPLES = path.join(ROOT, "examples");
 
 // Parse, discover, render catalogs and answer the skill tool, as a host does; then `after`.
@@ -74,9 +75,15 @@ test("without the cold module, what needs it fails as a trap does, and the usual
 
 test("the shared corpus (776 real skills) is parsed, discovered, listed and served without the cold module", () => {
   const corpus = path.join(SHARED, "corpus");
+  // As in a page whose rest of the package could not be had (rest.js): the usual work goes on
+  // without it. (In Node the rest is there from the start, and a discovery of this many skills
+  // builds the search index with it.)
   const out = runFreshModule(`
     const sw = await import(process.env.PKG_NODE);
     const { coldLoads } = await import(${JSON.stringify(COLD)});
+    const { loadingRest } = await import(${JSON.stringify(REST)});
+    loadingRest(Promise.resolve(), () => false);
+    await sw.ready();
     const { readFileSync, readdirSync } = await import("node:fs");
     const { join } = await import("node:path");
     const files = [];
@@ -221,4 +228,52 @@ test("every member browsers let run while the rest is loading runs without the c
   );
   assert.deepEqual(out.unlisted, [], "a member of rest.js's USUAL_WORK this test does not call");
   assert.deepEqual(out.loading, [], "a member browsers run before the rest has arrived loaded the cold module: scripts/split-profile.mjs misses it");
+});
+
+// INDEXED_BY_DISCOVERY_FROM in src/discover/registry.rs.
+const INDEXED_BY_DISCOVERY_FROM = 500;
+const manySkills = (n) => `Object.fromEntries(Array.from({ length: ${n} }, (_, i) => [".agents/skills/s" + i + "/SKILL.md", "---\\nname: s" + i + "\\ndescription: Does task " + i + ".\\n---\\n# Topic" + i + "\\n"]))`;
+
+test("a discovery of enough skills builds the search index (cold code) before it returns; of fewer, the first search does", () => {
+  const out = runFreshModule(`
+    const sw = await import(process.env.PKG_NODE);
+    const { coldLoads } = await import(${JSON.stringify(COLD)});
+    const out = {};
+    const fewer = await sw.SkillRegistry.discover({ user: sw.memoryStorage(${manySkills(INDEXED_BY_DISCOVERY_FROM - 1)}) });
+    out.loadsAfterFewer = coldLoads();
+    const enough = await sw.SkillRegistry.discover({ user: sw.memoryStorage(${manySkills(INDEXED_BY_DISCOVERY_FROM)}) });
+    out.loadsAfterEnough = coldLoads();
+    out.hits = enough.search("topic7").map((h) => h.name);
+    out.fewerHits = fewer.search("topic7").map((h) => h.name);
+    console.log(JSON.stringify(out));
+  `);
+  assert.equal(out.loadsAfterFewer, 0, "below the bound, discovery leaves the index to the first search");
+  assert.equal(out.loadsAfterEnough, 1, "the index was built by discovery");
+  assert.deepEqual(out.hits, ["s7"]);
+  assert.deepEqual(out.fewerHits, ["s7"]);
+});
+
+test("while the rest of the package is loading, such a discovery leaves the index to the first search, which waits for it", () => {
+  const out = runFreshModule(`
+    const sw = await import(process.env.PKG_NODE);
+    const { coldLoads } = await import(${JSON.stringify(COLD)});
+    const { loadingRest } = await import(${JSON.stringify(REST)});
+    let release;
+    loadingRest(new Promise((resolve) => (release = resolve)), () => true);
+    const out = {};
+    const registry = await sw.SkillRegistry.discover({ user: sw.memoryStorage(${manySkills(INDEXED_BY_DISCOVERY_FROM)}) });
+    out.names = registry.names().length;
+    out.loadsInWindow = coldLoads();
+    release();
+    await sw.ready();
+    out.hits = registry.search("topic7").map((h) => h.name);
+    out.loadsAfter = coldLoads();
+    out.resets = sw.instanceResets();
+    console.log(JSON.stringify(out));
+  `);
+  assert.equal(out.names, INDEXED_BY_DISCOVERY_FROM);
+  assert.equal(out.loadsInWindow, 0, "discovery did not reach for the cold code while it was loading");
+  assert.deepEqual(out.hits, ["s7"]);
+  assert.equal(out.loadsAfter, 1);
+  assert.equal(out.resets, 0);
 });

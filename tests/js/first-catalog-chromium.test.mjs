@@ -87,11 +87,19 @@ test("a page's first catalog needs only the core module; the rest arrives after 
         refused.push(`${e.constructor.name}: ${e.message}`);
       }
     }
+    // A discovery of as many skills as a registry has its search index built by discovery for
+    // (INDEXED_BY_DISCOVERY_FROM in src/discover/registry.rs) leaves it to the first search here:
+    // the code that builds it is the rest's.
+    const many = Object.fromEntries(
+      Array.from({ length: 500 }, (_, i) => [`.agents/skills/s${i}/SKILL.md`, `---\nname: s${i}\ndescription: Does task ${i}.\n---\n# Topic${i}\n`]),
+    );
+    window.large = await sw.SkillRegistry.discover({ user: sw.memoryStorage(many) });
     // An async member that needs the rest waits for it.
     window.refreshing = registry.refresh().then((r) => ({ added: r.added.length, changed: r.changed.length, removed: r.removed.length }));
     window.registry = registry;
     return {
       names: registry.names(),
+      largeNames: window.large.names().length,
       catalog: catalog.text.includes("commit-message"),
       answered: answer.isError !== true,
       early,
@@ -103,6 +111,7 @@ test("a page's first catalog needs only the core module; the rest arrives after 
   const beforeFirstCatalog = [...fetched];
 
   assert.deepEqual(first.names.sort(), ["commit-message", "sql-review"]);
+  assert.equal(first.largeNames, 500);
   assert.equal(first.catalog, true);
   assert.equal(first.answered, true);
   assert.ok(first.early.includes("yaml-parser-unavailable"), JSON.stringify(first.early));
@@ -132,6 +141,7 @@ test("a page's first catalog needs only the core module; the rest arrives after 
       restored: again.names(),
       parsed: sw.parseMessage(window.registry, "/commit-message now").invocations?.[0]?.name ?? null,
       hits: window.registry.search("commit").map((h) => h.name),
+      largeHits: window.large.search("topic7").map((h) => h.name),
       resets: sw.instanceResets(),
     };
   });
@@ -139,6 +149,7 @@ test("a page's first catalog needs only the core module; the rest arrives after 
   assert.deepEqual(rest.restored.sort(), ["commit-message", "sql-review"]);
   assert.equal(rest.parsed, "commit-message");
   assert.ok(rest.hits.includes("commit-message"), rest.hits.join(", "));
+  assert.deepEqual(rest.largeHits, ["s7"]);
   assert.equal(rest.resets, 0);
   await page.close();
 });

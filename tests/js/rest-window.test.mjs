@@ -24,7 +24,7 @@ const inWindow = (body) => `
   const sw = await import(process.env.PKG_NODE);
   const { loadingRest } = await import(${JSON.stringify(REST)});
   let release;
-  loadingRest(new Promise((resolve) => (release = resolve)));
+  loadingRest(new Promise((resolve) => (release = resolve)), () => true);
   const files = ${JSON.stringify(FILES)};
   const out = {};
   const attempt = (f) => { try { f(); return "ran"; } catch (e) { return e.constructor.name + ": " + e.message; } };

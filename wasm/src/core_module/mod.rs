@@ -42,6 +42,19 @@ export interface SkillBatchItem { input: SkillInput; dirName?: string }
 pub(crate) fn install_hooks() {
     beyond::install();
     commands::install_finder();
+    skillwasm::discover::set_index_buildable(rest_arrived);
+}
+
+#[wasm_bindgen(raw_module = "./boundary.js")]
+extern "C" {
+    #[wasm_bindgen(catch, js_name = restArrived)]
+    fn rest_arrived_js() -> Result<bool, JsValue>;
+}
+
+/// Whether the rest of the package (the core's cold code, where the search index is built) can
+/// run now: not in a page while it is still loading (`rest.js`), nor when it failed to load.
+fn rest_arrived() -> bool {
+    rest_arrived_js().unwrap_or(false)
 }
 
 /// The result for an input above the cap: an error diagnostic, nothing parsed.
