@@ -229,10 +229,11 @@ pub(super) fn mark_nested(records: &mut [SkillRecord]) {
 /// Gives each record at a position of `read` the nesting marks of the previous record at that
 /// position: for a discovery with the previous layout (the same keys in the same order), where
 /// the nesting is what it was and only those records were built anew.
-pub(super) fn copy_nested_marks(records: &mut [SkillRecord], previous: &[SkillRecord], read: &[usize]) {
+pub(super) fn copy_nested_marks(records: &mut [SkillRecord], previous: &Records, read: &[usize]) {
     for &i in read {
         let (Some(r), Some(before)) = (records.get_mut(i), previous.get(i)) else { continue };
-        let mut marks = before.diagnostics.iter().filter(|d| d.code == codes::SKILL_NESTED).peekable();
+        let before = before.diagnostics();
+        let mut marks = before.iter().filter(|d| d.code == codes::SKILL_NESTED).peekable();
         if marks.peek().is_some() {
             Rc::make_mut(&mut r.diagnostics).extend(marks.cloned());
         }

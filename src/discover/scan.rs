@@ -78,17 +78,9 @@ pub async fn discover(
     previous_roots: &[RootListing],
     stats: &CallStats,
 ) -> Discovery {
+    // Records a snapshot holds are read in place, as parsed ones are (`Record`): a refresh of a
+    // registry started from a snapshot copies out only what it reuses.
     let mut out = Discovery { compared_with: previous.identity(), ..Discovery::default() };
-    // Records a snapshot holds are compared as parsed ones (their skills shared, not decoded):
-    // a refresh lists every store again anyway.
-    let stored: Vec<SkillRecord>;
-    let previous: &[SkillRecord] = match previous {
-        Records::Parsed(records) => records,
-        Records::Stored(_) => {
-            stored = previous.iter().map(Record::to_record).collect();
-            &stored
-        }
-    };
     let listing = list_scopes(scopes, opts, previous, previous_roots, stats, &mut out).await;
     // Every root found as it was, and each of their records what its file holds: nothing to do.
     if listing.all_as_before(previous.len(), &out.roots) {
@@ -126,15 +118,16 @@ type Job<'s> = (usize, &'s ScopeHandle, bool, Option<Head>);
 fn into_records<'s>(
     candidates: Vec<Candidate>,
     scopes: &'s [ScopeHandle],
-    previous: &[SkillRecord],
+    previous: &Records,
     same_layout: bool,
 ) -> (Vec<SkillRecord>, Vec<Job<'s>>) {
-    let by_key: HashMap<(&str, &str), Vec<&SkillRecord>> = if same_layout {
+    let by_key: HashMap<(&str, &str), Vec<Record>> = if same_layout {
         HashMap::new()
     } else {
-        let mut map: HashMap<_, Vec<&SkillRecord>> = HashMap::with_capacity(previous.len());
-        for r in previous {
-            map.entry((r.scope.as_str(), r.location.as_str())).or_default().push(r);
+        let mut map: HashMap<_, Vec<Record>> = HashMap::with_capacity(previous.len());
+        for r in previous.iter() {
+            let (scope, _, location) = r.place();
+            map.entry((scope, location)).or_default().push(r);
         }
         map
     };
@@ -151,7 +144,7 @@ fn into_records<'s>(
             same.and_then(|same| same.iter().copied().find(|r| r.unchanged(c.size, c.etag.as_deref())))
         };
         let (skill, diagnostics, search_words) = match reused {
-            Some(r) => (r.skill.clone(), r.diagnostics.clone(), r.search_words.clone()),
+            Some(r) => (r.skill().clone(), r.diagnostics(), r.search_words().cloned().unwrap_or_default()),
             None => {
                 jobs.push((records.len(), scope, c.lowercase, c.head));
                 (SkillSlot::default(), no_diagnostics(), SearchWords::default())
@@ -199,7 +192,7 @@ async fn read_records(
 
 /// After the reads (`read`, the positions read): which roots the next refresh may take as they
 /// are, and which skills are nested in another's directory.
-fn settle_and_nest(out: &mut Discovery, previous: &[SkillRecord], read: Vec<usize>, same_layout: bool) {
+fn settle_and_nest(out: &mut Discovery, previous: &Records, read: Vec<usize>, same_layout: bool) {
     // A record read now may hold a failure to read it again next time; every other one is what
     // its file holds.
     let unsettled: Vec<usize> =
@@ -238,13 +231,14 @@ fn settle(roots: &mut [RootListing], unsettled: &[usize]) {
 /// How `candidates` stand to `previous` (the records of a discovery are in candidate order), in
 /// one pass: whether they are, one for one and in order, the keys `previous` was built from (the
 /// same scope, root and key at every position), and whether besides every one is unchanged.
-fn compare(candidates: &[Candidate], scopes: &[ScopeHandle], previous: &[SkillRecord]) -> (bool, bool) {
+fn compare(candidates: &[Candidate], scopes: &[ScopeHandle], previous: &Records) -> (bool, bool) {
     if previous.is_empty() || candidates.len() != previous.len() {
         return (false, false);
     }
     let mut unchanged = true;
-    for (c, r) in candidates.iter().zip(previous) {
-        if c.root != r.root || c.location != r.location || scopes.get(c.scope).is_none_or(|s| s.name != r.scope) {
+    for (c, r) in candidates.iter().zip(previous.iter()) {
+        let (scope, root, location) = r.place();
+        if c.root != root || c.location != location || scopes.get(c.scope).is_none_or(|s| s.name != scope) {
             return (false, false);
         }
         unchanged = unchanged && r.unchanged(c.size, c.etag.as_deref());

@@ -3,7 +3,8 @@
 //! records, and what the listings met reported (see [`super::scan`] for the steps as a whole).
 
 use super::gitignore::GITIGNORE;
-use super::record::{Discovery, ScopeHandle, SkillRecord};
+use super::record::{Discovery, ScopeHandle};
+use super::records::{Record, Records};
 use super::root_listing::{list_root, Pages, RootListing};
 use super::root_scan::{Found, RootScan};
 use super::rules::{skill_file_names, skip_hint};
@@ -39,7 +40,7 @@ impl Listing {
 struct Lister<'a> {
     opts: &'a DiscoverOptions,
     stats: &'a CallStats,
-    previous: &'a [SkillRecord],
+    previous: &'a Records,
     hint: SkipHint,
     /// The skill files' first bytes, asked with the listing.
     heads_asked: HeadRequest,
@@ -53,7 +54,7 @@ struct Lister<'a> {
 pub(super) async fn list_scopes(
     scopes: &[ScopeHandle],
     opts: &DiscoverOptions,
-    previous: &[SkillRecord],
+    previous: &Records,
     previous_roots: &[RootListing],
     stats: &CallStats,
     out: &mut Discovery,
@@ -176,8 +177,8 @@ impl Lister<'_> {
                 // A refresh whose listing fails (a store call that timed out on a loaded
                 // machine, a store briefly down) keeps the skills the root had: they are
                 // candidates again, reused below when their record is unchanged.
-                let before: Vec<&SkillRecord> =
-                    previous.iter().filter(|r| r.scope == scope.name && r.root == ri).collect();
+                let before: Vec<Record> =
+                    previous.iter().filter(|r| r.scope() == scope.name && r.root() == ri).collect();
                 out.diagnostics.push(notes::listing_failed(&scope.name, root, &e, before.len()));
                 if scope.trusted {
                     candidates.extend(before.into_iter().map(|r| Candidate::again(si, ri, r)));
@@ -261,14 +262,15 @@ pub(super) struct Candidate {
 
 impl Candidate {
     /// A candidate for the file `record` was built from, as it was listed then.
-    fn again(scope: usize, root: usize, record: &SkillRecord) -> Candidate {
+    fn again(scope: usize, root: usize, record: Record) -> Candidate {
+        let location = record.location();
         Candidate {
             scope,
             root,
-            location: record.location.clone(),
-            size: record.size,
-            etag: record.etag.clone(),
-            lowercase: record.location.rsplit('/').next() == Some("skill.md"),
+            location: location.to_string(),
+            size: record.size(),
+            etag: record.etag().map(str::to_string),
+            lowercase: location.rsplit('/').next() == Some("skill.md"),
             head: None,
         }
     }
@@ -287,7 +289,7 @@ pub(super) struct Reused {
 }
 
 /// `candidates` with the records of the roots found as they were put back at their places.
-pub(super) fn with_reused(candidates: Vec<Candidate>, reused: Vec<Reused>, previous: &[SkillRecord]) -> Vec<Candidate> {
+pub(super) fn with_reused(candidates: Vec<Candidate>, reused: Vec<Reused>, previous: &Records) -> Vec<Candidate> {
     if reused.is_empty() {
         return candidates;
     }
@@ -298,8 +300,7 @@ pub(super) fn with_reused(candidates: Vec<Candidate>, reused: Vec<Reused>, previ
     for Reused { at, scope, root, records } in reused {
         all.extend(rest.by_ref().take(at.saturating_sub(taken)));
         taken = taken.max(at);
-        let records = previous.get(records).unwrap_or_default();
-        all.extend(records.iter().map(|r| Candidate::again(scope, root, r)));
+        all.extend(records.filter_map(|i| previous.get(i)).map(|r| Candidate::again(scope, root, r)));
     }
     all.extend(rest);
     all
@@ -307,7 +308,7 @@ pub(super) fn with_reused(candidates: Vec<Candidate>, reused: Vec<Reused>, previ
 
 /// The previous discovery's roots, walked in listing order beside their records.
 struct Earlier<'p> {
-    records: &'p [SkillRecord],
+    records: &'p Records,
     roots: &'p [RootListing],
     next: usize,
     at: usize,
@@ -317,7 +318,7 @@ struct Earlier<'p> {
 }
 
 impl<'p> Earlier<'p> {
-    fn new(records: &'p [SkillRecord], roots: &'p [RootListing]) -> Self {
+    fn new(records: &'p Records, roots: &'p [RootListing]) -> Self {
         let valid = roots.iter().map(|l| l.records).sum::<usize>() == records.len();
         Earlier { records, roots, next: 0, at: 0, valid }
     }
@@ -334,7 +335,13 @@ impl<'p> Earlier<'p> {
             self.valid = false;
             return None;
         }
-        let records = self.records.get(range.clone())?;
-        records.iter().all(|r| r.root == ri && r.scope == scope).then_some((listing, range))
+        if range.end > self.records.len() {
+            return None;
+        }
+        range
+            .clone()
+            .filter_map(|i| self.records.get(i))
+            .all(|r| r.root() == ri && r.scope() == scope)
+            .then_some((listing, range))
     }
 }

@@ -340,3 +340,22 @@ fn approvals_and_digests_ride_along_and_versions_2_to_4_are_still_read() {
         assert!(e.is_some_and(|d| d.code == codes::SNAPSHOT_INVALID));
     }
 }
+
+#[test]
+fn a_refresh_of_a_registry_from_a_snapshot_reads_its_records_in_place_and_only_the_changed_file() {
+    use crate::discover::records::Records;
+    let (reg, user, org) = registry();
+    let bytes = reg.snapshot();
+    let mut back = SkillRegistry::from_snapshot(&bytes, scopes(&user, &org), options()).expect("snapshot");
+    let report = block_on(back.refresh());
+    assert!(report.added.is_empty() && report.changed.is_empty() && report.removed.is_empty());
+    assert!(matches!(*back.records, Records::Stored(_)), "nothing changed: the records stay the snapshot's");
+    assert_eq!(back.stats().read_calls, 0, "no file read");
+    user.put(".agents/skills/shared/SKILL.md", md("shared", "license: BSD-3-Clause\n"));
+    let report = block_on(back.refresh());
+    assert_eq!(report.changed.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["shared"]);
+    assert_eq!(back.stats().read_calls, 1, "only the changed file read");
+    let fresh = block_on(SkillRegistry::discover(scopes(&user, &org), options()));
+    assert_eq!(back.list_metas_across(), fresh.list_metas_across());
+    assert_eq!(back.diagnostics(), fresh.diagnostics());
+}
