@@ -364,21 +364,4 @@ impl<'a> Record<'a> {
             }
         }
     }
-
-    /// The record as a parsed one (its skill shared, not copied).
-    pub fn to_record(self) -> SkillRecord {
-        match self {
-            Record::Parsed(r) => r.clone(),
-            Record::Stored(..) => SkillRecord {
-                scope: self.scope().to_string(),
-                root: self.root(),
-                location: self.location().to_string(),
-                size: self.size(),
-                etag: self.etag().map(str::to_string),
-                skill: self.skill().clone(),
-                diagnostics: self.diagnostics(),
-                search_words: SearchWords::default(),
-            },
-        }
-    }
 }
