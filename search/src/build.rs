@@ -8,8 +8,9 @@ use super::tokenize::{each_run, run_terms};
 use super::varint::{put, put_ids, put_str};
 use std::collections::HashMap;
 
-/// The vocabulary's maps: keyed by terms and runs of text, hashed with foldhash (SipHash, std's
-/// default, was a fifth of a build); wasm has no source of random keys either way.
+/// The vocabulary's maps: keyed by terms and runs of text, hashed with foldhash's fixed seed
+/// (SipHash, std's default, was a fifth of a build; on wasm32-unknown-unknown std has no random
+/// source to key it with either).
 type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
 /// How many times a term of the name counts, against [`DESCRIPTION_WEIGHT`] for one of a
@@ -168,8 +169,6 @@ struct Vocabulary {
     term: String,
     /// Per number: the (document, frequency) pairs, documents ascending but for carried ones.
     postings: Vec<Vec<(u32, u16)>>,
-    /// Per number: the last document posted (`u32::MAX`: none yet).
-    last_doc: Vec<u32>,
     /// Per number: whether a name holds the term.
     in_names: Vec<bool>,
 }
@@ -192,7 +191,6 @@ impl Vocabulary {
         let n = self.postings.len() as u32;
         self.numbers.insert(term.into(), n);
         self.postings.push(Vec::new());
-        self.last_doc.push(u32::MAX);
         self.in_names.push(false);
         n
     }
@@ -238,16 +236,10 @@ impl Vocabulary {
         let mut len: u32 = 0;
         for &(term, weight) in seen.iter() {
             len = len.saturating_add(u32::from(weight));
-            let (Some(list), Some(last)) = (self.postings.get_mut(term as usize), self.last_doc.get_mut(term as usize))
-            else {
-                continue;
-            };
+            let Some(list) = self.postings.get_mut(term as usize) else { continue };
             match list.last_mut() {
-                Some(posting) if *last == doc => posting.1 = posting.1.saturating_add(weight),
-                _ => {
-                    *last = doc;
-                    list.push((doc, weight));
-                }
+                Some(posting) if posting.0 == doc => posting.1 = posting.1.saturating_add(weight),
+                _ => list.push((doc, weight)),
             }
         }
         seen.clear();
