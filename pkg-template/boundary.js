@@ -13,7 +13,8 @@
 // bounded JSON, bytes), pages.js (store listing pages as JSON and as lines), store.js (store calls
 // and their errors), batch.js (parseSkills batch items), results.js (parse results and metadata
 // made into objects), hooks.js (what the core module asks the second: frontmatter beyond its
-// fast path, the commands of a body, its classes' transcript operations).
+// fast path, the commands of a body, its classes' transcript operations), and rest.js's
+// restArrived (whether the rest of the package can run now).
 
 export { isWellFormedString } from "./boundary/intrinsics.js";
 export { boundedBytes, boundedJson, stringLength } from "./boundary/values.js";
@@ -25,9 +26,9 @@ export {
   askSecondModule,
   findCommands,
   readFrontmatter,
-  restArrived,
   setCommandFinder,
   setFrontmatterReader,
   setSecondModuleAsk,
 } from "./boundary/hooks.js";
+export { restArrived } from "./rest.js";
 

@@ -83,10 +83,13 @@ export function ready() {
 }
 
 /**
- * Whether the rest of the package can run now (see `present`).
+ * Whether the rest of the package (the core's cold code and the second module) can run now (see
+ * `present`). The core asks it, through boundary.js, before work only that code does and the usual
+ * work can go without: a discovery's building of the search index (INDEXED_BY_DISCOVERY_FROM in
+ * src/discover/registry.rs).
  * @returns {boolean}
  */
-export function restPresent() {
+export function restArrived() {
   return present;
 }
 

@@ -3,7 +3,6 @@
 // installed by extra.js.
 
 import { call, NativeU32, taLength, taTag } from "./intrinsics.js";
-import { restPresent } from "../rest.js";
 
 // What the core module asks of the package's second module, which extra.js installs here:
 // frontmatter beyond the core's fast path (YAML outside its subset, sloppy YAML to repair: serde_yaml
@@ -74,14 +73,4 @@ export function findCommands(body) {
   if (call(taTag, spans) !== "Uint32Array") throw new TypeError("the command finder did not answer a Uint32Array");
   if (call(taLength, spans) > body.length + 1) throw new RangeError("the command finder answered more spans than the body holds");
   return new NativeU32(spans);
-}
-
-/**
- * Whether the rest of the package (the core's cold code and the second module) can run now: the
- * core asks before work only that code does and the usual work can go without (a discovery's
- * building of the search index, see INDEXED_BY_DISCOVERY_FROM in src/discover/registry.rs).
- * @returns {boolean}
- */
-export function restArrived() {
-  return restPresent();
 }

@@ -292,6 +292,12 @@ impl<'a> Record<'a> {
         }
     }
 
+    /// Whether it was found under root `root` of scope `scope` (a stored record's head read once).
+    pub fn is_under(self, scope: &str, root: usize) -> bool {
+        let (s, r, _) = self.place();
+        r == root && s == scope
+    }
+
     /// The index of the root it was found under.
     pub fn root(self) -> usize {
         match self {

@@ -95,7 +95,7 @@ impl RefreshInputs {
 /// From this many skills on, discovery builds the search index before it returns, so that the
 /// first search answers in the time of any other: a build takes about 33 µs a real-sized skill in
 /// wasm (3.3 s at 100,000), against a discovery about three times that. Below it the first search
-/// builds the index, within about 15 ms, and a host that never searches (its catalog shows every
+/// builds the index, within about 16 ms, and a host that never searches (its catalog shows every
 /// skill) never pays for it.
 pub const INDEXED_BY_DISCOVERY_FROM: usize = 500;
 

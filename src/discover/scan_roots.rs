@@ -177,8 +177,7 @@ impl Lister<'_> {
                 // A refresh whose listing fails (a store call that timed out on a loaded
                 // machine, a store briefly down) keeps the skills the root had: they are
                 // candidates again, reused below when their record is unchanged.
-                let before: Vec<Record> =
-                    previous.iter().filter(|r| r.scope() == scope.name && r.root() == ri).collect();
+                let before: Vec<Record> = previous.iter().filter(|r| r.is_under(&scope.name, ri)).collect();
                 out.diagnostics.push(notes::listing_failed(&scope.name, root, &e, before.len()));
                 if scope.trusted {
                     candidates.extend(before.into_iter().map(|r| Candidate::again(si, ri, r)));
@@ -338,10 +337,6 @@ impl<'p> Earlier<'p> {
         if range.end > self.records.len() {
             return None;
         }
-        range
-            .clone()
-            .filter_map(|i| self.records.get(i))
-            .all(|r| r.root() == ri && r.scope() == scope)
-            .then_some((listing, range))
+        range.clone().filter_map(|i| self.records.get(i)).all(|r| r.is_under(scope, ri)).then_some((listing, range))
     }
 }

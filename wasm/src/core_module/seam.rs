@@ -15,8 +15,9 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(raw_module = "./boundary.js")]
 extern "C" {
     /// Asks the second module for `op` (an operation of `extra.js`'s table: `toolTranscript`,
-    /// `presentSkills`, `parseMessage`, ...) with `args`. Throws what the second module throws. (In browsers the methods that ask are not the usual work: the guard of this
-    /// module's exports has them wait for, or refuse to run before, the rest of the package.)
+    /// `presentSkills`, `parseMessage`, ...) with `args`. Throws what the second module throws.
+    /// (In browsers the methods that ask are not the usual work: the guard of this module's
+    /// exports has them wait for, or refuse to run before, the rest of the package.)
     #[wasm_bindgen(catch, js_name = askSecondModule)]
     pub(super) fn ask_second_module(op: &str, args: &Array) -> Result<JsValue, JsValue>;
 }
